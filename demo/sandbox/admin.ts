@@ -1,0 +1,131 @@
+/**
+ * @module admin
+ * The sandbox's own helpers under /sandbox/* (no API key, CORS `*` for the demo's panel):
+ * health, payment simulation, webhook log / redelivery / test sender, request log, faults,
+ * balances and the merchant inbox. None of these exist on the real service.
+ */
+import type { Hono } from "hono";
+import { cors } from "hono/cors";
+import { listBalances } from "./balances.ts";
+import { cryptoCurrency } from "./currencies.ts";
+import { decimalPlaces } from "./decimal.ts";
+import { depositView, findDepositByRef, simulateDeposit } from "./deposits.ts";
+import { addFault } from "./faults.ts";
+import { optionalBool, optionalString, optionalUrl, readAmount, requiredString } from "./fields.ts";
+import { simulateInvoice } from "./invoice-payment.ts";
+import { invoiceView } from "./invoice-status.ts";
+import { findInvoiceByRef } from "./invoices.ts";
+import { registerMerchantInbox } from "./merchant-inbox.ts";
+import { queryRequests } from "./request-log.ts";
+import type { SandboxState } from "./state.ts";
+import { redeliver, sendTestWebhook } from "./webhooks.ts";
+import { dataResponse, invalidBody, plainJsonResponse, readJsonObject } from "./wire.ts";
+import { findWithdrawalByRef, simulateWithdrawal, withdrawalView } from "./withdrawals.ts";
+
+const noContent = () => new Response(null, { status: 204 });
+
+async function optionalJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const text = await request.clone().text();
+  return text.trim() === "" ? {} : readJsonObject(request);
+}
+
+/**
+ * Registers every /sandbox/* route on `app`.
+ * @example
+ * registerAdmin(app, state);
+ */
+export function registerAdmin(app: Hono, state: SandboxState): void {
+  app.use("/sandbox/*", cors({ origin: "*" }));
+  app.get("/sandbox/health", () => plainJsonResponse({ ok: true }));
+
+  app.post("/sandbox/invoices/:ref/simulate", async (c) => {
+    const body = await readJsonObject(c.req.raw);
+    const inv = findInvoiceByRef(state, c.req.param("ref"));
+    const action = requiredString(body, "action");
+    const amount = readAmount(body, "amount");
+    const processingFirst = optionalBool(body, "processingFirst") ?? true;
+    await simulateInvoice(state, inv, { action, amount, processingFirst });
+    return dataResponse(invoiceView(inv));
+  });
+  app.post("/sandbox/deposits/:ref/simulate", async (c) => {
+    const body = await readJsonObject(c.req.raw);
+    const dep = findDepositByRef(state, c.req.param("ref"));
+    const action = requiredString(body, "action");
+    const amount = readAmount(body, "amount");
+    const processingFirst = optionalBool(body, "processingFirst") ?? true;
+    await simulateDeposit(state, dep, { action, amount, processingFirst });
+    return dataResponse(depositView(dep));
+  });
+  app.post("/sandbox/withdrawals/:ref/simulate", async (c) => {
+    const body = await readJsonObject(c.req.raw);
+    const w = findWithdrawalByRef(state, c.req.param("ref"));
+    const action = requiredString(body, "action");
+    const processingFirst = optionalBool(body, "processingFirst") ?? true;
+    await simulateWithdrawal(state, w, { action, processingFirst });
+    return dataResponse(withdrawalView(w));
+  });
+
+  app.get("/sandbox/webhooks", (c) => {
+    const q = new URL(c.req.url).searchParams;
+    const [objectId, orderId, event] = [q.get("objectId"), q.get("orderId"), q.get("event")];
+    const list = state.webhooks.filter(
+      (w) =>
+        (!objectId || w.objectId === objectId) &&
+        (!orderId || w.orderId === orderId) &&
+        (!event || w.event === event),
+    );
+    return dataResponse(list);
+  });
+  app.post("/sandbox/webhooks/:id/redeliver", async (c) => {
+    const body = await optionalJsonObject(c.req.raw);
+    return dataResponse(await redeliver(state, c.req.param("id"), optionalUrl(body, "url")));
+  });
+  app.post("/sandbox/test-webhook", async (c) => {
+    const body = await optionalJsonObject(c.req.raw);
+    const data = body.data ?? null;
+    if (data !== null && (typeof data !== "object" || Array.isArray(data))) {
+      throw invalidBody("data must be an object");
+    }
+    const url = optionalUrl(body, "url");
+    const event = optionalString(body, "event");
+    const rec = await sendTestWebhook(state, {
+      url,
+      event,
+      data: data as Record<string, unknown> | null,
+    });
+    return dataResponse(rec);
+  });
+
+  app.get("/sandbox/requests", (c) =>
+    dataResponse(queryRequests(state, new URL(c.req.url).searchParams)),
+  );
+  app.delete("/sandbox/requests", () => {
+    state.requests = [];
+    return noContent();
+  });
+
+  app.post("/sandbox/faults", async (c) => {
+    const fault = addFault(state, await readJsonObject(c.req.raw));
+    return dataResponse({ id: fault.id }, 201);
+  });
+  app.get("/sandbox/faults", () => dataResponse(state.faults));
+  app.delete("/sandbox/faults", () => {
+    state.faults = [];
+    return noContent();
+  });
+
+  app.get("/sandbox/balances", () => dataResponse(listBalances(state)));
+  app.post("/sandbox/balances", async (c) => {
+    const body = await readJsonObject(c.req.raw);
+    const cur = cryptoCurrency(requiredString(body, "cryptoCurrencyCode"));
+    if (!cur) throw invalidBody("Unknown cryptoCurrencyCode");
+    const amount = readAmount(body, "amount");
+    if (amount === null || decimalPlaces(amount) > cur.decimalPlaces) {
+      throw invalidBody(`amount is required with at most ${cur.decimalPlaces} decimal places`);
+    }
+    state.balances.set(cur.code, amount);
+    return dataResponse(listBalances(state));
+  });
+
+  registerMerchantInbox(app, state);
+}

@@ -1,0 +1,53 @@
+/**
+ * @module api-funds
+ * Public money-movement routes: POST/GET /deposit, POST /withdrawal/quote,
+ * POST /withdrawal/commit and GET /withdrawal. Anything async (address, QR code) happens before
+ * the synchronous idempotency lookup-and-insert.
+ */
+import type { Hono } from "hono";
+import { newAddress } from "./addresses.ts";
+import {
+  createdView,
+  depositByOrderId,
+  depositView,
+  findDeposit,
+  insertDeposit,
+  parseDepositRequest,
+} from "./deposits.ts";
+import { qrPngDataUri } from "./qr-png.ts";
+import type { SandboxState } from "./state.ts";
+import { dataResponse, readJsonObject } from "./wire.ts";
+import { parseQuoteRequest, quoteView, quoteWithdrawal } from "./withdrawal-quotes.ts";
+import { commitWithdrawal, findWithdrawal, withdrawalView } from "./withdrawals.ts";
+
+/**
+ * Registers the deposit and withdrawal routes.
+ * @example
+ * registerFunds(app, state);
+ */
+export function registerFunds(app: Hono, state: SandboxState): void {
+  app.post("/deposit", async (c) => {
+    const req = parseDepositRequest(state, await readJsonObject(c.req.raw));
+    const existing = depositByOrderId(state, req.orderId);
+    if (existing) return dataResponse(createdView(existing), 200);
+    const address = await newAddress(req.currency.network);
+    const qrCode = await qrPngDataUri(address);
+    const { deposit, created } = insertDeposit(state, req, address, qrCode);
+    return dataResponse(createdView(deposit), created ? 201 : 200);
+  });
+  app.get("/deposit", (c) =>
+    dataResponse(depositView(findDeposit(state, new URL(c.req.url).searchParams))),
+  );
+  app.post("/withdrawal/quote", async (c) => {
+    const req = parseQuoteRequest(state, await readJsonObject(c.req.raw));
+    const { quote, created } = quoteWithdrawal(state, req);
+    return dataResponse(quoteView(quote), created ? 201 : 200);
+  });
+  app.post("/withdrawal/commit", async (c) => {
+    const { withdrawal, created } = commitWithdrawal(state, await readJsonObject(c.req.raw));
+    return dataResponse(withdrawalView(withdrawal), created ? 201 : 200);
+  });
+  app.get("/withdrawal", (c) =>
+    dataResponse(withdrawalView(findWithdrawal(state, new URL(c.req.url).searchParams))),
+  );
+}

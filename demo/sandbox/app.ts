@@ -1,0 +1,96 @@
+/**
+ * @module app
+ * Assembles a sandbox: state, the public API behind the API-key gate (with request log and
+ * fault injection), the /sandbox/* admin helpers, the hosted-page stand-in, error and 404
+ * bodies in the service's shape, `x-request-id` on every response, and the expiry sweep.
+ * Web-standard APIs only, so the app is portable beyond Node.
+ */
+import { Hono, type MiddlewareHandler } from "hono";
+import { registerAdmin } from "./admin.ts";
+import { registerCatalog } from "./api-catalog.ts";
+import { registerFunds } from "./api-funds.ts";
+import { registerInvoices } from "./api-invoices.ts";
+import { seedBalances } from "./balances.ts";
+import { faultMiddleware } from "./faults.ts";
+import { expireDue } from "./invoice-status.ts";
+import { registerPayPage } from "./pay-page.ts";
+import { requestIdMiddleware, requestLogMiddleware } from "./request-log.ts";
+import { every } from "./scheduler.ts";
+import { createState, DEFAULT_OPTIONS, type SandboxOptions, type SandboxState } from "./state.ts";
+import { errorResponse, WireError } from "./wire.ts";
+
+export type { SandboxOptions } from "./state.ts";
+
+/** A running sandbox app (not yet bound to a port). */
+export interface Sandbox {
+  app: Hono;
+  state: SandboxState;
+  options: SandboxOptions;
+  /** Stops the expiry sweep, webhook retries and held responses. */
+  dispose(): void;
+}
+
+/** How often `created` invoices past their deadline are expired without being touched. */
+const SWEEP_MS = 1000;
+
+/** API requests: logged, then faults, then the API key check; /sandbox/* passes straight by. */
+function gate(state: SandboxState): MiddlewareHandler {
+  const log = requestLogMiddleware(state);
+  const faults = faultMiddleware(state);
+  return (c, next) => {
+    const path = new URL(c.req.url).pathname;
+    if (path.startsWith("/sandbox/") || path === "/sandbox") return next();
+    return log(c, async () => {
+      await faults(c, async () => {
+        if (
+          !path.startsWith("/pay/") &&
+          c.req.header("x-tenant-api-key") !== state.options.apiKey
+        ) {
+          c.res = errorResponse(
+            new WireError(401, "exceptions.auth.invalidApiKey", "Invalid or missing API key"),
+          );
+          return;
+        }
+        await next();
+      });
+    });
+  };
+}
+
+/**
+ * Creates a sandbox; options not given take the defaults (see README).
+ * @example
+ * const { app, dispose } = createSandbox({ apiKey: "k", webhookUrl: null });
+ * const res = await app.request("/currencies", { headers: { "x-tenant-api-key": "k" } });
+ */
+export function createSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
+  const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  const resolved: SandboxOptions = { ...DEFAULT_OPTIONS, ...given };
+  const state = createState(resolved);
+  seedBalances(state);
+  const app = new Hono();
+  app.use("*", requestIdMiddleware());
+  app.use("*", gate(state));
+  registerAdmin(app, state);
+  registerCatalog(app, state);
+  registerInvoices(app, state);
+  registerFunds(app, state);
+  registerPayPage(app, state);
+  app.notFound(() =>
+    errorResponse(new WireError(404, "exceptions.route.notFound", "No such route")),
+  );
+  app.onError((err) => {
+    if (err instanceof WireError) return errorResponse(err);
+    return errorResponse(new WireError(500, "exceptions.internal.serverError", "Sandbox error"));
+  });
+  const stopSweep = every(SWEEP_MS, () => expireDue(state));
+  return {
+    app,
+    state,
+    options: resolved,
+    dispose() {
+      stopSweep();
+      state.scheduler.dispose();
+    },
+  };
+}

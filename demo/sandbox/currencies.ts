@@ -1,0 +1,113 @@
+/**
+ * @module currencies
+ * The sandbox's currency catalogue: the nine crypto currencies of the service (with network,
+ * precision, minimums, commission, token contract and address mask) and the fiat settlement
+ * currencies. Data only; amounts are exact decimal strings.
+ */
+
+/** One crypto currency as the sandbox configures it. */
+export interface CryptoCurrency {
+  code: string;
+  name: string;
+  network: string;
+  /** The network's base coin: pays the on-chain fee. */
+  baseCoin: string;
+  tokenType: "erc20" | "bep20" | "trc20" | null;
+  decimalPlaces: number;
+  minDepositAmount: string;
+  /** Deposit network fee in this currency, deducted from deposits; null = no quote. */
+  depositNetworkFee: string | null;
+  minWithdrawalAmount: string;
+  depositCommission: string;
+  contractAddress: string | null;
+  addressMask: string;
+  /** On-chain fee of a withdrawal, in the base coin. */
+  withdrawalFeeNative: string;
+  stablecoin: boolean;
+}
+
+/** One fiat settlement currency. */
+export interface FiatCurrency {
+  code: string;
+  name: string;
+  decimalPlaces: number;
+  minInvoiceAmount: string;
+}
+
+const BTC_MASK = "^(?:(?:tb1|bc1)[02-9ac-hj-np-z]{11,71}|[13mn2][a-km-zA-HJ-NP-Z1-9]{25,34})$";
+const EVM_MASK = "^0x[a-fA-F0-9]{40}$";
+const TRON_MASK = "^T[A-Za-z1-9]{33}$";
+
+type Token = CryptoCurrency["tokenType"];
+
+/** Positional constructor keeps the table below readable: one currency per line. */
+function row(
+  code: string,
+  name: string,
+  net: [network: string, baseCoin: string, tokenType: Token, contract: string | null],
+  decimalPlaces: number,
+  amounts: [
+    minDeposit: string,
+    depositFee: string | null,
+    minWithdrawal: string,
+    commission: string,
+  ],
+  addressMask: string,
+  withdrawalFeeNative: string,
+): CryptoCurrency {
+  const [network, baseCoin, tokenType, contractAddress] = net;
+  const [minDepositAmount, depositNetworkFee, minWithdrawalAmount, depositCommission] = amounts;
+  const stablecoin = code.startsWith("USDT_") || code.startsWith("USDC_");
+  return {
+    ...{ code, name, network, baseCoin, tokenType, decimalPlaces, minDepositAmount },
+    ...{ depositNetworkFee, minWithdrawalAmount, depositCommission, contractAddress },
+    ...{ addressMask, withdrawalFeeNative, stablecoin },
+  };
+}
+
+const USDT_ERC20 = "0xdAC17F958D2ee523a2206206994597C13D831ec7";
+const USDC_ERC20 = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
+const USDT_BEP20 = "0x55d398326f99059fF775485246999027B3197955";
+const USDC_BEP20 = "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d";
+const USDT_TRC20 = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+
+/** All crypto currencies, in the service's order. USDT_TRC20 has its own commission rate. */
+// biome-ignore format: one currency per line reads as a table
+export const CRYPTO_CURRENCIES: readonly CryptoCurrency[] = [
+  row("BTC", "Bitcoin", ["BTC", "BTC", null, null], 8, ["0.0001", "0.00001", "0.0005", "0.005"], BTC_MASK, "0.00002"),
+  row("ETH", "Ethereum", ["Ethereum", "ETH", null, null], 18, ["0.002", "0.0002", "0.005", "0.005"], EVM_MASK, "0.0004"),
+  row("USDT_ERC20", "Tether USD (ERC-20)", ["Ethereum", "ETH", "erc20", USDT_ERC20], 6, ["10", "1.5", "20", "0.005"], EVM_MASK, "0.0012"),
+  row("USDC_ERC20", "USD Coin (ERC-20)", ["Ethereum", "ETH", "erc20", USDC_ERC20], 6, ["10", "1.5", "20", "0.005"], EVM_MASK, "0.0012"),
+  row("BNB", "BNB", ["BNB", "BNB", null, null], 18, ["0.01", "0.0001", "0.02", "0.005"], EVM_MASK, "0.00005"),
+  row("USDT_BEP20", "Tether USD (BEP-20)", ["BNB", "BNB", "bep20", USDT_BEP20], 18, ["1", "0.05", "5", "0.005"], EVM_MASK, "0.0001"),
+  row("USDC_BEP20", "USD Coin (BEP-20)", ["BNB", "BNB", "bep20", USDC_BEP20], 18, ["1", "0.05", "5", "0.005"], EVM_MASK, "0.0001"),
+  row("TRX", "TRON", ["Tron", "TRX", null, null], 6, ["10", "1", "20", "0.005"], TRON_MASK, "1.1"),
+  row("USDT_TRC20", "Tether USD (TRC-20)", ["Tron", "TRX", "trc20", USDT_TRC20], 6, ["5", "1", "10", "0.0075"], TRON_MASK, "13.5"),
+];
+
+/** Fiat settlement currencies (JPY has no minor unit). */
+export const FIAT_CURRENCIES: readonly FiatCurrency[] = [
+  { code: "USD", name: "US Dollar", decimalPlaces: 2, minInvoiceAmount: "1" },
+  { code: "EUR", name: "Euro", decimalPlaces: 2, minInvoiceAmount: "1" },
+  { code: "GBP", name: "Pound Sterling", decimalPlaces: 2, minInvoiceAmount: "1" },
+  { code: "JPY", name: "Japanese Yen", decimalPlaces: 0, minInvoiceAmount: "150" },
+  { code: "CHF", name: "Swiss Franc", decimalPlaces: 2, minInvoiceAmount: "1" },
+];
+
+/**
+ * Looks up a crypto currency by exact code.
+ * @example
+ * cryptoCurrency("USDT_TRC20")?.network; // "Tron"
+ */
+export function cryptoCurrency(code: unknown): CryptoCurrency | undefined {
+  return CRYPTO_CURRENCIES.find((c) => c.code === code);
+}
+
+/**
+ * Looks up a fiat currency by exact code.
+ * @example
+ * fiatCurrency("JPY")?.decimalPlaces; // 0
+ */
+export function fiatCurrency(code: unknown): FiatCurrency | undefined {
+  return FIAT_CURRENCIES.find((c) => c.code === code);
+}

@@ -1,0 +1,111 @@
+/**
+ * @module faults
+ * Fault injection per API path, for testing clients against a misbehaving service: `delay`,
+ * `status` (429 with msBeforeNext, 5xx, 503 quoteUnavailable…), `timeout-after-create` (the
+ * object IS created, the answer comes too late) and `malformed` (truncated JSON or no `data`
+ * envelope). Each fault is consumed `times` times, then removed.
+ */
+import type { MiddlewareHandler } from "hono";
+import { optionalInt, optionalString, requiredString } from "./fields.ts";
+import type { SandboxState } from "./state.ts";
+import { errorResponse, invalidBody, WireError } from "./wire.ts";
+
+export type FaultMode = "delay" | "status" | "timeout-after-create" | "malformed";
+const MODES: readonly FaultMode[] = ["delay", "status", "timeout-after-create", "malformed"];
+
+export interface Fault {
+  id: string;
+  method: string | null;
+  path: string;
+  mode: FaultMode;
+  /** Matches left before the fault is removed. */
+  times: number;
+  delayMs: number;
+  status: number;
+  msBeforeNext: number;
+  code: string | null;
+  variant: "truncated" | "shape";
+}
+
+/**
+ * Validates and registers a fault from a POST /sandbox/faults body.
+ * @example
+ * addFault(state, { path: "/invoice", mode: "status", status: new RawNumber("503") });
+ */
+export function addFault(state: SandboxState, body: Record<string, unknown>): Fault {
+  const mode = requiredString(body, "mode") as FaultMode;
+  if (!MODES.includes(mode)) throw invalidBody(`mode must be one of ${MODES.join(", ")}`);
+  const path = requiredString(body, "path");
+  if (!path.startsWith("/")) throw invalidBody("path must start with /");
+  const variant = optionalString(body, "variant") ?? "truncated";
+  if (variant !== "truncated" && variant !== "shape") {
+    throw invalidBody("variant must be truncated or shape");
+  }
+  const fault: Fault = {
+    id: `flt_${crypto.randomUUID()}`,
+    method: optionalString(body, "method")?.toUpperCase() ?? null,
+    path,
+    mode,
+    times: optionalInt(body, "times", 1, 1_000_000) ?? 1,
+    delayMs: optionalInt(body, "delayMs", 0, 600_000) ?? (mode === "delay" ? 1000 : 15_000),
+    status: optionalInt(body, "status", 400, 599) ?? 500,
+    msBeforeNext: optionalInt(body, "msBeforeNext", 0, 3_600_000) ?? 1000,
+    code: optionalString(body, "code"),
+    variant,
+  };
+  state.faults.push(fault);
+  return fault;
+}
+
+function takeFault(state: SandboxState, method: string, path: string): Fault | null {
+  const i = state.faults.findIndex((f) => f.path === path && (!f.method || f.method === method));
+  if (i < 0) return null;
+  const fault = state.faults[i]!;
+  fault.times -= 1;
+  if (fault.times <= 0) state.faults.splice(i, 1);
+  return fault;
+}
+
+function injectedError(f: Fault): WireError {
+  if (f.status === 429) {
+    return new WireError(429, f.code ?? "exceptions.rateLimit.exceeded", "Too many requests", {
+      msBeforeNext: f.msBeforeNext,
+    });
+  }
+  const fallback = f.status >= 500 ? "exceptions.internal.serverError" : "exceptions.sandbox.fault";
+  return new WireError(f.status, f.code ?? fallback, "Injected fault");
+}
+
+/**
+ * Middleware applying the first matching fault to an API request.
+ * @example
+ * app.use("*", faultMiddleware(state));
+ */
+export function faultMiddleware(state: SandboxState): MiddlewareHandler {
+  return async (c, next) => {
+    const fault = takeFault(state, c.req.method, new URL(c.req.url).pathname);
+    if (!fault) return next();
+    if (fault.mode === "status") {
+      c.res = errorResponse(injectedError(fault));
+      return;
+    }
+    if (fault.mode === "delay") {
+      await state.scheduler.sleep(fault.delayMs);
+      return next();
+    }
+    await next();
+    if (fault.mode === "timeout-after-create") {
+      await state.scheduler.sleep(fault.delayMs);
+      return;
+    }
+    const text = await c.res.text();
+    const body =
+      fault.variant === "truncated"
+        ? text.slice(0, Math.max(1, Math.floor(text.length / 2)))
+        : `{"unexpected":true,"payload":${text === "" ? "null" : text}}`;
+    c.res = new Response(body, {
+      status: 200,
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+  };
+}

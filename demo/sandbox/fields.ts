@@ -1,0 +1,105 @@
+/**
+ * @module fields
+ * Readers for request body fields and query parameters. Every bad field is a 400 with a clear
+ * message; amounts are read exactly from JSON numbers (the real wire) or decimal strings.
+ */
+import { type Decimal, parseDecimalString, parseNumberText } from "./decimal.ts";
+import { invalidBody, invalidQuery, RawNumber } from "./wire.ts";
+
+type Body = Record<string, unknown>;
+
+/**
+ * A required non-empty string field.
+ * @example
+ * requiredString({ orderId: "A-1" }, "orderId"); // "A-1"
+ */
+export function requiredString(body: Body, name: string): string {
+  const v = body[name];
+  if (typeof v !== "string" || v.trim() === "") throw invalidBody(`${name} is required`);
+  return v;
+}
+
+/**
+ * An optional string field: absent or null gives null.
+ * @example
+ * optionalString({}, "description"); // null
+ */
+export function optionalString(body: Body, name: string): string | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "string") throw invalidBody(`${name} must be a string`);
+  return v;
+}
+
+/**
+ * An optional http(s) URL field.
+ * @example
+ * optionalUrl({ webhookUrl: "https://shop.example/hook" }, "webhookUrl");
+ */
+export function optionalUrl(body: Body, name: string): string | null {
+  const v = optionalString(body, name);
+  if (v === null) return null;
+  if (!/^https?:\/\/\S+$/.test(v) || !URL.canParse(v)) throw invalidBody(`${name} must be a URL`);
+  return v;
+}
+
+/**
+ * Reads an amount given as a JSON number or a decimal string; null when absent.
+ * @example
+ * readAmount({ amount: new RawNumber("12.5") }, "amount")?.toFixed(); // "12.5"
+ */
+export function readAmount(body: Body, name: string): Decimal | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  const parsed =
+    v instanceof RawNumber
+      ? parseNumberText(v.source)
+      : typeof v === "string"
+        ? parseDecimalString(v.trim())
+        : null;
+  if (parsed === null || parsed.lt(0)) throw invalidBody(`${name} must be a non-negative decimal`);
+  return parsed;
+}
+
+/**
+ * An optional integer field (JSON number or numeric string) within bounds.
+ * @example
+ * optionalInt({ expiresInMinutes: new RawNumber("30") }, "expiresInMinutes", 1, 10080); // 30
+ */
+export function optionalInt(body: Body, name: string, min: number, max: number): number | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  const text = v instanceof RawNumber ? v.source : typeof v === "string" ? v : "";
+  const n = /^-?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw invalidBody(`${name} must be an integer from ${min} to ${max}`);
+  }
+  return n;
+}
+
+/**
+ * An optional boolean field.
+ * @example
+ * optionalBool({ allowAutoConvert: true }, "allowAutoConvert"); // true
+ */
+export function optionalBool(body: Body, name: string): boolean | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "boolean") throw invalidBody(`${name} must be a boolean`);
+  return v;
+}
+
+/**
+ * A positive integer query parameter with a default.
+ * @example
+ * queryInt(new URLSearchParams("page=2"), "page", 1, 1000); // 2
+ */
+export function queryInt(q: URLSearchParams, name: string, fallback: number, max: number): number {
+  const v = q.get(name);
+  if (v === null || v === "") return fallback;
+  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > max) {
+    throw invalidQuery(`${name} must be an integer from 1 to ${max}`);
+  }
+  return n;
+}

@@ -1,0 +1,267 @@
+/**
+ * @module state
+ * The sandbox's options (with defaults) and its whole in-memory state: the record shapes of
+ * invoices, deposits, quotes, withdrawals and webhook deliveries, and the maps that index them.
+ * All mutation is synchronous so an idempotency lookup and its insert never straddle an await.
+ */
+import type { Decimal } from "./decimal.ts";
+import type { Fault } from "./faults.ts";
+import type { InboxState } from "./merchant-inbox.ts";
+import type { RequestLogEntry } from "./request-log.ts";
+import { createScheduler, type Scheduler } from "./scheduler.ts";
+
+/** How a sandbox is configured. */
+export interface SandboxOptions {
+  /** Value every API call must send in `x-tenant-api-key`. */
+  apiKey: string;
+  /** The one account (UUID) the API key can use. */
+  accountId: string;
+  /** Webhook bodies are signed with HMAC-SHA256 keyed by this string's UTF-8 bytes. */
+  webhookSigningKey: string;
+  /** Tenant default webhook destination; null = log deliveries but never send them. */
+  webhookUrl: string | null;
+  /** Waits before each retry of a failed delivery; attempts = 1 + length. */
+  retryDelaysMs: number[];
+  /** Clock; tests pass a controllable one. */
+  now?: () => Date;
+  /** How long a currency lock holds the crypto amount and address. */
+  invoiceLockMinutes: number;
+}
+
+/** Defaults used by `createSandbox` for any option not given. */
+export const DEFAULT_OPTIONS: SandboxOptions = {
+  apiKey: "sk_sandbox_demo",
+  accountId: "00000000-0000-4000-8000-000000000001",
+  webhookSigningKey: "whsec_sandbox_demo",
+  webhookUrl: null,
+  retryDelaysMs: [1000, 5000, 30000],
+  invoiceLockMinutes: 15,
+};
+
+export type InvoiceStatus =
+  | "created"
+  | "processing"
+  | "suspended"
+  | "paid"
+  | "overpaid"
+  | "partially_paid"
+  | "expired"
+  | "failed"
+  | "cancelled";
+export type DepositStatus =
+  | "created"
+  | "processing"
+  | "completed"
+  | "suspended"
+  | "failed"
+  | "expired"
+  | "cancelled";
+export type WithdrawalStatus = "created" | "processing" | "completed" | "failed" | "cancelled";
+
+/** Settlement of a deposit or a settled invoice; amounts in the paid crypto currency. */
+export interface Settlement {
+  amountPaid: Decimal;
+  commissionAmount: Decimal;
+  networkFeeAmount: Decimal;
+  networkFeeCurrencyCode: string;
+  depositNetworkFeeAmount: Decimal;
+  netAmount: Decimal;
+  amountPaidUsd: Decimal;
+  commissionAmountUsd: Decimal;
+  netAmountUsd: Decimal;
+  txHash: string | null;
+  completedAt: string;
+}
+
+export interface InvoiceItem {
+  name: string;
+  quantity: Decimal;
+  cost: Decimal;
+}
+
+export interface InvoiceRecord {
+  id: string;
+  accountId: string;
+  orderId: string | null;
+  amount: Decimal;
+  fiatCurrencyCode: string;
+  items: InvoiceItem[] | null;
+  status: InvoiceStatus;
+  cryptoCurrencyCode: string | null;
+  cryptoAmountExpected: Decimal | null;
+  cryptoAmountReceived: Decimal | null;
+  address: string | null;
+  txHash: string | null;
+  settlement: Settlement | null;
+  /** Current deadline: the invoice's own, or the currency lock's when sooner. */
+  expiresAt: string;
+  /** The deadline the invoice was created with. */
+  invoiceExpiresAt: string;
+  createdAt: string;
+  paidAt: string | null;
+  paymentPageUrl: string;
+  customPayload: string | null;
+  description: string | null;
+  number: string | null;
+  webhookUrl: string | null;
+  returnUrl: string | null;
+  successUrl: string | null;
+  failedUrl: string | null;
+  customerId: string | null;
+  /** Net amount already credited to the balance (settlement is recomputed on each payment). */
+  creditedNet: Decimal;
+}
+
+export interface DepositRecord {
+  id: string;
+  accountId: string;
+  orderId: string;
+  cryptoCurrencyCode: string;
+  address: string;
+  minimumAmount: Decimal;
+  createdAt: string;
+  expiresAt: string;
+  qrCode: string;
+  status: DepositStatus;
+  settlement: Settlement | null;
+  txHash: string | null;
+  customerId: string | null;
+  webhookUrl: string | null;
+}
+
+export interface AutoConvert {
+  fromAssetCode: string;
+  toAssetCode: string;
+  fromAmount: Decimal;
+  toAmount: Decimal;
+}
+
+export interface QuoteRecord {
+  quoteId: string;
+  orderId: string;
+  accountId: string;
+  cryptoCurrencyCode: string;
+  address: string;
+  amount: Decimal;
+  autoConvert: AutoConvert | null;
+  totalDeduction: Decimal;
+  fee: {
+    feeNative: Decimal;
+    feeCurrency: string;
+    feeInCryptoCurrencyCode: Decimal;
+    feeUsd: Decimal;
+  };
+  expiresAt: string;
+  createdAt: string;
+  /** Set once committed: the quote then backs exactly this withdrawal. */
+  withdrawalId: string | null;
+}
+
+export interface WithdrawalRecord {
+  id: string;
+  orderId: string;
+  accountId: string;
+  cryptoCurrencyCode: string;
+  address: string;
+  amount: Decimal;
+  status: WithdrawalStatus;
+  transactionHash: string | null;
+  feeAmount: Decimal;
+  debitedAmount: Decimal;
+  createdAt: string;
+  updatedAt: string;
+  quoteId: string;
+  customData: unknown;
+  webhookUrl: string | null;
+  autoConvert: AutoConvert | null;
+}
+
+export interface WebhookAttempt {
+  at: string;
+  status?: number;
+  error?: string;
+}
+
+export interface WebhookRecord {
+  id: string;
+  event: string;
+  objectId: string;
+  orderId: string | null;
+  status: string | null;
+  url: string | null;
+  /** The raw body exactly as signed and sent. */
+  body: string;
+  /** Lowercase hex HMAC-SHA256 of `body`; empty only for the instant before signing ends. */
+  signature: string;
+  attempts: WebhookAttempt[];
+  delivered: boolean;
+}
+
+/** Everything a sandbox holds. */
+export interface SandboxState {
+  options: SandboxOptions;
+  now(): Date;
+  scheduler: Scheduler;
+  invoices: Map<string, InvoiceRecord>;
+  invoiceIdByOrderId: Map<string, string>;
+  deposits: Map<string, DepositRecord>;
+  depositIdByOrderId: Map<string, string>;
+  quotes: Map<string, QuoteRecord>;
+  /** `${accountId}|${orderId}` → the current quote for that withdrawal order. */
+  quoteIdByOrderKey: Map<string, string>;
+  withdrawals: Map<string, WithdrawalRecord>;
+  balances: Map<string, Decimal>;
+  webhooks: WebhookRecord[];
+  /** Keeps first delivery attempts in the order their events happened. */
+  deliveryChain: Promise<void>;
+  faults: Fault[];
+  requests: RequestLogEntry[];
+  inbox: InboxState;
+  createdAt: string;
+}
+
+/**
+ * Creates an empty state with resolved options.
+ * @example
+ * const state = createState({ ...DEFAULT_OPTIONS, webhookUrl: null });
+ */
+export function createState(options: SandboxOptions): SandboxState {
+  const clock = options.now ?? (() => new Date());
+  return {
+    options,
+    now: clock,
+    scheduler: createScheduler(),
+    invoices: new Map(),
+    invoiceIdByOrderId: new Map(),
+    deposits: new Map(),
+    depositIdByOrderId: new Map(),
+    quotes: new Map(),
+    quoteIdByOrderKey: new Map(),
+    withdrawals: new Map(),
+    balances: new Map(),
+    webhooks: [],
+    deliveryChain: Promise.resolve(),
+    faults: [],
+    requests: [],
+    inbox: { entries: [], failures: null },
+    createdAt: clock().toISOString(),
+  };
+}
+
+/**
+ * The current time as an ISO-8601 string.
+ * @example
+ * nowIso(state); // "2025-01-01T00:00:00.000Z"
+ */
+export function nowIso(state: SandboxState): string {
+  return state.now().toISOString();
+}
+
+/**
+ * An ISO timestamp `ms` milliseconds after now.
+ * @example
+ * isoAfter(state, 60_000);
+ */
+export function isoAfter(state: SandboxState, ms: number): string {
+  return new Date(state.now().getTime() + ms).toISOString();
+}

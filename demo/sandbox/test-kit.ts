@@ -1,0 +1,106 @@
+/**
+ * @module test-kit
+ * Node-only helpers for tests that drive a sandbox: a typed JSON client that keeps the raw
+ * response text (so tests can assert exact numerals) and a local webhook receiver that records
+ * raw bodies and can be told to fail.
+ */
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A response as tests want it: status, headers, raw text and the parsed JSON (if any). */
+export interface RawResult {
+  status: number;
+  headers: Headers;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests inspect arbitrary response shapes
+  json: any;
+}
+
+/**
+ * A client for one sandbox; `apiKey` is sent on every call unless `headers` overrides it.
+ * @example
+ * const api = sandboxClient(sb.url, "sk_test");
+ * const r = await api("POST", "/invoice", { accountId, fiatCurrencyCode: "USD", amount: 10 });
+ */
+export function sandboxClient(baseUrl: string, apiKey: string) {
+  return async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<RawResult> => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { "content-type": "application/json", "x-tenant-api-key": apiKey, ...headers },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    let json: unknown = null;
+    try {
+      json = text === "" ? null : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+}
+
+/** One request a receiver got. */
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  status: number;
+}
+
+/**
+ * Starts an HTTP receiver on a free loopback port. `failNext(n, status)` makes the next `n`
+ * requests answer `status`; otherwise it answers 200.
+ * @example
+ * const rx = await startReceiver();
+ * rx.failNext(2, 500);
+ * await rx.close();
+ */
+export async function startReceiver() {
+  const received: Received[] = [];
+  let failures = 0;
+  let failStatus = 500;
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const status = failures > 0 ? failStatus : 200;
+      if (failures > 0) failures -= 1;
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), status });
+      res.writeHead(status, { "content-type": "application/json" }).end('{"ok":true}');
+      for (const w of waiters.splice(0)) w();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    failNext(n: number, status = 500) {
+      failures = n;
+      failStatus = status;
+    },
+    /** Resolves once at least `n` requests have arrived (rejects after `ms`). */
+    async waitFor(n: number, ms = 5000): Promise<Received[]> {
+      const deadline = Date.now() + ms;
+      while (received.length < n) {
+        if (Date.now() > deadline) throw new Error(`receiver got ${received.length}/${n}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+      return received;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

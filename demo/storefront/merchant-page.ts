@@ -1,0 +1,34 @@
+/**
+ * @module
+ * The merchant view: every order of this demo run with the worker's ledger, and every
+ * notification the backend received. The page polls the backend once a second.
+ */
+import { html } from "./html.ts";
+import { layout } from "./layout.ts";
+
+/**
+ * @example
+ * c.html(merchantPage().value);
+ */
+export function merchantPage() {
+  const main = html`<div class="merchant-grid">
+  <section class="card" aria-labelledby="orders-title">
+    <p class="eyebrow">Merchant backend</p>
+    <h1 id="orders-title">Orders</h1>
+    <p class="hint">Orders created in this demo run, with the ledger the worker keeps for each (GET /v1/orders/:invoiceNumber).</p>
+    <div id="orders" aria-live="polite"><p class="muted">Loading…</p></div>
+  </section>
+  <section class="card" aria-labelledby="inbox-title">
+    <p class="eyebrow">POST /api/notifications</p>
+    <h2 id="inbox-title">Notifications</h2>
+    <p class="hint">Signed by the worker (x-checkout-signature), verified here, deduplicated on id. <span id="rejected"></span></p>
+    <ol id="notifications" class="notifications"><li class="muted">None yet.</li></ol>
+  </section>
+</div>`;
+  return layout({
+    title: "Merchant view",
+    current: "merchant",
+    main,
+    head: html`<script type="module" src="/assets/merchant.js"></script>`,
+  });
+}

@@ -1,0 +1,122 @@
+/**
+ * @module
+ * Renders the merchant side: the worker's order ledger (whatever its exact shape, known
+ * fields first) and the notifications the merchant backend received.
+ */
+import { h } from "./dom.js";
+
+const STATE_KEYS = ["orderState", "state", "status"];
+const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
+const humanize = (key) => key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+
+function pill(state) {
+  return h("span", { class: "pill", "data-status": state }, String(state).replace(/_/g, " "));
+}
+
+function table(rows) {
+  const keys = [
+    ...new Set(rows.flatMap((row) => Object.keys(row).filter((k) => isScalar(row[k])))),
+  ];
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      { class: "mini" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          keys.map((k) => h("th", { scope: "col" }, humanize(k))),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map((row) =>
+          h(
+            "tr",
+            {},
+            keys.map((k) => h("td", {}, row[k] ?? "")),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function rawJson(value) {
+  return h(
+    "details",
+    { class: "raw" },
+    h("summary", {}, "Raw JSON"),
+    h("pre", {}, JSON.stringify(value, null, 2)),
+  );
+}
+
+/** Fills `container` from `{ status, body }` as the backend relays the worker's answer. */
+export function renderLedger(container, ledger) {
+  const nodes = [];
+  if (ledger.status !== 200) {
+    const message = ledger.body?.error?.message ?? "no ledger yet";
+    const who = ledger.status ? `The worker answered ${ledger.status}: ` : "";
+    nodes.push(h("p", { class: "muted" }, `${who}${message}`));
+  } else {
+    const data =
+      ledger.body?.data && typeof ledger.body.data === "object" ? ledger.body.data : ledger.body;
+    const stateKey = STATE_KEYS.find((k) => typeof data?.[k] === "string");
+    if (stateKey) nodes.push(h("p", { class: "ledger-state" }, "Order is ", pill(data[stateKey])));
+    const fields = Object.entries(data ?? {}).filter(([k, v]) => isScalar(v) && k !== stateKey);
+    nodes.push(
+      h(
+        "dl",
+        { class: "facts" },
+        fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, String(v))]),
+      ),
+    );
+    // Attempts and payments are what a merchant reads; the event log stays in the raw JSON.
+    for (const k of ["attempts", "payments"]) {
+      const rows = data?.[k];
+      if (
+        Array.isArray(rows) &&
+        rows.length &&
+        rows.every((row) => row && typeof row === "object")
+      ) {
+        nodes.push(h("h4", {}, humanize(k)), table(rows));
+      }
+    }
+    nodes.push(rawJson(ledger.body));
+  }
+  container.replaceChildren(...nodes);
+}
+
+/** Fills the `<ol>` with notifications, newest first. */
+export function renderNotifications(list, notifications) {
+  if (!notifications.length) {
+    list.replaceChildren(h("li", { class: "muted" }, "None yet."));
+    return;
+  }
+  list.replaceChildren(
+    ...notifications.map((n) =>
+      h(
+        "li",
+        { class: "notification", "data-type": n.type },
+        h(
+          "div",
+          { class: "notification-head" },
+          h("strong", {}, n.type),
+          h("time", { datetime: n.receivedAt }, new Date(n.receivedAt).toLocaleTimeString()),
+        ),
+        h(
+          "div",
+          { class: "muted small" },
+          `id ${n.id}`,
+          n.deliveries > 1 ? ` · delivered ${n.deliveries}×, kept once` : "",
+        ),
+        rawJson(n.data),
+      ),
+    ),
+  );
+}

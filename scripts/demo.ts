@@ -1,0 +1,67 @@
+/**
+ * @module
+ * `npm run demo`: builds the widget, writes the sandbox-only `.dev.vars`, starts sandbox +
+ * worker + storefront, prints the URL to open, and stops everything on Ctrl-C / SIGTERM.
+ *
+ * Flags: `--verbose` (or `DEMO_VERBOSE=1`) shows every line the children print; by default
+ * only warnings and errors are shown. `--no-build` reuses the last widget build.
+ */
+import { DEFAULT_PORTS, type DemoStack, startDemo } from "../demo/run.ts";
+import { writeDevVars } from "./dev-vars.ts";
+
+const verbose = process.argv.includes("--verbose") || process.env.DEMO_VERBOSE === "1";
+const controller = new AbortController();
+let starting: Promise<DemoStack> | undefined;
+let shuttingDown = false;
+
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`\n${signal}: stopping the demo…`);
+  controller.abort();
+  // Aborting makes a pending start clean up and reject; a finished start is stopped here.
+  await starting?.then(
+    (demo) => demo.stop(),
+    () => undefined,
+  );
+  console.log("Stopped. Bye!");
+  process.exit(signal === "SIGINT" ? 130 : 0);
+}
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => void shutdown(signal));
+}
+
+console.log("Starting the crypto-checkout demo (sandbox, worker, storefront)…");
+const devVars = writeDevVars();
+if (!devVars.written) console.log(`Note: ${devVars.reason} The demo passes its own values.`);
+
+try {
+  starting = startDemo({
+    ports: DEFAULT_PORTS,
+    quiet: !verbose,
+    buildWidget: !process.argv.includes("--no-build"),
+    signal: controller.signal,
+  });
+  const demo = await starting;
+  const { shopUrl, workerUrl, sandboxUrl } = demo.urls;
+  console.log(
+    [
+      "",
+      "  The demo is running. Open the storefront:",
+      "",
+      `      ${shopUrl}`,
+      "",
+      `  merchant view  ${shopUrl}/merchant`,
+      `  worker         ${workerUrl}   (wrangler dev, against the sandbox)`,
+      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only)`,
+      "",
+      `  Press Ctrl-C to stop.${verbose ? "" : " Run with --verbose to see every log line."}`,
+      "",
+    ].join("\n"),
+  );
+} catch (error) {
+  if (!shuttingDown) {
+    console.error(`\nThe demo could not start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}

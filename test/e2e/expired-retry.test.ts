@@ -1,0 +1,55 @@
+/**
+ * @module
+ * Journey 3: the invoice expires; the widget offers to try again; the new attempt is a new
+ * upstream invoice whose orderId ends in `-2`, for the same order.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser.ts";
+import { DEFAULT_CRYPTO, openCheckout } from "./support/journey.ts";
+import { saveScreenshot } from "./support/screenshots.ts";
+import { type Stack, startStack } from "./support/stack.ts";
+import { waitForSnapshot, waitForWidgetText, widget } from "./support/widget.ts";
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+it("expired → try again → attempt 2 with orderId ending in -2", async () => {
+  const { page, order, snapshot, context } = await openCheckout(stack, browser, {
+    crypto: DEFAULT_CRYPTO,
+  });
+  const firstOrderId = snapshot.attempt.orderId;
+  expect(firstOrderId.endsWith(order.invoiceNumber)).toBe(true);
+
+  await page.getByRole("button", { name: "Expire" }).click();
+  const expired = await waitForSnapshot(page, { status: "expired" });
+  expect(expired.canRetry).toBe(true);
+  expect(expired.orderState).toBe("unpaid");
+  await waitForWidgetText(page, /expired/i);
+  await saveScreenshot(page, "expired");
+
+  await widget(page)
+    .getByRole("button", { name: /try again/i })
+    .click();
+  const retried = await waitForSnapshot(page, { attemptNumber: 2 });
+  expect(retried.attempt.orderId).toBe(`${firstOrderId}-2`);
+  expect(retried.attempt.orderId.endsWith("-2")).toBe(true);
+  expect(retried.attempt.status).toBe("created");
+  expect(retried.invoiceNumber).toBe(order.invoiceNumber);
+  await page.locator("#current-invoice", { hasText: `${firstOrderId}-2` }).waitFor();
+
+  const ledger = await stack.ledger(order.invoiceNumber);
+  const attempts = ledger.attempts as { orderId: string; status: string }[];
+  expect(attempts.map((a) => a.orderId)).toEqual([firstOrderId, `${firstOrderId}-2`]);
+  expect(attempts[0]!.status).toBe("expired");
+  await saveScreenshot(page, "expired-retry");
+  await context.close();
+});

@@ -1,0 +1,110 @@
+/**
+ * @module
+ * Journey 1: a shopper fills a cart in EUR, opens the checkout, picks a crypto currency, sees
+ * amount, address and QR; the sandbox settles the invoice and the widget turns paid without a
+ * reload; the worker's ledger says paid; the merchant backend got exactly one `order.paid`.
+ * Also: axe finds no serious or critical violations on the shop and checkout pages.
+ */
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seriousViolations } from "./support/axe.ts";
+import { collectPageErrors, instrumentedContext, launchBrowser } from "./support/browser.ts";
+import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sleep } from "./support/journey.ts";
+import { saveScreenshot } from "./support/screenshots.ts";
+import { type Stack, startStack } from "./support/stack.ts";
+import { waitFor } from "./support/wait.ts";
+import {
+  chooseCurrency,
+  waitForSnapshot,
+  waitForWidgetText,
+  widget,
+  widgetText,
+} from "./support/widget.ts";
+
+let stack: Stack;
+let browser: Browser;
+
+beforeAll(async () => {
+  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+});
+
+describe("pay in full", () => {
+  it("cart → checkout → currency → paid, live, with one merchant notification", async () => {
+    const context = await instrumentedContext(browser);
+    const page = await context.newPage();
+    collectPageErrors(page);
+    await page.goto(stack.urls.shopUrl);
+    await page.getByRole("button", { name: "Add House Blend, 250 g to cart" }).click();
+    await page.getByRole("button", { name: "Add Enamel mug to cart" }).click();
+    await page.getByRole("button", { name: "Add one Enamel mug" }).click();
+    await page.locator(".segment", { hasText: "EUR" }).click();
+    // 13.90 + 2 × 10.50, in EUR
+    expect(await page.locator("#cart-total").textContent()).toBe("€34.90");
+    await page.getByRole("button", { name: "Pay with crypto" }).click();
+    await page.waitForURL(/\/checkout\//);
+    const invoiceNumber = (await page.getByTestId("invoice-number").textContent()) ?? "";
+    await page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
+
+    const snapshot = await chooseCurrency(page, DEFAULT_CRYPTO);
+    expect(snapshot.invoiceNumber).toBe(invoiceNumber);
+    expect(snapshot.amount).toBe("34.90");
+    expect(snapshot.currency).toBe("EUR");
+    const payment = snapshot.attempt.payment!;
+    const shown = await widgetText(page);
+    expect(shown).toContain(payment.address);
+    expect(shown).toContain(payment.amount);
+    expect(await widget(page).getByRole("img", { name: /qr/i }).count()).toBeGreaterThan(0);
+
+    // The sandbox panel beside the checkout: the service's "Simulate payment".
+    await page.locator("#current-invoice", { hasText: snapshot.attempt.orderId }).waitFor();
+    await page.getByRole("button", { name: "Paid in full" }).click();
+    const paid = await waitForSnapshot(page, { orderState: "paid" });
+    expect(paid.attempt.status).toBe("paid");
+    expect(paid.amountDue).toBe("0.00");
+    await waitForWidgetText(page, /paid/i);
+    expect(
+      await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+    ).toBe(true);
+
+    const ledger = await waitFor(async () => {
+      const l = await stack.ledger(invoiceNumber);
+      return l.state === "paid" && l;
+    }, "the ledger to say paid");
+    expect(ledger.amountPaid).toBe("34.90");
+    expect(ledger.amountDue).toBe("0.00");
+
+    await waitFor(
+      async () => (await paidNotifications(stack, invoiceNumber)).length > 0,
+      "order.paid",
+    );
+    await sleep(2000); // a duplicate delivery would arrive by now
+    expect(await paidNotifications(stack, invoiceNumber)).toHaveLength(1);
+
+    await page.locator("#ledger .pill[data-status='paid']").waitFor();
+    await page.locator("#notifications [data-type='order.paid']").waitFor();
+    await saveScreenshot(page, "pay-in-full");
+    await context.close();
+  });
+
+  it("has no serious or critical accessibility violations (shop, checkout with instructions)", async () => {
+    const context = await instrumentedContext(browser);
+    const page = await context.newPage();
+    await page.goto(stack.urls.shopUrl);
+    await page.getByRole("button", { name: "Add Pour-over kit to cart" }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await context.close();
+
+    const { page: checkout, context: checkoutContext } = await openCheckout(stack, browser, {
+      crypto: DEFAULT_CRYPTO,
+    });
+    await checkout.locator("#ledger dl, #ledger p").first().waitFor();
+    expect(await seriousViolations(checkout)).toEqual([]);
+    await checkoutContext.close();
+  });
+});

@@ -1,0 +1,364 @@
+/**
+ * Deposits and withdrawals: idempotent creation, exact completion credit, the quote collapse
+ * per (accountId, orderId), re-quote after expiry, commit exactly once, and each bad input.
+ */
+import Big from "big.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
+import { sandboxClient } from "../../demo/sandbox/test-kit.ts";
+
+Big.DP = 60;
+const API_KEY = "sk_funds_test";
+const ACCOUNT = "11111111-1111-4111-8111-111111111111";
+const TRON_TO = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const EVM_TO = "0x52908400098527886E0F7030069857D2E4169EE7";
+let clock = Date.parse("2030-06-01T12:00:00.000Z");
+let sb: RunningSandbox;
+let api: ReturnType<typeof sandboxClient>;
+
+beforeAll(async () => {
+  sb = await startSandbox({
+    port: 0,
+    apiKey: API_KEY,
+    accountId: ACCOUNT,
+    webhookUrl: null,
+    now: () => new Date(clock),
+  });
+  api = sandboxClient(sb.url, API_KEY);
+});
+afterAll(() => sb.close());
+
+async function balance(code: string): Promise<Big> {
+  const r = await (await fetch(`${sb.url}/sandbox/balances`)).json();
+  return new Big(
+    r.data.find((b: { cryptoCurrencyCode: string }) => b.cryptoCurrencyCode === code).amount,
+  );
+}
+async function setBalance(code: string, amount: string) {
+  await fetch(`${sb.url}/sandbox/balances`, {
+    method: "POST",
+    body: JSON.stringify({ cryptoCurrencyCode: code, amount }),
+  });
+}
+async function adminSim(kind: string, ref: string, body: Record<string, unknown>) {
+  const res = await fetch(`${sb.url}/sandbox/${kind}/${ref}/simulate`, {
+    method: "POST",
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, json: await res.json() };
+}
+async function hookStatuses(objectId: string) {
+  const r = await (await fetch(`${sb.url}/sandbox/webhooks?objectId=${objectId}`)).json();
+  return r.data.map((h: { event: string; status: string }) => `${h.event}:${h.status}`);
+}
+const deposit = (body: Record<string, unknown>) =>
+  api("POST", "/deposit", { accountId: ACCOUNT, ...body });
+const quote = (body: Record<string, unknown>) =>
+  api("POST", "/withdrawal/quote", { accountId: ACCOUNT, ...body });
+
+describe("deposits", () => {
+  it("creates a deposit with a network address and a PNG QR code; repeats return it", async () => {
+    const r = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-1" });
+    expect(r.status).toBe(201);
+    const d = r.json.data;
+    expect(Object.keys(d).sort()).toEqual(
+      ["id", "minimumAmount", "address", "createdAt", "expiresAt", "qrCode"].sort(),
+    );
+    expect(d.address).toMatch(/^T[A-Za-z1-9]{33}$/);
+    expect(r.text).toContain('"minimumAmount":5,');
+    expect(d.qrCode).toMatch(/^data:image\/png;base64,/);
+    const png = Buffer.from(d.qrCode.split(",")[1], "base64");
+    expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const again = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-1" });
+    expect(again.status).toBe(200);
+    expect(again.json.data).toEqual(d);
+    const other = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-2" });
+    expect(other.json.data.id).not.toBe(d.id);
+  });
+
+  it("collapses concurrent creates with one orderId", async () => {
+    const before = sb.sandbox.state.deposits.size;
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, () => deposit({ cryptoCurrencyCode: "ETH", orderId: "dep-race" })),
+    );
+    expect(new Set(rs.map((r) => r.json.data.id)).size).toBe(1);
+    expect(sb.sandbox.state.deposits.size).toBe(before + 1);
+    expect(rs[0]!.json.data.address).toMatch(/^0x[0-9a-f]{40}$/);
+  });
+
+  it("rejects bad bodies with their codes", async () => {
+    const before = sb.sandbox.state.deposits.size;
+    const noOrder = await deposit({ cryptoCurrencyCode: "BTC" });
+    expect([noOrder.status, noOrder.json.code]).toEqual([400, "exceptions.validation.invalidBody"]);
+    const noCur = await deposit({ orderId: "x" });
+    expect(noCur.json.code).toBe("exceptions.validation.invalidBody");
+    const unknown = await deposit({ cryptoCurrencyCode: "DOGE", orderId: "x" });
+    expect([unknown.status, unknown.json.code]).toEqual([
+      400,
+      "exceptions.deposit.currencyNotFound",
+    ]);
+    expect(sb.sandbox.state.deposits.size).toBe(before);
+  });
+
+  it("GET /deposit adds status, currency and settlement; completion credits net of fee and commission", async () => {
+    const r = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-credit" });
+    const id = r.json.data.id;
+    const got = await api("GET", `/deposit?accountId=${ACCOUNT}&orderId=dep-credit`);
+    expect(got.json.data).toMatchObject({
+      id,
+      status: "created",
+      cryptoCurrencyCode: "USDT_TRC20",
+      settlement: null,
+    });
+    const before = await balance("USDT_TRC20");
+    const done = await adminSim("deposits", "dep-credit", {
+      action: "completed",
+      amount: "1234.567891",
+    });
+    expect(done.json.data.status).toBe("completed");
+    const amount = new Big("1234.567891");
+    const commission = amount.times("0.0075").round(6, Big.roundUp);
+    const net = amount.minus(1).minus(commission);
+    expect(commission.toFixed()).toBe("9.25926");
+    expect(done.json.data.settlement).toMatchObject({
+      amountPaid: 1234.567891,
+      commissionAmount: 9.25926,
+      depositNetworkFeeAmount: 1,
+      netAmount: Number(net.toFixed()),
+    });
+    expect((await balance("USDT_TRC20")).minus(before).toFixed()).toBe(net.toFixed());
+    expect(await hookStatuses(id)).toEqual([
+      "deposit.statusChanged:processing",
+      "deposit.statusChanged:completed",
+    ]);
+    const byId = await api("GET", `/deposit?accountId=${ACCOUNT}&id=${id}`);
+    expect(byId.json.data.status).toBe("completed");
+    const cancel = await adminSim("deposits", id, { action: "cancel" });
+    expect([cancel.status, cancel.json.code]).toEqual([
+      409,
+      "exceptions.sandbox.invalidTransition",
+    ]);
+    const missing = await api("GET", `/deposit?accountId=${ACCOUNT}&id=nope`);
+    expect(missing.status).toBe(404);
+  });
+
+  it("reads the commission per currency (BTC 0.5 %)", async () => {
+    await deposit({ cryptoCurrencyCode: "BTC", orderId: "dep-btc" });
+    const before = await balance("BTC");
+    const done = await adminSim("deposits", "dep-btc", {
+      action: "completed",
+      amount: "0.01234567",
+    });
+    const amount = new Big("0.01234567");
+    const commission = amount.times("0.005").round(8, Big.roundUp);
+    expect(done.json.data.settlement.commissionAmount).toBe(Number(commission.toFixed()));
+    const net = amount.minus("0.00001").minus(commission);
+    expect((await balance("BTC")).minus(before).toFixed()).toBe(net.toFixed());
+  });
+});
+
+describe("withdrawals", () => {
+  it("quotes with the fee in the base coin and in the withdrawal currency (rounded up)", async () => {
+    const r = await quote({
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON_TO,
+      amount: 100,
+      orderId: "wd-fee",
+    });
+    expect(r.status).toBe(201);
+    const q = r.json.data;
+    const feeIn = new Big("13.5").times("0.12").round(6, Big.roundUp);
+    expect(q).toMatchObject({
+      orderId: "wd-fee",
+      accountId: ACCOUNT,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON_TO,
+      amount: 100,
+      autoConvert: null,
+      fee: {
+        feeNative: 13.5,
+        feeCurrency: "TRX",
+        feeInCryptoCurrencyCode: Number(feeIn.toFixed()),
+      },
+      totalDeduction: Number(new Big(100).plus(feeIn).toFixed()),
+      expiresAt: new Date(clock + 60_000).toISOString(),
+    });
+    expect(r.text).toContain('"totalDeduction":101.62,');
+    const eth = await quote({
+      cryptoCurrencyCode: "ETH",
+      address: EVM_TO,
+      amount: "0.01",
+      orderId: "wd-eth",
+    });
+    expect(eth.json.data.fee).toMatchObject({
+      feeNative: 0.0004,
+      feeCurrency: "ETH",
+      feeInCryptoCurrencyCode: 0.0004,
+    });
+    expect(eth.text).toContain('"totalDeduction":0.0104,');
+  });
+
+  it("collapses the same (accountId, orderId) to one quote, and re-quotes after expiry", async () => {
+    const body = {
+      cryptoCurrencyCode: "TRX",
+      address: TRON_TO,
+      amount: 50,
+      orderId: "wd-collapse",
+    };
+    const a = await quote(body);
+    const b = await quote({ ...body, amount: 60 });
+    expect(b.status).toBe(200);
+    expect(b.json.data.quoteId).toBe(a.json.data.quoteId);
+    expect(b.json.data.amount).toBe(50);
+    clock += 61_000;
+    const c = await quote(body);
+    expect(c.status).toBe(201);
+    expect(c.json.data.quoteId).not.toBe(a.json.data.quoteId);
+    const stale = await api("POST", "/withdrawal/commit", { quoteId: a.json.data.quoteId });
+    expect([stale.status, stale.json.code]).toEqual([409, "exceptions.withdrawal.quoteExpired"]);
+  });
+
+  it("commits once under 20 concurrent commits, debits totalDeduction exactly once, then 409s the orderId", async () => {
+    const before = await balance("USDT_TRC20");
+    const q = await quote({
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON_TO,
+      amount: "250.123456",
+      orderId: "wd-once",
+    });
+    const rs = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId, customData: { n: 1 } }),
+      ),
+    );
+    expect(new Set(rs.map((r) => r.json.data.id)).size).toBe(1);
+    expect(rs.filter((r) => r.status === 201)).toHaveLength(1);
+    const w = rs[0]!.json.data;
+    expect(w).toMatchObject({
+      orderId: "wd-once",
+      accountId: ACCOUNT,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON_TO,
+      amount: 250.123456,
+      status: "created",
+      transactionHash: null,
+      feeAmount: 1.62,
+      debitedAmount: q.json.data.totalDeduction,
+      quoteId: q.json.data.quoteId,
+    });
+    const debit = new Big("250.123456").plus("1.62");
+    expect(before.minus(await balance("USDT_TRC20")).toFixed()).toBe(debit.toFixed());
+    const again = await quote({
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON_TO,
+      amount: "250.123456",
+      orderId: "wd-once",
+    });
+    expect([again.status, again.json.code]).toEqual([
+      409,
+      "exceptions.withdrawal.orderIdAlreadyExists",
+    ]);
+    const got = await api("GET", `/withdrawal?accountId=${ACCOUNT}&orderId=wd-once`);
+    expect(got.json.data.id).toBe(w.id);
+    const byId = await api("GET", `/withdrawal?accountId=${ACCOUNT}&id=${w.id}`);
+    expect(byId.json.data).toEqual(got.json.data);
+  });
+
+  it("answers insufficientBalance at commit (a quote reserves nothing) and debits nothing", async () => {
+    const q = await quote({
+      cryptoCurrencyCode: "BTC",
+      address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
+      amount: 5,
+      orderId: "wd-poor",
+    });
+    expect(q.status).toBe(201);
+    const before = await balance("BTC");
+    const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+    expect([c.status, c.json.code]).toEqual([400, "exceptions.withdrawal.insufficientBalance"]);
+    expect((await balance("BTC")).eq(before)).toBe(true);
+    const unknown = await api("POST", "/withdrawal/commit", { quoteId: "nope" });
+    expect([unknown.status, unknown.json.code]).toEqual([404, "exceptions.withdrawal.notFound"]);
+  });
+
+  it("validates address, decimals and minimum with their codes", async () => {
+    const before = sb.sandbox.state.quotes.size;
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [
+        { cryptoCurrencyCode: "TRX", address: EVM_TO, amount: 50 },
+        "exceptions.withdrawal.invalidAddress",
+      ],
+      [
+        { cryptoCurrencyCode: "ETH", address: TRON_TO, amount: 1 },
+        "exceptions.withdrawal.invalidAddress",
+      ],
+      [
+        { cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO, amount: "10.1234567" },
+        "exceptions.withdrawal.amountInvalidDecimalPlaces",
+      ],
+      [
+        { cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO, amount: 9.99 },
+        "exceptions.withdrawal.amountBelowMinimum",
+      ],
+      [{ cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO }, "exceptions.validation.invalidBody"],
+    ];
+    for (const [body, code] of cases) {
+      const r = await quote({ ...body, orderId: "wd-bad" });
+      expect([r.status, r.json.code]).toEqual([400, code]);
+    }
+    expect(sb.sandbox.state.quotes.size).toBe(before);
+  });
+
+  it("auto-converts another stablecoin 1:1 without commission when the balance is short", async () => {
+    await setBalance("USDC_ERC20", "0");
+    await setBalance("USDT_ERC20", "2000");
+    const q = await quote({
+      cryptoCurrencyCode: "USDC_ERC20",
+      address: EVM_TO,
+      amount: 100,
+      orderId: "wd-convert",
+      allowAutoConvert: true,
+    });
+    const total = new Big(100).plus(new Big("0.0012").times(3200));
+    expect(q.json.data.autoConvert).toEqual({
+      fromAssetCode: "USDT_ERC20",
+      toAssetCode: "USDC_ERC20",
+      fromAmount: Number(total.toFixed()),
+      toAmount: Number(total.toFixed()),
+    });
+    const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+    expect(c.status).toBe(201);
+    expect((await balance("USDT_ERC20")).toFixed()).toBe(new Big(2000).minus(total).toFixed());
+    expect((await balance("USDC_ERC20")).toFixed()).toBe("0");
+  });
+
+  it("simulates completion with webhooks, and failure refunds the debit", async () => {
+    const q = await quote({
+      cryptoCurrencyCode: "TRX",
+      address: TRON_TO,
+      amount: 100,
+      orderId: "wd-sim",
+    });
+    const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+    const done = await adminSim("withdrawals", "wd-sim", { action: "completed" });
+    expect(done.json.data.status).toBe("completed");
+    expect(done.json.data.transactionHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(await hookStatuses(c.json.data.id)).toEqual([
+      "withdrawal.statusChanged:processing",
+      "withdrawal.statusChanged:completed",
+    ]);
+    const again = await adminSim("withdrawals", "wd-sim", { action: "fail" });
+    expect(again.status).toBe(409);
+    const q2 = await quote({
+      cryptoCurrencyCode: "TRX",
+      address: TRON_TO,
+      amount: 100,
+      orderId: "wd-fail",
+    });
+    const before = await balance("TRX");
+    await api("POST", "/withdrawal/commit", { quoteId: q2.json.data.quoteId });
+    expect(before.minus(await balance("TRX")).toFixed()).toBe("101.1");
+    const failed = await adminSim("withdrawals", "wd-fail", { action: "fail" });
+    expect(failed.json.data.status).toBe("failed");
+    expect((await balance("TRX")).eq(before)).toBe(true);
+  });
+});

@@ -1,0 +1,233 @@
+import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import {
+  fault,
+  merchant,
+  openCheckout,
+  postJson,
+  simulate,
+  deliverAll,
+  token,
+  uniqueIp,
+  uniqueSub,
+  upstreamInvoice,
+  upstreamRequests,
+  worker,
+} from "./helpers.ts";
+
+type Body = { data: CheckoutSnapshot; error?: { code: string; message: string } };
+
+describe("POST /v1/checkouts", () => {
+  it("creates the upstream invoice with orderId <prefix>-<sub> and answers 201 with a snapshot", async () => {
+    const sub = uniqueSub("new");
+    const { status, body } = await openCheckout({ sub, amount: "49.90", description: "Two mugs" });
+    expect(status).toBe(201);
+    const snap = body.data;
+    expect(snap.invoiceNumber).toBe(sub);
+    expect(snap.amount).toBe("49.90");
+    expect(snap.currency).toBe("USD");
+    expect(snap.fiatDecimalPlaces).toBe(2);
+    expect(snap.attempt.orderId).toBe(`cc-${sub}`);
+    expect(snap.attempt.status).toBe("created");
+    expect(snap.attempt.number).toBe(1);
+    expect(snap.orderState).toBe("unpaid");
+    expect(snap.amountDue).toBe("49.90");
+    expect(snap.mode).toBe("in-page");
+    expect(snap.sandbox).toBe(true);
+    expect(snap.description).toBe("Two mugs");
+    expect(snap.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const upstream = await upstreamInvoice(`cc-${sub}`);
+    expect(upstream.status).toBe(200);
+    // The checkout id is not the upstream invoice id.
+    expect(snap.id).not.toBe(upstream.body.data.id);
+    expect(snap.attempt.paymentPageUrl).toBe(upstream.body.data.paymentPageUrl);
+  });
+
+  it("returns the same checkout (200) for the same claims, without a second upstream call", async () => {
+    const sub = uniqueSub("same");
+    const first = await openCheckout({ sub });
+    const second = await openCheckout({ sub });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(200);
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(second.body.data.attempt.orderId).toBe(first.body.data.attempt.orderId);
+  });
+
+  it("answers 409 checkout_conflict for the same sub with another amount or currency, with no upstream call", async () => {
+    const sub = uniqueSub("conf");
+    await openCheckout({ sub, amount: "10.00" });
+    const before = (await upstreamRequests("/invoice", "POST")).length;
+    const other = await openCheckout({ sub, amount: "11.00" });
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe("checkout_conflict");
+    const eur = await openCheckout({ sub, amount: "10.00", currency: "EUR" });
+    expect(eur.status).toBe(409);
+    expect((await upstreamRequests("/invoice", "POST")).length).toBe(before);
+    // "10.0" is the same amount as "10.00": not a conflict.
+    expect((await openCheckout({ sub, amount: "10.0" })).status).toBe(200);
+  });
+
+  it("makes one upstream invoice for 20 concurrent identical requests", async () => {
+    const sub = uniqueSub("conc");
+    const t = await token({ sub });
+    const before = (await upstreamRequests("/invoice", "POST")).length;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => postJson("/v1/checkouts", { token: t }, { "cf-connecting-ip": uniqueIp() })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(19);
+    const ids = new Set(await Promise.all(results.map(async (r) => ((await r.json()) as Body).data.id)));
+    expect(ids.size).toBe(1);
+    expect((await upstreamRequests("/invoice", "POST")).length - before).toBe(1);
+  });
+
+  it("retries a 5xx with the same orderId and ends with one upstream invoice", async () => {
+    const sub = uniqueSub("r5xx");
+    await fault({ path: "/invoice", method: "POST", mode: "status", status: 502, times: 1 });
+    const { status, body } = await openCheckout({ sub });
+    expect(status).toBe(201);
+    expect(body.data.attempt.orderId).toBe(`cc-${sub}`);
+    const posts = (await upstreamRequests("/invoice", "POST")).slice(-2);
+    expect(posts.map((p) => p.status)).toEqual([502, 201]);
+  });
+
+  it("retries after a timeout that happened after the invoice was created: still one invoice", async () => {
+    const sub = uniqueSub("rto");
+    await fault({ path: "/invoice", method: "POST", mode: "timeout-after-create", delayMs: 12_000, times: 1 });
+    const { status, body } = await openCheckout({ sub });
+    expect(status).toBe(201);
+    expect(body.data.attempt.orderId).toBe(`cc-${sub}`);
+    // Two POSTs went out with the same orderId; the order holds the one invoice the service has.
+    const posts = (await upstreamRequests("/invoice", "POST")).slice(-2);
+    expect(posts).toHaveLength(2);
+    const upstream = await upstreamInvoice(`cc-${sub}`);
+    const ledger = (await (await merchant(`/v1/orders/${sub}`)).json()) as { data: { attempts: { invoiceId: string }[] } };
+    expect(ledger.data.attempts.map((a) => a.invoiceId)).toEqual([upstream.body.data.id]);
+  }, 30_000);
+
+  it("answers 503 service_busy when the service keeps failing, and a later open succeeds", async () => {
+    const sub = uniqueSub("busy");
+    await fault({ path: "/invoice", method: "POST", mode: "status", status: 503, times: 3 });
+    const failed = await openCheckout({ sub });
+    expect(failed.status).toBe(503);
+    expect(failed.body.error?.code).toBe("service_busy");
+    const ok = await openCheckout({ sub });
+    expect(ok.status).toBe(201);
+  });
+});
+
+describe("attempts", () => {
+  it("refuses retry while the attempt is open, then numbers new attempts -2, -3", async () => {
+    const sub = uniqueSub("att");
+    const { body } = await openCheckout({ sub });
+    const id = body.data.id;
+    const early = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(early.status).toBe(409);
+    expect(((await early.json()) as Body).error?.code).toBe("attempt_open");
+
+    await simulate(`cc-${sub}`, "expire");
+    await deliverAll(`cc-${sub}`);
+    const second = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(second.status).toBe(200);
+    const snap2 = ((await second.json()) as Body).data;
+    expect(snap2.attempt.number).toBe(2);
+    expect(snap2.attempt.orderId).toBe(`cc-${sub}-2`);
+    expect(snap2.attempt.status).toBe("created");
+
+    await simulate(`cc-${sub}-2`, "cancel");
+    await deliverAll(`cc-${sub}-2`);
+    const third = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(((await third.json()) as Body).data.attempt.orderId).toBe(`cc-${sub}-3`);
+  });
+});
+
+describe("GET /v1/checkouts/:id", () => {
+  it("returns the snapshot for a known id and 404 for unknown or malformed ids", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("get") });
+    const ok = await worker(`/v1/checkouts/${body.data.id}`);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as Body).data.id).toBe(body.data.id);
+    expect((await worker("/v1/checkouts/AAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
+    expect((await worker("/v1/checkouts/../../etc")).status).toBe(404);
+  });
+});
+
+describe("currency lock (in-page mode, through the sandbox adapter)", () => {
+  it("locks a currency: exact amount, address, wallet link, expiry", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("lock"), amount: "65.00" });
+    const res = await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "BTC" });
+    expect(res.status).toBe(200);
+    const pay = ((await res.json()) as Body).data.attempt.payment;
+    expect(pay?.cryptoCurrencyCode).toBe("BTC");
+    expect(pay?.decimalPlaces).toBe(8);
+    expect(pay?.amount).toMatch(/^\d+\.\d{1,8}$/);
+    expect(pay?.address).toMatch(/^tb1/);
+    expect(pay?.walletUri).toBe(`bitcoin:${pay?.address}?amount=${pay?.amount}`);
+    expect(pay?.expiresAt).toBeTruthy();
+  });
+
+  it("rejects an unknown currency with 400 unknown_currency and a malformed one with 400 validation_failed", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("lockx") });
+    const unknown = await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "DOGE" });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as Body).error?.code).toBe("unknown_currency");
+    const bad = await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "<x>" });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as Body).error?.code).toBe("validation_failed");
+  });
+});
+
+describe("refund address", () => {
+  it("accepts an address matching the currency's addressMask and refuses others", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("refund") });
+    const bad = await postJson(`/v1/checkouts/${body.data.id}/refund-address`, { cryptoCurrencyCode: "USDT_TRC20", address: "0x1234" });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as Body).error?.code).toBe("invalid_address");
+    const good = await postJson(`/v1/checkouts/${body.data.id}/refund-address`, {
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    });
+    expect(good.status).toBe(200);
+    expect(((await good.json()) as Body).data.refundAddress).toEqual({
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    });
+  });
+});
+
+describe("abuse limits", () => {
+  it("refuses a disallowed origin with 403 forbidden_origin and answers allowed origins with CORS headers", async () => {
+    const denied = await worker("/v1/currencies", { headers: { origin: "https://evil.example" } });
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get("access-control-allow-origin")).toBeNull();
+    const preflight = await worker("/v1/checkouts", {
+      method: "OPTIONS",
+      headers: { origin: "http://127.0.0.1:5173", "access-control-request-method": "POST" },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
+    const allowed = await worker("/v1/currencies/fiat", { headers: { origin: "http://127.0.0.1:5173" } });
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
+  });
+
+  it("refuses an oversized body with 413 payload_too_large", async () => {
+    const res = await postJson("/v1/checkouts", { token: "x".repeat(20_000) }, { "cf-connecting-ip": uniqueIp() });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as Body).error?.code).toBe("payload_too_large");
+  });
+
+  it("rate-limits checkout creation per client with 429 rate_limited", async () => {
+    const ip = uniqueIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 35; i++) {
+      const res = await postJson("/v1/checkouts", { token: "not-a-token" }, { "cf-connecting-ip": ip });
+      statuses.push(res.status);
+    }
+    expect(statuses).toContain(429);
+    expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(30);
+    // Another client is not affected.
+    const other = await postJson("/v1/checkouts", { token: "not-a-token" }, { "cf-connecting-ip": uniqueIp() });
+    expect(other.status).toBe(401);
+  });
+});

@@ -1,0 +1,76 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../worker/config/config.ts";
+import type { Env } from "../../worker/config/env.ts";
+import { worker } from "./helpers.ts";
+
+const valid = (): Env =>
+  ({
+    DISPLAY_NAME: "Shop",
+    API_KEY: "key-abcdef",
+    ACCOUNT_ID: "00000000-0000-4000-8000-000000000001",
+    WEBHOOK_SIGNING_KEY: "whsec-abcdef",
+    CHECKOUT_SIGNING_SECRET: "0123456789abcdef0123",
+    MERCHANT_API_TOKEN: "0123456789abcdef0123",
+    PUBLIC_BASE_URL: "https://pay.example.com/",
+    ALLOWED_ORIGINS: "https://shop.example.com, https://www.example.com/",
+  }) as Env;
+
+describe("configuration (the seed's gateway-module settings)", () => {
+  it("parses a complete configuration with defaults", () => {
+    const result = parseConfig(valid());
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.config.ORDER_ID_PREFIX).toBe("cc");
+    expect(result.config.SANDBOX).toBe(false);
+    expect(result.config.PUBLIC_BASE_URL).toBe("https://pay.example.com");
+    expect(result.config.ALLOWED_ORIGINS).toEqual(["https://shop.example.com", "https://www.example.com"]);
+  });
+
+  it.each([
+    ["WEBHOOK_SIGNING_KEY", undefined, "WEBHOOK_SIGNING_KEY is required"],
+    ["API_KEY", "", "API_KEY is required"],
+    ["ACCOUNT_ID", "not-a-uuid", "ACCOUNT_ID must be the account's UUID"],
+    ["PUBLIC_BASE_URL", "http://pay.example.com", "PUBLIC_BASE_URL must be an https:// URL"],
+    ["ORDER_ID_PREFIX", "bad prefix!", "ORDER_ID_PREFIX must be 1-24"],
+    ["SANDBOX", "yes", "SANDBOX"],
+    ["CHECKOUT_SIGNING_SECRET", "short", "CHECKOUT_SIGNING_SECRET must be at least 16"],
+  ])("names %s when it is %s", (name, value, message) => {
+    const e = valid() as unknown as Record<string, unknown>;
+    e[name] = value;
+    const result = parseConfig(e as unknown as Env);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems.join("; ")).toContain(message);
+  });
+
+  it("allows plain http only on loopback (local development against the sandbox)", () => {
+    const e = { ...valid(), PUBLIC_BASE_URL: "http://127.0.0.1:8787" } as Env;
+    expect(parseConfig(e).ok).toBe(true);
+  });
+
+  it("never puts a secret's value into a problem message", () => {
+    const e = { ...valid(), ACCOUNT_ID: "secret-looking-value-123", API_KEY: "" } as Env;
+    const result = parseConfig(e);
+    expect(JSON.stringify(result)).not.toContain("secret-looking-value-123");
+  });
+
+  it("the running worker refuses checkouts with 503 config_error when the signing key is missing", async () => {
+    const { app } = await import("../../worker/app.ts");
+    const broken = { ...env, WEBHOOK_SIGNING_KEY: undefined } as unknown as Env;
+    const res = await app.fetch(
+      new Request("http://127.0.0.1:8787/v1/checkouts", { method: "POST", body: "{}" }),
+      broken,
+      { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
+    );
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("config_error");
+    expect(body.error.message).toContain("WEBHOOK_SIGNING_KEY");
+  });
+
+  it("serves with the test configuration", async () => {
+    const res = await worker("/");
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,27 @@
+/**
+ * Starts a real sandbox (the payment-service simulator) on a free loopback port for the
+ * workerd test project, and hands its URL to the worker's bindings via `provide`.
+ */
+import type { TestProject } from "vitest/node";
+import { startSandbox } from "../../demo/sandbox/server.ts";
+
+export default async function setup(project: TestProject) {
+  const sandbox = await startSandbox({
+    port: 0,
+    apiKey: "test-api-key-never-shown",
+    webhookSigningKey: "test-webhook-signing-key-never-shown",
+    accountId: "00000000-0000-4000-8000-000000000001",
+    // Tests deliver webhooks themselves (from the sandbox's delivery log) to the worker in workerd.
+    webhookUrl: null,
+  });
+  project.provide("sandboxUrl", sandbox.url);
+  return async () => {
+    await sandbox.close();
+  };
+}
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    sandboxUrl: string;
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Shared helpers of the worker tests: call the worker inside workerd, mint tokens, drive the
+ * sandbox's admin API, and deliver the sandbox's signed webhooks to the worker.
+ */
+import { env, exports } from "cloudflare:workers";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
+
+export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
+export const STOREFRONT = "http://127.0.0.1:5173";
+
+/** Calls the worker (same isolate, real routing, real Durable Objects). */
+export function worker(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`http://127.0.0.1:8787${path}`, init));
+}
+
+/** POSTs JSON to the worker, as the widget would from the storefront. */
+export function postJson(path: string, body: unknown, headers: Record<string, string> = {}) {
+  return worker(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: STOREFRONT, ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+let counter = 0;
+/** A fresh invoice number per test (tests share one sandbox). */
+export function uniqueSub(label = "t"): string {
+  counter += 1;
+  return `${label}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Mints a checkout token with the test secret. */
+export function token(claims: Partial<MintClaims> & { sub: string }, options = {}): Promise<string> {
+  return mintCheckoutToken({ amount: "49.90", currency: "USD", ...claims }, env.CHECKOUT_SIGNING_SECRET as string, options);
+}
+
+/** Opens a checkout; returns status and body. */
+export async function openCheckout(claims: Partial<MintClaims> & { sub: string }, ip = uniqueIp()) {
+  const res = await postJson("/v1/checkouts", { token: await token(claims) }, { "cf-connecting-ip": ip });
+  return { status: res.status, body: (await res.json()) as { data: CheckoutSnapshot; error?: { code: string; message: string } } };
+}
+
+let ipCounter = 0;
+/** A distinct client address, so the rate limit of one test does not hit another. */
+export function uniqueIp(): string {
+  ipCounter += 1;
+  return `10.${Math.floor(Math.random() * 200)}.${ipCounter % 250}.${Math.floor(Math.random() * 250)}`;
+}
+
+/** Calls the sandbox (admin or wire API). */
+export async function sandbox<T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${SANDBOX_URL}${path}`, init);
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** The sandbox's *Simulate payment*. */
+export function simulate(ref: string, action: string, amount?: string) {
+  return sandbox<{ data: Record<string, unknown> }>(`/sandbox/invoices/${encodeURIComponent(ref)}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(amount ? { action, amount } : { action }),
+  });
+}
+
+export interface Delivery {
+  id: string;
+  event: string;
+  orderId: string | null;
+  body: string;
+  signature: string;
+}
+
+/** Signed deliveries the sandbox made for an orderId, oldest first. */
+export async function deliveriesFor(orderId: string): Promise<Delivery[]> {
+  const { body } = await sandbox<{ data: Delivery[] }>(`/sandbox/webhooks?orderId=${encodeURIComponent(orderId)}`);
+  return body.data;
+}
+
+/** POSTs one delivery to the worker exactly as the service would. */
+export function deliver(d: Pick<Delivery, "body" | "signature">) {
+  return worker("/webhooks/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-webhook-signature": d.signature },
+    body: d.body,
+  });
+}
+
+/** Delivers every sandbox webhook for `orderId` in order; returns the worker's statuses. */
+export async function deliverAll(orderId: string): Promise<number[]> {
+  const statuses: number[] = [];
+  for (const d of await deliveriesFor(orderId)) statuses.push((await deliver(d)).status);
+  return statuses;
+}
+
+/** Merchant API call with the Bearer token. */
+export function merchant(path: string, init: RequestInit = {}) {
+  return worker(path, {
+    ...init,
+    headers: { authorization: `Bearer ${env.MERCHANT_API_TOKEN}`, "content-type": "application/json", ...(init.headers ?? {}) },
+  });
+}
+
+/** The service's own view of an invoice (wire API, with the API key). */
+export function upstreamInvoice(orderId: string) {
+  return sandbox<{ data: Record<string, unknown> }>(
+    `/invoice?accountId=${env.ACCOUNT_ID}&orderId=${encodeURIComponent(orderId)}`,
+    { headers: { "x-tenant-api-key": env.API_KEY as string } },
+  );
+}
+
+/** Upstream requests the sandbox logged for a path (and method), oldest first. */
+export async function upstreamRequests(path: string, method?: string) {
+  const q = `path=${encodeURIComponent(path)}${method ? `&method=${method}` : ""}`;
+  const { body } = await sandbox<{ data: { method: string; path: string; query: Record<string, string>; status: number }[] }>(`/sandbox/requests?${q}`);
+  return body.data;
+}
+
+/** Injects a fault into the sandbox for the next request(s) to a path. */
+export function fault(spec: Record<string, unknown>) {
+  return sandbox("/sandbox/faults", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(spec),
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * Exact JSON in workerd: numbers are read as their source text and written as raw numerals.
+ */
+import { describe, expect, it } from "vitest";
+import { exactJsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+
+describe("parseExactJson", () => {
+  it("gives every number its exact source text, at any depth", () => {
+    const parsed = parseExactJson(
+      '{"a":0.123456789012345678901234,"b":[100,1e-7,-0,2.50],"c":{"d":"12.3","e":true,"f":null}}',
+    );
+    expect(parsed).toEqual({
+      a: "0.123456789012345678901234",
+      b: ["100", "1e-7", "-0", "2.50"],
+      c: { d: "12.3", e: true, f: null },
+    });
+  });
+
+  it("throws SyntaxError on invalid JSON", () => {
+    expect(() => parseExactJson("{nope")).toThrow(SyntaxError);
+    expect(() => parseExactJson("")).toThrow(SyntaxError);
+  });
+});
+
+describe("exactJsonNumber", () => {
+  it("writes the canonical numeral verbatim through JSON.stringify", () => {
+    expect(JSON.stringify({ amount: exactJsonNumber("49.90") })).toBe('{"amount":49.9}');
+    expect(JSON.stringify({ v: exactJsonNumber("0.123456789012345678901234") })).toBe(
+      '{"v":0.123456789012345678901234}',
+    );
+    expect(JSON.stringify([exactJsonNumber("1e-7"), exactJsonNumber("-0")])).toBe("[0.0000001,0]");
+    expect(JSON.stringify({ big: exactJsonNumber("123456789012345678901234567890") })).toBe(
+      '{"big":123456789012345678901234567890}',
+    );
+  });
+
+  it("rejects non-numeric text instead of writing it", () => {
+    expect(() => exactJsonNumber("1,5")).toThrow(TypeError);
+    expect(() => exactJsonNumber('1}, "x": {')).toThrow(TypeError);
+  });
+});

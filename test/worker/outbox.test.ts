@@ -1,0 +1,118 @@
+import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { deliverOutbox } from "../../worker/order/outbox-store.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import { deliverAll, merchant, openCheckout, postJson, sandbox, simulate, uniqueSub } from "./helpers.ts";
+
+interface InboxEntry {
+  headers: Record<string, string>;
+  body: string;
+  /** What the fake merchant answered. */
+  status: number;
+}
+
+const secret = env.MERCHANT_API_TOKEN as string;
+
+async function hmacHex(key: string, message: string) {
+  const k = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return [...new Uint8Array(await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message)))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+/** The merchant's check, written independently of the worker's signer. */
+async function verifyMerchantSignature(header: string, body: string, key: string) {
+  const parts = Object.fromEntries(header.split(",").map((p) => p.split("=") as [string, string]));
+  return parts.v1 === (await hmacHex(key, `${parts.t}.${body}`));
+}
+
+async function inboxFor(invoiceNumber: string) {
+  const { body } = await sandbox<{ data: InboxEntry[] }>("/sandbox/merchant-inbox");
+  return body.data.filter((e) => (JSON.parse(e.body) as { data: { invoiceNumber: string } }).data.invoiceNumber === invoiceNumber);
+}
+
+/** Polls until `check` returns a value (alarms run on their own schedule). */
+async function eventually<T>(check: () => Promise<T | null>, tries = 50): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await check();
+    if (value !== null) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error("condition not reached");
+}
+
+async function paid(sub: string) {
+  const { body } = await openCheckout({ sub, amount: "30.00" });
+  await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+  await simulate(`cc-${sub}`, "paid");
+  await deliverAll(`cc-${sub}`);
+  return env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+}
+
+describe("merchant notifications (outbox)", () => {
+  it("delivers each effect signed, with an event id; exactly one order.paid", async () => {
+    const sub = uniqueSub("ob");
+    const stub = await paid(sub);
+    // The alarm was set for "now": it may already have run; run it if still pending.
+    await runDurableObjectAlarm(stub);
+    const inbox = await eventually(async () => {
+      const entries = await inboxFor(sub);
+      return entries.some((e) => e.body.includes('"order.paid"')) ? entries : null;
+    });
+    expect(inbox.every((e) => e.status === 200)).toBe(true);
+    const types = inbox.map((e) => (JSON.parse(e.body) as { type: string }).type);
+    expect(types.filter((t) => t === "order.paid")).toHaveLength(1);
+    expect(types).toContain("order.payment_applied");
+    for (const entry of inbox) {
+      const body = JSON.parse(entry.body) as { id: string };
+      expect(entry.headers["x-checkout-event-id"]).toBe(body.id);
+      expect(await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body, secret)).toBe(true);
+      // A tampered body or the wrong key is detectable.
+      expect(await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body.replace("30.00", "3.00"), secret)).toBe(false);
+      expect(await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body, "wrong-key-wrong-key")).toBe(false);
+    }
+    const paidNote = JSON.parse(inbox.find((e) => e.body.includes('"order.paid"'))!.body) as { data: Record<string, string> };
+    expect(paidNote.data.amountPaid).toBe("30.00");
+    // Delivered rows are not sent again.
+    await runDurableObjectAlarm(stub);
+    expect(await inboxFor(sub)).toHaveLength(inbox.length);
+  });
+
+  it("retries with backoff until the merchant answers 2xx", async () => {
+    const sub = uniqueSub("obr");
+    await sandbox("/sandbox/merchant-inbox/behaviour", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ status: 500, times: 100 }),
+    });
+    const stub = await paid(sub);
+    await runDurableObjectAlarm(stub);
+    type Notes = { data: { notifications: { attempts: number; deliveredAt: string | null; lastStatus: string }[] } };
+    const pending = await eventually(async () => {
+      const l = (await (await merchant(`/v1/orders/${sub}`)).json()) as Notes;
+      return l.data.notifications.every((n) => n.attempts >= 1) ? l : null;
+    });
+    expect(pending.data.notifications.length).toBeGreaterThan(0);
+    expect(pending.data.notifications.every((n) => n.deliveredAt === null && n.lastStatus === "500")).toBe(true);
+    expect((await inboxFor(sub)).every((e) => e.status === 500)).toBe(true);
+    // Not due yet: an immediate run changes nothing.
+    const next = await runInDurableObject(stub, (o: OrderObject) =>
+      deliverOutbox(o.store.sql, { url: env.MERCHANT_WEBHOOK_URL as string, secret, now: Date.now() }),
+    );
+    expect(next).toBeGreaterThan(Date.now());
+    await sandbox("/sandbox/merchant-inbox/behaviour", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ status: 200, times: 0 }),
+    });
+    // Later (time travel past the backoff): delivered.
+    await runInDurableObject(stub, (o: OrderObject) =>
+      deliverOutbox(o.store.sql, { url: env.MERCHANT_WEBHOOK_URL as string, secret, now: Date.now() + 60_000 }),
+    );
+    const done = (await (await merchant(`/v1/orders/${sub}`)).json()) as { data: { notifications: { attempts: number; deliveredAt: string | null }[] } };
+    expect(done.data.notifications.every((n) => n.deliveredAt !== null && n.attempts >= 2)).toBe(true);
+    const accepted = (await inboxFor(sub)).filter((e) => e.status === 200);
+    expect(accepted.filter((e) => e.body.includes('"order.paid"'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { SseHub, sseFrame } from "../../worker/order/sse.ts";
+
+async function readSome(res: Response, until: (text: string) => boolean): Promise<string> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  while (!until(text)) {
+    const { value, done } = await reader.read();
+    if (done) return `${text}<EOF>`;
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  return text;
+}
+
+describe("SseHub", () => {
+  it("starts with the given frames and the right headers", async () => {
+    const hub = new SseHub();
+    const res = hub.open([sseFrame(3, '{"a":1}')], { close: false });
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
+    const text = await readSome(res, (t) => t.includes('{"a":1}'));
+    expect(text).toContain("retry: 2000");
+    expect(text).toContain('id: 3\nevent: snapshot\ndata: {"a":1}\n\n');
+    expect(hub.size).toBe(1);
+    hub.closeAll();
+  });
+
+  it("broadcasts to every subscriber and closes them all on a final event", async () => {
+    const hub = new SseHub();
+    const a = hub.open([], { close: false });
+    const b = hub.open([], { close: false });
+    hub.broadcast(sseFrame(4, '{"final":true}'), true);
+    expect(hub.size).toBe(0);
+    for (const res of [a, b]) {
+      const text = await readSome(res, () => false);
+      expect(text).toContain("id: 4");
+      expect(text.endsWith("<EOF>")).toBe(true);
+    }
+  });
+
+  it("sends heartbeat comments and closes streams past their maximum lifetime", async () => {
+    const hub = new SseHub({ heartbeatMs: 60_000, maxLifetimeMs: 1_000 });
+    const res = hub.open([], { close: false });
+    hub.tick(Date.now());
+    const text = await readSome(res, (t) => t.includes(": heartbeat"));
+    expect(text).toContain(": heartbeat\n\n");
+    expect(hub.size).toBe(1);
+    hub.tick(Date.now() + 2_000);
+    expect(hub.size).toBe(0);
+  });
+
+  it("drops a subscriber whose write fails (a gone client)", async () => {
+    const hub = new SseHub();
+    const res = hub.open([], { close: false });
+    await res.body!.cancel();
+    hub.broadcast(sseFrame(1, "{}"), false);
+    // The failed write is noticed asynchronously.
+    for (let i = 0; i < 20 && hub.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(hub.size).toBe(0);
+  });
+
+  it("a finite stream (already final) closes after its frames", async () => {
+    const hub = new SseHub();
+    const res = hub.open([sseFrame(9, "{}")], { close: true });
+    const text = await readSome(res, () => false);
+    expect(text).toContain("id: 9");
+    expect(text.endsWith("<EOF>")).toBe(true);
+    expect(hub.size).toBe(0);
+  });
+});

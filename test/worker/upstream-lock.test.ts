@@ -1,0 +1,114 @@
+/**
+ * The currency-lock adapter (the one use of the sandbox extension) and base-URL resolution.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  PRODUCTION_BASE_URL,
+  resolveUpstreamBaseUrl,
+  SANDBOX_BASE_URL,
+} from "../../worker/upstream/base-url.ts";
+import { createUpstreamClient } from "../../worker/upstream/client.ts";
+import {
+  CurrencyLockUnsupportedError,
+  LOCK_CURRENCY_PATH,
+  lockInvoiceCurrency,
+  supportsCurrencyLock,
+} from "../../worker/upstream/currency-lock.ts";
+import { UpstreamError } from "../../worker/upstream/errors.ts";
+
+const INVOICE =
+  '"id":"inv_1","orderId":"cc-1","amount":49.9,"fiatCurrencyCode":"USD","status":"created",' +
+  '"paymentPageUrl":"https://pay.test/inv_1","createdAt":"2026-01-01T00:00:00Z","expiresAt":"2026-01-01T00:15:00Z"';
+
+function clientAnswering(baseUrl: string, body: string) {
+  const calls: { url: string; body: string; key: string | null }[] = [];
+  const client = createUpstreamClient({
+    baseUrl,
+    apiKey: "k-123456",
+    accountId: "acc-1",
+    fetch: (async (input: RequestInfo | URL, init?: RequestInit) => {
+      calls.push({
+        url: String(input),
+        body: String(init?.body),
+        key: new Headers(init?.headers).get("x-tenant-api-key"),
+      });
+      return new Response(body, { status: 200 });
+    }) as typeof fetch,
+    sleep: async () => {},
+  });
+  return { client, calls };
+}
+
+describe("resolveUpstreamBaseUrl", () => {
+  it("override first, else the official sandbox or production URL", () => {
+    expect(resolveUpstreamBaseUrl({ sandbox: true })).toBe(SANDBOX_BASE_URL);
+    expect(resolveUpstreamBaseUrl({ sandbox: false })).toBe(PRODUCTION_BASE_URL);
+    expect(resolveUpstreamBaseUrl({ sandbox: false, override: "  " })).toBe(PRODUCTION_BASE_URL);
+    expect(resolveUpstreamBaseUrl({ sandbox: false, override: "http://127.0.0.1:8788/" })).toBe(
+      "http://127.0.0.1:8788",
+    );
+    expect(() => resolveUpstreamBaseUrl({ sandbox: true, override: "ftp://x" })).toThrow(
+      /UPSTREAM_BASE_URL/,
+    );
+    expect(() => resolveUpstreamBaseUrl({ sandbox: true, override: "not a url" })).toThrow(
+      /UPSTREAM_BASE_URL/,
+    );
+  });
+});
+
+describe("supportsCurrencyLock", () => {
+  it("is false only for the official hosts (and unparseable URLs)", () => {
+    expect(supportsCurrencyLock("http://127.0.0.1:8788")).toBe(true);
+    expect(supportsCurrencyLock("https://sandbox.example.com")).toBe(true);
+    expect(supportsCurrencyLock(PRODUCTION_BASE_URL)).toBe(false);
+    expect(supportsCurrencyLock(SANDBOX_BASE_URL)).toBe(false);
+    expect(supportsCurrencyLock("https://API-MERCHANT.cryptonly.net/")).toBe(false);
+    expect(supportsCurrencyLock("nonsense")).toBe(false);
+  });
+});
+
+describe("lockInvoiceCurrency", () => {
+  it("posts {accountId, id, cryptoCurrencyCode} to the extension and returns the locked invoice", async () => {
+    const { client, calls } = clientAnswering(
+      "http://127.0.0.1:8788",
+      `{"data":{${INVOICE},"cryptoCurrencyCode":"USDT_TRC20","cryptoAmountExpected":49.900000000000000001,"address":"TAddr"}}`,
+    );
+    const invoice = await lockInvoiceCurrency(client, {
+      invoiceId: "inv_1",
+      cryptoCurrencyCode: "USDT_TRC20",
+    });
+    expect(calls).toEqual([
+      {
+        url: `http://127.0.0.1:8788${LOCK_CURRENCY_PATH}`,
+        body: '{"accountId":"acc-1","id":"inv_1","cryptoCurrencyCode":"USDT_TRC20"}',
+        key: "k-123456",
+      },
+    ]);
+    expect(invoice).toMatchObject({
+      cryptoCurrencyCode: "USDT_TRC20",
+      cryptoAmountExpected: "49.900000000000000001",
+      address: "TAddr",
+      expiresAt: "2026-01-01T00:15:00Z",
+    });
+  });
+
+  it("an answer without the payment fields is invalid_response naming them", async () => {
+    const { client } = clientAnswering("http://127.0.0.1:8788", `{"data":{${INVOICE}}}`);
+    const error = await lockInvoiceCurrency(client, {
+      invoiceId: "inv_1",
+      cryptoCurrencyCode: "BTC",
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect((error as UpstreamError).kind).toBe("invalid_response");
+    expect((error as UpstreamError).message).toContain("data.address");
+    expect((error as UpstreamError).message).toContain("data.cryptoAmountExpected");
+  });
+
+  it("refuses the official service without sending anything", async () => {
+    const { client, calls } = clientAnswering(SANDBOX_BASE_URL, "{}");
+    await expect(
+      lockInvoiceCurrency(client, { invoiceId: "inv_1", cryptoCurrencyCode: "BTC" }),
+    ).rejects.toBeInstanceOf(CurrencyLockUnsupportedError);
+    expect(calls).toHaveLength(0);
+  });
+});

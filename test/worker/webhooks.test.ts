@@ -1,0 +1,193 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import {
+  deliver,
+  deliverAll,
+  deliveriesFor,
+  fault,
+  merchant,
+  openCheckout,
+  postJson,
+  simulate,
+  uniqueSub,
+  worker,
+} from "./helpers.ts";
+
+interface Ledger {
+  state: string;
+  amountPaid: string;
+  amountDue: string;
+  amountOverpaid: string;
+  attempts: { orderId: string; status: string; fiatApplied: string; cryptoReceived: string }[];
+  payments: { attempt: number; fiatAmount: string; cryptoAmount: string }[];
+  log: { type: string; message: string }[];
+  notifications: { type: string }[];
+}
+
+async function ledger(sub: string): Promise<Ledger> {
+  const res = await merchant(`/v1/orders/${sub}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Ledger }).data;
+}
+
+async function hmacHex(key: string, body: string) {
+  const k = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(body));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const signingKey = env.WEBHOOK_SIGNING_KEY as string;
+
+async function paidOrder(amount = "49.90") {
+  const sub = uniqueSub("wh");
+  const { body } = await openCheckout({ sub, amount });
+  await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+  return { sub, id: body.data.id, orderId: `cc-${sub}` };
+}
+
+describe("POST /webhooks/payment: refusals store nothing", () => {
+  it.each([
+    ["no signature", undefined, 401, "signature_missing"],
+    ["a blank signature", "   ", 401, "signature_missing"],
+    ["a malformed signature", "not-hex", 401, "signature_malformed"],
+    ["a wrong signature", "a".repeat(64), 401, "signature_invalid"],
+  ])("refuses %s", async (_what, signature, status, code) => {
+    const { sub, orderId } = await paidOrder();
+    await simulate(orderId, "paid");
+    const [first] = await deliveriesFor(orderId);
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (signature !== undefined) headers["x-webhook-signature"] = signature;
+    const res = await worker("/webhooks/payment", { method: "POST", headers, body: first!.body });
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
+    expect((await ledger(sub)).state).toBe("unpaid");
+  });
+
+  it("refuses a body changed after signing (re-serialised JSON does not verify)", async () => {
+    const { sub, orderId } = await paidOrder();
+    await simulate(orderId, "paid");
+    const [first] = await deliveriesFor(orderId);
+    const reserialised = JSON.stringify(JSON.parse(first!.body), null, 1);
+    const res = await deliver({ body: reserialised, signature: first!.signature });
+    expect(res.status).toBe(401);
+    expect((await ledger(sub)).state).toBe("unpaid");
+  });
+
+  it("refuses an oversized body with 413, invalid JSON with 400, a bad envelope with 422", async () => {
+    const big = "x".repeat(70 * 1024);
+    expect((await deliver({ body: big, signature: await hmacHex(signingKey, big) })).status).toBe(413);
+    const notJson = "{not json";
+    const bad = await deliver({ body: notJson, signature: await hmacHex(signingKey, notJson) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_json");
+    const wrongShape = JSON.stringify({ event: "invoice.statusChanged", data: "nope" });
+    const shape = await deliver({ body: wrongShape, signature: await hmacHex(signingKey, wrongShape) });
+    expect(shape.status).toBe(422);
+    expect(((await shape.json()) as { error: { code: string } }).error.code).toBe("schema_invalid");
+  });
+
+  it("acknowledges verified events it does not handle, and unknown orders, with 202", async () => {
+    const other = JSON.stringify({ event: "x402.settled", data: {}, timestamp: new Date().toISOString() });
+    const res = await deliver({ body: other, signature: await hmacHex(signingKey, other) });
+    expect(res.status).toBe(202);
+    const unknown = JSON.stringify({
+      event: "invoice.statusChanged",
+      data: { id: "inv_unknown", orderId: "cc-nobody", status: "paid" },
+      timestamp: new Date().toISOString(),
+    });
+    const res2 = await deliver({ body: unknown, signature: await hmacHex(signingKey, unknown) });
+    expect(res2.status).toBe(202);
+    expect(((await res2.json()) as { ignored: string }).ignored).toBe("unknown order");
+  });
+});
+
+describe("webhooks apply the gateway-module table exactly once", () => {
+  it("pays the order in full; a duplicate delivery changes nothing", async () => {
+    const { sub, id, orderId } = await paidOrder();
+    await simulate(orderId, "paid");
+    const statuses = await deliverAll(orderId);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const once = await ledger(sub);
+    expect(once.state).toBe("paid");
+    expect(once.amountPaid).toBe("49.90");
+    expect(once.amountDue).toBe("0.00");
+    expect(once.payments).toHaveLength(1);
+    expect(once.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+
+    const all = await deliveriesFor(orderId);
+    const again = await deliver(all[all.length - 1]!);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { duplicate: boolean }).duplicate).toBe(true);
+    const twice = await ledger(sub);
+    expect(twice.payments).toHaveLength(1);
+    expect(twice.notifications).toHaveLength(once.notifications.length);
+
+    const snap = ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
+    expect(snap.orderState).toBe("paid");
+    expect(snap.final).toBe(true);
+  });
+
+  it("a replayed older delivery (processing after paid) cannot move the order back", async () => {
+    const { sub, orderId } = await paidOrder();
+    await simulate(orderId, "paid");
+    const all = await deliveriesFor(orderId);
+    // Deliver newest first, then the older `processing` one.
+    for (const d of [...all].reverse()) await deliver(d);
+    const l = await ledger(sub);
+    expect(l.state).toBe("paid");
+    expect(l.attempts[0]!.status).toBe("paid");
+  });
+
+  it("partial on attempt 1, then the rest on attempt 2, sums exactly to the order amount", async () => {
+    const { sub, id, orderId } = await paidOrder("100.00");
+    const locked = ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
+    const expected = locked.attempt.payment!.amount; // USDT at 1:1 → 100 USDT
+    await simulate(orderId, "partial", "40");
+    await deliverAll(orderId);
+    const partial = await ledger(sub);
+    expect(partial.state).toBe("partially_paid");
+    expect(partial.amountPaid).toBe("40.00");
+    expect(partial.amountDue).toBe("60.00");
+    expect(expected).toMatch(/^100(\.0+)?$/);
+
+    await simulate(orderId, "expire");
+    await deliverAll(orderId);
+    const retry = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(200);
+    const snap2 = ((await retry.json()) as { data: CheckoutSnapshot }).data;
+    expect(snap2.attempt.orderId).toBe(`${orderId}-2`);
+    expect(snap2.amountDue).toBe("60.00");
+    await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+    await simulate(`${orderId}-2`, "paid");
+    await deliverAll(`${orderId}-2`);
+    const done = await ledger(sub);
+    expect(done.state).toBe("paid");
+    expect(done.amountPaid).toBe("100.00");
+    expect(done.payments.map((p) => p.fiatAmount)).toEqual(["40.00", "60.00"]);
+    expect(done.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+  });
+
+  it("answers 503 when the authoritative invoice cannot be fetched, and applies on the retry", async () => {
+    const { sub, orderId } = await paidOrder();
+    await simulate(orderId, "paid");
+    const all = await deliveriesFor(orderId);
+    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 3 });
+    const failed = await deliver(all[all.length - 1]!);
+    expect(failed.status).toBe(503);
+    expect((await ledger(sub)).state).toBe("unpaid");
+    const ok = await deliver(all[all.length - 1]!);
+    expect(ok.status).toBe(200);
+    expect((await ledger(sub)).state).toBe("paid");
+  });
+
+  it("records an overpayment's fiat value", async () => {
+    const { sub, orderId } = await paidOrder("50.00");
+    await simulate(orderId, "over", "5");
+    await deliverAll(orderId);
+    const l = await ledger(sub);
+    expect(l.state).toBe("paid");
+    expect(l.amountPaid).toBe("50.00");
+    expect(l.amountOverpaid).toBe("5.00");
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * Test projects (see README "Tests"):
+ * - worker: the edge proxy inside workerd (@cloudflare/vitest-plugin), against a real sandbox
+ *   started by test/worker/global-setup.ts on a free loopback port;
+ * - node:   the sandbox simulator and Node-side helpers;
+ * - widget: the Preact widget in happy-dom with @testing-library/preact;
+ * - e2e:    real Chromium journeys against sandbox + `wrangler dev` + storefront.
+ */
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { mkdirSync } from "node:fs";
+import { defineConfig } from "vitest/config";
+
+// wrangler.toml serves dist/public as static assets; it must exist even before a widget build.
+mkdirSync("dist/public", { recursive: true });
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                API_KEY: "test-api-key-never-shown",
+                WEBHOOK_SIGNING_KEY: "test-webhook-signing-key-never-shown",
+                CHECKOUT_SIGNING_SECRET: "test-checkout-signing-secret",
+                MERCHANT_API_TOKEN: "test-merchant-api-token",
+                // Nothing listens on port 1: the sandbox's own delivery attempts fail fast; tests
+                // deliver webhooks themselves from the sandbox's delivery log.
+                PUBLIC_BASE_URL: "http://127.0.0.1:1",
+                UPSTREAM_BASE_URL: inject<string>("sandboxUrl"),
+                MERCHANT_WEBHOOK_URL: `${inject<string>("sandboxUrl")}/sandbox/merchant-inbox`,
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          globalSetup: ["test/worker/global-setup.ts"],
+          // Files share one sandbox; fault injection and request counts need them one at a time.
+          fileParallelism: false,
+        },
+      },
+      {
+        test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+      },
+      {
+        test: {
+          name: "widget",
+          environment: "happy-dom",
+          include: ["test/widget/**/*.test.{ts,tsx}"],
+        },
+      },
+    ],
+  },
+});

@@ -1,0 +1,274 @@
+/**
+ * @module
+ * The HTTP contract between the worker and the widget (and any other client).
+ *
+ * Invariants every response keeps:
+ * - amounts are decimal strings (`"49.90"`, `"0.000123450000000000"`), never JSON numbers;
+ * - errors are `{ error: { code, message } }` with a fitting HTTP status;
+ * - nothing here ever carries the service's API key, account id or signing keys.
+ *
+ * The widget imports these types only (`import type`), so this file must stay free of runtime code.
+ */
+
+/** Invoice statuses as the payment service names them. */
+export type InvoiceStatus =
+  | "created"
+  | "processing"
+  | "suspended"
+  | "paid"
+  | "overpaid"
+  | "partially_paid"
+  | "expired"
+  | "failed"
+  | "cancelled";
+
+/** Standalone deposit statuses as the payment service names them. */
+export type DepositStatus =
+  | "created"
+  | "processing"
+  | "completed"
+  | "suspended"
+  | "failed"
+  | "expired"
+  | "cancelled";
+
+/** Withdrawal (payout) statuses as the payment service names them. */
+export type WithdrawalStatus = "created" | "processing" | "completed" | "failed" | "cancelled";
+
+/** `GET /v1/currencies` → `{ data: CryptoCurrency[] }`. */
+export interface CryptoCurrency {
+  code: string;
+  name: string;
+  /** Network name as the service gives it (`Bitcoin`, `Ethereum`, `BNB`, `Tron`, …). */
+  network: string;
+  /** `erc20` / `bep20` / `trc20` for tokens, `null` for native coins. */
+  tokenType: string | null;
+  decimalPlaces: number;
+  minDepositAmount: string;
+  minWithdrawalAmount: string;
+  /** Fraction, e.g. `"0.005"` = 0.5 %. Tenant-specific; never a constant. */
+  depositCommission: string;
+  contractAddress: string | null;
+  imageUrl: string | null;
+  /** Regular expression source for client-side address validation, or null. */
+  addressMask: string | null;
+}
+
+/** `GET /v1/currencies/fiat` → `{ data: FiatCurrency[] }`. */
+export interface FiatCurrency {
+  code: string;
+  name: string;
+  decimalPlaces: number;
+  minInvoiceAmount: string;
+}
+
+/** What the shopper must send for the current attempt (in-page mode, after a currency lock). */
+export interface PaymentInstructions {
+  cryptoCurrencyCode: string;
+  network: string;
+  decimalPlaces: number;
+  /** Exact crypto amount expected for the attempt, rounded up to `decimalPlaces`. */
+  amount: string;
+  /** Crypto received so far on this attempt. */
+  received: string;
+  /** `amount - received`, never negative. */
+  remaining: string;
+  address: string;
+  /** Wallet deep link (BIP21 / EIP-681 / bare address) for `remaining`. */
+  walletUri: string;
+  expiresAt: string | null;
+}
+
+/** One upstream invoice made for the order: `<prefix>-<invoiceNumber>[-n]`. */
+export interface AttemptView {
+  /** 1 for the first attempt, then 2, 3, … */
+  number: number;
+  orderId: string;
+  status: InvoiceStatus;
+  /** The service's hosted payment page for this attempt. */
+  paymentPageUrl: string;
+  expiresAt: string | null;
+  payment: PaymentInstructions | null;
+}
+
+/** Merchant-side state of the order, from the seed's gateway-module table. */
+export type OrderState = "unpaid" | "partially_paid" | "paid";
+
+/** `GET /v1/checkouts/:id`, `POST /v1/checkouts` and every SSE `snapshot` event. */
+export interface CheckoutSnapshot {
+  /** Unguessable checkout id (≥ 128 random bits); not the upstream invoice id. */
+  id: string;
+  kind: "invoice";
+  invoiceNumber: string;
+  displayName: string;
+  description: string | null;
+  /** Fiat amount of the order, exact, with the fiat's decimal places. */
+  amount: string;
+  currency: string;
+  fiatDecimalPlaces: number;
+  /** True when the worker talks to the service's sandbox: test networks only. */
+  sandbox: boolean;
+  /** `in-page`: currency lock + address in the widget; `hosted`: the service's payment page. */
+  mode: "in-page" | "hosted";
+  orderState: OrderState;
+  /** Fiat value applied to the order so far, across attempts. */
+  amountPaid: string;
+  /** `amount - amountPaid`, never negative. */
+  amountDue: string;
+  /** Fiat value received beyond the order amount ("0" when none). */
+  amountOverpaid: string;
+  attempt: AttemptView;
+  /** True when the current attempt ended expired/failed/cancelled and the order is not paid. */
+  canRetry: boolean;
+  /** True when nothing more will change for the shopper (order paid). */
+  final: boolean;
+  refundAddress: { cryptoCurrencyCode: string; address: string } | null;
+  returnUrl: string | null;
+  /** Sequence number of the last event applied; the SSE `id`. */
+  seq: number;
+  updatedAt: string;
+}
+
+/** Money a completed deposit credited, in the deposit's crypto currency (exact strings). */
+export interface DepositSettlementView {
+  /** Crypto received (`amountPaid`). */
+  received: string;
+  /** Deposit network fee deducted by the service (`depositNetworkFeeAmount`). */
+  networkFee: string;
+  /** Commission deducted: received × depositCommission, as the service rounded it. */
+  commission: string;
+  /** `received − networkFee − commission`: what the merchant's balance was credited. */
+  net: string;
+  /**
+   * `service`: every figure is the service's own settlement; `computed`: the service omitted
+   * the network fee, so the worker derived it as `received − commission − net`.
+   */
+  source: "service" | "computed";
+}
+
+/** A top-up: `POST /v1/deposits`, `GET /v1/deposits/:id` and every SSE `snapshot` event. */
+export interface DepositSnapshot {
+  /** Unguessable id (`d` + 22 base64url chars); not the upstream deposit id. */
+  id: string;
+  kind: "deposit";
+  /** The merchant's top-up id (the token's `sub`). */
+  topUpId: string;
+  displayName: string;
+  /** True when the worker talks to the service's sandbox: test networks only. */
+  sandbox: boolean;
+  cryptoCurrencyCode: string;
+  network: string;
+  decimalPlaces: number;
+  /** Where the customer sends funds. */
+  address: string;
+  /** Smallest deposit the service credits at this address (from the deposit). */
+  minimumAmount: string | null;
+  /** The currency's minimum deposit (from the live currency list). */
+  minDepositAmount: string;
+  /** Tenant-specific commission as a fraction (`"0.005"`), read from `GET /currencies`. */
+  depositCommission: string;
+  /** The same as a percentage for display (`"0.5"`). */
+  depositCommissionPercent: string;
+  /** The currency's current deposit network fee, when the service quotes one. */
+  depositNetworkFee: string | null;
+  /** Wallet deep link without an amount (the customer chooses how much to send). */
+  walletUri: string;
+  expiresAt: string | null;
+  status: DepositStatus;
+  /** Set once the service settled the deposit (status `completed`). */
+  settlement: DepositSettlementView | null;
+  /** True when the status can no longer change (completed, failed, expired, cancelled). */
+  final: boolean;
+  /** Sequence number of the last event; the SSE `id`. */
+  seq: number;
+  updatedAt: string;
+}
+
+/** A payout's state: `quoted` until committed, then the withdrawal's own status. */
+export type PayoutStatus = "quoted" | WithdrawalStatus;
+
+/** `POST /v1/payouts`, `POST /v1/payouts/:orderId/commit`, `GET /v1/payouts/:orderId`, refunds. */
+export interface PayoutView {
+  /** The merchant's orderId: the idempotency key upstream, with the account id. */
+  orderId: string;
+  /** `refund` for `POST /v1/orders/:invoiceNumber/refund`, else `payout`. */
+  kind: "payout" | "refund";
+  invoiceNumber: string | null;
+  status: PayoutStatus;
+  cryptoCurrencyCode: string;
+  network: string;
+  address: string;
+  /** What the recipient receives. */
+  amount: string;
+  /** The quote's network fee: in the chain's base coin, and in the withdrawal currency. */
+  fee: {
+    feeNative: string;
+    feeCurrency: string;
+    feeInCryptoCurrencyCode: string;
+    feeUsd: string | null;
+  };
+  /** `amount + fee.feeInCryptoCurrencyCode`: what a commit debits from the balance. */
+  totalDeduction: string;
+  /** When the current quote stops being committable (a commit after it re-quotes first). */
+  expiresAt: string;
+  quoteId: string;
+  /** The committed withdrawal, once there is one. */
+  withdrawal: {
+    id: string;
+    status: WithdrawalStatus;
+    transactionHash: string | null;
+    feeAmount: string | null;
+    debitedAmount: string | null;
+    createdAt: string;
+    updatedAt: string | null;
+  } | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The body of every error response. */
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode | (string & {}); message: string };
+}
+
+/**
+ * Error codes the widget can show a message for. Others may appear; treat them as `internal`.
+ */
+export type ApiErrorCode =
+  | "bad_request"
+  | "validation_failed"
+  | "payload_too_large"
+  | "unauthorized"
+  | "forbidden_origin"
+  | "not_found"
+  | "token_invalid"
+  | "token_expired"
+  | "checkout_conflict"
+  | "attempt_open"
+  | "order_paid"
+  | "unknown_currency"
+  | "currency_unavailable"
+  | "amount_below_minimum"
+  | "amount_invalid_decimals"
+  | "invalid_address"
+  | "insufficient_balance"
+  | "nothing_to_refund"
+  | "refund_address_missing"
+  | "lock_unsupported"
+  | "rate_limited"
+  | "service_busy"
+  | "upstream_error"
+  | "config_error"
+  | "signature_missing"
+  | "signature_malformed"
+  | "signature_invalid"
+  | "invalid_json"
+  | "schema_invalid"
+  | "internal";
+
+/** Names of the `CustomEvent`s the `<crypto-checkout>` element dispatches on itself. */
+export type CheckoutEventName =
+  | "checkout:status"
+  | "checkout:paid"
+  | "checkout:expired"
+  | "checkout:error";

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The worker's HTTP surface, assembled from route modules. See README "HTTP API".
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { ApiError, errorResponse } from "./http/api-error.ts";
+import { requireConfig } from "./http/require-config.ts";
+import { storefrontCors } from "./http/storefront-cors.ts";
+import type { AppEnv } from "./http/types.ts";
+import { checkoutRoutes } from "./routes/checkouts.ts";
+import { currencyRoutes } from "./routes/currencies.ts";
+import { depositRoutes } from "./routes/deposits.ts";
+import { merchantRoutes } from "./routes/merchant.ts";
+import { payoutRoutes } from "./routes/payouts.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+
+export const app = new Hono<AppEnv>();
+
+app.use("/v1/*", requireConfig);
+app.use("/webhooks/*", requireConfig);
+for (const path of [
+  "/v1/currencies",
+  "/v1/currencies/*",
+  "/v1/checkouts",
+  "/v1/checkouts/*",
+  "/v1/deposits",
+  "/v1/deposits/*",
+]) {
+  app.use(path, storefrontCors);
+}
+
+app.route("/v1/currencies", currencyRoutes);
+app.route("/v1/checkouts", checkoutRoutes);
+app.route("/v1/deposits", depositRoutes);
+app.route("/v1", merchantRoutes);
+// After merchantRoutes: its Bearer guard on /v1/payouts* must run first.
+app.route("/v1/payouts", payoutRoutes);
+app.route("/webhooks", webhookRoutes);
+
+app.get("/", (c) => c.json({ name: "crypto-checkout", widget: "/widget.js" }));
+
+app.notFound(() => errorResponse(404, "not_found", "No such route."));
+
+app.onError((error) => {
+  // Thrown by hono middleware (bearer auth): their responses are already JSON errors.
+  if (error instanceof HTTPException) return error.getResponse();
+  if (error instanceof ApiError) {
+    return Response.json(error.toBody(), {
+      status: error.status,
+      headers: { "cache-control": "no-store" },
+    });
+  }
+  // Unknown errors: log the name only (messages of third-party errors may echo inputs).
+  console.log(JSON.stringify({ level: "error", event: "unhandled", name: error.name }));
+  return errorResponse(500, "internal", "Something went wrong; try again.");
+});

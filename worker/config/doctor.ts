@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The seed's "validate on save": checks API key + Account ID with `GET /accounts`, and says
+ * in plain words what a failure means (wrong key, wrong environment, wrong account, no answer).
+ * Shared by `GET /v1/doctor` and `npm run doctor`.
+ */
+import { UpstreamError } from "../upstream/errors.ts";
+import type { Config } from "./config.ts";
+import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
+
+/** One line of the report. */
+export interface DoctorCheck {
+  name: string;
+  ok: boolean;
+  message: string;
+}
+
+/** The doctor's report. */
+export interface DoctorReport {
+  ok: boolean;
+  environment: "sandbox" | "production";
+  baseUrl: string;
+  checks: DoctorCheck[];
+}
+
+/**
+ * Runs the checks. Never throws; never mentions the key itself.
+ *
+ * @example
+ * const report = await runDoctor(config);
+ * if (!report.ok) console.log(report.checks.filter((c) => !c.ok));
+ */
+export async function runDoctor(config: Config): Promise<DoctorReport> {
+  const environment = config.SANDBOX ? "sandbox" : "production";
+  const other = config.SANDBOX ? "production" : "sandbox";
+  const baseUrl = upstreamBaseUrl(config);
+  const checks: DoctorCheck[] = [
+    { name: "config", ok: true, message: "All required settings are present and well-formed." },
+  ];
+  try {
+    const accounts = await upstreamFor(config).listAccounts();
+    checks.push({ name: "api_key", ok: true, message: `The ${environment} service accepted the API key.` });
+    const found = accounts.some((a) => a.id.toLowerCase() === config.ACCOUNT_ID.toLowerCase());
+    checks.push(
+      found
+        ? { name: "account_id", ok: true, message: `Account ${config.ACCOUNT_ID} belongs to this API key.` }
+        : {
+            name: "account_id",
+            ok: false,
+            message: `ACCOUNT_ID ${config.ACCOUNT_ID} is not one of this key's ${accounts.length} account(s). Copy the Account ID from the admin account list.`,
+          },
+    );
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 401) {
+      checks.push({
+        name: "api_key",
+        ok: false,
+        message: `The ${environment} service rejected the API key. Keys work only in their own environment: SANDBOX=${config.SANDBOX} sends it to the ${environment} service, so if this is a ${other} key, set SANDBOX=${!config.SANDBOX}; otherwise create a new key under Settings → Security → API keys.`,
+      });
+    } else {
+      const why = error instanceof UpstreamError ? `${error.kind}${error.status ? ` ${error.status}` : ""}` : "error";
+      checks.push({
+        name: "api_key",
+        ok: false,
+        message: `Could not reach the ${environment} service at ${baseUrl} (${why}). Check UPSTREAM_BASE_URL / SANDBOX and the network.`,
+      });
+    }
+  }
+  return { ok: checks.every((c) => c.ok), environment, baseUrl, checks };
+}

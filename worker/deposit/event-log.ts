@@ -1,0 +1,96 @@
+/**
+ * @module
+ * The bookkeeping tables a top-up or payout Durable Object keeps beside its own row: the
+ * append-only event log (each event stores the JSON it produced, so SSE replay after
+ * `Last-Event-ID` is verbatim), webhook deliveries already applied (dedupe by body hash) and
+ * the merchant-notification outbox (same columns as the order's, so `order/outbox-store.ts`
+ * delivers it unchanged).
+ */
+
+/** DDL of the shared tables; idempotent, run under `blockConcurrencyWhile`. */
+export const EVENT_LOG_SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  type TEXT NOT NULL,
+  message TEXT NOT NULL,
+  snapshot TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deliveries (
+  key TEXT PRIMARY KEY,
+  at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL,
+  delivered_at TEXT,
+  last_status TEXT,
+  created_at TEXT NOT NULL
+);
+`;
+
+type Row = Record<string, SqlStorageValue>;
+
+/** Typed access to the event log and delivery dedupe of one object. */
+export class EventLog {
+  readonly sql: SqlStorage;
+  constructor(sql: SqlStorage) {
+    this.sql = sql;
+  }
+
+  /**
+   * Appends an event; `json(seq)` renders the state it produced with its own sequence number.
+   *
+   * @example
+   * const seq = log.append("deposit.created", "opened", (s) => JSON.stringify({ seq: s }), now);
+   */
+  append(type: string, message: string, json: (seq: number) => string, at: string): number {
+    const seq = this.lastSeq() + 1;
+    this.sql.exec(
+      "INSERT INTO events (seq, type, message, snapshot, at) VALUES (?, ?, ?, ?, ?)",
+      seq,
+      type,
+      message,
+      json(seq),
+      at,
+    );
+    return seq;
+  }
+
+  lastSeq(): number {
+    return Number(this.sql.exec<Row>("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").one().seq);
+  }
+
+  /** Events after `seq`, oldest first, with the JSON each produced. */
+  after(seq: number): { seq: number; snapshot: string }[] {
+    return this.sql
+      .exec<Row>("SELECT seq, snapshot FROM events WHERE seq > ? ORDER BY seq", seq)
+      .toArray()
+      .map((r) => ({ seq: Number(r.seq), snapshot: String(r.snapshot) }));
+  }
+
+  /** The log without payloads, for merchant views. */
+  entries(): { seq: number; type: string; message: string; at: string }[] {
+    return this.sql
+      .exec<Row>("SELECT seq, type, message, at FROM events ORDER BY seq")
+      .toArray()
+      .map((r) => ({
+        seq: Number(r.seq),
+        type: String(r.type),
+        message: String(r.message),
+        at: String(r.at),
+      }));
+  }
+
+  hasDelivery(key: string): boolean {
+    return this.sql.exec<Row>("SELECT 1 FROM deliveries WHERE key = ?", key).toArray().length > 0;
+  }
+
+  /** Records an applied delivery (idempotent). */
+  rememberDelivery(key: string, at: string): void {
+    this.sql.exec("INSERT OR IGNORE INTO deliveries (key, at) VALUES (?, ?)", key, at);
+  }
+}

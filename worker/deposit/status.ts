@@ -1,0 +1,39 @@
+/**
+ * @module
+ * Deposit status rules, as the top-up sees them. The service publishes no transition graph;
+ * webhooks arrive duplicated and out of order, so the rules only ever move forward:
+ * - `completed`, `failed`, `expired`, `cancelled` are final: nothing replaces them;
+ * - `created` never follows anything;
+ * - `processing` and `suspended` may follow `created` or each other.
+ */
+import type { DepositStatus } from "../api/contract.ts";
+
+/** Statuses after which nothing changes. */
+export const FINAL_DEPOSIT: ReadonlySet<DepositStatus> = new Set([
+  "completed",
+  "failed",
+  "expired",
+  "cancelled",
+]);
+
+const RANK: Record<DepositStatus, number> = {
+  created: 0,
+  processing: 1,
+  suspended: 1,
+  completed: 2,
+  failed: 2,
+  expired: 2,
+  cancelled: 2,
+};
+
+/**
+ * Whether an authoritative status may replace the stored one.
+ *
+ * @example
+ * acceptsDepositStatus("completed", "processing"); // false: a late webhook never undoes completion
+ * acceptsDepositStatus("suspended", "processing"); // true
+ */
+export function acceptsDepositStatus(current: DepositStatus, incoming: DepositStatus): boolean {
+  if (FINAL_DEPOSIT.has(current) || incoming === current) return false;
+  return RANK[incoming] >= RANK[current] && incoming !== "created";
+}

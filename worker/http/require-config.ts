@@ -1,0 +1,35 @@
+/**
+ * @module
+ * Parses the configuration once per isolate and refuses to serve when it is invalid, with
+ * 503 `config_error` naming each bad variable (never its value). The seed's rule "saving a key
+ * and account without the webhook signing key is blocked" becomes: no checkout is served until
+ * `WEBHOOK_SIGNING_KEY` is set.
+ */
+import { createMiddleware } from "hono/factory";
+import { parseConfig } from "../config/config.ts";
+import { errorResponse } from "./api-error.ts";
+import { createLogger } from "./log.ts";
+import type { AppEnv } from "./types.ts";
+
+/** Sets `c.var.config` and `c.var.log`, or answers 503. */
+export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
+  const result = parseConfig(c.env);
+  if (!result.ok) {
+    console.log(JSON.stringify({ level: "error", event: "config.invalid", problems: result.problems }));
+    return errorResponse(
+      503,
+      "config_error",
+      `The checkout is not configured: ${result.problems.join("; ")}.`,
+    );
+  }
+  const config = result.config;
+  c.set("config", config);
+  c.set(
+    "log",
+    createLogger({
+      enabled: config.DEBUG_LOG,
+      secrets: [config.API_KEY, config.WEBHOOK_SIGNING_KEY, config.CHECKOUT_SIGNING_SECRET, config.MERCHANT_API_TOKEN],
+    }),
+  );
+  await next();
+});

@@ -1,0 +1,11 @@
+/**
+ * @module
+ * The worker's entry point: the Hono app and the Durable Object classes wrangler binds.
+ */
+import { app } from "./app.ts";
+
+export { DepositObject } from "./deposit/deposit-object.ts";
+export { OrderObject } from "./order/order-object.ts";
+export { PayoutObject } from "./payout/payout-object.ts";
+
+export default app;

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * The merchant's view of an order (`GET /v1/orders/:invoiceNumber`): state, exact amounts,
+ * attempts, payments, the event log and the notification outbox.
+ */
+import { formatFixed } from "../money/decimal.ts";
+import { outboxRows } from "./outbox-store.ts";
+import { orderTotals } from "./snapshot.ts";
+import type { OrderRow, OrderStore } from "./store.ts";
+
+/** Reads the ledger of an order. */
+export function readLedger(store: OrderStore, order: OrderRow) {
+  const attempts = store.attempts();
+  const totals = orderTotals(order, attempts);
+  const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
+  return {
+    invoiceNumber: order.invoiceNumber,
+    checkoutId: order.checkoutId,
+    state: totals.state,
+    amount: totals.amount,
+    currency: order.currency,
+    amountPaid: totals.paid,
+    amountDue: totals.due,
+    amountOverpaid: totals.overpaid,
+    customerId: order.customerId,
+    refundAddress:
+      order.refundAddress && order.refundCurrency
+        ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
+        : null,
+    attempts: attempts.map((a) => ({
+      number: a.number,
+      orderId: a.orderId,
+      invoiceId: a.invoiceId,
+      status: a.status,
+      ended: a.ended,
+      fiatAmount: fiat(a.fiatAmount),
+      cryptoCurrencyCode: a.currency?.code ?? null,
+      cryptoExpected: a.cryptoExpected,
+      cryptoReceived: a.cryptoReceived,
+      fiatApplied: fiat(a.fiatApplied),
+      fiatOverpaid: fiat(a.fiatOverpaid),
+      settlement: a.settlement,
+    })),
+    payments: store.payments().map((p) => ({ ...p, fiatAmount: fiat(p.fiatAmount) })),
+    log: store.log(),
+    notifications: outboxRows(store.sql),
+    createdAt: order.createdAt,
+  };
+}
+
+/** The ledger's JSON shape. */
+export type OrderLedger = ReturnType<typeof readLedger>;

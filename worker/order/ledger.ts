@@ -1,0 +1,92 @@
+/**
+ * @module
+ * The seed's gateway-module table as a pure function: what one authoritative invoice state does
+ * to one attempt of the merchant's order.
+ *
+ * Exactly-once by construction: an attempt remembers the crypto and fiat it has already
+ * applied, so applying the same state twice (a duplicate webhook) yields a zero delta, and an
+ * older state (a reordered webhook) is refused by `acceptsStatus`.
+ *
+ * Fiat value of crypto received (exact decimals, rounded down to the fiat's decimal places):
+ * - `paid` / `overpaid`: the attempt's whole fiat amount (the service says the balance is cleared);
+ *   the excess crypto's fiat value is recorded as overpaid;
+ * - `partially_paid`: `received × fiatAmount ÷ expected`, capped at the fiat amount.
+ */
+import type { InvoiceStatus } from "../api/contract.ts";
+import { add, cmp, div, isPositive, min, mul, sub } from "../money/decimal.ts";
+import { acceptsStatus, ENDED, SETTLED } from "./status.ts";
+
+/** What an attempt has applied so far. */
+export interface AttemptBalance {
+  status: InvoiceStatus;
+  fiatAmount: string;
+  cryptoApplied: string;
+  fiatApplied: string;
+  fiatOverpaid: string;
+  ended: boolean;
+}
+
+/** The facts of an authoritative invoice that matter to the ledger. */
+export interface InvoiceFacts {
+  status: InvoiceStatus;
+  cryptoAmountExpected: string | null;
+  cryptoAmountReceived: string | null;
+}
+
+/** The outcome of applying one invoice state. */
+export interface AttemptEffect {
+  changed: boolean;
+  next: AttemptBalance;
+  /** A payment to record, when money was applied by this state. */
+  payment: { cryptoAmount: string; fiatAmount: string } | null;
+}
+
+/**
+ * Applies an invoice state to an attempt.
+ *
+ * @example
+ * const effect = applyInvoiceState(balance, { status: "paid", cryptoAmountExpected: "10", cryptoAmountReceived: "10" }, 2);
+ * effect.payment // { cryptoAmount: "10", fiatAmount: "49.90" } on the first call, null on a duplicate
+ */
+export function applyInvoiceState(
+  current: AttemptBalance,
+  facts: InvoiceFacts,
+  fiatDecimalPlaces: number,
+): AttemptEffect {
+  const received = facts.cryptoAmountReceived ?? "0";
+  const moreReceived = cmp(received, current.cryptoApplied) > 0;
+  if (!acceptsStatus(current.status, facts.status, moreReceived)) {
+    // A partial attempt that the service ends keeps its settled status but takes no more money.
+    const endsPartial =
+      current.status === "partially_paid" && ENDED.has(facts.status) && !current.ended;
+    return endsPartial
+      ? { changed: true, next: { ...current, ended: true }, payment: null }
+      : { changed: false, next: current, payment: null };
+  }
+  const next: AttemptBalance = { ...current, status: facts.status, ended: ENDED.has(facts.status) };
+  if (!SETTLED.has(facts.status)) return { changed: true, next, payment: null };
+
+  const expected = facts.cryptoAmountExpected;
+  let fiatTotal: string;
+  if (facts.status === "paid" || facts.status === "overpaid") {
+    fiatTotal = current.fiatAmount;
+    if (expected && isPositive(expected) && cmp(received, expected) > 0) {
+      const excess = sub(received, expected);
+      next.fiatOverpaid = div(mul(excess, current.fiatAmount), expected, fiatDecimalPlaces, "down");
+    }
+  } else if (expected && isPositive(expected)) {
+    const value = div(mul(received, current.fiatAmount), expected, fiatDecimalPlaces, "down");
+    fiatTotal = min(value, current.fiatAmount);
+  } else {
+    fiatTotal = current.fiatApplied;
+  }
+  const cryptoDelta = moreReceived ? sub(received, current.cryptoApplied) : "0";
+  const fiatDelta = cmp(fiatTotal, current.fiatApplied) > 0 ? sub(fiatTotal, current.fiatApplied) : "0";
+  next.cryptoApplied = moreReceived ? received : current.cryptoApplied;
+  next.fiatApplied = add(current.fiatApplied, fiatDelta);
+  const payment =
+    isPositive(cryptoDelta) || isPositive(fiatDelta)
+      ? { cryptoAmount: cryptoDelta, fiatAmount: fiatDelta }
+      : null;
+  return { changed: true, next, payment };
+}

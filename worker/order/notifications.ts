@@ -1,0 +1,59 @@
+/**
+ * @module
+ * Which merchant notifications an applied invoice state produces (the seed's gateway table):
+ * every status change is reported; money applied is reported with exact amounts; the order
+ * turning paid is reported exactly once.
+ */
+import { formatFixed } from "../money/decimal.ts";
+import type { OrderState } from "../api/contract.ts";
+import type { Notification } from "./outbox.ts";
+import type { AttemptRow, OrderRow } from "./store.ts";
+
+interface Totals {
+  amount: string;
+  paid: string;
+  overpaid: string;
+  due: string;
+  state: OrderState;
+}
+
+/** Everything one applied state tells the merchant. */
+export function notificationsFor(input: {
+  order: OrderRow;
+  attempt: AttemptRow;
+  previousStatus: string;
+  statusChanged: boolean;
+  payment: { cryptoAmount: string; fiatAmount: string } | null;
+  before: Totals;
+  after: Totals;
+  now: string;
+}): Notification[] {
+  const { order, attempt, after, now } = input;
+  const base = {
+    invoiceNumber: order.invoiceNumber,
+    orderId: attempt.orderId,
+    attempt: attempt.number,
+    status: attempt.status,
+    orderState: after.state,
+    amount: after.amount,
+    currency: order.currency,
+    amountPaid: after.paid,
+    amountDue: after.due,
+  };
+  const out: Notification[] = [];
+  const note = (type: Notification["type"], data: Record<string, unknown>) =>
+    out.push({ id: `evt_${crypto.randomUUID()}`, type, createdAt: now, data: { ...base, ...data } });
+  if (input.statusChanged) note("order.status_changed", { previousStatus: input.previousStatus });
+  if (input.payment) {
+    note("order.payment_applied", {
+      cryptoCurrencyCode: attempt.currency?.code ?? null,
+      cryptoAmount: input.payment.cryptoAmount,
+      fiatAmount: formatFixed(input.payment.fiatAmount, order.fiatDecimalPlaces),
+      settlement: attempt.settlement,
+    });
+  }
+  if (input.before.state !== "paid" && after.state === "paid") {
+    note("order.paid", { amountOverpaid: after.overpaid });
+  }
+  return out;
+}

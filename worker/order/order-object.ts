@@ -1,0 +1,352 @@
+/**
+ * @module
+ * `OrderObject`: the Durable Object that owns one merchant order (one invoice number).
+ *
+ * Why one object per order: every request about the order (widget, webhooks, merchant API)
+ * is serialised here, so two concurrent "open checkout" calls make one upstream invoice, a
+ * webhook and a retry cannot interleave, and SSE subscribers hear every change from the one
+ * place that makes it.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
+import { type Config, parseConfig } from "../config/config.ts";
+import type { Env } from "../config/env.ts";
+import { checkoutMode, upstreamFor } from "../config/upstream.ts";
+import { createLogger } from "../http/log.ts";
+import { cmp, isPositive } from "../money/decimal.ts";
+import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+import type { Invoice } from "../upstream/client.ts";
+import { newAttempt, withInvoiceFacts } from "./attempts.ts";
+import { applyInvoiceState } from "./ledger.ts";
+import { type OrderLedger, readLedger } from "./ledger-view.ts";
+import { notificationsFor } from "./notifications.ts";
+import { deliverOutbox, enqueue } from "./outbox-store.ts";
+import { failure, type Outcome, success } from "./outcome.ts";
+import { ORDER_SCHEMA } from "./schema.ts";
+import { buildSnapshot, orderTotals } from "./snapshot.ts";
+import { SseHub, sseFrame } from "./sse.ts";
+import { type AttemptRow, OrderStore } from "./store.ts";
+import { upstreamFailure } from "./upstream-failure.ts";
+
+/** What the worker passes when a widget opens a checkout. */
+export interface OpenCheckout {
+  checkoutId: string;
+  invoiceNumber: string;
+  amount: string;
+  currency: string;
+  fiatDecimalPlaces: number;
+  description: string | null;
+  customerId: string | null;
+  returnUrl: string | null;
+}
+
+export class OrderObject extends DurableObject<Env> {
+  readonly store: OrderStore;
+  readonly hub = new SseHub();
+  /** False until the first `open`: reads of unknown ids must not create storage. */
+  #hasSchema = false;
+  /** In-flight upstream invoice creation, shared by concurrent callers (one invoice per attempt). */
+  #creating: Promise<Outcome<CheckoutSnapshot>> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new OrderStore(ctx.storage.sql);
+    ctx.blockConcurrencyWhile(async () => {
+      const { n } = ctx.storage.sql
+        .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'order_info'")
+        .one();
+      // Re-running the idempotent schema on existing objects also adds tables of newer versions.
+      if (n > 0) this.#ensureSchema();
+    });
+  }
+
+  #ensureSchema(): void {
+    this.ctx.storage.sql.exec(ORDER_SCHEMA);
+    this.#hasSchema = true;
+  }
+
+  /** The current attempt, or null for an object that never opened a checkout. */
+  #current(): AttemptRow | null {
+    return this.#hasSchema ? this.store.currentAttempt() : null;
+  }
+
+  #config(): Config {
+    const result = parseConfig(this.env);
+    if (!result.ok) throw new Error(`configuration invalid: ${result.problems.join("; ")}`);
+    return result.config;
+  }
+
+  #log() {
+    const c = this.#config();
+    return createLogger({
+      enabled: c.DEBUG_LOG,
+      secrets: [c.API_KEY, c.WEBHOOK_SIGNING_KEY, c.CHECKOUT_SIGNING_SECRET, c.MERCHANT_API_TOKEN],
+    });
+  }
+
+  #snapshotAt(seq: number): CheckoutSnapshot {
+    const config = this.#config();
+    const order = this.store.order();
+    if (!order) throw new Error("no order");
+    return buildSnapshot(order, this.store.attempts(), {
+      displayName: config.DISPLAY_NAME,
+      sandbox: config.SANDBOX,
+      mode: checkoutMode(config),
+      seq,
+      now: new Date().toISOString(),
+    });
+  }
+
+  /** Appends an event with the snapshot it produced (inside the caller's transaction). */
+  #append(type: string, message: string): { frame: string; snapshot: CheckoutSnapshot } {
+    let json = "";
+    const seq = this.store.appendEvent(
+      type,
+      message,
+      (s) => {
+        json = JSON.stringify(this.#snapshotAt(s));
+        return json;
+      },
+      new Date().toISOString(),
+    );
+    return { frame: sseFrame(seq, json), snapshot: JSON.parse(json) as CheckoutSnapshot };
+  }
+
+  /** Pushes an appended event to every subscriber; call only after its write committed. */
+  #publish(event: { frame: string; snapshot: CheckoutSnapshot }, type: string): CheckoutSnapshot {
+    this.hub.broadcast(event.frame, event.snapshot.final);
+    const { invoiceNumber, seq, attempt } = event.snapshot;
+    this.#log().debug(type, { invoiceNumber, seq, status: attempt.status });
+    return event.snapshot;
+  }
+
+  /** Appends and publishes an event outside any other write. */
+  #record(type: string, message: string): CheckoutSnapshot {
+    return this.#publish(this.#append(type, message), type);
+  }
+
+  /** Opens the checkout: creates the first upstream invoice once, or returns the existing one. */
+  async open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
+    if (!this.#hasSchema) this.#ensureSchema();
+    const existing = this.store.order();
+    if (existing) {
+      if (existing.currency !== input.currency || cmp(existing.amount, input.amount) !== 0) {
+        return failure(
+          409,
+          "checkout_conflict",
+          `Order ${input.invoiceNumber} already has a checkout for ${existing.amount} ${existing.currency}; a token with another amount or currency cannot reuse it.`,
+        );
+      }
+      if (this.store.currentAttempt()) return success({ created: false, snapshot: this.#snapshotAt(this.store.lastSeq()) });
+    }
+    // Only the caller that starts the creation reports 201; concurrent callers share its result.
+    const starter = this.#creating === null;
+    const outcome = await this.#once(() => this.#createFirst(input));
+    return outcome.ok ? success({ created: starter && !existing, snapshot: outcome.value }) : outcome;
+  }
+
+  #once(create: () => Promise<Outcome<CheckoutSnapshot>>): Promise<Outcome<CheckoutSnapshot>> {
+    this.#creating ??= create().finally(() => {
+      this.#creating = null;
+    });
+    return this.#creating;
+  }
+
+  async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
+    if (this.store.currentAttempt()) return success(this.#snapshotAt(this.store.lastSeq()));
+    const config = this.#config();
+    const invoice = await this.#createInvoice(config, `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`, input.amount, input);
+    if (!invoice.ok) return invoice;
+    const now = new Date().toISOString();
+    this.ctx.storage.transactionSync(() => {
+      if (!this.store.order()) {
+        this.store.insertOrder({ ...input, refundCurrency: null, refundAddress: null, createdAt: now });
+      }
+      this.store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
+    });
+    return success(this.#applyFacts(invoice.value, null, "checkout.created", `attempt 1 opened as ${invoice.value.orderId}`));
+  }
+
+  async #createInvoice(
+    config: Config,
+    orderId: string,
+    amount: string,
+    order: { checkoutId: string; invoiceNumber: string; currency: string; description: string | null; customerId: string | null; returnUrl: string | null },
+  ): Promise<Outcome<Invoice>> {
+    try {
+      const invoice = await upstreamFor(config).createInvoice({
+        orderId,
+        fiatCurrencyCode: order.currency,
+        amount,
+        number: order.invoiceNumber,
+        webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
+        customPayload: `cc1:${order.checkoutId}`,
+        ...(order.description ? { description: order.description } : {}),
+        ...(order.customerId ? { customerId: order.customerId } : {}),
+        ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
+      });
+      return success(invoice);
+    } catch (error) {
+      return upstreamFailure(error, this.#log());
+    }
+  }
+
+  /**
+   * Applies an authoritative invoice to its attempt, records payments and notifications, and
+   * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
+   */
+  #applyFacts(invoice: Invoice, currency: CryptoCurrency | null, type: string, message: string): CheckoutSnapshot {
+    const order = this.store.order();
+    const attempt = this.store.attemptByInvoiceId(invoice.id);
+    if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
+    const now = new Date().toISOString();
+    const before = orderTotals(order, this.store.attempts());
+    const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
+    const effect = applyInvoiceState(
+      { status: attempt.status, fiatAmount: attempt.fiatAmount, cryptoApplied: attempt.cryptoApplied, fiatApplied: attempt.fiatApplied, fiatOverpaid: attempt.fiatOverpaid, ended: attempt.ended },
+      { status: invoice.status, cryptoAmountExpected: refreshed.cryptoExpected, cryptoAmountReceived: refreshed.cryptoReceived },
+      order.fiatDecimalPlaces,
+    );
+    const next: AttemptRow = { ...refreshed, ...effect.next };
+    const event = this.ctx.storage.transactionSync(() => {
+      this.store.saveAttempt(next);
+      if (effect.payment) {
+        this.store.insertPayment({
+          attempt: next.number,
+          status: next.status,
+          cryptoCode: next.currency?.code ?? invoice.cryptoCurrencyCode,
+          cryptoAmount: effect.payment.cryptoAmount,
+          fiatAmount: effect.payment.fiatAmount,
+          at: now,
+        });
+      }
+      const after = orderTotals(order, this.store.attempts());
+      const notes = notificationsFor({ order, attempt: next, previousStatus: attempt.status, statusChanged: effect.changed && next.status !== attempt.status, payment: effect.payment, before, after, now });
+      for (const note of notes) enqueue(this.store.sql, note, Date.now());
+      const detail = effect.changed ? message : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
+      if (notes.length > 0) this.#scheduleAlarm();
+      return this.#append(type, detail);
+    });
+    return this.#publish(event, type);
+  }
+
+  #scheduleAlarm(): void {
+    void this.ctx.storage.getAlarm().then((at) => {
+      if (at === null || at > Date.now()) return this.ctx.storage.setAlarm(Date.now());
+    });
+  }
+
+  /** The current snapshot, or 404 when the order does not exist. */
+  async view(): Promise<Outcome<CheckoutSnapshot>> {
+    if (!this.#current()) return failure(404, "not_found", "No such checkout.");
+    return success(this.#snapshotAt(this.store.lastSeq()));
+  }
+
+  /** Locks a crypto currency on the current attempt (in-page mode). */
+  async lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
+    const attempt = this.#current();
+    if (!attempt) return failure(404, "not_found", "No such checkout.");
+    const config = this.#config();
+    if (checkoutMode(config) !== "in-page") {
+      return failure(409, "lock_unsupported", "This payment service has no in-page currency choice; continue on the hosted payment page.");
+    }
+    if (attempt.status !== "created") {
+      return failure(409, "attempt_open", `The payment is already ${attempt.status.replace("_", " ")}; the currency can no longer change.`);
+    }
+    if (isPositive(attempt.cryptoReceived)) {
+      return failure(409, "attempt_open", "A payment has already been received; the currency can no longer change.");
+    }
+    try {
+      const invoice = await lockInvoiceCurrency(upstreamFor(config), { invoiceId: attempt.invoiceId, cryptoCurrencyCode: currency.code });
+      this.store.saveAttempt({ ...this.store.attemptByInvoiceId(attempt.invoiceId)!, lockExpiresAt: invoice.expiresAt });
+      return success(this.#applyFacts(invoice, currency, "currency.locked", `${currency.code} locked on ${attempt.orderId}`));
+    } catch (error) {
+      return upstreamFailure(error, this.#log());
+    }
+  }
+
+  /** Starts the next attempt (`-2`, `-3`, …) after the current one ended unpaid. */
+  async retry(): Promise<Outcome<CheckoutSnapshot>> {
+    const attempt = this.#current();
+    const order = attempt ? this.store.order() : null;
+    if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
+    const snapshot = this.#snapshotAt(this.store.lastSeq());
+    if (snapshot.orderState === "paid") return failure(409, "order_paid", "This order is already paid.");
+    if (!snapshot.canRetry) return failure(409, "attempt_open", "The current payment attempt is still open.");
+    return this.#once(async () => {
+      const current = this.store.currentAttempt()!;
+      if (current.number !== attempt.number) return success(this.#snapshotAt(this.store.lastSeq()));
+      const config = this.#config();
+      const number = attempt.number + 1;
+      const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
+      const due = orderTotals(order, this.store.attempts()).due;
+      const invoice = await this.#createInvoice(config, orderId, due, order);
+      if (!invoice.ok) return invoice;
+      this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
+      return success(this.#applyFacts(invoice.value, null, "attempt.created", `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`));
+    });
+  }
+
+  /** Stores the shopper's refund address (already validated by the route). */
+  async setRefundAddress(cryptoCurrencyCode: string, address: string): Promise<Outcome<CheckoutSnapshot>> {
+    if (!this.#current()) return failure(404, "not_found", "No such checkout.");
+    this.store.setRefundAddress(cryptoCurrencyCode, address);
+    return success(this.#record("refund_address.set", `refund address for ${cryptoCurrencyCode} saved`));
+  }
+
+  /**
+   * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
+   * only a prompt) and applies it. `deliveryKey` dedupes identical deliveries.
+   */
+  async applyInvoiceWebhook(invoiceId: string, deliveryKey: string): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
+    const attempt = this.#hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
+    if (!attempt) return success({ known: false, duplicate: false });
+    if (this.store.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
+    let invoice: Invoice;
+    try {
+      invoice = await upstreamFor(this.#config()).getInvoice({ id: invoiceId });
+    } catch (error) {
+      const failed = upstreamFailure(error, this.#log());
+      return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
+    }
+    this.#applyFacts(invoice, null, "invoice.status", `webhook: ${invoice.orderId} is ${invoice.status}`);
+    this.store.rememberDelivery(deliveryKey, new Date().toISOString());
+    return success({ known: true, duplicate: false });
+  }
+
+  /** The merchant's ledger view. */
+  async ledger(): Promise<Outcome<OrderLedger>> {
+    const order = this.#hasSchema ? this.store.order() : null;
+    if (!order) return failure(404, "not_found", "No such order.");
+    return success(readLedger(this.store, order));
+  }
+
+  /** Delivers due merchant notifications; reschedules itself for the next one. */
+  override async alarm(): Promise<void> {
+    if (!this.#hasSchema) return;
+    const config = this.#config();
+    const next = await deliverOutbox(this.store.sql, {
+      url: config.MERCHANT_WEBHOOK_URL ?? null,
+      secret: config.MERCHANT_API_TOKEN,
+      now: Date.now(),
+    });
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
+  override async fetch(request: Request): Promise<Response> {
+    if (!this.#current()) return Response.json({ error: { code: "not_found", message: "No such checkout." } }, { status: 404 });
+    const url = new URL(request.url);
+    const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
+    const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
+    const lastSeq = this.store.lastSeq();
+    const current = this.#snapshotAt(lastSeq);
+    // A finished checkout that the client has fully seen: 204 makes EventSource stop for good.
+    if (current.final && lastId !== null && lastId >= lastSeq) return new Response(null, { status: 204 });
+    const frames =
+      lastId === null || lastId > lastSeq
+        ? [sseFrame(lastSeq, JSON.stringify(current))]
+        : this.store.eventsAfter(lastId).map((e) => sseFrame(e.seq, e.snapshot));
+    return this.hub.open(frames, { close: current.final });
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * @module
+ * Results of Durable Object RPC calls. Errors cross the RPC boundary as plain data because
+ * thrown errors lose their status and code on the way.
+ */
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ApiErrorCode } from "../api/contract.ts";
+import { ApiError } from "../http/api-error.ts";
+
+export type Outcome<T> =
+  | { ok: true; value: T }
+  | { ok: false; status: ContentfulStatusCode; code: ApiErrorCode; message: string };
+
+/** A successful outcome. */
+export const success = <T>(value: T): Outcome<T> => ({ ok: true, value });
+
+/** A failed outcome. */
+export const failure = (
+  status: ContentfulStatusCode,
+  code: ApiErrorCode,
+  message: string,
+): Outcome<never> => ({ ok: false, status, code, message });
+
+/**
+ * Unwraps an outcome in a route, throwing its error as an `ApiError`.
+ *
+ * @example
+ * const snapshot = unwrap(await stub.view());
+ */
+export function unwrap<T>(outcome: Outcome<T>): T {
+  if (outcome.ok) return outcome.value;
+  throw new ApiError(outcome.status, outcome.code, outcome.message);
+}

@@ -1,0 +1,79 @@
+/**
+ * @module
+ * SQLite schema of one order's Durable Object, created in the constructor under
+ * `blockConcurrencyWhile` (so no request ever sees a half-made schema).
+ *
+ * - `order_info`: the order itself (one row);
+ * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
+ * - `payments`: money applied to the order (append-only);
+ * - `events`: the append-only event log; each row keeps the snapshot it produced, so an SSE
+ *   client resuming with `Last-Event-ID` is replayed exactly what it missed;
+ * - `deliveries`: webhook deliveries already applied (dedupe by body hash);
+ * - `outbox`: merchant notifications, delivered by the alarm until acknowledged.
+ */
+export const ORDER_SCHEMA = `
+CREATE TABLE IF NOT EXISTS order_info (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  checkout_id TEXT NOT NULL,
+  invoice_number TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  fiat_dp INTEGER NOT NULL,
+  description TEXT,
+  customer_id TEXT,
+  return_url TEXT,
+  refund_currency TEXT,
+  refund_address TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  number INTEGER PRIMARY KEY,
+  order_id TEXT NOT NULL UNIQUE,
+  invoice_id TEXT NOT NULL UNIQUE,
+  fiat_amount TEXT NOT NULL,
+  status TEXT NOT NULL,
+  ended INTEGER NOT NULL DEFAULT 0,
+  payment_page_url TEXT NOT NULL,
+  expires_at TEXT,
+  currency_json TEXT,
+  crypto_expected TEXT,
+  crypto_received TEXT NOT NULL DEFAULT '0',
+  address TEXT,
+  lock_expires_at TEXT,
+  crypto_applied TEXT NOT NULL DEFAULT '0',
+  fiat_applied TEXT NOT NULL DEFAULT '0',
+  fiat_overpaid TEXT NOT NULL DEFAULT '0',
+  settlement_json TEXT,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS payments (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  attempt INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  crypto_code TEXT,
+  crypto_amount TEXT NOT NULL,
+  fiat_amount TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  type TEXT NOT NULL,
+  message TEXT NOT NULL,
+  snapshot TEXT NOT NULL,
+  at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS deliveries (
+  key TEXT PRIMARY KEY,
+  at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL,
+  delivered_at TEXT,
+  last_status TEXT,
+  created_at TEXT NOT NULL
+);
+`;

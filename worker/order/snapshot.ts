@@ -1,0 +1,107 @@
+/**
+ * @module
+ * Builds the `CheckoutSnapshot` the widget sees from an order's rows. Pure: the same rows
+ * always give the same snapshot, which is what lets the event log replay it verbatim.
+ */
+import type {
+  CheckoutSnapshot,
+  OrderState,
+  PaymentInstructions,
+} from "../api/contract.ts";
+import { add, cmp, formatFixed, isPositive, sub } from "../money/decimal.ts";
+import { walletUri } from "../wallet/wallet-uri.ts";
+import { ENDED } from "./status.ts";
+import type { AttemptRow, OrderRow } from "./store.ts";
+
+/** What the snapshot needs beyond the rows. */
+export interface SnapshotContext {
+  displayName: string;
+  sandbox: boolean;
+  mode: "in-page" | "hosted";
+  seq: number;
+  now: string;
+}
+
+/**
+ * Sum of fiat applied across attempts, and the order state it implies. Fiat amounts are
+ * written with exactly the fiat's decimal places (`"49.90"`, `"0.00"`); every fiat amount in
+ * the ledger already fits them (the ledger rounds down to them), so no rounding happens here.
+ */
+export function orderTotals(order: OrderRow, attempts: readonly AttemptRow[]) {
+  const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
+  const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), "0");
+  const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), "0");
+  const state: OrderState =
+    cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
+  const due = cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
+  return { amount: fiat(order.amount), paid: fiat(paid), overpaid: fiat(overpaid), due: fiat(due), state };
+}
+
+function instructions(attempt: AttemptRow, sandbox: boolean): PaymentInstructions | null {
+  const { currency, address, cryptoExpected } = attempt;
+  if (!currency || !address || !cryptoExpected) return null;
+  const remaining =
+    cmp(attempt.cryptoReceived, cryptoExpected) >= 0 ? "0" : sub(cryptoExpected, attempt.cryptoReceived);
+  const toSend = isPositive(remaining) ? remaining : cryptoExpected;
+  return {
+    cryptoCurrencyCode: currency.code,
+    network: currency.network,
+    decimalPlaces: currency.decimalPlaces,
+    amount: cryptoExpected,
+    received: attempt.cryptoReceived,
+    remaining,
+    address,
+    walletUri: walletUri({ currency, address, amount: toSend, sandbox }),
+    expiresAt: attempt.lockExpiresAt,
+  };
+}
+
+/**
+ * The snapshot for the order's current (latest) attempt.
+ *
+ * @example
+ * const snap = buildSnapshot(store.order()!, store.attempts(), { displayName, sandbox, mode, seq, now });
+ */
+export function buildSnapshot(
+  order: OrderRow,
+  attempts: readonly AttemptRow[],
+  ctx: SnapshotContext,
+): CheckoutSnapshot {
+  const attempt = attempts[attempts.length - 1];
+  if (!attempt) throw new Error("an order always has at least one attempt");
+  const totals = orderTotals(order, attempts);
+  const paid = totals.state === "paid";
+  return {
+    id: order.checkoutId,
+    kind: "invoice",
+    invoiceNumber: order.invoiceNumber,
+    displayName: ctx.displayName,
+    description: order.description,
+    amount: totals.amount,
+    currency: order.currency,
+    fiatDecimalPlaces: order.fiatDecimalPlaces,
+    sandbox: ctx.sandbox,
+    mode: ctx.mode,
+    orderState: totals.state,
+    amountPaid: totals.paid,
+    amountDue: totals.due,
+    amountOverpaid: totals.overpaid,
+    attempt: {
+      number: attempt.number,
+      orderId: attempt.orderId,
+      status: attempt.status,
+      paymentPageUrl: attempt.paymentPageUrl,
+      expiresAt: attempt.expiresAt,
+      payment: instructions(attempt, ctx.sandbox),
+    },
+    canRetry: !paid && (ENDED.has(attempt.status) || attempt.ended),
+    final: paid,
+    refundAddress:
+      order.refundCurrency && order.refundAddress
+        ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
+        : null,
+    returnUrl: order.returnUrl,
+    seq: ctx.seq,
+    updatedAt: ctx.now,
+  };
+}

@@ -1,0 +1,354 @@
+/**
+ * @module
+ * `PayoutObject`: the Durable Object that owns one withdrawal order of the merchant (named
+ * `payout:<orderId>`): its quote, its one commit, and the withdrawal's status afterwards.
+ *
+ * Invariants:
+ * - every upstream call of this object runs one at a time (`#serial`), so 20 concurrent
+ *   commits make one `POST /withdrawal/commit` and the rest read the stored withdrawal;
+ * - the same orderId always carries the same parameters (409 `checkout_conflict` otherwise),
+ *   and is the only orderId sent upstream, so the service collapses every quote to one and
+ *   backs at most one withdrawal with it;
+ * - a quote that expired is re-quoted with the same orderId before committing; if the service
+ *   answers that the orderId is already committed (an earlier commit's answer was lost), the
+ *   existing withdrawal is read back and adopted, never paid again;
+ * - a refused commit (insufficient balance) records nothing as committed.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { PayoutView, WithdrawalStatus } from "../api/contract.ts";
+import { type Config, parseConfig } from "../config/config.ts";
+import type { Env } from "../config/env.ts";
+import { upstreamFor } from "../config/upstream.ts";
+import { EventLog } from "../deposit/event-log.ts";
+import { createLogger } from "../http/log.ts";
+import { cmp } from "../money/decimal.ts";
+import { deliverOutbox, enqueue } from "../order/outbox-store.ts";
+import { failure, type Outcome, success } from "../order/outcome.ts";
+import { upstreamFailure } from "../order/upstream-failure.ts";
+import { UpstreamError } from "../upstream/errors.ts";
+import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
+import { acceptsPayoutStatus } from "./status.ts";
+import {
+  PAYOUT_SCHEMA,
+  type PayoutRequest,
+  type PayoutRow,
+  readPayout,
+  writePayout,
+} from "./store.ts";
+import { payoutNotification, payoutView } from "./view.ts";
+
+/** A quote this close to its expiry is re-quoted before a commit (clock skew, latency). */
+const EXPIRY_MARGIN_MS = 3_000;
+
+const reasonOf = (error: unknown) =>
+  error instanceof UpstreamError && error.kind === "http"
+    ? (error.code ?? "").split(".").pop()
+    : undefined;
+
+/** True when an upstream object describes exactly the payout that was asked for. */
+function sameParams(
+  a: { cryptoCurrencyCode: string; address: string; amount: string },
+  b: { cryptoCurrencyCode: string; address: string; amount: string },
+): boolean {
+  return (
+    a.cryptoCurrencyCode === b.cryptoCurrencyCode &&
+    a.address === b.address &&
+    cmp(a.amount, b.amount) === 0
+  );
+}
+
+type QuoteAnswer = { quote: WithdrawalQuote } | { committed: Withdrawal };
+
+export class PayoutObject extends DurableObject<Env> {
+  readonly log: EventLog;
+  #hasSchema = false;
+  #tail: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.log = new EventLog(ctx.storage.sql);
+    ctx.blockConcurrencyWhile(async () => {
+      const { n } = ctx.storage.sql
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'payout_info'",
+        )
+        .one();
+      if (n > 0) this.#ensureSchema();
+    });
+  }
+
+  #ensureSchema(): void {
+    this.ctx.storage.sql.exec(PAYOUT_SCHEMA);
+    this.#hasSchema = true;
+  }
+
+  #row(): PayoutRow | null {
+    return this.#hasSchema ? readPayout(this.ctx.storage.sql) : null;
+  }
+
+  #config(): Config {
+    const result = parseConfig(this.env);
+    if (!result.ok) throw new Error(`configuration invalid: ${result.problems.join("; ")}`);
+    return result.config;
+  }
+
+  #logger() {
+    const c = this.#config();
+    return createLogger({
+      enabled: c.DEBUG_LOG,
+      secrets: [c.API_KEY, c.WEBHOOK_SIGNING_KEY, c.CHECKOUT_SIGNING_SECRET, c.MERCHANT_API_TOKEN],
+    });
+  }
+
+  /** Runs `fn` after every earlier call of this object finished (a per-object mutex). */
+  #serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#tail.then(fn, fn);
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  /** Writes the row, its event and (on a status change) the merchant notification, atomically. */
+  #save(next: PayoutRow, previous: PayoutRow | null, type: string, message: string): PayoutRow {
+    const now = new Date().toISOString();
+    const notify = previous !== null && previous.status !== next.status;
+    this.ctx.storage.transactionSync(() => {
+      writePayout(this.ctx.storage.sql, next);
+      if (notify)
+        enqueue(this.ctx.storage.sql, payoutNotification(next, previous.status, now), Date.now());
+      this.log.append(type, message, () => JSON.stringify(payoutView(next)), now);
+    });
+    if (notify) this.#scheduleAlarm();
+    this.#logger().debug(type, { orderId: next.orderId, status: next.status });
+    return next;
+  }
+
+  #conflict(orderId: string): Outcome<never> {
+    return failure(
+      409,
+      "checkout_conflict",
+      `Payout ${orderId} was already requested with another currency, address or amount; use a new orderId for another payout.`,
+    );
+  }
+
+  /** Quotes the payout, or returns the existing one for this orderId (201 only when new). */
+  quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>> {
+    return this.#serial(async () => {
+      if (!this.#hasSchema) this.#ensureSchema();
+      const row = this.#row();
+      if (row) {
+        if (!sameParams(row, req) || row.kind !== req.kind) return this.#conflict(req.orderId);
+        if (row.status === "quoted" && this.#expired(row.quote)) {
+          const fresh = await this.#requote(row);
+          if (!fresh.ok) return fresh;
+          return success({ created: false, view: payoutView(fresh.value) });
+        }
+        return success({ created: false, view: payoutView(row) });
+      }
+      const answer = await this.#upstreamQuote(req);
+      if (!answer.ok) return answer;
+      if ("committed" in answer.value || !sameParams(answer.value.quote, req)) {
+        // The service already knows this orderId with a commit or other details we never stored.
+        return this.#conflict(req.orderId);
+      }
+      const now = new Date().toISOString();
+      const { quote } = answer.value;
+      const created: PayoutRow = {
+        ...req,
+        status: "quoted",
+        quote,
+        quotes: 1,
+        withdrawal: null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      this.#save(
+        created,
+        null,
+        "payout.quoted",
+        `quote ${quote.quoteId}: ${quote.totalDeduction} ${quote.cryptoCurrencyCode} to debit`,
+      );
+      return success({ created: true, view: payoutView(created) });
+    });
+  }
+
+  /** The payout, or 404. */
+  async view(): Promise<Outcome<PayoutView>> {
+    const row = this.#row();
+    return row ? success(payoutView(row)) : failure(404, "not_found", "No such payout.");
+  }
+
+  /** Commits the quote once; repeated calls return the same withdrawal. */
+  commit(): Promise<Outcome<PayoutView>> {
+    return this.#serial(async () => {
+      let row = this.#row();
+      if (!row)
+        return failure(404, "not_found", "No such payout; quote it first with POST /v1/payouts.");
+      if (row.withdrawal) return success(payoutView(row));
+      for (let round = 1; ; round++) {
+        if (this.#expired(row.quote)) {
+          const fresh = await this.#requote(row);
+          if (!fresh.ok) return fresh;
+          row = fresh.value;
+          if (row.withdrawal) return success(payoutView(row));
+        }
+        const result = await this.#upstreamCommit(row);
+        if (result === "quote_expired") {
+          // The service's clock says the quote expired: re-quote once (same orderId), then commit.
+          if (round > 1)
+            return failure(
+              503,
+              "service_busy",
+              "The payment service keeps expiring the quote; try again in a moment.",
+            );
+          row = { ...row, quote: { ...row.quote, expiresAt: new Date(0).toISOString() } };
+          continue;
+        }
+        if (!result.ok) return result;
+        return success(payoutView(this.#committed(row, result.value, "payout.committed")));
+      }
+    });
+  }
+
+  #expired(quote: WithdrawalQuote): boolean {
+    return Date.parse(quote.expiresAt) <= Date.now() + EXPIRY_MARGIN_MS;
+  }
+
+  async #upstreamQuote(req: PayoutRequest): Promise<Outcome<QuoteAnswer>> {
+    const client = upstreamFor(this.#config());
+    const { orderId, cryptoCurrencyCode, address, amount } = req;
+    try {
+      return success({
+        quote: await client.quoteWithdrawal({ orderId, cryptoCurrencyCode, address, amount }),
+      });
+    } catch (error) {
+      if (reasonOf(error) !== "orderIdAlreadyExists") return upstreamFailure(error, this.#logger());
+      try {
+        return success({ committed: await client.getWithdrawal({ orderId }) });
+      } catch (readError) {
+        return upstreamFailure(readError, this.#logger());
+      }
+    }
+  }
+
+  /** A fresh quote for the same orderId and parameters; adopts a withdrawal that already exists. */
+  async #requote(row: PayoutRow): Promise<Outcome<PayoutRow>> {
+    const answer = await this.#upstreamQuote(row);
+    if (!answer.ok) return answer;
+    if ("committed" in answer.value) {
+      const w = answer.value.committed;
+      if (!sameParams(w, row)) return this.#conflict(row.orderId);
+      return success(this.#committed(row, w, "payout.adopted"));
+    }
+    const { quote } = answer.value;
+    if (!sameParams(quote, row)) return this.#conflict(row.orderId);
+    const next: PayoutRow = {
+      ...row,
+      quote,
+      quotes: row.quotes + 1,
+      updatedAt: new Date().toISOString(),
+    };
+    return success(
+      this.#save(next, row, "payout.requoted", `quote expired; new quote ${quote.quoteId}`),
+    );
+  }
+
+  /** One commit of the current quote; `"quote_expired"` when the service refuses it as expired. */
+  async #upstreamCommit(row: PayoutRow): Promise<Outcome<Withdrawal> | "quote_expired"> {
+    const config = this.#config();
+    try {
+      return success(
+        await upstreamFor(config).commitWithdrawal({
+          quoteId: row.quote.quoteId,
+          webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
+          customData: { orderId: row.orderId, kind: row.kind },
+        }),
+      );
+    } catch (error) {
+      const reason = reasonOf(error);
+      if (reason === "quoteExpired") return "quote_expired";
+      const mapped = upstreamFailure(error, this.#logger());
+      if (reason === "insufficientBalance") {
+        const { totalDeduction, fee } = row.quote;
+        const message = `The merchant's ${row.cryptoCurrencyCode} balance is too low for this payout: it needs ${totalDeduction} ${row.cryptoCurrencyCode} (amount ${row.amount} + network fee ${fee.feeInCryptoCurrencyCode}). Nothing was sent; top up the balance and commit again.`;
+        this.#save(
+          { ...row, updatedAt: new Date().toISOString() },
+          row,
+          "payout.refused",
+          "commit refused: insufficient balance",
+        );
+        return failure(409, "insufficient_balance", message);
+      }
+      this.#save(
+        { ...row, updatedAt: new Date().toISOString() },
+        row,
+        "payout.commit_failed",
+        `commit not confirmed (${mapped.ok ? "?" : mapped.code}); safe to retry`,
+      );
+      return mapped;
+    }
+  }
+
+  /** Stores a committed withdrawal (status never moves backward). */
+  #committed(row: PayoutRow, w: Withdrawal, type: string): PayoutRow {
+    const status = acceptsPayoutStatus(row.status, w.status) ? w.status : row.status;
+    const next: PayoutRow = { ...row, status, withdrawal: w, updatedAt: new Date().toISOString() };
+    return this.#save(
+      next,
+      row,
+      type,
+      `withdrawal ${w.id} is ${w.status}; debited ${w.debitedAmount ?? "?"}`,
+    );
+  }
+
+  /**
+   * Handles a verified `withdrawal.statusChanged`: re-reads the withdrawal from the service and
+   * applies it under the monotonic rules. `deliveryKey` dedupes identical deliveries.
+   */
+  applyWithdrawalWebhook(
+    withdrawalId: string,
+    deliveryKey: string,
+  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
+    return this.#serial(async () => {
+      const row = this.#row();
+      if (!row || (row.withdrawal && row.withdrawal.id !== withdrawalId)) {
+        return success({ known: false, duplicate: false });
+      }
+      if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
+      let w: Withdrawal;
+      try {
+        w = await upstreamFor(this.#config()).getWithdrawal({ id: withdrawalId });
+      } catch (error) {
+        const failed = upstreamFailure(error, this.#logger());
+        return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
+      }
+      if (w.orderId !== row.orderId || !sameParams(w, row)) {
+        this.#logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
+        return success({ known: false, duplicate: false });
+      }
+      const incoming: WithdrawalStatus = w.status;
+      if (!row.withdrawal || acceptsPayoutStatus(row.status, incoming)) {
+        this.#committed(row, w, "payout.status");
+      }
+      this.log.rememberDelivery(deliveryKey, new Date().toISOString());
+      return success({ known: true, duplicate: false });
+    });
+  }
+
+  #scheduleAlarm(): void {
+    void this.ctx.storage.getAlarm().then((at) => {
+      if (at === null || at > Date.now()) return this.ctx.storage.setAlarm(Date.now());
+    });
+  }
+
+  /** Delivers due merchant notifications; reschedules itself for the next one. */
+  override async alarm(): Promise<void> {
+    if (!this.#hasSchema) return;
+    const config = this.#config();
+    const next = await deliverOutbox(this.ctx.storage.sql, {
+      url: config.MERCHANT_WEBHOOK_URL ?? null,
+      secret: config.MERCHANT_API_TOKEN,
+      now: Date.now(),
+    });
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+}

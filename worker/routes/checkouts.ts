@@ -1,0 +1,105 @@
+/**
+ * @module
+ * The widget's checkout routes: open (token → order object → upstream invoice), snapshot,
+ * currency lock, retry, refund address, and the SSE stream.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { fiatCurrencies, cryptoCurrencies } from "../checkout/catalog.ts";
+import { checkoutIdFor } from "../checkout/checkout-id.ts";
+import { checkFiatAmount } from "../checkout/fiat-rules.ts";
+import { stubForCheckout } from "../checkout/order-stub.ts";
+import { checkAddress } from "../checkout/address-rules.ts";
+import { ApiError } from "../http/api-error.ts";
+import { readJson } from "../http/json-body.ts";
+import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import type { AppEnv } from "../http/types.ts";
+import { unwrap } from "../order/outcome.ts";
+import { upstreamFailure } from "../order/upstream-failure.ts";
+import { verifyCheckoutToken } from "../token/verify.ts";
+import type { Config } from "../config/config.ts";
+import type { Logger } from "../http/log.ts";
+
+export const checkoutRoutes = new Hono<AppEnv>();
+
+const tokenBody = z.object({ token: z.string().min(1).max(8192) });
+const currencyBody = z.object({ cryptoCurrencyCode: z.string().regex(/^[A-Z0-9_]{2,20}$/) });
+const refundBody = z.object({
+  cryptoCurrencyCode: z.string().regex(/^[A-Z0-9_]{2,20}$/),
+  address: z.string().trim().min(1).max(128),
+});
+
+async function currencyEntry(config: Config, log: Logger, code: string) {
+  let list: Awaited<ReturnType<typeof cryptoCurrencies>>;
+  try {
+    list = await cryptoCurrencies(config);
+  } catch (error) {
+    return unwrap(upstreamFailure(error, log));
+  }
+  const entry = list.find((c) => c.code === code);
+  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for this checkout.`);
+  return entry;
+}
+
+checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
+  const { config, log } = c.var;
+  const { token } = await readJson(c, tokenBody);
+  const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET);
+  if (claims.mode === "deposit") {
+    throw new ApiError(400, "validation_failed", "This is a top-up token; open it with POST /v1/deposits.");
+  }
+  let fiatList: Awaited<ReturnType<typeof fiatCurrencies>>;
+  try {
+    fiatList = await fiatCurrencies(config);
+  } catch (error) {
+    return unwrap(upstreamFailure(error, log));
+  }
+  const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
+  const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
+  const stub = stubForCheckout(c.env, checkoutId);
+  const { created, snapshot } = unwrap(
+    await stub.open({
+      checkoutId,
+      invoiceNumber: claims.sub,
+      amount: claims.amount,
+      currency: claims.currency,
+      fiatDecimalPlaces: fiat.decimalPlaces,
+      description: claims.description ?? null,
+      customerId: claims.customerId ?? null,
+      returnUrl: claims.returnUrl ?? null,
+    }),
+  );
+  return c.json({ data: snapshot }, created ? 201 : 200);
+});
+
+checkoutRoutes.get("/:id", async (c) => {
+  const snapshot = unwrap(await stubForCheckout(c.env, c.req.param("id")).view());
+  return c.json({ data: snapshot }, 200, { "cache-control": "no-store" });
+});
+
+checkoutRoutes.post("/:id/currency", limitBody(), async (c) => {
+  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const { cryptoCurrencyCode } = await readJson(c, currencyBody);
+  const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
+  return c.json({ data: unwrap(await stub.lockCurrency(entry)) });
+});
+
+checkoutRoutes.post("/:id/retry", limitBody(), async (c) => {
+  const stub = stubForCheckout(c.env, c.req.param("id"));
+  return c.json({ data: unwrap(await stub.retry()) });
+});
+
+checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
+  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const { cryptoCurrencyCode, address } = await readJson(c, refundBody);
+  const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
+  checkAddress(entry, address);
+  return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, address)) });
+});
+
+checkoutRoutes.get("/:id/events", async (c) => {
+  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const res = await stub.fetch(c.req.raw);
+  // Responses from a stub have immutable headers; copy so CORS can add its own.
+  return new Response(res.body, res);
+});

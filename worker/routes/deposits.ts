@@ -1,0 +1,103 @@
+/**
+ * @module
+ * The widget's top-up routes: open (token with `mode: "deposit"` → top-up object → upstream
+ * `POST /deposit`), snapshot, and the SSE stream. Mounted under the same CORS, body-size and
+ * rate limits as `/v1/checkouts`.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { cryptoCurrencies } from "../checkout/catalog.ts";
+import { checkoutIdFor } from "../checkout/checkout-id.ts";
+import type { Env } from "../config/env.ts";
+import type { DepositCurrency } from "../deposit/store.ts";
+import { ApiError } from "../http/api-error.ts";
+import { readJson } from "../http/json-body.ts";
+import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import type { AppEnv } from "../http/types.ts";
+import { unwrap } from "../order/outcome.ts";
+import { upstreamFailure } from "../order/upstream-failure.ts";
+import { verifyCheckoutToken } from "../token/verify.ts";
+import type { UpstreamCryptoCurrency } from "../upstream/types.ts";
+
+export const depositRoutes = new Hono<AppEnv>();
+
+const CODE = /^[A-Z0-9_]{2,20}$/;
+const openBody = z.object({
+  token: z.string().min(1).max(8192),
+  cryptoCurrencyCode: z.string().regex(CODE).optional(),
+});
+
+/** Top-up ids are `d` + 22 base64url characters; anything else is 404 without touching storage. */
+const DEPOSIT_ID = /^d[A-Za-z0-9_-]{22}$/;
+
+function stubForDeposit(env: Env, id: string) {
+  if (!DEPOSIT_ID.test(id)) throw new ApiError(404, "not_found", "No such top-up.");
+  return env.DEPOSITS.get(env.DEPOSITS.idFromName(id));
+}
+
+depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
+  const { config, log } = c.var;
+  const body = await readJson(c, openBody);
+  const claims = await verifyCheckoutToken(body.token, config.CHECKOUT_SIGNING_SECRET);
+  if (claims.mode !== "deposit") {
+    throw new ApiError(
+      400,
+      "validation_failed",
+      "This is a payment token; open it with POST /v1/checkouts.",
+    );
+  }
+  if (
+    claims.cryptoCurrencyCode &&
+    body.cryptoCurrencyCode &&
+    claims.cryptoCurrencyCode !== body.cryptoCurrencyCode
+  ) {
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `This top-up is for ${claims.cryptoCurrencyCode}; the page asked for ${body.cryptoCurrencyCode}.`,
+    );
+  }
+  const code = claims.cryptoCurrencyCode ?? body.cryptoCurrencyCode;
+  if (!code) {
+    throw new ApiError(
+      400,
+      "validation_failed",
+      "cryptoCurrencyCode: choose the crypto currency to top up with.",
+    );
+  }
+  let list: Awaited<ReturnType<typeof cryptoCurrencies>>;
+  try {
+    list = await cryptoCurrencies(config);
+  } catch (error) {
+    return unwrap(upstreamFailure(error, log));
+  }
+  // The catalogue carries the upstream entries whole; the deposit fee is kept for the snapshot.
+  const entry = list.find((x) => x.code === code) as UpstreamCryptoCurrency | undefined;
+  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for top-ups.`);
+  const { depositNetworkFee, ...currency } = entry;
+  const checkoutId = await checkoutIdFor("deposit", claims.sub, config.CHECKOUT_SIGNING_SECRET);
+  const stub = c.env.DEPOSITS.get(c.env.DEPOSITS.idFromName(checkoutId));
+  const { created, snapshot } = unwrap(
+    await stub.open({
+      checkoutId,
+      topUpId: claims.sub,
+      customerId: claims.customerId ?? null,
+      currency: {
+        ...currency,
+        depositNetworkFee: depositNetworkFee?.amount ?? null,
+      } satisfies DepositCurrency,
+    }),
+  );
+  return c.json({ data: snapshot }, created ? 201 : 200);
+});
+
+depositRoutes.get("/:id", async (c) => {
+  const snapshot = unwrap(await stubForDeposit(c.env, c.req.param("id")).view());
+  return c.json({ data: snapshot }, 200, { "cache-control": "no-store" });
+});
+
+depositRoutes.get("/:id/events", async (c) => {
+  const res = await stubForDeposit(c.env, c.req.param("id")).fetch(c.req.raw);
+  // Responses from a stub have immutable headers; copy so CORS can add its own.
+  return new Response(res.body, res);
+});

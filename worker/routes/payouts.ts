@@ -1,0 +1,122 @@
+/**
+ * @module
+ * The merchant's payout API (Bearer `MERCHANT_API_TOKEN`, applied by `merchant.ts` to
+ * `/v1/payouts*` and `/v1/orders/*`): quote (`POST /v1/payouts`, idempotent per orderId),
+ * commit once (`POST /v1/payouts/:orderId/commit`), view, and the order refund
+ * (`POST /v1/orders/:invoiceNumber/refund`), which goes through the same quote → commit path.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { CryptoCurrency } from "../api/contract.ts";
+import { checkAddress } from "../checkout/address-rules.ts";
+import { cryptoCurrencies } from "../checkout/catalog.ts";
+import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
+import type { Config } from "../config/config.ts";
+import { ApiError } from "../http/api-error.ts";
+import { readJson } from "../http/json-body.ts";
+import { limitBody } from "../http/limits.ts";
+import type { Logger } from "../http/log.ts";
+import type { AppEnv } from "../http/types.ts";
+import { cmp } from "../money/decimal.ts";
+import { unwrap } from "../order/outcome.ts";
+import { upstreamFailure } from "../order/upstream-failure.ts";
+import { refundPlan } from "../payout/refund.ts";
+import type { PayoutRequest } from "../payout/store.ts";
+import { payoutStub } from "../payout/stub.ts";
+import { checkPayoutAmount } from "../payout/validate.ts";
+import { INVOICE_NUMBER } from "../token/claims.ts";
+
+export const payoutRoutes = new Hono<AppEnv>();
+
+/** Merchant orderIds: the upstream idempotency key, sent as is. */
+const ORDER_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+
+const payoutBody = z.object({
+  orderId: z.string().regex(ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -"),
+  cryptoCurrencyCode: z.string().regex(/^[A-Z0-9_]{2,20}$/),
+  address: z.string().trim().min(1).max(128),
+  amount: z.string({ error: 'amount must be a decimal string such as "25.50"' }).max(64),
+});
+const refundBody = z.object({
+  amount: z.string({ error: 'amount must be a decimal string such as "15"' }).max(64).optional(),
+});
+
+async function currencyFor(config: Config, log: Logger, code: string): Promise<CryptoCurrency> {
+  let list: CryptoCurrency[];
+  try {
+    list = await cryptoCurrencies(config);
+  } catch (error) {
+    return unwrap(upstreamFailure(error, log));
+  }
+  const entry = list.find((x) => x.code === code);
+  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for payouts.`);
+  return entry;
+}
+
+/** Validates against the live currency list, then quotes (same orderId → same payout). */
+async function quotePayout(c: Context<AppEnv>, input: Omit<PayoutRequest, "network">) {
+  const currency = await currencyFor(c.var.config, c.var.log, input.cryptoCurrencyCode);
+  checkAddress(currency, input.address);
+  const amount = checkPayoutAmount(currency, input.amount);
+  const request: PayoutRequest = { ...input, amount, network: currency.network };
+  return unwrap(await payoutStub(c.env, input.orderId).quote(request));
+}
+
+payoutRoutes.post("/", limitBody(), async (c) => {
+  const body = await readJson(c, payoutBody);
+  const { created, view } = await quotePayout(c, { ...body, kind: "payout", invoiceNumber: null });
+  return c.json({ data: view }, created ? 201 : 200, { "cache-control": "no-store" });
+});
+
+payoutRoutes.post("/:orderId/commit", async (c) => {
+  const orderId = c.req.param("orderId");
+  if (!ORDER_ID.test(orderId)) throw new ApiError(404, "not_found", "No such payout.");
+  const view = unwrap(await payoutStub(c.env, orderId).commit());
+  return c.json({ data: view }, 200, { "cache-control": "no-store" });
+});
+
+payoutRoutes.get("/:orderId", async (c) => {
+  const orderId = c.req.param("orderId");
+  if (!ORDER_ID.test(orderId)) throw new ApiError(404, "not_found", "No such payout.");
+  const view = unwrap(await payoutStub(c.env, orderId).view());
+  return c.json({ data: view }, 200, { "cache-control": "no-store" });
+});
+
+/**
+ * `POST /v1/orders/:invoiceNumber/refund {amount?}`: pays the shopper back what the ledger
+ * says is refundable (or `amount`, at most that), quoted and committed in one call. Mounted by
+ * `merchant.ts` (behind the merchant token); an empty body refunds everything refundable.
+ *
+ * @example
+ * merchantRoutes.post("/orders/:invoiceNumber/refund", limitBody(), refundOrder);
+ */
+export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
+  const invoiceNumber = c.req.param("invoiceNumber") ?? "";
+  if (!INVOICE_NUMBER.test(invoiceNumber)) throw new ApiError(404, "not_found", "No such order.");
+  const raw = await c.req.raw.clone().text();
+  const { amount } = raw.trim() === "" ? {} : await readJson(c, refundBody);
+  const { config } = c.var;
+  const { stub } = await stubForInvoiceNumber(c.env, invoiceNumber, config.CHECKOUT_SIGNING_SECRET);
+  const plan = unwrap(refundPlan(unwrap(await stub.ledger())));
+  if (amount !== undefined) {
+    const fits = /^\d+(\.\d+)?$/.test(amount) && cmp(amount, plan.refundable) <= 0;
+    if (!fits) {
+      throw new ApiError(
+        400,
+        "validation_failed",
+        `amount must be a decimal string of at most the refundable ${plan.refundable} ${plan.cryptoCurrencyCode}.`,
+      );
+    }
+  }
+  const orderId = `${config.ORDER_ID_PREFIX}-${invoiceNumber}-refund`;
+  const quoted = await quotePayout(c, {
+    orderId,
+    kind: "refund",
+    invoiceNumber,
+    cryptoCurrencyCode: plan.cryptoCurrencyCode,
+    address: plan.address,
+    amount: amount ?? plan.refundable,
+  });
+  const view = unwrap(await payoutStub(c.env, orderId).commit());
+  return c.json({ data: view }, quoted.created ? 201 : 200, { "cache-control": "no-store" });
+}

@@ -1,0 +1,100 @@
+/**
+ * @module
+ * `POST /webhooks/payment`: the service's signed deliveries.
+ *
+ * Order of checks (each refusal stores nothing): size → signature over the raw bytes →
+ * JSON → envelope schema → event kind → routing. A verified delivery is only a prompt: the
+ * order object fetches the authoritative invoice before changing anything, and answers 503
+ * when it cannot, so the service retries.
+ */
+import { Hono } from "hono";
+import { errorResponse } from "../http/api-error.ts";
+import type { AppEnv } from "../http/types.ts";
+import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
+import { HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
+import { checkoutCandidates } from "../webhooks/route-invoice.ts";
+import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
+import { handleWithdrawalWebhook } from "../webhooks/withdrawal-webhook.ts";
+
+/** Largest webhook body accepted. */
+export const MAX_WEBHOOK_BODY = 64 * 1024;
+
+export const webhookRoutes = new Hono<AppEnv>();
+
+const MESSAGES = {
+  signature_missing: "The x-webhook-signature header is missing.",
+  signature_malformed: "The x-webhook-signature header is not a hex HMAC-SHA256.",
+  signature_invalid: "The webhook signature does not match.",
+} as const;
+
+webhookRoutes.post("/payment", async (c) => {
+  const { config, log } = c.var;
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_WEBHOOK_BODY)
+    return errorResponse(413, "payload_too_large", "Webhook body too large.");
+  const raw = new Uint8Array(await c.req.arrayBuffer());
+  if (raw.byteLength > MAX_WEBHOOK_BODY)
+    return errorResponse(413, "payload_too_large", "Webhook body too large.");
+
+  const problem = await checkWebhookSignature(
+    raw,
+    c.req.header("x-webhook-signature"),
+    config.WEBHOOK_SIGNING_KEY,
+  );
+  if (problem) {
+    log.warn("webhook.rejected", { reason: problem });
+    return errorResponse(401, problem, MESSAGES[problem]);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(new TextDecoder().decode(raw));
+  } catch {
+    return errorResponse(400, "invalid_json", "The webhook body is not JSON.");
+  }
+  const envelope = webhookEnvelope.safeParse(body);
+  if (!envelope.success) {
+    return errorResponse(
+      422,
+      "schema_invalid",
+      `The webhook body does not match the expected envelope (${envelope.error.issues[0]?.path.join(".") || "body"}).`,
+    );
+  }
+  const { event, data } = envelope.data;
+  if (!HANDLED_EVENTS.has(event)) {
+    log.debug("webhook.ignored", { event });
+    return c.json({ received: true, ignored: "event not handled" }, 202);
+  }
+  if (event === "deposit.statusChanged")
+    return handleDepositWebhook(c, data, await deliveryKey(raw));
+  if (event === "withdrawal.statusChanged")
+    return handleWithdrawalWebhook(c, data, await deliveryKey(raw));
+  const ref = invoiceRef.safeParse(data);
+  if (!ref.success) {
+    return errorResponse(
+      422,
+      "schema_invalid",
+      `The invoice in the webhook lacks ${ref.error.issues[0]?.path.join(".") || "fields"}.`,
+    );
+  }
+  const key = await deliveryKey(raw);
+  const candidates = await checkoutCandidates(
+    ref.data,
+    config.ORDER_ID_PREFIX,
+    config.CHECKOUT_SIGNING_SECRET,
+  );
+  for (const checkoutId of candidates) {
+    const stub = c.env.ORDERS.get(c.env.ORDERS.idFromName(checkoutId));
+    const outcome = await stub.applyInvoiceWebhook(ref.data.id, key);
+    if (!outcome.ok)
+      return errorResponse(
+        503,
+        "service_busy",
+        "Could not confirm the invoice with the payment service; retry later.",
+      );
+    if (outcome.value.known) {
+      return c.json({ received: true, duplicate: outcome.value.duplicate });
+    }
+  }
+  log.warn("webhook.unknown_order", { orderId: ref.data.orderId ?? null });
+  return c.json({ received: true, ignored: "unknown order" }, 202);
+});

@@ -1,0 +1,240 @@
+/**
+ * @module
+ * The typed client of the payment service: one method per endpoint of the wire contract
+ * (`/work/shared/wire-contract.md`), returning normalised objects (`types.ts`).
+ *
+ * Wire facts kept here: `x-tenant-api-key` header (in `transport.ts`); `accountId` in the body
+ * of the creates and as a query parameter of every read of one object; success envelope
+ * `{data}`. Retry classes are in `retry-policy.ts`.
+ *
+ * *Assumed* (not in the public sources): `GET /withdrawal?accountId&id|orderId` reads one
+ * withdrawal, by analogy with `/invoice` and `/deposit`.
+ *
+ * Recovery after an uncertain create: if an earlier attempt of `createInvoice`/`createDeposit`
+ * timed out (or failed with a network error or 5xx) and a retry is answered
+ * `…orderIdAlreadyExists` / 409, the first attempt did reach the service. The object is then
+ * read by orderId and returned only if it matches the request (invoice: amount and fiat
+ * currency; deposit: crypto currency); otherwise the conflict is thrown as is.
+ */
+import { z } from "zod";
+import { cmp } from "../money/decimal.ts";
+import { UpstreamError } from "./errors.ts";
+import {
+  type CommitWithdrawalInput,
+  type CreateDepositInput,
+  type CreateInvoiceInput,
+  commitBody,
+  depositBody,
+  invoiceBody,
+  type ListInvoicesInput,
+  type ObjectRef,
+  type QuoteWithdrawalInput,
+  quoteBody,
+  refQuery,
+} from "./inputs.ts";
+import {
+  accountSchema,
+  cryptoCurrencySchema,
+  depositSchema,
+  envelope,
+  fiatCurrencySchema,
+  invoicePageSchema,
+  invoiceSchema,
+  withdrawalQuoteSchema,
+  withdrawalSchema,
+} from "./schemas.ts";
+import { createTransport, type Transport, type UpstreamClientOptions } from "./transport.ts";
+import type {
+  Account,
+  Deposit,
+  FiatCurrency,
+  Invoice,
+  InvoicePage,
+  UpstreamCryptoCurrency,
+  Withdrawal,
+  WithdrawalQuote,
+} from "./types.ts";
+
+export type * from "./inputs.ts";
+export type { UpstreamClientOptions } from "./transport.ts";
+export type * from "./types.ts";
+
+/** The client returned by `createUpstreamClient`. */
+export interface UpstreamClient {
+  /** The service's base URL (not secret; adapters use it to know what the service offers). */
+  readonly baseUrl: string;
+  /** The account every call acts on. */
+  readonly accountId: string;
+  /** Low-level sender, for adapters of non-public operations (see `currency-lock.ts`) only. */
+  readonly send: Transport;
+  listCurrencies(network?: string): Promise<UpstreamCryptoCurrency[]>;
+  listFiatCurrencies(): Promise<FiatCurrency[]>;
+  createInvoice(input: CreateInvoiceInput): Promise<Invoice>;
+  getInvoice(ref: ObjectRef): Promise<Invoice>;
+  listInvoices(input?: ListInvoicesInput): Promise<InvoicePage>;
+  cancelInvoice(ref: ObjectRef): Promise<void>;
+  createDeposit(input: CreateDepositInput): Promise<Deposit>;
+  getDeposit(ref: ObjectRef): Promise<Deposit>;
+  quoteWithdrawal(input: QuoteWithdrawalInput): Promise<WithdrawalQuote>;
+  commitWithdrawal(input: CommitWithdrawalInput): Promise<Withdrawal>;
+  getWithdrawal(ref: ObjectRef): Promise<Withdrawal>;
+  listAccounts(): Promise<Account[]>;
+}
+
+const currencyList = envelope(z.array(cryptoCurrencySchema));
+const fiatList = envelope(z.array(fiatCurrencySchema));
+const oneInvoice = envelope(invoiceSchema);
+const oneDeposit = envelope(depositSchema);
+const oneQuote = envelope(withdrawalQuoteSchema);
+const oneWithdrawal = envelope(withdrawalSchema);
+const accountList = envelope(z.array(accountSchema));
+
+/**
+ * A client of the payment service. Holds the API key in a closure only: the returned object
+ * has no property that reveals it (safe to log or serialise).
+ *
+ * @example
+ * const client = createUpstreamClient({ baseUrl, apiKey: env.API_KEY, accountId: env.ACCOUNT_ID });
+ * const invoice = await client.createInvoice({ orderId: "cc-1001", fiatCurrencyCode: "USD", amount: "49.90" });
+ */
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  // Every method is async so that bad input rejects the returned promise (never throws).
+  const send = createTransport(options);
+  const { accountId } = options;
+
+  const getInvoice = async (ref: ObjectRef) =>
+    send({
+      method: "GET",
+      path: "/invoice",
+      query: refQuery(accountId, ref),
+      retry: "safe",
+      schema: oneInvoice,
+    });
+  const getDeposit = async (ref: ObjectRef) =>
+    send({
+      method: "GET",
+      path: "/deposit",
+      query: refQuery(accountId, ref),
+      retry: "safe",
+      schema: oneDeposit,
+    });
+
+  return {
+    baseUrl: options.baseUrl,
+    accountId,
+    send,
+    listCurrencies: async (network) =>
+      send({
+        method: "GET",
+        path: "/currencies",
+        query: { network },
+        retry: "safe",
+        schema: currencyList,
+      }),
+    listFiatCurrencies: async () =>
+      send({ method: "GET", path: "/currencies/fiat", retry: "safe", schema: fiatList }),
+
+    async createInvoice(input) {
+      const body = invoiceBody(accountId, input);
+      const trace = { uncertain: false };
+      try {
+        return await send({
+          method: "POST",
+          path: "/invoice",
+          body,
+          retry: "safe",
+          schema: oneInvoice,
+          trace,
+        });
+      } catch (error) {
+        if (!(trace.uncertain && isOrderIdConflict(error))) throw error;
+        const existing = await getInvoice({ orderId: input.orderId });
+        const same =
+          cmp(existing.amount, input.amount) === 0 &&
+          existing.fiatCurrencyCode === input.fiatCurrencyCode;
+        if (same) return existing;
+        throw error;
+      }
+    },
+    getInvoice,
+    listInvoices: async (input = {}) =>
+      send({
+        method: "GET",
+        path: "/invoice/list",
+        query: { accountId, status: input.status, page: input.page, limit: input.limit },
+        retry: "safe",
+        schema: invoicePageSchema,
+      }),
+    cancelInvoice: async (ref) =>
+      send<void>({
+        method: "POST",
+        path: "/invoice/cancel",
+        query: refQuery(accountId, ref),
+        retry: "never",
+      }),
+
+    async createDeposit(input) {
+      const body = depositBody(accountId, input);
+      const trace = { uncertain: false };
+      let deposit: Deposit;
+      try {
+        deposit = await send({
+          method: "POST",
+          path: "/deposit",
+          body,
+          retry: "safe",
+          schema: oneDeposit,
+          trace,
+        });
+      } catch (error) {
+        if (!(trace.uncertain && isOrderIdConflict(error))) throw error;
+        const existing = await getDeposit({ orderId: input.orderId });
+        if (existing.cryptoCurrencyCode === input.cryptoCurrencyCode) return existing;
+        throw error;
+      }
+      // The create answer omits these; the object was made for exactly this request.
+      return {
+        ...deposit,
+        orderId: deposit.orderId ?? input.orderId,
+        cryptoCurrencyCode: deposit.cryptoCurrencyCode ?? input.cryptoCurrencyCode,
+      };
+    },
+    getDeposit,
+
+    quoteWithdrawal: async (input) =>
+      send({
+        method: "POST",
+        path: "/withdrawal/quote",
+        body: quoteBody(accountId, input),
+        retry: "safe",
+        schema: oneQuote,
+      }),
+    commitWithdrawal: async (input) =>
+      send({
+        method: "POST",
+        path: "/withdrawal/commit",
+        body: commitBody(input),
+        retry: "commit",
+        schema: oneWithdrawal,
+      }),
+    getWithdrawal: async (ref) =>
+      send({
+        method: "GET",
+        path: "/withdrawal",
+        query: refQuery(accountId, ref),
+        retry: "safe",
+        schema: oneWithdrawal,
+      }),
+    listAccounts: async () =>
+      send({ method: "GET", path: "/accounts", retry: "safe", schema: accountList }),
+  };
+}
+
+/** The service's answer to a create whose orderId already names an object. */
+function isOrderIdConflict(error: unknown): error is UpstreamError {
+  return (
+    error instanceof UpstreamError &&
+    error.kind === "http" &&
+    (error.status === 409 || (error.code ?? "").endsWith(".orderIdAlreadyExists"))
+  );
+}

@@ -1,0 +1,225 @@
+/**
+ * @module
+ * zod schemas of the service's answers, applied to `parseExactJson` output (so every JSON
+ * number arrives as its source text). They normalise as they validate:
+ * - amounts: numeric source text → canonical decimal string (`toDecimal`); a JSON string
+ *   holding a number is tolerated, anything else fails;
+ * - integers (decimalPlaces, page counts): numeric source text → safe non-negative integer;
+ * - fields the service may omit → `null`.
+ * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
+ */
+import { z } from "zod";
+import type { DepositStatus, InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
+import { toDecimal } from "../money/decimal.ts";
+import type {
+  Account,
+  Deposit,
+  FiatCurrency,
+  Invoice,
+  InvoicePage,
+  LockedInvoice,
+  Settlement,
+  UpstreamCryptoCurrency,
+  Withdrawal,
+  WithdrawalQuote,
+} from "./types.ts";
+
+/** A JSON number (its exact source text) → canonical decimal string. */
+export const amount = z.string({ error: "expected a number" }).transform((source, ctx) => {
+  try {
+    return toDecimal(source);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "expected a number" });
+    return z.NEVER;
+  }
+});
+
+/** A JSON integer (source text) → non-negative safe integer. */
+export const count = z
+  .string({ error: "expected an integer" })
+  .regex(/^\d{1,15}$/, "expected a non-negative integer")
+  .transform((source) => Number.parseInt(source, 10));
+
+/** Optional-or-null field → `null` when absent (never `undefined`). */
+function orNull<T extends z.ZodType>(schema: T) {
+  return schema.nullish().transform((value) => value ?? null);
+}
+
+const text = z.string();
+
+const INVOICE_STATUSES = [
+  "created",
+  "processing",
+  "suspended",
+  "paid",
+  "overpaid",
+  "partially_paid",
+  "expired",
+  "failed",
+  "cancelled",
+] as const satisfies readonly InvoiceStatus[];
+const DEPOSIT_STATUSES = [
+  "created",
+  "processing",
+  "completed",
+  "suspended",
+  "failed",
+  "expired",
+  "cancelled",
+] as const satisfies readonly DepositStatus[];
+const WITHDRAWAL_STATUSES = [
+  "created",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+] as const satisfies readonly WithdrawalStatus[];
+
+export const cryptoCurrencySchema: z.ZodType<UpstreamCryptoCurrency> = z.object({
+  code: text,
+  name: text,
+  network: text,
+  tokenType: orNull(text),
+  decimalPlaces: count,
+  minDepositAmount: amount,
+  minWithdrawalAmount: amount,
+  depositCommission: amount,
+  contractAddress: orNull(text),
+  imageUrl: orNull(text),
+  addressMask: orNull(text),
+  depositNetworkFee: orNull(z.object({ amount, quotedAt: orNull(text) })),
+});
+
+export const fiatCurrencySchema: z.ZodType<FiatCurrency> = z.object({
+  code: text,
+  name: text,
+  decimalPlaces: count,
+  minInvoiceAmount: amount,
+});
+
+export const settlementSchema: z.ZodType<Settlement> = z.object({
+  amountPaid: amount,
+  commissionAmount: amount,
+  networkFeeAmount: orNull(amount),
+  networkFeeCurrencyCode: orNull(text),
+  depositNetworkFeeAmount: orNull(amount),
+  netAmount: amount,
+  amountPaidUsd: orNull(amount),
+  commissionAmountUsd: orNull(amount),
+  networkFeeAmountUsd: orNull(amount),
+  depositNetworkFeeAmountUsd: orNull(amount),
+  netAmountUsd: orNull(amount),
+  txHash: orNull(text),
+  completedAt: orNull(text),
+});
+
+export const invoiceSchema: z.ZodType<Invoice> = z.object({
+  id: text,
+  accountId: orNull(text),
+  orderId: orNull(text),
+  amount,
+  fiatCurrencyCode: text,
+  items: orNull(z.array(z.object({ name: text, quantity: amount, cost: amount }))),
+  status: z.enum(INVOICE_STATUSES),
+  cryptoCurrencyCode: orNull(text),
+  cryptoAmountExpected: orNull(amount),
+  cryptoAmountReceived: orNull(amount),
+  address: orNull(text),
+  txHash: orNull(text),
+  settlement: orNull(settlementSchema),
+  expiresAt: orNull(text),
+  createdAt: text,
+  paidAt: orNull(text),
+  paymentPageUrl: text,
+  customPayload: orNull(text),
+  description: orNull(text),
+  number: orNull(text),
+});
+
+/** After the sandbox's currency lock the payment fields must be set. */
+export const lockedInvoiceSchema = invoiceSchema.superRefine((invoice, ctx) => {
+  for (const field of ["cryptoCurrencyCode", "cryptoAmountExpected", "address"] as const) {
+    if (invoice[field] === null) {
+      ctx.addIssue({ code: "custom", path: [field], message: "required after a currency lock" });
+    }
+  }
+}) as z.ZodType<LockedInvoice>;
+
+export const invoicePageSchema: z.ZodType<InvoicePage> = z
+  .object({
+    data: z.array(invoiceSchema),
+    total: count,
+    page: count,
+    limit: count,
+    hasMore: z.boolean(),
+  })
+  .transform(({ data, ...rest }) => ({ items: data, ...rest }));
+
+export const depositSchema: z.ZodType<Deposit> = z.object({
+  id: text,
+  orderId: orNull(text),
+  cryptoCurrencyCode: orNull(text),
+  status: orNull(z.enum(DEPOSIT_STATUSES)),
+  minimumAmount: orNull(amount),
+  address: text,
+  createdAt: text,
+  expiresAt: orNull(text),
+  qrCode: orNull(text),
+  settlement: orNull(settlementSchema),
+});
+
+export const withdrawalQuoteSchema: z.ZodType<WithdrawalQuote> = z.object({
+  quoteId: text,
+  orderId: text,
+  cryptoCurrencyCode: text,
+  address: text,
+  amount,
+  autoConvert: orNull(
+    z.object({ fromAssetCode: text, toAssetCode: text, fromAmount: amount, toAmount: amount }),
+  ),
+  totalDeduction: amount,
+  fee: z.object({
+    feeNative: amount,
+    feeCurrency: text,
+    feeInCryptoCurrencyCode: amount,
+    feeUsd: orNull(amount),
+  }),
+  expiresAt: text,
+});
+
+export const withdrawalSchema: z.ZodType<Withdrawal> = z.object({
+  id: text,
+  orderId: orNull(text),
+  accountId: orNull(text),
+  cryptoCurrencyCode: text,
+  address: text,
+  amount,
+  status: z.enum(WITHDRAWAL_STATUSES),
+  transactionHash: orNull(text),
+  feeAmount: orNull(amount),
+  debitedAmount: orNull(amount),
+  createdAt: text,
+  updatedAt: orNull(text),
+  quoteId: orNull(text),
+});
+
+export const accountSchema: z.ZodType<Account> = z.object({
+  id: text,
+  name: orNull(text),
+  createdAt: orNull(text),
+});
+
+/**
+ * `{ data: T }`, the success envelope of every single-object or plain-list answer.
+ * @example envelope(z.array(accountSchema)).parse({ data: [] }); // []
+ */
+export function envelope<T>(data: z.ZodType<T>): z.ZodType<T> {
+  return z.object({ data }).transform((body) => body.data);
+}
+
+/** The error body: `{ code, message, extension? }`; loose, since it is only read for hints. */
+export const errorBodySchema = z.object({
+  code: z.string(),
+  message: z.string().optional(),
+  extension: z.record(z.string(), z.unknown()).nullish(),
+});
