@@ -8,8 +8,8 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { parseConfig } from "../worker/config/config.ts";
-import type { Env } from "../worker/config/env.ts";
 import { runDoctor } from "../worker/config/doctor.ts";
+import type { Env } from "../worker/config/env.ts";
 
 /** `KEY = "value"` lines of the `[vars]` table: all this project's wrangler.toml uses. */
 function tomlVars(text: string): Record<string, string> {
@@ -38,7 +38,8 @@ const env: Record<string, string | undefined> = {
   ...(existsSync(".dev.vars") ? dotenv(readFileSync(".dev.vars", "utf8")) : {}),
 };
 for (const key of Object.keys(process.env)) {
-  if (/^[A-Z_]+$/.test(key) && (key in env || key.endsWith("_KEY") || key.endsWith("_URL"))) env[key] = process.env[key];
+  if (/^[A-Z_]+$/.test(key) && (key in env || key.endsWith("_KEY") || key.endsWith("_URL")))
+    env[key] = process.env[key];
 }
 
 const parsed = parseConfig(env as unknown as Env);
@@ -49,5 +50,6 @@ if (!parsed.ok) {
 }
 const report = await runDoctor(parsed.config);
 console.log(`Payment service: ${report.environment} (${report.baseUrl})`);
-for (const check of report.checks) console.log(`${check.ok ? "✓" : "✗"} ${check.name}: ${check.message}`);
+for (const check of report.checks)
+  console.log(`${check.ok ? "✓" : "✗"} ${check.name}: ${check.message}`);
 process.exit(report.ok ? 0 : 1);

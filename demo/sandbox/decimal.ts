@@ -93,7 +93,7 @@ export function roundHalfUp(x: Decimal, dp: number): Decimal {
  */
 export function divRoundUp(a: Decimal, b: Decimal, dp: number): Decimal {
   const floor = roundDown(a.div(b), dp);
-  return floor.times(b).lt(a.times(0)) ? floor.plus(new Dec(1).div(new Dec(10).pow(dp))) : floor;
+  return floor.times(b).lt(a) ? floor.plus(new Dec(1).div(new Dec(10).pow(dp))) : floor;
 }
 
 /**

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import {
+  deliverAll,
   fault,
   merchant,
   openCheckout,
   postJson,
   simulate,
-  deliverAll,
   token,
   uniqueIp,
   uniqueSub,
@@ -72,12 +72,16 @@ describe("POST /v1/checkouts", () => {
     const t = await token({ sub });
     const before = (await upstreamRequests("/invoice", "POST")).length;
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => postJson("/v1/checkouts", { token: t }, { "cf-connecting-ip": uniqueIp() })),
+      Array.from({ length: 20 }, () =>
+        postJson("/v1/checkouts", { token: t }, { "cf-connecting-ip": uniqueIp() }),
+      ),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(19);
-    const ids = new Set(await Promise.all(results.map(async (r) => ((await r.json()) as Body).data.id)));
+    const ids = new Set(
+      await Promise.all(results.map(async (r) => ((await r.json()) as Body).data.id)),
+    );
     expect(ids.size).toBe(1);
     expect((await upstreamRequests("/invoice", "POST")).length - before).toBe(1);
   });
@@ -94,7 +98,13 @@ describe("POST /v1/checkouts", () => {
 
   it("retries after a timeout that happened after the invoice was created: still one invoice", async () => {
     const sub = uniqueSub("rto");
-    await fault({ path: "/invoice", method: "POST", mode: "timeout-after-create", delayMs: 12_000, times: 1 });
+    await fault({
+      path: "/invoice",
+      method: "POST",
+      mode: "timeout-after-create",
+      delayMs: 12_000,
+      times: 1,
+    });
     const { status, body } = await openCheckout({ sub });
     expect(status).toBe(201);
     expect(body.data.attempt.orderId).toBe(`cc-${sub}`);
@@ -102,7 +112,9 @@ describe("POST /v1/checkouts", () => {
     const posts = (await upstreamRequests("/invoice", "POST")).slice(-2);
     expect(posts).toHaveLength(2);
     const upstream = await upstreamInvoice(`cc-${sub}`);
-    const ledger = (await (await merchant(`/v1/orders/${sub}`)).json()) as { data: { attempts: { invoiceId: string }[] } };
+    const ledger = (await (await merchant(`/v1/orders/${sub}`)).json()) as {
+      data: { attempts: { invoiceId: string }[] };
+    };
     expect(ledger.data.attempts.map((a) => a.invoiceId)).toEqual([upstream.body.data.id]);
   }, 30_000);
 
@@ -156,7 +168,9 @@ describe("GET /v1/checkouts/:id", () => {
 describe("currency lock (in-page mode, through the sandbox adapter)", () => {
   it("locks a currency: exact amount, address, wallet link, expiry", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("lock"), amount: "65.00" });
-    const res = await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "BTC" });
+    const res = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
+      cryptoCurrencyCode: "BTC",
+    });
     expect(res.status).toBe(200);
     const pay = ((await res.json()) as Body).data.attempt.payment;
     expect(pay?.cryptoCurrencyCode).toBe("BTC");
@@ -169,10 +183,14 @@ describe("currency lock (in-page mode, through the sandbox adapter)", () => {
 
   it("rejects an unknown currency with 400 unknown_currency and a malformed one with 400 validation_failed", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("lockx") });
-    const unknown = await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "DOGE" });
+    const unknown = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
+      cryptoCurrencyCode: "DOGE",
+    });
     expect(unknown.status).toBe(400);
     expect(((await unknown.json()) as Body).error?.code).toBe("unknown_currency");
-    const bad = await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "<x>" });
+    const bad = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
+      cryptoCurrencyCode: "<x>",
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Body).error?.code).toBe("validation_failed");
   });
@@ -181,7 +199,10 @@ describe("currency lock (in-page mode, through the sandbox adapter)", () => {
 describe("refund address", () => {
   it("accepts an address matching the currency's addressMask and refuses others", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("refund") });
-    const bad = await postJson(`/v1/checkouts/${body.data.id}/refund-address`, { cryptoCurrencyCode: "USDT_TRC20", address: "0x1234" });
+    const bad = await postJson(`/v1/checkouts/${body.data.id}/refund-address`, {
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: "0x1234",
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Body).error?.code).toBe("invalid_address");
     const good = await postJson(`/v1/checkouts/${body.data.id}/refund-address`, {
@@ -206,13 +227,19 @@ describe("abuse limits", () => {
       headers: { origin: "http://127.0.0.1:5173", "access-control-request-method": "POST" },
     });
     expect(preflight.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
-    const allowed = await worker("/v1/currencies/fiat", { headers: { origin: "http://127.0.0.1:5173" } });
+    const allowed = await worker("/v1/currencies/fiat", {
+      headers: { origin: "http://127.0.0.1:5173" },
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
   });
 
   it("refuses an oversized body with 413 payload_too_large", async () => {
-    const res = await postJson("/v1/checkouts", { token: "x".repeat(20_000) }, { "cf-connecting-ip": uniqueIp() });
+    const res = await postJson(
+      "/v1/checkouts",
+      { token: "x".repeat(20_000) },
+      { "cf-connecting-ip": uniqueIp() },
+    );
     expect(res.status).toBe(413);
     expect(((await res.json()) as Body).error?.code).toBe("payload_too_large");
   });
@@ -221,13 +248,21 @@ describe("abuse limits", () => {
     const ip = uniqueIp();
     const statuses: number[] = [];
     for (let i = 0; i < 35; i++) {
-      const res = await postJson("/v1/checkouts", { token: "not-a-token" }, { "cf-connecting-ip": ip });
+      const res = await postJson(
+        "/v1/checkouts",
+        { token: "not-a-token" },
+        { "cf-connecting-ip": ip },
+      );
       statuses.push(res.status);
     }
     expect(statuses).toContain(429);
     expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(30);
     // Another client is not affected.
-    const other = await postJson("/v1/checkouts", { token: "not-a-token" }, { "cf-connecting-ip": uniqueIp() });
+    const other = await postJson(
+      "/v1/checkouts",
+      { token: "not-a-token" },
+      { "cf-connecting-ip": uniqueIp() },
+    );
     expect(other.status).toBe(401);
   });
 });

@@ -24,7 +24,10 @@ describe("configuration (the seed's gateway-module settings)", () => {
     expect(result.config.ORDER_ID_PREFIX).toBe("cc");
     expect(result.config.SANDBOX).toBe(false);
     expect(result.config.PUBLIC_BASE_URL).toBe("https://pay.example.com");
-    expect(result.config.ALLOWED_ORIGINS).toEqual(["https://shop.example.com", "https://www.example.com"]);
+    expect(result.config.ALLOWED_ORIGINS).toEqual([
+      "https://shop.example.com",
+      "https://www.example.com",
+    ]);
   });
 
   it.each([

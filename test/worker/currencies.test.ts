@@ -9,7 +9,17 @@ describe("GET /v1/currencies", () => {
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: CryptoCurrency[] };
     expect(data.map((c) => c.code).sort()).toEqual(
-      ["BNB", "BTC", "ETH", "TRX", "USDC_BEP20", "USDC_ERC20", "USDT_BEP20", "USDT_ERC20", "USDT_TRC20"].sort(),
+      [
+        "BNB",
+        "BTC",
+        "ETH",
+        "TRX",
+        "USDC_BEP20",
+        "USDC_ERC20",
+        "USDT_BEP20",
+        "USDT_ERC20",
+        "USDT_TRC20",
+      ].sort(),
     );
     for (const c of data) {
       expect(typeof c.minDepositAmount).toBe("string");
@@ -24,14 +34,18 @@ describe("GET /v1/currencies", () => {
   });
 
   it("filters by network and rejects a malformed network", async () => {
-    const tron = (await (await worker("/v1/currencies?network=Tron")).json()) as { data: CryptoCurrency[] };
+    const tron = (await (await worker("/v1/currencies?network=Tron")).json()) as {
+      data: CryptoCurrency[];
+    };
     expect(tron.data.map((c) => c.code).sort()).toEqual(["TRX", "USDT_TRC20"]);
     const bad = await worker("/v1/currencies?network=%3Cscript%3E");
     expect(bad.status).toBe(400);
   });
 
   it("lists fiat currencies with minimums as decimal strings", async () => {
-    const { data } = (await (await worker("/v1/currencies/fiat")).json()) as { data: FiatCurrency[] };
+    const { data } = (await (await worker("/v1/currencies/fiat")).json()) as {
+      data: FiatCurrency[];
+    };
     const usd = data.find((f) => f.code === "USD")!;
     expect(usd.decimalPlaces).toBe(2);
     expect(typeof usd.minInvoiceAmount).toBe("string");
@@ -39,11 +53,17 @@ describe("GET /v1/currencies", () => {
 
   it("makes at most one upstream call per cache period for 1,000 concurrent requests", async () => {
     clearCatalogMemory();
-    const before = (await upstreamRequests("/currencies")).filter((r) => r.query.network === "BNB").length;
-    const results = await Promise.all(Array.from({ length: 1000 }, () => worker("/v1/currencies?network=BNB")));
+    const before = (await upstreamRequests("/currencies")).filter(
+      (r) => r.query.network === "BNB",
+    ).length;
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, () => worker("/v1/currencies?network=BNB")),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     await Promise.all(results.map((r) => r.body?.cancel()));
-    const after = (await upstreamRequests("/currencies")).filter((r) => r.query.network === "BNB").length;
+    const after = (await upstreamRequests("/currencies")).filter(
+      (r) => r.query.network === "BNB",
+    ).length;
     expect(after - before).toBeLessThanOrEqual(1);
   });
 });

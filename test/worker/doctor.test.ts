@@ -5,15 +5,25 @@ import type { DoctorReport } from "../../worker/config/doctor.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { merchant, worker } from "./helpers.ts";
 
-const ctx = { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+const ctx = {
+  waitUntil() {},
+  passThroughOnException() {},
+  props: {},
+} as unknown as ExecutionContext;
 
 async function doctorWith(overrides: Partial<Env>) {
   const res = await app.fetch(
-    new Request("http://127.0.0.1:8787/v1/doctor", { headers: { authorization: `Bearer ${env.MERCHANT_API_TOKEN}` } }),
+    new Request("http://127.0.0.1:8787/v1/doctor", {
+      headers: { authorization: `Bearer ${env.MERCHANT_API_TOKEN}` },
+    }),
     { ...env, ...overrides } as Env,
     ctx,
   );
-  return { status: res.status, report: ((await res.json()) as { data: DoctorReport }).data, text: "" };
+  return {
+    status: res.status,
+    report: ((await res.json()) as { data: DoctorReport }).data,
+    text: "",
+  };
 }
 
 describe("GET /v1/doctor (the seed's validate-on-save)", () => {

@@ -31,14 +31,31 @@ export function uniqueSub(label = "t"): string {
 }
 
 /** Mints a checkout token with the test secret. */
-export function token(claims: Partial<MintClaims> & { sub: string }, options = {}): Promise<string> {
-  return mintCheckoutToken({ amount: "49.90", currency: "USD", ...claims }, env.CHECKOUT_SIGNING_SECRET as string, options);
+export function token(
+  claims: Partial<MintClaims> & { sub: string },
+  options = {},
+): Promise<string> {
+  return mintCheckoutToken(
+    { amount: "49.90", currency: "USD", ...claims },
+    env.CHECKOUT_SIGNING_SECRET as string,
+    options,
+  );
 }
 
 /** Opens a checkout; returns status and body. */
 export async function openCheckout(claims: Partial<MintClaims> & { sub: string }, ip = uniqueIp()) {
-  const res = await postJson("/v1/checkouts", { token: await token(claims) }, { "cf-connecting-ip": ip });
-  return { status: res.status, body: (await res.json()) as { data: CheckoutSnapshot; error?: { code: string; message: string } } };
+  const res = await postJson(
+    "/v1/checkouts",
+    { token: await token(claims) },
+    { "cf-connecting-ip": ip },
+  );
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      data: CheckoutSnapshot;
+      error?: { code: string; message: string };
+    },
+  };
 }
 
 let ipCounter = 0;
@@ -49,7 +66,10 @@ export function uniqueIp(): string {
 }
 
 /** Calls the sandbox (admin or wire API). */
-export async function sandbox<T = unknown>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+export async function sandbox<T = unknown>(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: T }> {
   const res = await fetch(`${SANDBOX_URL}${path}`, init);
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
@@ -57,11 +77,14 @@ export async function sandbox<T = unknown>(path: string, init: RequestInit = {})
 
 /** The sandbox's *Simulate payment*. */
 export function simulate(ref: string, action: string, amount?: string) {
-  return sandbox<{ data: Record<string, unknown> }>(`/sandbox/invoices/${encodeURIComponent(ref)}/simulate`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(amount ? { action, amount } : { action }),
-  });
+  return sandbox<{ data: Record<string, unknown> }>(
+    `/sandbox/invoices/${encodeURIComponent(ref)}/simulate`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(amount ? { action, amount } : { action }),
+    },
+  );
 }
 
 export interface Delivery {
@@ -74,7 +97,9 @@ export interface Delivery {
 
 /** Signed deliveries the sandbox made for an orderId, oldest first. */
 export async function deliveriesFor(orderId: string): Promise<Delivery[]> {
-  const { body } = await sandbox<{ data: Delivery[] }>(`/sandbox/webhooks?orderId=${encodeURIComponent(orderId)}`);
+  const { body } = await sandbox<{ data: Delivery[] }>(
+    `/sandbox/webhooks?orderId=${encodeURIComponent(orderId)}`,
+  );
   return body.data;
 }
 
@@ -98,7 +123,11 @@ export async function deliverAll(orderId: string): Promise<number[]> {
 export function merchant(path: string, init: RequestInit = {}) {
   return worker(path, {
     ...init,
-    headers: { authorization: `Bearer ${env.MERCHANT_API_TOKEN}`, "content-type": "application/json", ...(init.headers ?? {}) },
+    headers: {
+      authorization: `Bearer ${env.MERCHANT_API_TOKEN}`,
+      "content-type": "application/json",
+      ...(init.headers ?? {}),
+    },
   });
 }
 
@@ -113,7 +142,9 @@ export function upstreamInvoice(orderId: string) {
 /** Upstream requests the sandbox logged for a path (and method), oldest first. */
 export async function upstreamRequests(path: string, method?: string) {
   const q = `path=${encodeURIComponent(path)}${method ? `&method=${method}` : ""}`;
-  const { body } = await sandbox<{ data: { method: string; path: string; query: Record<string, string>; status: number }[] }>(`/sandbox/requests?${q}`);
+  const { body } = await sandbox<{
+    data: { method: string; path: string; query: Record<string, string>; status: number }[];
+  }>(`/sandbox/requests?${q}`);
   return body.data;
 }
 

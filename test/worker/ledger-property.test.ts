@@ -1,8 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { InvoiceStatus } from "../../worker/api/contract.ts";
-import { type AttemptBalance, applyInvoiceState, type InvoiceFacts } from "../../worker/order/ledger.ts";
 import { add } from "../../worker/money/decimal.ts";
+import {
+  type AttemptBalance,
+  applyInvoiceState,
+  type InvoiceFacts,
+} from "../../worker/order/ledger.ts";
 
 const fresh = (fiatAmount: string): AttemptBalance => ({
   status: "created",
@@ -13,7 +17,11 @@ const fresh = (fiatAmount: string): AttemptBalance => ({
   ended: false,
 });
 
-const state = (status: InvoiceStatus, received: string | null, expected = "0.00150000"): InvoiceFacts => ({
+const state = (
+  status: InvoiceStatus,
+  received: string | null,
+  expected = "0.00150000",
+): InvoiceFacts => ({
   status,
   cryptoAmountExpected: expected,
   cryptoAmountReceived: received,
@@ -29,10 +37,23 @@ const HISTORIES: Record<string, InvoiceFacts[]> = {
     state("partially_paid", "0.00100000"),
     state("paid", "0.00150000"),
   ],
-  overpaid: [state("created", null), state("processing", "0.00200000"), state("overpaid", "0.00200000")],
-  suspendedThenPaid: [state("created", null), state("processing", "0.0015"), state("suspended", "0.0015"), state("paid", "0.0015")],
+  overpaid: [
+    state("created", null),
+    state("processing", "0.00200000"),
+    state("overpaid", "0.00200000"),
+  ],
+  suspendedThenPaid: [
+    state("created", null),
+    state("processing", "0.0015"),
+    state("suspended", "0.0015"),
+    state("paid", "0.0015"),
+  ],
   expired: [state("created", null), state("expired", null)],
-  partialThenExpired: [state("created", null), state("partially_paid", "0.0003"), state("expired", "0.0003")],
+  partialThenExpired: [
+    state("created", null),
+    state("partially_paid", "0.0003"),
+    state("expired", "0.0003"),
+  ],
 };
 
 function run(history: readonly InvoiceFacts[], fiat = "49.90") {
@@ -79,7 +100,11 @@ describe("ledger: the gateway-module table, exactly once", () => {
   });
 
   it("never lets a late processing undo paid", () => {
-    const { balance } = run([...HISTORIES.paid!, state("processing", "0.0015"), state("created", null)]);
+    const { balance } = run([
+      ...HISTORIES.paid!,
+      state("processing", "0.0015"),
+      state("created", null),
+    ]);
     expect(balance.status).toBe("paid");
   });
 

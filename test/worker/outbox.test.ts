@@ -1,9 +1,17 @@
-import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { deliverOutbox } from "../../worker/order/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { deliverAll, merchant, openCheckout, postJson, sandbox, simulate, uniqueSub } from "./helpers.ts";
+import { deliverOutbox } from "../../worker/order/outbox-store.ts";
+import {
+  deliverAll,
+  merchant,
+  openCheckout,
+  postJson,
+  sandbox,
+  simulate,
+  uniqueSub,
+} from "./helpers.ts";
 
 interface InboxEntry {
   headers: Record<string, string>;
@@ -15,7 +23,13 @@ interface InboxEntry {
 const secret = env.MERCHANT_API_TOKEN as string;
 
 async function hmacHex(key: string, message: string) {
-  const k = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const k = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return [...new Uint8Array(await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message)))]
     .map((b) => b.toString(16).padStart(2, "0"))
     .join("");
@@ -29,7 +43,11 @@ async function verifyMerchantSignature(header: string, body: string, key: string
 
 async function inboxFor(invoiceNumber: string) {
   const { body } = await sandbox<{ data: InboxEntry[] }>("/sandbox/merchant-inbox");
-  return body.data.filter((e) => (JSON.parse(e.body) as { data: { invoiceNumber: string } }).data.invoiceNumber === invoiceNumber);
+  return body.data.filter(
+    (e) =>
+      (JSON.parse(e.body) as { data: { invoiceNumber: string } }).data.invoiceNumber ===
+      invoiceNumber,
+  );
 }
 
 /** Polls until `check` returns a value (alarms run on their own schedule). */
@@ -67,12 +85,28 @@ describe("merchant notifications (outbox)", () => {
     for (const entry of inbox) {
       const body = JSON.parse(entry.body) as { id: string };
       expect(entry.headers["x-checkout-event-id"]).toBe(body.id);
-      expect(await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body, secret)).toBe(true);
+      expect(
+        await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body, secret),
+      ).toBe(true);
       // A tampered body or the wrong key is detectable.
-      expect(await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body.replace("30.00", "3.00"), secret)).toBe(false);
-      expect(await verifyMerchantSignature(entry.headers["x-checkout-signature"]!, entry.body, "wrong-key-wrong-key")).toBe(false);
+      expect(
+        await verifyMerchantSignature(
+          entry.headers["x-checkout-signature"]!,
+          entry.body.replace("30.00", "3.00"),
+          secret,
+        ),
+      ).toBe(false);
+      expect(
+        await verifyMerchantSignature(
+          entry.headers["x-checkout-signature"]!,
+          entry.body,
+          "wrong-key-wrong-key",
+        ),
+      ).toBe(false);
     }
-    const paidNote = JSON.parse(inbox.find((e) => e.body.includes('"order.paid"'))!.body) as { data: Record<string, string> };
+    const paidNote = JSON.parse(inbox.find((e) => e.body.includes('"order.paid"'))!.body) as {
+      data: Record<string, string>;
+    };
     expect(paidNote.data.amountPaid).toBe("30.00");
     // Delivered rows are not sent again.
     await runDurableObjectAlarm(stub);
@@ -88,17 +122,27 @@ describe("merchant notifications (outbox)", () => {
     });
     const stub = await paid(sub);
     await runDurableObjectAlarm(stub);
-    type Notes = { data: { notifications: { attempts: number; deliveredAt: string | null; lastStatus: string }[] } };
+    type Notes = {
+      data: {
+        notifications: { attempts: number; deliveredAt: string | null; lastStatus: string }[];
+      };
+    };
     const pending = await eventually(async () => {
       const l = (await (await merchant(`/v1/orders/${sub}`)).json()) as Notes;
       return l.data.notifications.every((n) => n.attempts >= 1) ? l : null;
     });
     expect(pending.data.notifications.length).toBeGreaterThan(0);
-    expect(pending.data.notifications.every((n) => n.deliveredAt === null && n.lastStatus === "500")).toBe(true);
+    expect(
+      pending.data.notifications.every((n) => n.deliveredAt === null && n.lastStatus === "500"),
+    ).toBe(true);
     expect((await inboxFor(sub)).every((e) => e.status === 500)).toBe(true);
     // Not due yet: an immediate run changes nothing.
     const next = await runInDurableObject(stub, (o: OrderObject) =>
-      deliverOutbox(o.store.sql, { url: env.MERCHANT_WEBHOOK_URL as string, secret, now: Date.now() }),
+      deliverOutbox(o.store.sql, {
+        url: env.MERCHANT_WEBHOOK_URL as string,
+        secret,
+        now: Date.now(),
+      }),
     );
     expect(next).toBeGreaterThan(Date.now());
     await sandbox("/sandbox/merchant-inbox/behaviour", {
@@ -108,10 +152,18 @@ describe("merchant notifications (outbox)", () => {
     });
     // Later (time travel past the backoff): delivered.
     await runInDurableObject(stub, (o: OrderObject) =>
-      deliverOutbox(o.store.sql, { url: env.MERCHANT_WEBHOOK_URL as string, secret, now: Date.now() + 60_000 }),
+      deliverOutbox(o.store.sql, {
+        url: env.MERCHANT_WEBHOOK_URL as string,
+        secret,
+        now: Date.now() + 60_000,
+      }),
     );
-    const done = (await (await merchant(`/v1/orders/${sub}`)).json()) as { data: { notifications: { attempts: number; deliveredAt: string | null }[] } };
-    expect(done.data.notifications.every((n) => n.deliveredAt !== null && n.attempts >= 2)).toBe(true);
+    const done = (await (await merchant(`/v1/orders/${sub}`)).json()) as {
+      data: { notifications: { attempts: number; deliveredAt: string | null }[] };
+    };
+    expect(done.data.notifications.every((n) => n.deliveredAt !== null && n.attempts >= 2)).toBe(
+      true,
+    );
     const accepted = (await inboxFor(sub)).filter((e) => e.status === 200);
     expect(accepted.filter((e) => e.body.includes('"order.paid"'))).toHaveLength(1);
   });

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { deliverAll, openCheckout, postJson, simulate, STOREFRONT, uniqueSub, worker } from "./helpers.ts";
+import {
+  deliverAll,
+  openCheckout,
+  postJson,
+  STOREFRONT,
+  simulate,
+  uniqueSub,
+  worker,
+} from "./helpers.ts";
 
 interface Frame {
   id: number;
@@ -8,7 +16,10 @@ interface Frame {
 }
 
 /** Reads SSE frames until `count` snapshots arrived or the stream ended. */
-async function readFrames(res: Response, count: number): Promise<{ frames: Frame[]; ended: boolean }> {
+async function readFrames(
+  res: Response,
+  count: number,
+): Promise<{ frames: Frame[]; ended: boolean }> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -33,7 +44,10 @@ async function readFrames(res: Response, count: number): Promise<{ frames: Frame
   }
   if (!ended) {
     // Check whether the server closed right after (final streams do).
-    const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 200))]);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<null>((r) => setTimeout(() => r(null), 200)),
+    ]);
     ended = next !== null && next.done === true;
   }
   await reader.cancel().catch(() => {});
@@ -101,7 +115,10 @@ describe("GET /v1/checkouts/:id/events", () => {
     expect(resumed.frames[resumed.frames.length - 1]!.data.attempt.status).toBe("paid");
     expect(resumed.ended).toBe(true);
     // The query fallback works the same way.
-    const viaQuery = await readFrames(await worker(`/v1/checkouts/${id}/events?lastEventId=${seen}`), 10);
+    const viaQuery = await readFrames(
+      await worker(`/v1/checkouts/${id}/events?lastEventId=${seen}`),
+      10,
+    );
     expect(viaQuery.frames.map((f) => f.id)).toEqual(ids);
   });
 
@@ -112,7 +129,9 @@ describe("GET /v1/checkouts/:id/events", () => {
     const final = await readFrames(await worker(`/v1/checkouts/${id}/events`), 1);
     expect(final.frames[0]!.data.final).toBe(true);
     expect(final.ended).toBe(true);
-    const again = await worker(`/v1/checkouts/${id}/events`, { headers: { "last-event-id": String(final.frames[0]!.id) } });
+    const again = await worker(`/v1/checkouts/${id}/events`, {
+      headers: { "last-event-id": String(final.frames[0]!.id) },
+    });
     expect(again.status).toBe(204);
   });
 

@@ -4,29 +4,101 @@ import { describe, expect, it } from "vitest";
 import { postJson, token, uniqueIp, uniqueSub, upstreamInvoice } from "./helpers.ts";
 
 const secret = env.CHECKOUT_SIGNING_SECRET as string;
-const b64 = (o: unknown) => btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+const b64 = (o: unknown) =>
+  btoa(JSON.stringify(o)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 
 async function post(t: string) {
   const res = await postJson("/v1/checkouts", { token: t }, { "cf-connecting-ip": uniqueIp() });
-  return { status: res.status, body: (await res.json()) as { error: { code: string; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { error: { code: string; message: string } },
+  };
 }
-
 
 describe("checkout token rejections (nothing reaches the service)", () => {
   const exp = () => Math.floor(Date.now() / 1000) + 600;
 
   it.each([
-    ["a bad signature", async (sub: string) => sign({ sub, amount: "10.00", currency: "USD", exp: exp() }, "another-secret-entirely", "HS256"), 401, "token_invalid"],
-    ["alg none", async (sub: string) => `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub, amount: "10.00", currency: "USD", exp: exp() })}.`, 401, "token_invalid"],
-    ["alg HS512", async (sub: string) => sign({ sub, amount: "10.00", currency: "USD", exp: exp() }, secret, "HS512"), 401, "token_invalid"],
-    ["an expired token", async (sub: string) => sign({ sub, amount: "10.00", currency: "USD", exp: Math.floor(Date.now() / 1000) - 5 }, secret, "HS256"), 401, "token_expired"],
-    ["no exp", async (sub: string) => sign({ sub, amount: "10.00", currency: "USD" }, secret, "HS256"), 400, "validation_failed"],
-    ["a numeric amount", async (sub: string) => sign({ sub, amount: 10, currency: "USD", exp: exp() }, secret, "HS256"), 400, "validation_failed"],
-    ["a bad invoice number", async () => sign({ sub: "has space", amount: "10.00", currency: "USD", exp: exp() }, secret, "HS256"), 400, "validation_failed"],
-    ["too many decimals for USD", async (sub: string) => token({ sub, amount: "10.001" }), 400, "amount_invalid_decimals"],
-    ["decimals on JPY (0 dp)", async (sub: string) => token({ sub, amount: "1000.5", currency: "JPY" }), 400, "amount_invalid_decimals"],
-    ["below the minimum invoice amount", async (sub: string) => token({ sub, amount: "0.01" }), 400, "amount_below_minimum"],
-    ["an unknown fiat", async (sub: string) => token({ sub, currency: "XYZ" }), 400, "unknown_currency"],
+    [
+      "a bad signature",
+      async (sub: string) =>
+        sign(
+          { sub, amount: "10.00", currency: "USD", exp: exp() },
+          "another-secret-entirely",
+          "HS256",
+        ),
+      401,
+      "token_invalid",
+    ],
+    [
+      "alg none",
+      async (sub: string) =>
+        `${b64({ alg: "none", typ: "JWT" })}.${b64({ sub, amount: "10.00", currency: "USD", exp: exp() })}.`,
+      401,
+      "token_invalid",
+    ],
+    [
+      "alg HS512",
+      async (sub: string) =>
+        sign({ sub, amount: "10.00", currency: "USD", exp: exp() }, secret, "HS512"),
+      401,
+      "token_invalid",
+    ],
+    [
+      "an expired token",
+      async (sub: string) =>
+        sign(
+          { sub, amount: "10.00", currency: "USD", exp: Math.floor(Date.now() / 1000) - 5 },
+          secret,
+          "HS256",
+        ),
+      401,
+      "token_expired",
+    ],
+    [
+      "no exp",
+      async (sub: string) => sign({ sub, amount: "10.00", currency: "USD" }, secret, "HS256"),
+      400,
+      "validation_failed",
+    ],
+    [
+      "a numeric amount",
+      async (sub: string) =>
+        sign({ sub, amount: 10, currency: "USD", exp: exp() }, secret, "HS256"),
+      400,
+      "validation_failed",
+    ],
+    [
+      "a bad invoice number",
+      async () =>
+        sign({ sub: "has space", amount: "10.00", currency: "USD", exp: exp() }, secret, "HS256"),
+      400,
+      "validation_failed",
+    ],
+    [
+      "too many decimals for USD",
+      async (sub: string) => token({ sub, amount: "10.001" }),
+      400,
+      "amount_invalid_decimals",
+    ],
+    [
+      "decimals on JPY (0 dp)",
+      async (sub: string) => token({ sub, amount: "1000.5", currency: "JPY" }),
+      400,
+      "amount_invalid_decimals",
+    ],
+    [
+      "below the minimum invoice amount",
+      async (sub: string) => token({ sub, amount: "0.01" }),
+      400,
+      "amount_below_minimum",
+    ],
+    [
+      "an unknown fiat",
+      async (sub: string) => token({ sub, currency: "XYZ" }),
+      400,
+      "unknown_currency",
+    ],
     ["not a JWT", async () => "garbage", 401, "token_invalid"],
   ])("rejects %s", async (_what, make, status, code) => {
     const sub = uniqueSub("tok");
@@ -41,7 +113,9 @@ describe("checkout token rejections (nothing reaches the service)", () => {
   it("rejects a body without a token with 400 validation_failed", async () => {
     const res = await postJson("/v1/checkouts", { nope: 1 }, { "cf-connecting-ip": uniqueIp() });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("validation_failed");
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
+      "validation_failed",
+    );
   });
 
   it("rejects a non-JSON body with 400 bad_request", async () => {

@@ -32,7 +32,13 @@ async function ledger(sub: string): Promise<Ledger> {
 }
 
 async function hmacHex(key: string, body: string) {
-  const k = await crypto.subtle.importKey("raw", new TextEncoder().encode(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const k = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(body));
   return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
@@ -76,19 +82,28 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
 
   it("refuses an oversized body with 413, invalid JSON with 400, a bad envelope with 422", async () => {
     const big = "x".repeat(70 * 1024);
-    expect((await deliver({ body: big, signature: await hmacHex(signingKey, big) })).status).toBe(413);
+    expect((await deliver({ body: big, signature: await hmacHex(signingKey, big) })).status).toBe(
+      413,
+    );
     const notJson = "{not json";
     const bad = await deliver({ body: notJson, signature: await hmacHex(signingKey, notJson) });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("invalid_json");
     const wrongShape = JSON.stringify({ event: "invoice.statusChanged", data: "nope" });
-    const shape = await deliver({ body: wrongShape, signature: await hmacHex(signingKey, wrongShape) });
+    const shape = await deliver({
+      body: wrongShape,
+      signature: await hmacHex(signingKey, wrongShape),
+    });
     expect(shape.status).toBe(422);
     expect(((await shape.json()) as { error: { code: string } }).error.code).toBe("schema_invalid");
   });
 
   it("acknowledges verified events it does not handle, and unknown orders, with 202", async () => {
-    const other = JSON.stringify({ event: "x402.settled", data: {}, timestamp: new Date().toISOString() });
+    const other = JSON.stringify({
+      event: "x402.settled",
+      data: {},
+      timestamp: new Date().toISOString(),
+    });
     const res = await deliver({ body: other, signature: await hmacHex(signingKey, other) });
     expect(res.status).toBe(202);
     const unknown = JSON.stringify({
@@ -123,7 +138,9 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     expect(twice.payments).toHaveLength(1);
     expect(twice.notifications).toHaveLength(once.notifications.length);
 
-    const snap = ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
+    const snap = (
+      (await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }
+    ).data;
     expect(snap.orderState).toBe("paid");
     expect(snap.final).toBe(true);
   });
@@ -141,7 +158,9 @@ describe("webhooks apply the gateway-module table exactly once", () => {
 
   it("partial on attempt 1, then the rest on attempt 2, sums exactly to the order amount", async () => {
     const { sub, id, orderId } = await paidOrder("100.00");
-    const locked = ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
+    const locked = (
+      (await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }
+    ).data;
     const expected = locked.attempt.payment!.amount; // USDT at 1:1 → 100 USDT
     await simulate(orderId, "partial", "40");
     await deliverAll(orderId);

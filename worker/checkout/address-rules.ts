@@ -24,6 +24,10 @@ export function checkAddress(currency: CryptoCurrency, address: string): void {
     }
   }
   if (!ok) {
-    throw new ApiError(400, "invalid_address", `This is not a valid ${currency.code} address on ${currency.network}.`);
+    throw new ApiError(
+      400,
+      "invalid_address",
+      `This is not a valid ${currency.code} address on ${currency.network}.`,
+    );
   }
 }

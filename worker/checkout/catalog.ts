@@ -27,7 +27,9 @@ async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
   if (hit && hit.expiresAt > now) return hit.value;
   const cacheUrl = `https://catalog.crypto-checkout.internal/${encodeURIComponent(key)}`;
   const value = (async () => {
-    const shared = await (caches as unknown as { default: Cache }).default.match(cacheUrl).catch(() => undefined);
+    const shared = await (caches as unknown as { default: Cache }).default
+      .match(cacheUrl)
+      .catch(() => undefined);
     if (shared) return (await shared.json()) as T;
     const fresh = await load();
     const maxAge = Math.floor(CATALOG_TTL_MS / 1000);

@@ -29,10 +29,20 @@ export async function checkoutIdFor(kind: CheckoutKind, sub: string, secret: str
     false,
     ["sign"],
   );
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`checkout-id:v1:${kind}:${sub}`));
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    encoder.encode(`checkout-id:v1:${kind}:${sub}`),
+  );
   const bytes = new Uint8Array(mac, 0, 16);
   const prefix = kind === "invoice" ? "" : "d";
-  return prefix + btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return (
+    prefix +
+    btoa(String.fromCharCode(...bytes))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "")
+  );
 }
 
 /** Shape check before touching any Durable Object: 22 base64url chars (`d` prefix for top-ups). */

@@ -13,10 +13,18 @@ import { cmp, fitsDecimalPlaces } from "../money/decimal.ts";
  * @example
  * const fiat = checkFiatAmount(await fiatCurrencies(config), "49.90", "USD");
  */
-export function checkFiatAmount(list: readonly FiatCurrency[], amount: string, currency: string): FiatCurrency {
+export function checkFiatAmount(
+  list: readonly FiatCurrency[],
+  amount: string,
+  currency: string,
+): FiatCurrency {
   const fiat = list.find((f) => f.code === currency);
   if (!fiat) {
-    throw new ApiError(400, "unknown_currency", `${currency} is not a currency this merchant can invoice in.`);
+    throw new ApiError(
+      400,
+      "unknown_currency",
+      `${currency} is not a currency this merchant can invoice in.`,
+    );
   }
   if (!fitsDecimalPlaces(amount, fiat.decimalPlaces)) {
     throw new ApiError(

@@ -39,11 +39,19 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
   ];
   try {
     const accounts = await upstreamFor(config).listAccounts();
-    checks.push({ name: "api_key", ok: true, message: `The ${environment} service accepted the API key.` });
+    checks.push({
+      name: "api_key",
+      ok: true,
+      message: `The ${environment} service accepted the API key.`,
+    });
     const found = accounts.some((a) => a.id.toLowerCase() === config.ACCOUNT_ID.toLowerCase());
     checks.push(
       found
-        ? { name: "account_id", ok: true, message: `Account ${config.ACCOUNT_ID} belongs to this API key.` }
+        ? {
+            name: "account_id",
+            ok: true,
+            message: `Account ${config.ACCOUNT_ID} belongs to this API key.`,
+          }
         : {
             name: "account_id",
             ok: false,
@@ -58,7 +66,10 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
         message: `The ${environment} service rejected the API key. Keys work only in their own environment: SANDBOX=${config.SANDBOX} sends it to the ${environment} service, so if this is a ${other} key, set SANDBOX=${!config.SANDBOX}; otherwise create a new key under Settings → Security → API keys.`,
       });
     } else {
-      const why = error instanceof UpstreamError ? `${error.kind}${error.status ? ` ${error.status}` : ""}` : "error";
+      const why =
+        error instanceof UpstreamError
+          ? `${error.kind}${error.status ? ` ${error.status}` : ""}`
+          : "error";
       checks.push({
         name: "api_key",
         ok: false,

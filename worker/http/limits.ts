@@ -15,7 +15,8 @@ export const MAX_WIDGET_BODY = 16 * 1024;
 export const limitBody = (maxSize = MAX_WIDGET_BODY) =>
   bodyLimit({
     maxSize,
-    onError: () => errorResponse(413, "payload_too_large", `The request body is larger than ${maxSize} bytes.`),
+    onError: () =>
+      errorResponse(413, "payload_too_large", `The request body is larger than ${maxSize} bytes.`),
   });
 
 /** 429 `rate_limited` when the client created too many checkouts recently. */
@@ -25,7 +26,11 @@ export const limitCheckoutCreation = createMiddleware<AppEnv>(async (c, next) =>
     const key = c.req.header("cf-connecting-ip") ?? "unknown";
     const { success } = await limiter.limit({ key });
     if (!success) {
-      return errorResponse(429, "rate_limited", "Too many checkouts from this address; wait a minute and try again.");
+      return errorResponse(
+        429,
+        "rate_limited",
+        "Too many checkouts from this address; wait a minute and try again.",
+      );
     }
   }
   await next();

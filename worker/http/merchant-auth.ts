@@ -11,7 +11,9 @@ import type { AppEnv } from "./types.ts";
 export const merchantAuth = createMiddleware<AppEnv>(async (c, next) => {
   const auth = bearerAuth({
     token: c.var.config.MERCHANT_API_TOKEN,
-    noAuthenticationHeader: { message: () => errorBody("Send Authorization: Bearer <MERCHANT_API_TOKEN>.") },
+    noAuthenticationHeader: {
+      message: () => errorBody("Send Authorization: Bearer <MERCHANT_API_TOKEN>."),
+    },
     invalidAuthenticationHeader: { message: () => errorBody("Malformed Authorization header.") },
     invalidToken: { message: () => errorBody("The merchant API token is not valid.") },
   });

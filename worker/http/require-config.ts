@@ -15,7 +15,9 @@ import type { AppEnv } from "./types.ts";
 export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
   const result = parseConfig(c.env);
   if (!result.ok) {
-    console.log(JSON.stringify({ level: "error", event: "config.invalid", problems: result.problems }));
+    console.log(
+      JSON.stringify({ level: "error", event: "config.invalid", problems: result.problems }),
+    );
     return errorResponse(
       503,
       "config_error",
@@ -28,7 +30,12 @@ export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
     "log",
     createLogger({
       enabled: config.DEBUG_LOG,
-      secrets: [config.API_KEY, config.WEBHOOK_SIGNING_KEY, config.CHECKOUT_SIGNING_SECRET, config.MERCHANT_API_TOKEN],
+      secrets: [
+        config.API_KEY,
+        config.WEBHOOK_SIGNING_KEY,
+        config.CHECKOUT_SIGNING_SECRET,
+        config.MERCHANT_API_TOKEN,
+      ],
     }),
   );
   await next();

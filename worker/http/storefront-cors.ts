@@ -15,7 +15,11 @@ export const storefrontCors = createMiddleware<AppEnv>(async (c, next) => {
   const allowed = c.var.config.ALLOWED_ORIGINS;
   const origin = c.req.header("origin");
   if (origin && !allowed.includes(origin) && !allowed.includes("*")) {
-    return errorResponse(403, "forbidden_origin", `Origin ${origin.slice(0, 200)} is not allowed to use this checkout.`);
+    return errorResponse(
+      403,
+      "forbidden_origin",
+      `Origin ${origin.slice(0, 200)} is not allowed to use this checkout.`,
+    );
   }
   return cors({
     origin: (o) => (allowed.includes(o) || allowed.includes("*") ? o : null),

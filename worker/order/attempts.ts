@@ -11,7 +11,12 @@ import type { AttemptRow } from "./store.ts";
  * A new attempt row for a freshly created upstream invoice. Status starts at `created`
  * whatever the invoice says; the ledger applies the invoice's real status next.
  */
-export function newAttempt(number: number, invoice: Invoice, fiatAmount: string, now: string): AttemptRow {
+export function newAttempt(
+  number: number,
+  invoice: Invoice,
+  fiatAmount: string,
+  now: string,
+): AttemptRow {
   return {
     number,
     orderId: invoice.orderId ?? "",

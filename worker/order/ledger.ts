@@ -81,7 +81,8 @@ export function applyInvoiceState(
     fiatTotal = current.fiatApplied;
   }
   const cryptoDelta = moreReceived ? sub(received, current.cryptoApplied) : "0";
-  const fiatDelta = cmp(fiatTotal, current.fiatApplied) > 0 ? sub(fiatTotal, current.fiatApplied) : "0";
+  const fiatDelta =
+    cmp(fiatTotal, current.fiatApplied) > 0 ? sub(fiatTotal, current.fiatApplied) : "0";
   next.cryptoApplied = moreReceived ? received : current.cryptoApplied;
   next.fiatApplied = add(current.fiatApplied, fiatDelta);
   const payment =

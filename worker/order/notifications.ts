@@ -4,8 +4,9 @@
  * every status change is reported; money applied is reported with exact amounts; the order
  * turning paid is reported exactly once.
  */
-import { formatFixed } from "../money/decimal.ts";
+
 import type { OrderState } from "../api/contract.ts";
+import { formatFixed } from "../money/decimal.ts";
 import type { Notification } from "./outbox.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
@@ -42,7 +43,12 @@ export function notificationsFor(input: {
   };
   const out: Notification[] = [];
   const note = (type: Notification["type"], data: Record<string, unknown>) =>
-    out.push({ id: `evt_${crypto.randomUUID()}`, type, createdAt: now, data: { ...base, ...data } });
+    out.push({
+      id: `evt_${crypto.randomUUID()}`,
+      type,
+      createdAt: now,
+      data: { ...base, ...data },
+    });
   if (input.statusChanged) note("order.status_changed", { previousStatus: input.previousStatus });
   if (input.payment) {
     note("order.payment_applied", {

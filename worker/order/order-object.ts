@@ -14,8 +14,8 @@ import type { Env } from "../config/env.ts";
 import { checkoutMode, upstreamFor } from "../config/upstream.ts";
 import { createLogger } from "../http/log.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
-import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import type { Invoice } from "../upstream/client.ts";
+import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
@@ -53,7 +53,9 @@ export class OrderObject extends DurableObject<Env> {
     this.store = new OrderStore(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => {
       const { n } = ctx.storage.sql
-        .exec<{ n: number }>("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'order_info'")
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'order_info'",
+        )
         .one();
       // Re-running the idempotent schema on existing objects also adds tables of newer versions.
       if (n > 0) this.#ensureSchema();
@@ -126,7 +128,9 @@ export class OrderObject extends DurableObject<Env> {
   }
 
   /** Opens the checkout: creates the first upstream invoice once, or returns the existing one. */
-  async open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
+  async open(
+    input: OpenCheckout,
+  ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
     if (!this.#hasSchema) this.#ensureSchema();
     const existing = this.store.order();
     if (existing) {
@@ -137,12 +141,15 @@ export class OrderObject extends DurableObject<Env> {
           `Order ${input.invoiceNumber} already has a checkout for ${existing.amount} ${existing.currency}; a token with another amount or currency cannot reuse it.`,
         );
       }
-      if (this.store.currentAttempt()) return success({ created: false, snapshot: this.#snapshotAt(this.store.lastSeq()) });
+      if (this.store.currentAttempt())
+        return success({ created: false, snapshot: this.#snapshotAt(this.store.lastSeq()) });
     }
     // Only the caller that starts the creation reports 201; concurrent callers share its result.
     const starter = this.#creating === null;
     const outcome = await this.#once(() => this.#createFirst(input));
-    return outcome.ok ? success({ created: starter && !existing, snapshot: outcome.value }) : outcome;
+    return outcome.ok
+      ? success({ created: starter && !existing, snapshot: outcome.value })
+      : outcome;
   }
 
   #once(create: () => Promise<Outcome<CheckoutSnapshot>>): Promise<Outcome<CheckoutSnapshot>> {
@@ -155,23 +162,47 @@ export class OrderObject extends DurableObject<Env> {
   async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
     if (this.store.currentAttempt()) return success(this.#snapshotAt(this.store.lastSeq()));
     const config = this.#config();
-    const invoice = await this.#createInvoice(config, `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`, input.amount, input);
+    const invoice = await this.#createInvoice(
+      config,
+      `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`,
+      input.amount,
+      input,
+    );
     if (!invoice.ok) return invoice;
     const now = new Date().toISOString();
     this.ctx.storage.transactionSync(() => {
       if (!this.store.order()) {
-        this.store.insertOrder({ ...input, refundCurrency: null, refundAddress: null, createdAt: now });
+        this.store.insertOrder({
+          ...input,
+          refundCurrency: null,
+          refundAddress: null,
+          createdAt: now,
+        });
       }
       this.store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
     });
-    return success(this.#applyFacts(invoice.value, null, "checkout.created", `attempt 1 opened as ${invoice.value.orderId}`));
+    return success(
+      this.#applyFacts(
+        invoice.value,
+        null,
+        "checkout.created",
+        `attempt 1 opened as ${invoice.value.orderId}`,
+      ),
+    );
   }
 
   async #createInvoice(
     config: Config,
     orderId: string,
     amount: string,
-    order: { checkoutId: string; invoiceNumber: string; currency: string; description: string | null; customerId: string | null; returnUrl: string | null },
+    order: {
+      checkoutId: string;
+      invoiceNumber: string;
+      currency: string;
+      description: string | null;
+      customerId: string | null;
+      returnUrl: string | null;
+    },
   ): Promise<Outcome<Invoice>> {
     try {
       const invoice = await upstreamFor(config).createInvoice({
@@ -195,7 +226,12 @@ export class OrderObject extends DurableObject<Env> {
    * Applies an authoritative invoice to its attempt, records payments and notifications, and
    * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
    */
-  #applyFacts(invoice: Invoice, currency: CryptoCurrency | null, type: string, message: string): CheckoutSnapshot {
+  #applyFacts(
+    invoice: Invoice,
+    currency: CryptoCurrency | null,
+    type: string,
+    message: string,
+  ): CheckoutSnapshot {
     const order = this.store.order();
     const attempt = this.store.attemptByInvoiceId(invoice.id);
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
@@ -203,8 +239,19 @@ export class OrderObject extends DurableObject<Env> {
     const before = orderTotals(order, this.store.attempts());
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
     const effect = applyInvoiceState(
-      { status: attempt.status, fiatAmount: attempt.fiatAmount, cryptoApplied: attempt.cryptoApplied, fiatApplied: attempt.fiatApplied, fiatOverpaid: attempt.fiatOverpaid, ended: attempt.ended },
-      { status: invoice.status, cryptoAmountExpected: refreshed.cryptoExpected, cryptoAmountReceived: refreshed.cryptoReceived },
+      {
+        status: attempt.status,
+        fiatAmount: attempt.fiatAmount,
+        cryptoApplied: attempt.cryptoApplied,
+        fiatApplied: attempt.fiatApplied,
+        fiatOverpaid: attempt.fiatOverpaid,
+        ended: attempt.ended,
+      },
+      {
+        status: invoice.status,
+        cryptoAmountExpected: refreshed.cryptoExpected,
+        cryptoAmountReceived: refreshed.cryptoReceived,
+      },
       order.fiatDecimalPlaces,
     );
     const next: AttemptRow = { ...refreshed, ...effect.next };
@@ -221,9 +268,20 @@ export class OrderObject extends DurableObject<Env> {
         });
       }
       const after = orderTotals(order, this.store.attempts());
-      const notes = notificationsFor({ order, attempt: next, previousStatus: attempt.status, statusChanged: effect.changed && next.status !== attempt.status, payment: effect.payment, before, after, now });
+      const notes = notificationsFor({
+        order,
+        attempt: next,
+        previousStatus: attempt.status,
+        statusChanged: effect.changed && next.status !== attempt.status,
+        payment: effect.payment,
+        before,
+        after,
+        now,
+      });
       for (const note of notes) enqueue(this.store.sql, note, Date.now());
-      const detail = effect.changed ? message : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
+      const detail = effect.changed
+        ? message
+        : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
       if (notes.length > 0) this.#scheduleAlarm();
       return this.#append(type, detail);
     });
@@ -248,18 +306,43 @@ export class OrderObject extends DurableObject<Env> {
     if (!attempt) return failure(404, "not_found", "No such checkout.");
     const config = this.#config();
     if (checkoutMode(config) !== "in-page") {
-      return failure(409, "lock_unsupported", "This payment service has no in-page currency choice; continue on the hosted payment page.");
+      return failure(
+        409,
+        "lock_unsupported",
+        "This payment service has no in-page currency choice; continue on the hosted payment page.",
+      );
     }
     if (attempt.status !== "created") {
-      return failure(409, "attempt_open", `The payment is already ${attempt.status.replace("_", " ")}; the currency can no longer change.`);
+      return failure(
+        409,
+        "attempt_open",
+        `The payment is already ${attempt.status.replace("_", " ")}; the currency can no longer change.`,
+      );
     }
     if (isPositive(attempt.cryptoReceived)) {
-      return failure(409, "attempt_open", "A payment has already been received; the currency can no longer change.");
+      return failure(
+        409,
+        "attempt_open",
+        "A payment has already been received; the currency can no longer change.",
+      );
     }
     try {
-      const invoice = await lockInvoiceCurrency(upstreamFor(config), { invoiceId: attempt.invoiceId, cryptoCurrencyCode: currency.code });
-      this.store.saveAttempt({ ...this.store.attemptByInvoiceId(attempt.invoiceId)!, lockExpiresAt: invoice.expiresAt });
-      return success(this.#applyFacts(invoice, currency, "currency.locked", `${currency.code} locked on ${attempt.orderId}`));
+      const invoice = await lockInvoiceCurrency(upstreamFor(config), {
+        invoiceId: attempt.invoiceId,
+        cryptoCurrencyCode: currency.code,
+      });
+      this.store.saveAttempt({
+        ...this.store.attemptByInvoiceId(attempt.invoiceId)!,
+        lockExpiresAt: invoice.expiresAt,
+      });
+      return success(
+        this.#applyFacts(
+          invoice,
+          currency,
+          "currency.locked",
+          `${currency.code} locked on ${attempt.orderId}`,
+        ),
+      );
     } catch (error) {
       return upstreamFailure(error, this.#log());
     }
@@ -271,8 +354,10 @@ export class OrderObject extends DurableObject<Env> {
     const order = attempt ? this.store.order() : null;
     if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
     const snapshot = this.#snapshotAt(this.store.lastSeq());
-    if (snapshot.orderState === "paid") return failure(409, "order_paid", "This order is already paid.");
-    if (!snapshot.canRetry) return failure(409, "attempt_open", "The current payment attempt is still open.");
+    if (snapshot.orderState === "paid")
+      return failure(409, "order_paid", "This order is already paid.");
+    if (!snapshot.canRetry)
+      return failure(409, "attempt_open", "The current payment attempt is still open.");
     return this.#once(async () => {
       const current = this.store.currentAttempt()!;
       if (current.number !== attempt.number) return success(this.#snapshotAt(this.store.lastSeq()));
@@ -283,22 +368,37 @@ export class OrderObject extends DurableObject<Env> {
       const invoice = await this.#createInvoice(config, orderId, due, order);
       if (!invoice.ok) return invoice;
       this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
-      return success(this.#applyFacts(invoice.value, null, "attempt.created", `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`));
+      return success(
+        this.#applyFacts(
+          invoice.value,
+          null,
+          "attempt.created",
+          `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`,
+        ),
+      );
     });
   }
 
   /** Stores the shopper's refund address (already validated by the route). */
-  async setRefundAddress(cryptoCurrencyCode: string, address: string): Promise<Outcome<CheckoutSnapshot>> {
+  async setRefundAddress(
+    cryptoCurrencyCode: string,
+    address: string,
+  ): Promise<Outcome<CheckoutSnapshot>> {
     if (!this.#current()) return failure(404, "not_found", "No such checkout.");
     this.store.setRefundAddress(cryptoCurrencyCode, address);
-    return success(this.#record("refund_address.set", `refund address for ${cryptoCurrencyCode} saved`));
+    return success(
+      this.#record("refund_address.set", `refund address for ${cryptoCurrencyCode} saved`),
+    );
   }
 
   /**
    * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
    * only a prompt) and applies it. `deliveryKey` dedupes identical deliveries.
    */
-  async applyInvoiceWebhook(invoiceId: string, deliveryKey: string): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
+  async applyInvoiceWebhook(
+    invoiceId: string,
+    deliveryKey: string,
+  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
     const attempt = this.#hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
     if (!attempt) return success({ known: false, duplicate: false });
     if (this.store.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
@@ -309,7 +409,12 @@ export class OrderObject extends DurableObject<Env> {
       const failed = upstreamFailure(error, this.#log());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
-    this.#applyFacts(invoice, null, "invoice.status", `webhook: ${invoice.orderId} is ${invoice.status}`);
+    this.#applyFacts(
+      invoice,
+      null,
+      "invoice.status",
+      `webhook: ${invoice.orderId} is ${invoice.status}`,
+    );
     this.store.rememberDelivery(deliveryKey, new Date().toISOString());
     return success({ known: true, duplicate: false });
   }
@@ -335,14 +440,19 @@ export class OrderObject extends DurableObject<Env> {
 
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
   override async fetch(request: Request): Promise<Response> {
-    if (!this.#current()) return Response.json({ error: { code: "not_found", message: "No such checkout." } }, { status: 404 });
+    if (!this.#current())
+      return Response.json(
+        { error: { code: "not_found", message: "No such checkout." } },
+        { status: 404 },
+      );
     const url = new URL(request.url);
     const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
     const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
     const lastSeq = this.store.lastSeq();
     const current = this.#snapshotAt(lastSeq);
     // A finished checkout that the client has fully seen: 204 makes EventSource stop for good.
-    if (current.final && lastId !== null && lastId >= lastSeq) return new Response(null, { status: 204 });
+    if (current.final && lastId !== null && lastId >= lastSeq)
+      return new Response(null, { status: 204 });
     const frames =
       lastId === null || lastId > lastSeq
         ? [sseFrame(lastSeq, JSON.stringify(current))]

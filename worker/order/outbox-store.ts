@@ -37,19 +37,44 @@ export async function deliverOutbox(
   for (const row of due) {
     const id = String(row.id);
     if (!options.url) {
-      sql.exec("UPDATE outbox SET delivered_at = ?, last_status = 'skipped' WHERE id = ?", new Date(options.now).toISOString(), id);
+      sql.exec(
+        "UPDATE outbox SET delivered_at = ?, last_status = 'skipped' WHERE id = ?",
+        new Date(options.now).toISOString(),
+        id,
+      );
       continue;
     }
-    const result = await postNotification(options.url, String(row.body), id, options.secret, options.now);
+    const result = await postNotification(
+      options.url,
+      String(row.body),
+      id,
+      options.secret,
+      options.now,
+    );
     const attempts = Number(row.attempts) + 1;
     if (result.ok) {
-      sql.exec("UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ? WHERE id = ?", new Date().toISOString(), attempts, result.status, id);
+      sql.exec(
+        "UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ? WHERE id = ?",
+        new Date().toISOString(),
+        attempts,
+        result.status,
+        id,
+      );
     } else {
-      sql.exec("UPDATE outbox SET attempts = ?, last_status = ?, next_at = ? WHERE id = ?", attempts, result.status, options.now + backoffMs(attempts), id);
+      sql.exec(
+        "UPDATE outbox SET attempts = ?, last_status = ?, next_at = ? WHERE id = ?",
+        attempts,
+        result.status,
+        options.now + backoffMs(attempts),
+        id,
+      );
     }
   }
   const next = sql
-    .exec<Row>("SELECT MIN(next_at) AS next FROM outbox WHERE delivered_at IS NULL AND attempts < ?", MAX_ATTEMPTS)
+    .exec<Row>(
+      "SELECT MIN(next_at) AS next FROM outbox WHERE delivered_at IS NULL AND attempts < ?",
+      MAX_ATTEMPTS,
+    )
     .one().next;
   return next === null || next === undefined ? null : Number(next);
 }
@@ -57,7 +82,9 @@ export async function deliverOutbox(
 /** Outbox rows for the ledger view. */
 export function outboxRows(sql: SqlStorage) {
   return sql
-    .exec<Row>("SELECT id, type, attempts, delivered_at, last_status, created_at FROM outbox ORDER BY created_at, rowid")
+    .exec<Row>(
+      "SELECT id, type, attempts, delivered_at, last_status, created_at FROM outbox ORDER BY created_at, rowid",
+    )
     .toArray()
     .map((r) => ({
       id: String(r.id),

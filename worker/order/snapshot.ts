@@ -3,11 +3,7 @@
  * Builds the `CheckoutSnapshot` the widget sees from an order's rows. Pure: the same rows
  * always give the same snapshot, which is what lets the event log replay it verbatim.
  */
-import type {
-  CheckoutSnapshot,
-  OrderState,
-  PaymentInstructions,
-} from "../api/contract.ts";
+import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../api/contract.ts";
 import { add, cmp, formatFixed, isPositive, sub } from "../money/decimal.ts";
 import { walletUri } from "../wallet/wallet-uri.ts";
 import { ENDED } from "./status.ts";
@@ -34,14 +30,22 @@ export function orderTotals(order: OrderRow, attempts: readonly AttemptRow[]) {
   const state: OrderState =
     cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
   const due = cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
-  return { amount: fiat(order.amount), paid: fiat(paid), overpaid: fiat(overpaid), due: fiat(due), state };
+  return {
+    amount: fiat(order.amount),
+    paid: fiat(paid),
+    overpaid: fiat(overpaid),
+    due: fiat(due),
+    state,
+  };
 }
 
 function instructions(attempt: AttemptRow, sandbox: boolean): PaymentInstructions | null {
   const { currency, address, cryptoExpected } = attempt;
   if (!currency || !address || !cryptoExpected) return null;
   const remaining =
-    cmp(attempt.cryptoReceived, cryptoExpected) >= 0 ? "0" : sub(cryptoExpected, attempt.cryptoReceived);
+    cmp(attempt.cryptoReceived, cryptoExpected) >= 0
+      ? "0"
+      : sub(cryptoExpected, attempt.cryptoReceived);
   const toSend = isPositive(remaining) ? remaining : cryptoExpected;
   return {
     cryptoCurrencyCode: currency.code,

@@ -51,7 +51,8 @@ export interface PaymentRow {
 
 type Row = Record<string, SqlStorageValue>;
 const str = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? null : String(v));
-const json = <T>(v: SqlStorageValue | undefined): T | null => (typeof v === "string" ? (JSON.parse(v) as T) : null);
+const json = <T>(v: SqlStorageValue | undefined): T | null =>
+  typeof v === "string" ? (JSON.parse(v) as T) : null;
 
 /** Row access for one order. */
 export class OrderStore {
@@ -95,7 +96,11 @@ export class OrderStore {
   }
 
   setRefundAddress(currency: string, address: string): void {
-    this.sql.exec("UPDATE order_info SET refund_currency = ?, refund_address = ? WHERE id = 1", currency, address);
+    this.sql.exec(
+      "UPDATE order_info SET refund_currency = ?, refund_address = ? WHERE id = 1",
+      currency,
+      address,
+    );
   }
 
   attempts(): AttemptRow[] {
@@ -103,12 +108,16 @@ export class OrderStore {
   }
 
   currentAttempt(): AttemptRow | null {
-    const r = this.sql.exec<Row>("SELECT * FROM attempts ORDER BY number DESC LIMIT 1").toArray()[0];
+    const r = this.sql
+      .exec<Row>("SELECT * FROM attempts ORDER BY number DESC LIMIT 1")
+      .toArray()[0];
     return r ? toAttempt(r) : null;
   }
 
   attemptByInvoiceId(invoiceId: string): AttemptRow | null {
-    const r = this.sql.exec<Row>("SELECT * FROM attempts WHERE invoice_id = ?", invoiceId).toArray()[0];
+    const r = this.sql
+      .exec<Row>("SELECT * FROM attempts WHERE invoice_id = ?", invoiceId)
+      .toArray()[0];
     return r ? toAttempt(r) : null;
   }
 
@@ -167,8 +176,15 @@ export class OrderStore {
   }
 
   /** Appends to the event log; returns the new sequence number. */
-  appendEvent(type: string, message: string, snapshotJson: (seq: number) => string, at: string): number {
-    const seq = Number(this.sql.exec<Row>("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events").one().seq);
+  appendEvent(
+    type: string,
+    message: string,
+    snapshotJson: (seq: number) => string,
+    at: string,
+  ): number {
+    const seq = Number(
+      this.sql.exec<Row>("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events").one().seq,
+    );
     this.sql.exec(
       "INSERT INTO events (seq, type, message, snapshot, at) VALUES (?, ?, ?, ?, ?)",
       seq,
@@ -195,12 +211,18 @@ export class OrderStore {
     return this.sql
       .exec<Row>("SELECT seq, type, message, at FROM events ORDER BY seq")
       .toArray()
-      .map((r) => ({ seq: Number(r.seq), type: String(r.type), message: String(r.message), at: String(r.at) }));
+      .map((r) => ({
+        seq: Number(r.seq),
+        type: String(r.type),
+        message: String(r.message),
+        at: String(r.at),
+      }));
   }
 
   /** Records a webhook delivery; false when it was already recorded. */
   rememberDelivery(key: string, at: string): boolean {
-    const seen = this.sql.exec<Row>("SELECT 1 FROM deliveries WHERE key = ?", key).toArray().length > 0;
+    const seen =
+      this.sql.exec<Row>("SELECT 1 FROM deliveries WHERE key = ?", key).toArray().length > 0;
     if (!seen) this.sql.exec("INSERT INTO deliveries (key, at) VALUES (?, ?)", key, at);
     return !seen;
   }

@@ -12,18 +12,46 @@ import { failure, type Outcome } from "./outcome.ts";
 type Mapped = [ContentfulStatusCode, ApiErrorCode, string];
 
 const BY_REASON: Record<string, Mapped> = {
-  amountBelowMinimum: [400, "amount_below_minimum", "The amount is below the payment service's minimum."],
-  amountInvalidDecimalPlaces: [400, "amount_invalid_decimals", "The amount has more decimal places than the currency allows."],
-  fiatCurrencyNotFound: [400, "unknown_currency", "The payment service does not accept this currency."],
-  currencyNotFound: [400, "currency_unavailable", "This crypto currency is not available right now."],
+  amountBelowMinimum: [
+    400,
+    "amount_below_minimum",
+    "The amount is below the payment service's minimum.",
+  ],
+  amountInvalidDecimalPlaces: [
+    400,
+    "amount_invalid_decimals",
+    "The amount has more decimal places than the currency allows.",
+  ],
+  fiatCurrencyNotFound: [
+    400,
+    "unknown_currency",
+    "The payment service does not accept this currency.",
+  ],
+  currencyNotFound: [
+    400,
+    "currency_unavailable",
+    "This crypto currency is not available right now.",
+  ],
   expired: [409, "attempt_open", "This payment attempt has expired; start a new one."],
   notInCreatedStatus: [409, "attempt_open", "This payment attempt can no longer change."],
-  orderIdAlreadyExists: [409, "checkout_conflict", "The payment service already has this order with other details."],
+  orderIdAlreadyExists: [
+    409,
+    "checkout_conflict",
+    "The payment service already has this order with other details.",
+  ],
   invalidAddress: [400, "invalid_address", "The address is not valid for this currency."],
-  insufficientBalance: [409, "insufficient_balance", "The merchant balance is too low for this payout."],
+  insufficientBalance: [
+    409,
+    "insufficient_balance",
+    "The merchant balance is too low for this payout.",
+  ],
   quoteUnavailable: [503, "service_busy", "The payment service is busy; try again in a moment."],
   exceeded: [503, "service_busy", "The payment service is busy; try again in a moment."],
-  invalidApiKey: [502, "config_error", "The payment service rejected the API key; the merchant should run `npm run doctor`."],
+  invalidApiKey: [
+    502,
+    "config_error",
+    "The payment service rejected the API key; the merchant should run `npm run doctor`.",
+  ],
 };
 
 /**
@@ -41,7 +69,11 @@ export function upstreamFailure(error: unknown, log: Logger): Outcome<never> {
     requestId: error.requestId ?? null,
   });
   if (error.kind === "timeout" || error.kind === "network") {
-    return failure(503, "service_busy", "The payment service did not answer; try again in a moment.");
+    return failure(
+      503,
+      "service_busy",
+      "The payment service did not answer; try again in a moment.",
+    );
   }
   if (error.kind === "invalid_response") {
     return failure(502, "upstream_error", "The payment service sent an unexpected answer.");
@@ -50,7 +82,15 @@ export function upstreamFailure(error: unknown, log: Logger): Outcome<never> {
   const mapped = BY_REASON[reason];
   if (mapped) return failure(...mapped);
   if ((error.status ?? 0) >= 500) {
-    return failure(503, "service_busy", "The payment service is having trouble; try again in a moment.");
+    return failure(
+      503,
+      "service_busy",
+      "The payment service is having trouble; try again in a moment.",
+    );
   }
-  return failure(502, "upstream_error", `The payment service refused the request (${error.code ?? error.status}).`);
+  return failure(
+    502,
+    "upstream_error",
+    `The payment service refused the request (${error.code ?? error.status}).`,
+  );
 }

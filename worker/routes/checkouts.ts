@@ -5,20 +5,20 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import { fiatCurrencies, cryptoCurrencies } from "../checkout/catalog.ts";
+import { checkAddress } from "../checkout/address-rules.ts";
+import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import { checkFiatAmount } from "../checkout/fiat-rules.ts";
 import { stubForCheckout } from "../checkout/order-stub.ts";
-import { checkAddress } from "../checkout/address-rules.ts";
+import type { Config } from "../config/config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
 import { unwrap } from "../order/outcome.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
-import type { Config } from "../config/config.ts";
-import type { Logger } from "../http/log.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
 
@@ -37,7 +37,8 @@ async function currencyEntry(config: Config, log: Logger, code: string) {
     return unwrap(upstreamFailure(error, log));
   }
   const entry = list.find((c) => c.code === code);
-  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for this checkout.`);
+  if (!entry)
+    throw new ApiError(400, "unknown_currency", `${code} is not available for this checkout.`);
   return entry;
 }
 
@@ -46,7 +47,11 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { token } = await readJson(c, tokenBody);
   const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET);
   if (claims.mode === "deposit") {
-    throw new ApiError(400, "validation_failed", "This is a top-up token; open it with POST /v1/deposits.");
+    throw new ApiError(
+      400,
+      "validation_failed",
+      "This is a top-up token; open it with POST /v1/deposits.",
+    );
   }
   let fiatList: Awaited<ReturnType<typeof fiatCurrencies>>;
   try {

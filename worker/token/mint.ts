@@ -39,5 +39,9 @@ export async function mintCheckoutToken(
 ): Promise<string> {
   if (typeof claims.amount !== "string") throw new TypeError("amount must be a decimal string");
   const now = Math.floor((options.now ?? Date.now()) / 1000);
-  return sign({ ...claims, iat: now, exp: now + (options.expiresInSeconds ?? 3600) }, secret, "HS256");
+  return sign(
+    { ...claims, iat: now, exp: now + (options.expiresInSeconds ?? 3600) },
+    secret,
+    "HS256",
+  );
 }

@@ -42,7 +42,11 @@ export async function verifyCheckoutToken(token: string, secret: string): Promis
   if (!claims.success) {
     const issue = claims.error.issues[0];
     const where = issue?.path.join(".") || "claims";
-    throw new ApiError(400, "validation_failed", `Checkout token claim ${where}: ${issue?.message}`);
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `Checkout token claim ${where}: ${issue?.message}`,
+    );
   }
   return claims.data;
 }

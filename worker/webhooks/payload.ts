@@ -18,4 +18,8 @@ export const invoiceRef = z.object({
 });
 
 /** Events the worker acts on; other verified events are acknowledged and logged. */
-export const HANDLED_EVENTS = new Set(["invoice.statusChanged", "deposit.statusChanged", "withdrawal.statusChanged"]);
+export const HANDLED_EVENTS = new Set([
+  "invoice.statusChanged",
+  "deposit.statusChanged",
+  "withdrawal.statusChanged",
+]);

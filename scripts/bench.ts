@@ -1,0 +1,261 @@
+/**
+ * @module
+ * `npm run bench`: prints the figures the design budgets (never asserted by tests — timing on
+ * shared machines flakes). Starts the real stack (sandbox + `wrangler dev` + storefront) on free
+ * loopback ports and measures:
+ *
+ * 1. sizes: script-tag widget (JS + CSS, gzip) and the worker bundle (gzip, `wrangler deploy --dry-run`);
+ * 2. checkout create: the worker's added latency over calling the sandbox directly;
+ * 3. currency lists: upstream `GET /currencies` calls for 1,000 concurrent widget requests;
+ * 4. live status: 1,000 SSE watchers on one checkout; webhook delivered → event at every
+ *    watcher (p50/p99) and events lost.
+ *
+ * Options (env): BENCH_WATCHERS (1000), BENCH_CREATES (100), BENCH_CURRENCY_REQUESTS (1000).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { startDemo } from "../demo/run.ts";
+import { mintCheckoutToken } from "../worker/token/mint.ts";
+import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
+
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
+const CREATES = Number(process.env.BENCH_CREATES ?? 100);
+const CURRENCY_REQUESTS = Number(process.env.BENCH_CURRENCY_REQUESTS ?? 1000);
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const pct = (sorted: number[], p: number) =>
+  sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+    : Number.NaN;
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const row = (what: string, figure: string, budget = "") =>
+  console.log(`${what.padEnd(58)} ${figure.padEnd(22)} ${budget}`);
+
+function sizes(): void {
+  if (!existsSync("dist/public/widget.js"))
+    execFileSync("node", ["scripts/build-widget.ts"], { stdio: "inherit" });
+  const js = readFileSync("dist/public/widget.js");
+  row(
+    "widget.js (JS + CSS inlined), gzip",
+    kb(gzipSync(js, { level: 9 }).length),
+    "budget ≤ 15 KB (goal 10 KB)",
+  );
+  row("widget.js raw", kb(js.length));
+  const out = mkdtempSync(join(tmpdir(), "cc-bundle-"));
+  try {
+    execFileSync(
+      "node",
+      ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", out],
+      {
+        stdio: "ignore",
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      },
+    );
+    const bundle = readdirSync(out)
+      .filter((f) => f.endsWith(".js"))
+      .reduce((sum, f) => sum + gzipSync(readFileSync(join(out, f)), { level: 9 }).length, 0);
+    row("worker bundle, gzip", kb(bundle), "budget ≤ 64 KB");
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+async function timed(fn: () => Promise<Response>): Promise<number> {
+  const t0 = performance.now();
+  const res = await fn();
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  return performance.now() - t0;
+}
+
+async function checkoutLatency(sandboxUrl: string, workerUrl: string, run: string): Promise<void> {
+  const direct: number[] = [];
+  const proxied: number[] = [];
+  for (let i = 0; i < CREATES; i++) {
+    direct.push(
+      await timed(() =>
+        fetch(`${sandboxUrl}/invoice`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "x-tenant-api-key": SANDBOX_CREDENTIALS.apiKey,
+          },
+          body: JSON.stringify({
+            accountId: SANDBOX_CREDENTIALS.accountId,
+            orderId: `bench-${run}-${i}`,
+            fiatCurrencyCode: "USD",
+            amount: 25,
+          }),
+        }),
+      ),
+    );
+    const token = await mintCheckoutToken(
+      { sub: `bench-${run}-${i}`, amount: "25.00", currency: "USD" },
+      DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
+    );
+    proxied.push(
+      await timed(() =>
+        fetch(`${workerUrl}/v1/checkouts`, {
+          method: "POST",
+          // A distinct client address per request keeps the bench under the per-client rate limit.
+          headers: {
+            "content-type": "application/json",
+            "cf-connecting-ip": `198.51.100.${i % 250}`,
+          },
+          body: JSON.stringify({ token }),
+        }),
+      ),
+    );
+  }
+  direct.sort((a, b) => a - b);
+  proxied.sort((a, b) => a - b);
+  row(
+    `checkout create via sandbox directly, p50 / p99 (n=${CREATES})`,
+    `${ms(pct(direct, 50))} / ${ms(pct(direct, 99))}`,
+  );
+  row(
+    `checkout create via worker, p50 / p99 (n=${CREATES})`,
+    `${ms(pct(proxied, 50))} / ${ms(pct(proxied, 99))}`,
+  );
+  row("worker's added latency, p50", ms(pct(proxied, 50) - pct(direct, 50)));
+}
+
+async function upstreamCount(sandboxUrl: string, path: string): Promise<number> {
+  const res = await fetch(`${sandboxUrl}/sandbox/requests?path=${encodeURIComponent(path)}`);
+  return ((await res.json()) as { data: unknown[] }).data.length;
+}
+
+async function currencyLoad(sandboxUrl: string, workerUrl: string): Promise<void> {
+  const before = await upstreamCount(sandboxUrl, "/currencies");
+  const t0 = performance.now();
+  const all = await Promise.all(
+    Array.from({ length: CURRENCY_REQUESTS }, () =>
+      fetch(`${workerUrl}/v1/currencies`).then((r) => r.arrayBuffer().then(() => r.status)),
+    ),
+  );
+  const elapsed = performance.now() - t0;
+  const after = await upstreamCount(sandboxUrl, "/currencies");
+  row(
+    `GET /v1/currencies × ${CURRENCY_REQUESTS} concurrent: upstream calls`,
+    String(after - before),
+    "budget ≤ 1 per cache period",
+  );
+  row("  all answered 200 / wall time", `${all.every((s) => s === 200)} / ${ms(elapsed)}`);
+}
+
+/** Opens one SSE stream; resolves each snapshot's arrival time by attempt status. */
+function watch(url: string, arrivals: Map<string, number[]>, opened: () => void): AbortController {
+  const abort = new AbortController();
+  void (async () => {
+    const res = await fetch(url, {
+      signal: abort.signal,
+      headers: { accept: "text/event-stream" },
+    });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let first = true;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let cut = buffer.indexOf("\n\n");
+      while (cut >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (data) {
+          const status = (JSON.parse(data) as { attempt: { status: string } }).attempt.status;
+          if (first) {
+            first = false;
+            opened();
+          } else {
+            const list = arrivals.get(status) ?? [];
+            list.push(Date.now());
+            arrivals.set(status, list);
+          }
+        }
+        cut = buffer.indexOf("\n\n");
+      }
+    }
+  })().catch(() => {});
+  return abort;
+}
+
+async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Promise<void> {
+  const token = await mintCheckoutToken(
+    { sub: `bench-sse-${run}`, amount: "10.00", currency: "USD" },
+    DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
+  );
+  const created = await fetch(`${workerUrl}/v1/checkouts`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token }),
+  });
+  const id = ((await created.json()) as { data: { id: string; attempt: { orderId: string } } })
+    .data;
+  await fetch(`${workerUrl}/v1/checkouts/${id.id}/currency`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ cryptoCurrencyCode: "USDT_TRC20" }),
+  }).then((r) => r.arrayBuffer());
+
+  const arrivals = new Map<string, number[]>();
+  let open = 0;
+  const streams: AbortController[] = [];
+  for (let i = 0; i < WATCHERS; i++) {
+    streams.push(watch(`${workerUrl}/v1/checkouts/${id.id}/events`, arrivals, () => open++));
+    if (i % 100 === 99) await new Promise((r) => setTimeout(r, 50));
+  }
+  for (let i = 0; i < 600 && open < WATCHERS; i++) await new Promise((r) => setTimeout(r, 50));
+  row("SSE watchers connected (first snapshot received)", `${open} / ${WATCHERS}`);
+
+  const orderId = id.attempt.orderId;
+  await fetch(`${sandboxUrl}/sandbox/invoices/${orderId}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ action: "paid", processingFirst: true }),
+  });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline && (arrivals.get("paid")?.length ?? 0) < open)
+    await new Promise((r) => setTimeout(r, 50));
+  const log = (await (await fetch(`${sandboxUrl}/sandbox/webhooks?orderId=${orderId}`)).json()) as {
+    data: { status: string; attempts: { at: string }[] }[];
+  };
+  for (const status of ["processing", "paid"]) {
+    const sent = log.data.find((d) => d.status === status)?.attempts[0]?.at;
+    const times = arrivals.get(status) ?? [];
+    if (!sent) {
+      row(`webhook ${status} → SSE`, "webhook not found in sandbox log");
+      continue;
+    }
+    const latencies = times.map((t) => t - Date.parse(sent)).sort((a, b) => a - b);
+    row(
+      `webhook ${status} → event at ${open} watchers, p50 / p99`,
+      `${ms(pct(latencies, 50))} / ${ms(pct(latencies, 99))}`,
+      "budget p99 ≤ 50 ms",
+    );
+    row(`  events lost (${status})`, String(open - times.length), "budget 0");
+  }
+  for (const s of streams) s.abort();
+}
+
+const run = Date.now().toString(36);
+console.log("crypto-checkout bench — figures, not assertions\n");
+sizes();
+const demo = await startDemo({
+  ports: { sandbox: 0, worker: 0, shop: 0 },
+  quiet: true,
+  buildWidget: false,
+});
+try {
+  await checkoutLatency(demo.urls.sandboxUrl, demo.urls.workerUrl, run);
+  await currencyLoad(demo.urls.sandboxUrl, demo.urls.workerUrl);
+  await sseFanOut(demo.urls.sandboxUrl, demo.urls.workerUrl, run);
+} finally {
+  await demo.stop();
+}
+process.exit(0);

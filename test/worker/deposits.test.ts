@@ -1,0 +1,362 @@
+/**
+ * Top-ups (standalone deposits): open idempotently, validate, survive the service's
+ * "deposit fee quote unavailable", apply signed webhooks with exact commission maths, and
+ * stream snapshots over SSE.
+ */
+import Big from "big.js";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CryptoCurrency, DepositSnapshot } from "../../worker/api/contract.ts";
+import {
+  deliver,
+  deliveriesFor,
+  fault,
+  postJson,
+  sandbox,
+  STOREFRONT,
+  token,
+  uniqueIp,
+  uniqueSub,
+  upstreamRequests,
+  worker,
+} from "./helpers.ts";
+
+type Body = { data: DepositSnapshot; error?: { code: string; message: string } };
+type Currency = CryptoCurrency & { depositNetworkFee: { amount: string } | null };
+
+async function openTopUp(sub: string, claims: Record<string, string> = {}, body: Record<string, string> = {}) {
+  const t = await token({ sub, mode: "deposit", customerId: "cust-7", ...claims });
+  const res = await postJson("/v1/deposits", { token: t, ...body }, { "cf-connecting-ip": uniqueIp() });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+async function liveCurrency(code: string): Promise<Currency> {
+  const res = await worker("/v1/currencies");
+  const list = ((await res.json()) as { data: Currency[] }).data;
+  return list.find((c) => c.code === code)!;
+}
+
+function simulateDeposit(orderId: string, action: string, amount?: string) {
+  return sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(amount ? { action, amount } : { action }),
+  });
+}
+
+async function depositDeliveries(orderId: string) {
+  return (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
+}
+
+async function balance(code: string): Promise<string> {
+  const { body } = await sandbox<{ data: { cryptoCurrencyCode: string; amount: string | number }[] }>("/sandbox/balances");
+  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
+}
+
+afterEach(async () => {
+  await sandbox("/sandbox/faults", { method: "DELETE" });
+});
+
+describe("POST /v1/deposits", () => {
+  it("opens a top-up with orderId <prefix>-<sub> and answers 201 with an exact snapshot", async () => {
+    const sub = uniqueSub("dep");
+    const { status, body } = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
+    expect(status).toBe(201);
+    const snap = body.data;
+    const live = await liveCurrency("USDT_TRC20");
+    expect(snap.kind).toBe("deposit");
+    expect(snap.id).toMatch(/^d[A-Za-z0-9_-]{22}$/);
+    expect(snap.topUpId).toBe(sub);
+    expect(snap.cryptoCurrencyCode).toBe("USDT_TRC20");
+    expect(snap.network).toBe(live.network);
+    expect(snap.decimalPlaces).toBe(live.decimalPlaces);
+    expect(snap.address).toMatch(new RegExp(live.addressMask!));
+    expect(snap.minDepositAmount).toBe(live.minDepositAmount);
+    // Tenant-specific commission from GET /currencies, never a constant; and its percentage.
+    expect(snap.depositCommission).toBe(live.depositCommission);
+    expect(snap.depositCommissionPercent).toBe(new Big(live.depositCommission).times(100).toFixed());
+    expect(snap.depositNetworkFee).toBe(live.depositNetworkFee?.amount ?? null);
+    expect(snap.status).toBe("created");
+    expect(snap.settlement).toBeNull();
+    expect(snap.final).toBe(false);
+    expect(snap.walletUri).toBe(snap.address); // Tron: the bare address
+    const upstream = await sandbox<{ data: { id: string; address: string; minimumAmount: string | number } }>(
+      `/deposit?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}`,
+      { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
+    );
+    expect(upstream.status).toBe(200);
+    expect(upstream.body.data.address).toBe(snap.address);
+    expect(snap.minimumAmount).toBe(String(upstream.body.data.minimumAmount));
+    expect(snap.id).not.toBe(upstream.body.data.id);
+    const again = await worker(`/v1/deposits/${snap.id}`);
+    expect(((await again.json()) as Body).data.address).toBe(snap.address);
+  });
+
+  it("takes the currency from the body when the token names none; an EVM address gets an EIP-681 link", async () => {
+    const { status, body } = await openTopUp(uniqueSub("body"), {}, { cryptoCurrencyCode: "USDT_ERC20" });
+    expect(status).toBe(201);
+    expect(body.data.cryptoCurrencyCode).toBe("USDT_ERC20");
+    expect(body.data.walletUri).toMatch(new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@\\d+/transfer\\?address=${body.data.address}$`));
+  });
+
+  it("returns the same top-up (200) for the same sub, with one upstream deposit", async () => {
+    const sub = uniqueSub("same");
+    const before = (await upstreamRequests("/deposit", "POST")).length;
+    const first = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    const second = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    expect([first.status, second.status]).toEqual([201, 200]);
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect(second.body.data.address).toBe(first.body.data.address);
+    expect((await upstreamRequests("/deposit", "POST")).length).toBe(before + 1);
+  });
+
+  it("makes one upstream deposit for 15 concurrent opens: one 201, fourteen 200", async () => {
+    const sub = uniqueSub("conc");
+    const t = await token({ sub, mode: "deposit", cryptoCurrencyCode: "BTC" });
+    const before = (await upstreamRequests("/deposit", "POST")).length;
+    const results = await Promise.all(
+      Array.from({ length: 15 }, () => postJson("/v1/deposits", { token: t }, { "cf-connecting-ip": uniqueIp() })),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(14);
+    const addresses = new Set(await Promise.all(results.map(async (r) => ((await r.json()) as Body).data.address)));
+    expect(addresses.size).toBe(1);
+    expect((await upstreamRequests("/deposit", "POST")).length).toBe(before + 1);
+  });
+
+  it("answers 409 checkout_conflict for the same sub with another currency, without an upstream call", async () => {
+    const sub = uniqueSub("conf");
+    await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
+    const before = (await upstreamRequests("/deposit", "POST")).length;
+    const other = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe("checkout_conflict");
+    expect((await upstreamRequests("/deposit", "POST")).length).toBe(before);
+  });
+
+  it("refuses bad input with a clear error and creates nothing", async () => {
+    const before = (await upstreamRequests("/deposit", "POST")).length;
+    const ip = { "cf-connecting-ip": uniqueIp() };
+    // An invoice token: 400 validation_failed (it belongs to POST /v1/checkouts).
+    const invoice = await postJson("/v1/deposits", { token: await token({ sub: uniqueSub("inv") }) }, ip);
+    expect(invoice.status).toBe(400);
+    expect(((await invoice.json()) as Body).error?.code).toBe("validation_failed");
+    // No currency in token or body: 400 validation_failed naming cryptoCurrencyCode.
+    const none = await openTopUp(uniqueSub("none"));
+    expect(none.status).toBe(400);
+    expect(none.body.error?.code).toBe("validation_failed");
+    expect(none.body.error?.message).toContain("cryptoCurrencyCode");
+    // A currency the service does not list: 400 unknown_currency.
+    const unknown = await openTopUp(uniqueSub("unk"), {}, { cryptoCurrencyCode: "DOGE" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error?.code).toBe("unknown_currency");
+    // The page asking for another currency than the token fixes: 400 validation_failed.
+    const mismatch = await openTopUp(uniqueSub("mis"), { cryptoCurrencyCode: "BTC" }, { cryptoCurrencyCode: "ETH" });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error?.code).toBe("validation_failed");
+    // A forged token: 401 token_invalid.
+    const forged = await postJson("/v1/deposits", { token: "a.b.c" }, ip);
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as Body).error?.code).toBe("token_invalid");
+    expect((await upstreamRequests("/deposit", "POST")).length).toBe(before);
+    // Unknown and malformed ids: 404 not_found.
+    expect((await worker("/v1/deposits/dAAAAAAAAAAAAAAAAAAAAAA")).status).toBe(404);
+    expect((await worker("/v1/deposits/not-an-id")).status).toBe(404);
+    expect((await worker("/v1/deposits/dAAAAAAAAAAAAAAAAAAAAAA/events")).status).toBe(404);
+  });
+
+  it("refuses a disallowed origin with 403 forbidden_origin", async () => {
+    const t = await token({ sub: uniqueSub("origin"), mode: "deposit", cryptoCurrencyCode: "TRX" });
+    const res = await postJson("/v1/deposits", { token: t }, { origin: "https://evil.example", "cf-connecting-ip": uniqueIp() });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("deposit fee quote unavailable (503 exceptions.depositFee.quoteUnavailable)", () => {
+  const quoteUnavailable = (times: number) =>
+    fault({ path: "/deposit", method: "POST", mode: "status", status: 503, code: "exceptions.depositFee.quoteUnavailable", times });
+
+  it("is retried briefly with the same orderId, then succeeds", async () => {
+    await quoteUnavailable(2);
+    const before = (await upstreamRequests("/deposit", "POST")).length;
+    const { status, body } = await openTopUp(uniqueSub("qu"), { cryptoCurrencyCode: "USDT_TRC20" });
+    expect(status).toBe(201);
+    expect(body.data.status).toBe("created");
+    const after = await upstreamRequests("/deposit", "POST");
+    expect(after.length).toBe(before + 3);
+    expect(after.slice(-3).map((r) => r.status)).toEqual([503, 503, 201]);
+  });
+
+  it("answers 503 service_busy 'try again in a moment' when it persists; a later try succeeds", async () => {
+    await quoteUnavailable(3);
+    const sub = uniqueSub("qu2");
+    const busy = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
+    expect(busy.status).toBe(503);
+    expect(busy.body.error?.code).toBe("service_busy");
+    expect(busy.body.error?.message).toContain("try again in a moment");
+    const later = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
+    expect(later.status).toBe(201);
+  });
+});
+
+describe("deposit.statusChanged webhooks", () => {
+  it("credits received − network fee − commission exactly (checked with big.js), notifies the merchant once", async () => {
+    const sub = uniqueSub("paid");
+    const orderId = `cc-${sub}`;
+    const { body } = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
+    const live = await liveCurrency("USDT_TRC20");
+    const balanceBefore = await balance("USDT_TRC20");
+    const received = "123.456789";
+    expect((await simulateDeposit(orderId, "completed", received)).status).toBe(200);
+    const hooks = await depositDeliveries(orderId);
+    expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "completed"]);
+    for (const h of hooks) expect((await deliver(h)).status).toBe(200);
+
+    const snap = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
+    expect(snap.status).toBe("completed");
+    expect(snap.final).toBe(true);
+    // Independent computation: commission rounded up to the currency's places, fee from the list.
+    const commission = new Big(received).times(live.depositCommission).round(live.decimalPlaces, Big.roundUp);
+    const fee = new Big(live.depositNetworkFee!.amount);
+    const net = new Big(received).minus(fee).minus(commission);
+    expect(snap.settlement).toEqual({
+      received,
+      networkFee: fee.toFixed(),
+      commission: commission.toFixed(),
+      net: net.toFixed(),
+      source: "service",
+    });
+    // The service credited exactly that net.
+    expect(new Big(await balance("USDT_TRC20")).minus(balanceBefore).toFixed()).toBe(net.toFixed());
+
+    // The merchant hears deposit.completed once, with the same exact amounts.
+    let completed: { data: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 50 && completed.length === 0; i++) {
+      const inbox = await sandbox<{ data: { body: string }[] }>("/sandbox/merchant-inbox");
+      completed = inbox.body.data
+        .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
+        .filter((n) => n.type === "deposit.completed" && n.data.topUpId === sub);
+      if (completed.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(completed).toHaveLength(1);
+    expect(completed[0]!.data).toMatchObject({
+      orderId,
+      customerId: "cust-7",
+      amount: received,
+      commission: commission.toFixed(),
+      networkFee: fee.toFixed(),
+      net: net.toFixed(),
+      status: "completed",
+    });
+  });
+
+  it("dedupes a repeated delivery and never moves a completed top-up backwards", async () => {
+    const sub = uniqueSub("dup");
+    const orderId = `cc-${sub}`;
+    const { body } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    await simulateDeposit(orderId, "completed", "50");
+    const [processing, completed] = await depositDeliveries(orderId);
+    // Out of order: completed first, then the stale processing, then completed again.
+    const first = await deliver(completed!);
+    expect(await first.json()).toEqual({ received: true, duplicate: false });
+    const stale = await deliver(processing!);
+    expect(stale.status).toBe(200);
+    const again = await deliver(completed!);
+    expect(await again.json()).toEqual({ received: true, duplicate: true });
+    const snap = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
+    expect(snap.status).toBe("completed");
+    // created + completed: the stale and the duplicate delivery appended nothing.
+    expect(snap.seq).toBe(2);
+  });
+
+  it("acknowledges a deposit webhook for an unknown top-up with 202 and changes nothing", async () => {
+    const orderId = `cc-${uniqueSub("ghost")}`;
+    await sandbox("/deposit", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tenant-api-key": "test-api-key-never-shown" },
+      body: JSON.stringify({ accountId: "00000000-0000-4000-8000-000000000001", cryptoCurrencyCode: "TRX", orderId }),
+    });
+    await simulateDeposit(orderId, "processing");
+    const [hook] = await depositDeliveries(orderId);
+    const res = await deliver(hook!);
+    expect(res.status).toBe(202);
+  });
+
+  it("rejects an unsigned deposit webhook with 401", async () => {
+    const res = await worker("/webhooks/payment", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ event: "deposit.statusChanged", data: { id: "x", orderId: "cc-x" }, timestamp: "t" }),
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+interface Frame {
+  id: number;
+  data: DepositSnapshot;
+}
+
+async function readFrames(res: Response, count: number): Promise<{ frames: Frame[]; ended: boolean }> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const frames: Frame[] = [];
+  let ended = false;
+  while (frames.length < count) {
+    const { value, done } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    buffer += decoder.decode(value, { stream: true });
+    let cut = buffer.indexOf("\n\n");
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const id = /^id: (\d+)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (id && data) frames.push({ id: Number(id), data: JSON.parse(data) });
+      cut = buffer.indexOf("\n\n");
+    }
+  }
+  if (!ended) {
+    const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 200))]);
+    ended = next !== null && next.done === true;
+  }
+  await reader.cancel().catch(() => {});
+  return { frames, ended };
+}
+
+describe("GET /v1/deposits/:id/events", () => {
+  it("streams the current snapshot first, pushes changes live, replays after Last-Event-ID, closes when final", async () => {
+    const sub = uniqueSub("sse");
+    const orderId = `cc-${sub}`;
+    const { body } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    const id = body.data.id;
+    const live = await worker(`/v1/deposits/${id}/events`, { headers: { origin: STOREFRONT } });
+    expect(live.headers.get("content-type")).toContain("text/event-stream");
+    expect(live.headers.get("access-control-allow-origin")).toBe(STOREFRONT);
+    const reading = readFrames(live, 3);
+    await new Promise((r) => setTimeout(r, 100));
+    // Each webhook is only a prompt: the object re-reads the deposit, so deliver step by step.
+    await simulateDeposit(orderId, "processing");
+    for (const h of await depositDeliveries(orderId)) await deliver(h);
+    await simulateDeposit(orderId, "completed", "40");
+    for (const h of await depositDeliveries(orderId)) await deliver(h);
+    const { frames, ended } = await reading;
+    expect(frames.map((f) => [f.id, f.data.status])).toEqual([
+      [1, "created"],
+      [2, "processing"],
+      [3, "completed"],
+    ]);
+    expect(ended).toBe(true);
+
+    const replay = await readFrames(await worker(`/v1/deposits/${id}/events`, { headers: { "last-event-id": "1" } }), 5);
+    expect(replay.frames.map((f) => f.id)).toEqual([2, 3]);
+    expect(replay.ended).toBe(true);
+    // Fully seen and final: 204 stops EventSource for good.
+    const done = await worker(`/v1/deposits/${id}/events`, { headers: { "last-event-id": "3" } });
+    expect(done.status).toBe(204);
+  });
+});
