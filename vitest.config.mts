@@ -48,6 +48,17 @@ export default defineConfig({
       },
       {
         test: {
+          name: "e2e",
+          environment: "node",
+          include: ["test/e2e/**/*.test.ts"],
+          // Each file starts a real stack (sandbox + wrangler dev + storefront) and Chromium.
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
           name: "widget",
           environment: "happy-dom",
           include: ["test/widget/**/*.test.{ts,tsx}"],

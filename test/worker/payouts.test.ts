@@ -1,0 +1,231 @@
+/**
+ * Payouts (withdrawal quote → commit) through the merchant API: validation, quote collapse per
+ * orderId, commit exactly once under concurrency, re-quote after expiry, insufficient balance,
+ * and withdrawal.statusChanged webhooks.
+ */
+import Big from "big.js";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { PayoutView } from "../../worker/api/contract.ts";
+import { deliver, deliveriesFor, fault, merchant, sandbox, uniqueSub, upstreamRequests, worker } from "./helpers.ts";
+
+type Body = { data: PayoutView; error?: { code: string; message: string } };
+
+const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+async function quote(body: Record<string, unknown>) {
+  const res = await merchant("/v1/payouts", { method: "POST", body: JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+async function commit(orderId: string) {
+  const res = await merchant(`/v1/payouts/${encodeURIComponent(orderId)}/commit`, { method: "POST" });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+async function balance(code: string): Promise<string> {
+  const { body } = await sandbox<{ data: { cryptoCurrencyCode: string; amount: string | number }[] }>("/sandbox/balances");
+  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
+}
+
+function setBalance(cryptoCurrencyCode: string, amount: string) {
+  return sandbox("/sandbox/balances", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ cryptoCurrencyCode, amount }),
+  });
+}
+
+const count = async (path: string) => (await upstreamRequests(path, "POST")).length;
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await sandbox("/sandbox/faults", { method: "DELETE" });
+});
+
+describe("POST /v1/payouts (quote)", () => {
+  it("quotes with the fee breakdown in the base coin and the withdrawal currency (201)", async () => {
+    const orderId = uniqueSub("po");
+    const { status, body } = await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "25.50" });
+    expect(status).toBe(201);
+    const view = body.data;
+    expect(view).toMatchObject({ orderId, kind: "payout", status: "quoted", cryptoCurrencyCode: "USDT_TRC20", network: "Tron", address: TRON, amount: "25.5", withdrawal: null });
+    // The chain's base coin pays the fee; the same fee in USDT makes up the total deduction.
+    expect(view.fee.feeCurrency).toBe("TRX");
+    expect(new Big(view.fee.feeNative).gt(0)).toBe(true);
+    expect(new Big(view.totalDeduction).eq(new Big("25.5").plus(view.fee.feeInCryptoCurrencyCode))).toBe(true);
+    expect(view.fee.feeUsd).not.toBeNull();
+    expect(Date.parse(view.expiresAt)).toBeGreaterThan(Date.now());
+    const again = await merchant(`/v1/payouts/${orderId}`);
+    expect(((await again.json()) as Body).data.quoteId).toBe(view.quoteId);
+  });
+
+  it("collapses a repeated orderId to one quote (200), even concurrently; other parameters get 409 checkout_conflict", async () => {
+    const orderId = uniqueSub("collapse");
+    const params = { orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "30" };
+    const before = await count("/withdrawal/quote");
+    const results = await Promise.all(Array.from({ length: 8 }, () => quote(params)));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
+    expect(new Set(results.map((r) => r.body.data.quoteId)).size).toBe(1);
+    // "30.0" is the same amount as "30": the same payout.
+    expect((await quote({ ...params, amount: "30.0" })).status).toBe(200);
+    expect(await count("/withdrawal/quote")).toBe(before + 1);
+    for (const other of [{ amount: "31" }, { address: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" }, { cryptoCurrencyCode: "USDT_TRC20" }]) {
+      const conflict = await quote({ ...params, ...other });
+      expect(conflict.status).toBe(409);
+      expect(conflict.body.error?.code).toBe("checkout_conflict");
+    }
+    expect(await count("/withdrawal/quote")).toBe(before + 1);
+  });
+
+  it("refuses bad input with a clear code and quotes nothing", async () => {
+    const before = await count("/withdrawal/quote");
+    const base = { orderId: uniqueSub("bad"), cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "25" };
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ address: EVM }, 400, "invalid_address"], // an Ethereum address for a Tron currency
+      [{ address: "T123" }, 400, "invalid_address"],
+      [{ amount: "1" }, 400, "amount_below_minimum"], // below minWithdrawalAmount (10)
+      [{ amount: "10.1234567" }, 400, "amount_invalid_decimals"], // USDT_TRC20 has 6 places
+      [{ cryptoCurrencyCode: "DOGE" }, 400, "unknown_currency"],
+      [{ amount: 25 }, 400, "validation_failed"], // amounts are strings, never JSON numbers
+      [{ amount: "-25" }, 400, "validation_failed"],
+      [{ amount: "1e3" }, 400, "validation_failed"],
+      [{ orderId: "has spaces" }, 400, "validation_failed"],
+    ];
+    for (const [patch, status, code] of cases) {
+      const res = await quote({ ...base, ...patch });
+      expect([JSON.stringify(patch), res.status, res.body.error?.code]).toEqual([JSON.stringify(patch), status, code]);
+      expect(res.body.error?.message).toBeTruthy();
+    }
+    const missing = await quote({ orderId: uniqueSub("m"), cryptoCurrencyCode: "TRX", address: TRON });
+    expect([missing.status, missing.body.error?.code]).toEqual([400, "validation_failed"]);
+    expect(await count("/withdrawal/quote")).toBe(before);
+    expect((await merchant(`/v1/payouts/${base.orderId}`)).status).toBe(404);
+  });
+
+  it("requires the merchant token: 401 unauthorized without it", async () => {
+    const body = JSON.stringify({ orderId: uniqueSub("auth"), cryptoCurrencyCode: "TRX", address: TRON, amount: "30" });
+    const res = await worker("/v1/payouts", { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect(res.status).toBe(401);
+    expect((await worker("/v1/payouts/x/commit", { method: "POST" })).status).toBe(401);
+    expect((await worker("/v1/payouts/x")).status).toBe(401);
+    expect((await worker("/v1/orders/x/refund", { method: "POST" })).status).toBe(401);
+  });
+});
+
+describe("POST /v1/payouts/:orderId/commit", () => {
+  it("commits once under 20 concurrent commits: one withdrawal, the balance debited once", async () => {
+    const orderId = uniqueSub("once");
+    const { body } = await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "12.5" });
+    const before = await balance("USDT_TRC20");
+    const commitsBefore = await count("/withdrawal/commit");
+    const results = await Promise.all(Array.from({ length: 20 }, () => commit(orderId)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const ids = new Set(results.map((r) => r.body.data.withdrawal?.id));
+    expect(ids.size).toBe(1);
+    expect([...ids][0]).toBeTruthy();
+    expect(results[0]!.body.data.status).toBe("created");
+    expect(await count("/withdrawal/commit")).toBe(commitsBefore + 1);
+    const debited = new Big(before).minus(await balance("USDT_TRC20"));
+    expect(debited.toFixed()).toBe(new Big(body.data.totalDeduction).toFixed());
+    expect(results[0]!.body.data.withdrawal?.debitedAmount).toBe(body.data.totalDeduction);
+    // Later commits still return the same withdrawal and debit nothing.
+    const later = await commit(orderId);
+    expect(later.body.data.withdrawal?.id).toBe([...ids][0]);
+    expect(await balance("USDT_TRC20")).toBe(String(new Big(before).minus(debited)));
+    // A quote after commit returns the committed payout, not a new quote.
+    const requote = await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "12.5" });
+    expect([requote.status, requote.body.data.status]).toEqual([200, "created"]);
+  });
+
+  it("re-quotes with the same orderId when the service reports the quote expired, then commits", async () => {
+    const orderId = uniqueSub("exp");
+    await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
+    await fault({ path: "/withdrawal/commit", method: "POST", mode: "status", status: 409, code: "exceptions.withdrawal.quoteExpired" });
+    const quotes = await count("/withdrawal/quote");
+    const commits = await count("/withdrawal/commit");
+    const res = await commit(orderId);
+    expect(res.status).toBe(200);
+    expect(res.body.data.withdrawal?.status).toBe("created");
+    expect(await count("/withdrawal/quote")).toBe(quotes + 1);
+    expect(await count("/withdrawal/commit")).toBe(commits + 2);
+    const upstream = await sandbox<{ data: { orderId: string; amount: number | string } }>(
+      `/withdrawal?accountId=00000000-0000-4000-8000-000000000001&orderId=${orderId}`,
+      { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
+    );
+    expect(upstream.body.data.orderId).toBe(orderId);
+  });
+
+  it("re-quotes before committing a quote whose expiresAt has passed (worker clock moved past it)", async () => {
+    const orderId = uniqueSub("late");
+    const { body } = await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
+    const quotes = await count("/withdrawal/quote");
+    // The payout object runs in this isolate: move its clock past the quote's expiry.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(body.data.expiresAt) + 1_000 });
+    const res = await commit(orderId);
+    vi.useRealTimers();
+    expect(res.status).toBe(200);
+    expect(res.body.data.withdrawal).not.toBeNull();
+    expect(await count("/withdrawal/quote")).toBe(quotes + 1);
+  });
+
+  it("answers 409 insufficient_balance with a clear message and records nothing as committed", async () => {
+    await setBalance("BNB", "0");
+    const orderId = uniqueSub("poor");
+    const { body } = await quote({ orderId, cryptoCurrencyCode: "BNB", address: EVM, amount: "0.5" });
+    expect(body.data.status).toBe("quoted");
+    const res = await commit(orderId);
+    expect(res.status).toBe(409);
+    expect(res.body.error?.code).toBe("insufficient_balance");
+    expect(res.body.error?.message).toContain(`needs ${body.data.totalDeduction} BNB`);
+    const view = ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body).data;
+    expect([view.status, view.withdrawal]).toEqual(["quoted", null]);
+    expect(await balance("BNB")).toBe("0");
+    // Once the balance suffices, the same payout commits.
+    await setBalance("BNB", "1");
+    const ok = await commit(orderId);
+    expect([ok.status, ok.body.data.status]).toEqual([200, "created"]);
+    expect(await balance("BNB")).toBe(new Big(1).minus(body.data.totalDeduction).toFixed());
+  });
+
+  it("answers 404 not_found for a payout never quoted", async () => {
+    const res = await commit(uniqueSub("none"));
+    expect([res.status, res.body.error?.code]).toEqual([404, "not_found"]);
+  });
+});
+
+describe("withdrawal.statusChanged webhooks", () => {
+  it("moves the payout forward only, dedupes deliveries and notifies the merchant", async () => {
+    const orderId = uniqueSub("wh");
+    await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "40" });
+    const committed = (await commit(orderId)).body.data;
+    const simulated = await sandbox(`/sandbox/withdrawals/${committed.withdrawal!.id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed" }),
+    });
+    expect(simulated.status).toBe(200);
+    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "withdrawal.statusChanged");
+    expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "completed"]);
+    // Out of order: completed, then the stale processing, then completed again.
+    expect(await (await deliver(hooks[1]!)).json()).toEqual({ received: true, duplicate: false });
+    expect((await deliver(hooks[0]!)).status).toBe(200);
+    expect(await (await deliver(hooks[1]!)).json()).toEqual({ received: true, duplicate: true });
+    const view = ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body).data;
+    expect(view.status).toBe("completed");
+    expect(view.withdrawal?.transactionHash).toBeTruthy();
+
+    let notes: { data: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 50 && !notes.some((n) => n.data.status === "completed"); i++) {
+      const inbox = await sandbox<{ data: { body: string }[] }>("/sandbox/merchant-inbox");
+      notes = inbox.body.data
+        .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
+        .filter((n) => n.type === "payout.status_changed" && n.data.orderId === orderId);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(notes.map((n) => [n.data.previousStatus, n.data.status])).toEqual([
+      ["quoted", "created"],
+      ["created", "completed"],
+    ]);
+  });
+});
