@@ -11,8 +11,8 @@ import {
   deliveriesFor,
   fault,
   postJson,
-  sandbox,
   STOREFRONT,
+  sandbox,
   token,
   uniqueIp,
   uniqueSub,
@@ -23,9 +23,17 @@ import {
 type Body = { data: DepositSnapshot; error?: { code: string; message: string } };
 type Currency = CryptoCurrency & { depositNetworkFee: { amount: string } | null };
 
-async function openTopUp(sub: string, claims: Record<string, string> = {}, body: Record<string, string> = {}) {
+async function openTopUp(
+  sub: string,
+  claims: Record<string, string> = {},
+  body: Record<string, string> = {},
+) {
   const t = await token({ sub, mode: "deposit", customerId: "cust-7", ...claims });
-  const res = await postJson("/v1/deposits", { token: t, ...body }, { "cf-connecting-ip": uniqueIp() });
+  const res = await postJson(
+    "/v1/deposits",
+    { token: t, ...body },
+    { "cf-connecting-ip": uniqueIp() },
+  );
   return { status: res.status, body: (await res.json()) as Body };
 }
 
@@ -48,7 +56,9 @@ async function depositDeliveries(orderId: string) {
 }
 
 async function balance(code: string): Promise<string> {
-  const { body } = await sandbox<{ data: { cryptoCurrencyCode: string; amount: string | number }[] }>("/sandbox/balances");
+  const { body } = await sandbox<{
+    data: { cryptoCurrencyCode: string; amount: string | number }[];
+  }>("/sandbox/balances");
   return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
 }
 
@@ -73,16 +83,19 @@ describe("POST /v1/deposits", () => {
     expect(snap.minDepositAmount).toBe(live.minDepositAmount);
     // Tenant-specific commission from GET /currencies, never a constant; and its percentage.
     expect(snap.depositCommission).toBe(live.depositCommission);
-    expect(snap.depositCommissionPercent).toBe(new Big(live.depositCommission).times(100).toFixed());
+    expect(snap.depositCommissionPercent).toBe(
+      new Big(live.depositCommission).times(100).toFixed(),
+    );
     expect(snap.depositNetworkFee).toBe(live.depositNetworkFee?.amount ?? null);
     expect(snap.status).toBe("created");
     expect(snap.settlement).toBeNull();
     expect(snap.final).toBe(false);
     expect(snap.walletUri).toBe(snap.address); // Tron: the bare address
-    const upstream = await sandbox<{ data: { id: string; address: string; minimumAmount: string | number } }>(
-      `/deposit?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}`,
-      { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
-    );
+    const upstream = await sandbox<{
+      data: { id: string; address: string; minimumAmount: string | number };
+    }>(`/deposit?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}`, {
+      headers: { "x-tenant-api-key": "test-api-key-never-shown" },
+    });
     expect(upstream.status).toBe(200);
     expect(upstream.body.data.address).toBe(snap.address);
     expect(snap.minimumAmount).toBe(String(upstream.body.data.minimumAmount));
@@ -92,10 +105,16 @@ describe("POST /v1/deposits", () => {
   });
 
   it("takes the currency from the body when the token names none; an EVM address gets an EIP-681 link", async () => {
-    const { status, body } = await openTopUp(uniqueSub("body"), {}, { cryptoCurrencyCode: "USDT_ERC20" });
+    const { status, body } = await openTopUp(
+      uniqueSub("body"),
+      {},
+      { cryptoCurrencyCode: "USDT_ERC20" },
+    );
     expect(status).toBe(201);
     expect(body.data.cryptoCurrencyCode).toBe("USDT_ERC20");
-    expect(body.data.walletUri).toMatch(new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@\\d+/transfer\\?address=${body.data.address}$`));
+    expect(body.data.walletUri).toMatch(
+      new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@\\d+/transfer\\?address=${body.data.address}$`),
+    );
   });
 
   it("returns the same top-up (200) for the same sub, with one upstream deposit", async () => {
@@ -114,12 +133,16 @@ describe("POST /v1/deposits", () => {
     const t = await token({ sub, mode: "deposit", cryptoCurrencyCode: "BTC" });
     const before = (await upstreamRequests("/deposit", "POST")).length;
     const results = await Promise.all(
-      Array.from({ length: 15 }, () => postJson("/v1/deposits", { token: t }, { "cf-connecting-ip": uniqueIp() })),
+      Array.from({ length: 15 }, () =>
+        postJson("/v1/deposits", { token: t }, { "cf-connecting-ip": uniqueIp() }),
+      ),
     );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 200)).toHaveLength(14);
-    const addresses = new Set(await Promise.all(results.map(async (r) => ((await r.json()) as Body).data.address)));
+    const addresses = new Set(
+      await Promise.all(results.map(async (r) => ((await r.json()) as Body).data.address)),
+    );
     expect(addresses.size).toBe(1);
     expect((await upstreamRequests("/deposit", "POST")).length).toBe(before + 1);
   });
@@ -138,7 +161,11 @@ describe("POST /v1/deposits", () => {
     const before = (await upstreamRequests("/deposit", "POST")).length;
     const ip = { "cf-connecting-ip": uniqueIp() };
     // An invoice token: 400 validation_failed (it belongs to POST /v1/checkouts).
-    const invoice = await postJson("/v1/deposits", { token: await token({ sub: uniqueSub("inv") }) }, ip);
+    const invoice = await postJson(
+      "/v1/deposits",
+      { token: await token({ sub: uniqueSub("inv") }) },
+      ip,
+    );
     expect(invoice.status).toBe(400);
     expect(((await invoice.json()) as Body).error?.code).toBe("validation_failed");
     // No currency in token or body: 400 validation_failed naming cryptoCurrencyCode.
@@ -151,7 +178,11 @@ describe("POST /v1/deposits", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.error?.code).toBe("unknown_currency");
     // The page asking for another currency than the token fixes: 400 validation_failed.
-    const mismatch = await openTopUp(uniqueSub("mis"), { cryptoCurrencyCode: "BTC" }, { cryptoCurrencyCode: "ETH" });
+    const mismatch = await openTopUp(
+      uniqueSub("mis"),
+      { cryptoCurrencyCode: "BTC" },
+      { cryptoCurrencyCode: "ETH" },
+    );
     expect(mismatch.status).toBe(400);
     expect(mismatch.body.error?.code).toBe("validation_failed");
     // A forged token: 401 token_invalid.
@@ -167,14 +198,25 @@ describe("POST /v1/deposits", () => {
 
   it("refuses a disallowed origin with 403 forbidden_origin", async () => {
     const t = await token({ sub: uniqueSub("origin"), mode: "deposit", cryptoCurrencyCode: "TRX" });
-    const res = await postJson("/v1/deposits", { token: t }, { origin: "https://evil.example", "cf-connecting-ip": uniqueIp() });
+    const res = await postJson(
+      "/v1/deposits",
+      { token: t },
+      { origin: "https://evil.example", "cf-connecting-ip": uniqueIp() },
+    );
     expect(res.status).toBe(403);
   });
 });
 
 describe("deposit fee quote unavailable (503 exceptions.depositFee.quoteUnavailable)", () => {
   const quoteUnavailable = (times: number) =>
-    fault({ path: "/deposit", method: "POST", mode: "status", status: 503, code: "exceptions.depositFee.quoteUnavailable", times });
+    fault({
+      path: "/deposit",
+      method: "POST",
+      mode: "status",
+      status: 503,
+      code: "exceptions.depositFee.quoteUnavailable",
+      times,
+    });
 
   it("is retried briefly with the same orderId, then succeeds", async () => {
     await quoteUnavailable(2);
@@ -216,7 +258,9 @@ describe("deposit.statusChanged webhooks", () => {
     expect(snap.status).toBe("completed");
     expect(snap.final).toBe(true);
     // Independent computation: commission rounded up to the currency's places, fee from the list.
-    const commission = new Big(received).times(live.depositCommission).round(live.decimalPlaces, Big.roundUp);
+    const commission = new Big(received)
+      .times(live.depositCommission)
+      .round(live.decimalPlaces, Big.roundUp);
     const fee = new Big(live.depositNetworkFee!.amount);
     const net = new Big(received).minus(fee).minus(commission);
     expect(snap.settlement).toEqual({
@@ -269,12 +313,36 @@ describe("deposit.statusChanged webhooks", () => {
     expect(snap.seq).toBe(2);
   });
 
+  it("answers 503 when the deposit cannot be re-read from the service, and applies the redelivery", async () => {
+    const sub = uniqueSub("busy");
+    const orderId = `cc-${sub}`;
+    const { body } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    await simulateDeposit(orderId, "processing");
+    const [hook] = await depositDeliveries(orderId);
+    await fault({ path: "/deposit", method: "GET", mode: "status", status: 500, times: 3 });
+    const refused = await deliver(hook!);
+    expect(refused.status).toBe(503);
+    const unchanged = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
+    expect(unchanged.status).toBe("created");
+    // The service retries the same bytes: not a duplicate, because nothing was applied.
+    expect(await (await deliver(hook!)).json()).toEqual({ received: true, duplicate: false });
+    const applied = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
+    expect(applied.status).toBe("processing");
+  });
+
   it("acknowledges a deposit webhook for an unknown top-up with 202 and changes nothing", async () => {
     const orderId = `cc-${uniqueSub("ghost")}`;
     await sandbox("/deposit", {
       method: "POST",
-      headers: { "content-type": "application/json", "x-tenant-api-key": "test-api-key-never-shown" },
-      body: JSON.stringify({ accountId: "00000000-0000-4000-8000-000000000001", cryptoCurrencyCode: "TRX", orderId }),
+      headers: {
+        "content-type": "application/json",
+        "x-tenant-api-key": "test-api-key-never-shown",
+      },
+      body: JSON.stringify({
+        accountId: "00000000-0000-4000-8000-000000000001",
+        cryptoCurrencyCode: "TRX",
+        orderId,
+      }),
     });
     await simulateDeposit(orderId, "processing");
     const [hook] = await depositDeliveries(orderId);
@@ -286,7 +354,11 @@ describe("deposit.statusChanged webhooks", () => {
     const res = await worker("/webhooks/payment", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ event: "deposit.statusChanged", data: { id: "x", orderId: "cc-x" }, timestamp: "t" }),
+      body: JSON.stringify({
+        event: "deposit.statusChanged",
+        data: { id: "x", orderId: "cc-x" },
+        timestamp: "t",
+      }),
     });
     expect(res.status).toBe(401);
   });
@@ -297,7 +369,10 @@ interface Frame {
   data: DepositSnapshot;
 }
 
-async function readFrames(res: Response, count: number): Promise<{ frames: Frame[]; ended: boolean }> {
+async function readFrames(
+  res: Response,
+  count: number,
+): Promise<{ frames: Frame[]; ended: boolean }> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -321,7 +396,10 @@ async function readFrames(res: Response, count: number): Promise<{ frames: Frame
     }
   }
   if (!ended) {
-    const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 200))]);
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<null>((r) => setTimeout(() => r(null), 200)),
+    ]);
     ended = next !== null && next.done === true;
   }
   await reader.cancel().catch(() => {});
@@ -352,7 +430,10 @@ describe("GET /v1/deposits/:id/events", () => {
     ]);
     expect(ended).toBe(true);
 
-    const replay = await readFrames(await worker(`/v1/deposits/${id}/events`, { headers: { "last-event-id": "1" } }), 5);
+    const replay = await readFrames(
+      await worker(`/v1/deposits/${id}/events`, { headers: { "last-event-id": "1" } }),
+      5,
+    );
     expect(replay.frames.map((f) => f.id)).toEqual([2, 3]);
     expect(replay.ended).toBe(true);
     // Fully seen and final: 204 stops EventSource for good.

@@ -6,7 +6,16 @@
 import Big from "big.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PayoutView } from "../../worker/api/contract.ts";
-import { deliver, deliveriesFor, fault, merchant, sandbox, uniqueSub, upstreamRequests, worker } from "./helpers.ts";
+import {
+  deliver,
+  deliveriesFor,
+  fault,
+  merchant,
+  sandbox,
+  uniqueSub,
+  upstreamRequests,
+  worker,
+} from "./helpers.ts";
 
 type Body = { data: PayoutView; error?: { code: string; message: string } };
 
@@ -19,12 +28,16 @@ async function quote(body: Record<string, unknown>) {
 }
 
 async function commit(orderId: string) {
-  const res = await merchant(`/v1/payouts/${encodeURIComponent(orderId)}/commit`, { method: "POST" });
+  const res = await merchant(`/v1/payouts/${encodeURIComponent(orderId)}/commit`, {
+    method: "POST",
+  });
   return { status: res.status, body: (await res.json()) as Body };
 }
 
 async function balance(code: string): Promise<string> {
-  const { body } = await sandbox<{ data: { cryptoCurrencyCode: string; amount: string | number }[] }>("/sandbox/balances");
+  const { body } = await sandbox<{
+    data: { cryptoCurrencyCode: string; amount: string | number }[];
+  }>("/sandbox/balances");
   return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
 }
 
@@ -46,14 +59,30 @@ afterEach(async () => {
 describe("POST /v1/payouts (quote)", () => {
   it("quotes with the fee breakdown in the base coin and the withdrawal currency (201)", async () => {
     const orderId = uniqueSub("po");
-    const { status, body } = await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "25.50" });
+    const { status, body } = await quote({
+      orderId,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON,
+      amount: "25.50",
+    });
     expect(status).toBe(201);
     const view = body.data;
-    expect(view).toMatchObject({ orderId, kind: "payout", status: "quoted", cryptoCurrencyCode: "USDT_TRC20", network: "Tron", address: TRON, amount: "25.5", withdrawal: null });
+    expect(view).toMatchObject({
+      orderId,
+      kind: "payout",
+      status: "quoted",
+      cryptoCurrencyCode: "USDT_TRC20",
+      network: "Tron",
+      address: TRON,
+      amount: "25.5",
+      withdrawal: null,
+    });
     // The chain's base coin pays the fee; the same fee in USDT makes up the total deduction.
     expect(view.fee.feeCurrency).toBe("TRX");
     expect(new Big(view.fee.feeNative).gt(0)).toBe(true);
-    expect(new Big(view.totalDeduction).eq(new Big("25.5").plus(view.fee.feeInCryptoCurrencyCode))).toBe(true);
+    expect(
+      new Big(view.totalDeduction).eq(new Big("25.5").plus(view.fee.feeInCryptoCurrencyCode)),
+    ).toBe(true);
     expect(view.fee.feeUsd).not.toBeNull();
     expect(Date.parse(view.expiresAt)).toBeGreaterThan(Date.now());
     const again = await merchant(`/v1/payouts/${orderId}`);
@@ -70,7 +99,11 @@ describe("POST /v1/payouts (quote)", () => {
     // "30.0" is the same amount as "30": the same payout.
     expect((await quote({ ...params, amount: "30.0" })).status).toBe(200);
     expect(await count("/withdrawal/quote")).toBe(before + 1);
-    for (const other of [{ amount: "31" }, { address: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" }, { cryptoCurrencyCode: "USDT_TRC20" }]) {
+    for (const other of [
+      { amount: "31" },
+      { address: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" },
+      { cryptoCurrencyCode: "USDT_TRC20" },
+    ]) {
       const conflict = await quote({ ...params, ...other });
       expect(conflict.status).toBe(409);
       expect(conflict.body.error?.code).toBe("checkout_conflict");
@@ -80,7 +113,12 @@ describe("POST /v1/payouts (quote)", () => {
 
   it("refuses bad input with a clear code and quotes nothing", async () => {
     const before = await count("/withdrawal/quote");
-    const base = { orderId: uniqueSub("bad"), cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "25" };
+    const base = {
+      orderId: uniqueSub("bad"),
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON,
+      amount: "25",
+    };
     const cases: [Record<string, unknown>, number, string][] = [
       [{ address: EVM }, 400, "invalid_address"], // an Ethereum address for a Tron currency
       [{ address: "T123" }, 400, "invalid_address"],
@@ -94,18 +132,35 @@ describe("POST /v1/payouts (quote)", () => {
     ];
     for (const [patch, status, code] of cases) {
       const res = await quote({ ...base, ...patch });
-      expect([JSON.stringify(patch), res.status, res.body.error?.code]).toEqual([JSON.stringify(patch), status, code]);
+      expect([JSON.stringify(patch), res.status, res.body.error?.code]).toEqual([
+        JSON.stringify(patch),
+        status,
+        code,
+      ]);
       expect(res.body.error?.message).toBeTruthy();
     }
-    const missing = await quote({ orderId: uniqueSub("m"), cryptoCurrencyCode: "TRX", address: TRON });
+    const missing = await quote({
+      orderId: uniqueSub("m"),
+      cryptoCurrencyCode: "TRX",
+      address: TRON,
+    });
     expect([missing.status, missing.body.error?.code]).toEqual([400, "validation_failed"]);
     expect(await count("/withdrawal/quote")).toBe(before);
     expect((await merchant(`/v1/payouts/${base.orderId}`)).status).toBe(404);
   });
 
   it("requires the merchant token: 401 unauthorized without it", async () => {
-    const body = JSON.stringify({ orderId: uniqueSub("auth"), cryptoCurrencyCode: "TRX", address: TRON, amount: "30" });
-    const res = await worker("/v1/payouts", { method: "POST", headers: { "content-type": "application/json" }, body });
+    const body = JSON.stringify({
+      orderId: uniqueSub("auth"),
+      cryptoCurrencyCode: "TRX",
+      address: TRON,
+      amount: "30",
+    });
+    const res = await worker("/v1/payouts", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(401);
     expect((await worker("/v1/payouts/x/commit", { method: "POST" })).status).toBe(401);
     expect((await worker("/v1/payouts/x")).status).toBe(401);
@@ -116,7 +171,12 @@ describe("POST /v1/payouts (quote)", () => {
 describe("POST /v1/payouts/:orderId/commit", () => {
   it("commits once under 20 concurrent commits: one withdrawal, the balance debited once", async () => {
     const orderId = uniqueSub("once");
-    const { body } = await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "12.5" });
+    const { body } = await quote({
+      orderId,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON,
+      amount: "12.5",
+    });
     const before = await balance("USDT_TRC20");
     const commitsBefore = await count("/withdrawal/commit");
     const results = await Promise.all(Array.from({ length: 20 }, () => commit(orderId)));
@@ -134,14 +194,25 @@ describe("POST /v1/payouts/:orderId/commit", () => {
     expect(later.body.data.withdrawal?.id).toBe([...ids][0]);
     expect(await balance("USDT_TRC20")).toBe(String(new Big(before).minus(debited)));
     // A quote after commit returns the committed payout, not a new quote.
-    const requote = await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "12.5" });
+    const requote = await quote({
+      orderId,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: TRON,
+      amount: "12.5",
+    });
     expect([requote.status, requote.body.data.status]).toEqual([200, "created"]);
   });
 
   it("re-quotes with the same orderId when the service reports the quote expired, then commits", async () => {
     const orderId = uniqueSub("exp");
     await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
-    await fault({ path: "/withdrawal/commit", method: "POST", mode: "status", status: 409, code: "exceptions.withdrawal.quoteExpired" });
+    await fault({
+      path: "/withdrawal/commit",
+      method: "POST",
+      mode: "status",
+      status: 409,
+      code: "exceptions.withdrawal.quoteExpired",
+    });
     const quotes = await count("/withdrawal/quote");
     const commits = await count("/withdrawal/commit");
     const res = await commit(orderId);
@@ -158,7 +229,12 @@ describe("POST /v1/payouts/:orderId/commit", () => {
 
   it("re-quotes before committing a quote whose expiresAt has passed (worker clock moved past it)", async () => {
     const orderId = uniqueSub("late");
-    const { body } = await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
+    const { body } = await quote({
+      orderId,
+      cryptoCurrencyCode: "TRX",
+      address: TRON,
+      amount: "25",
+    });
     const quotes = await count("/withdrawal/quote");
     // The payout object runs in this isolate: move its clock past the quote's expiry.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(body.data.expiresAt) + 1_000 });
@@ -172,7 +248,12 @@ describe("POST /v1/payouts/:orderId/commit", () => {
   it("answers 409 insufficient_balance with a clear message and records nothing as committed", async () => {
     await setBalance("BNB", "0");
     const orderId = uniqueSub("poor");
-    const { body } = await quote({ orderId, cryptoCurrencyCode: "BNB", address: EVM, amount: "0.5" });
+    const { body } = await quote({
+      orderId,
+      cryptoCurrencyCode: "BNB",
+      address: EVM,
+      amount: "0.5",
+    });
     expect(body.data.status).toBe("quoted");
     const res = await commit(orderId);
     expect(res.status).toBe(409);
@@ -205,7 +286,9 @@ describe("withdrawal.statusChanged webhooks", () => {
       body: JSON.stringify({ action: "completed" }),
     });
     expect(simulated.status).toBe(200);
-    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "withdrawal.statusChanged");
+    const hooks = (await deliveriesFor(orderId)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    );
     expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "completed"]);
     // Out of order: completed, then the stale processing, then completed again.
     expect(await (await deliver(hooks[1]!)).json()).toEqual({ received: true, duplicate: false });

@@ -123,10 +123,16 @@ export class PayoutObject extends DurableObject<Env> {
   }
 
   #conflict(orderId: string): Outcome<never> {
+    const row = this.#row();
+    const what = row
+      ? `${row.amount} ${row.cryptoCurrencyCode} to ${row.address}`
+      : "other details";
+    const hint =
+      row?.kind === "refund" ? "an order has one refund." : "use a new orderId for another payout.";
     return failure(
       409,
       "checkout_conflict",
-      `Payout ${orderId} was already requested with another currency, address or amount; use a new orderId for another payout.`,
+      `${orderId} was already requested as ${what}; ${hint}`,
     );
   }
 

@@ -1,0 +1,134 @@
+/**
+ * Refunds: `POST /v1/orders/:invoiceNumber/refund` pays the shopper's refund address the
+ * excess of an overpaid order (or what a partially paid order received), exactly, through the
+ * payout quote → commit path with orderId `<prefix>-<invoiceNumber>-refund`.
+ */
+import Big from "big.js";
+import { describe, expect, it } from "vitest";
+import type { PayoutView } from "../../worker/api/contract.ts";
+import {
+  deliverAll,
+  merchant,
+  openCheckout,
+  postJson,
+  sandbox,
+  simulate,
+  uniqueSub,
+  upstreamRequests,
+} from "./helpers.ts";
+
+type Body = { data: PayoutView; error?: { code: string; message: string } };
+
+const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+
+/** An order paid in USDT_TRC20 with the sandbox's simulated payment, webhooks delivered. */
+async function paidOrder(
+  action: "paid" | "over" | "partial",
+  amount?: string,
+  refundAddress: string | null = SHOPPER,
+) {
+  const sub = uniqueSub("rf");
+  const { body } = await openCheckout({ sub, amount: "49.90" });
+  const id = body.data.id;
+  const lock = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+  expect(lock.status).toBe(200);
+  expect((await simulate(`cc-${sub}`, action, amount)).status).toBe(200);
+  await deliverAll(`cc-${sub}`);
+  if (refundAddress) {
+    const set = await postJson(`/v1/checkouts/${id}/refund-address`, {
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: refundAddress,
+    });
+    expect(set.status).toBe(200);
+  }
+  return sub;
+}
+
+async function refund(sub: string, body?: Record<string, unknown>) {
+  const res = await merchant(`/v1/orders/${sub}/refund`, {
+    method: "POST",
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Body };
+}
+
+async function balance(code: string): Promise<string> {
+  const { body } = await sandbox<{
+    data: { cryptoCurrencyCode: string; amount: string | number }[];
+  }>("/sandbox/balances");
+  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
+}
+
+describe("POST /v1/orders/:invoiceNumber/refund", () => {
+  it("refunds exactly the excess of an overpaid order to the shopper's address, once", async () => {
+    const sub = await paidOrder("over", "15.123456");
+    const ledger = (await (await merchant(`/v1/orders/${sub}`)).json()) as {
+      data: { attempts: { status: string; cryptoExpected: string; cryptoReceived: string }[] };
+    };
+    const attempt = ledger.data.attempts[0]!;
+    expect(attempt.status).toBe("overpaid");
+    const excess = new Big(attempt.cryptoReceived).minus(attempt.cryptoExpected);
+    expect(excess.toFixed()).toBe("15.123456");
+
+    const before = await balance("USDT_TRC20");
+    const res = await refund(sub);
+    expect(res.status).toBe(201);
+    const view = res.body.data;
+    expect(view).toMatchObject({
+      kind: "refund",
+      orderId: `cc-${sub}-refund`,
+      invoiceNumber: sub,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: SHOPPER,
+      amount: excess.toFixed(),
+      status: "created",
+    });
+    expect(view.withdrawal?.debitedAmount).toBe(view.totalDeduction);
+    expect(new Big(before).minus(await balance("USDT_TRC20")).toFixed()).toBe(
+      new Big(view.totalDeduction).toFixed(),
+    );
+    const upstream = await sandbox<{
+      data: { address: string; amount: string | number; status: string };
+    }>(`/withdrawal?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}-refund`, {
+      headers: { "x-tenant-api-key": "test-api-key-never-shown" },
+    });
+    expect(upstream.body.data.address).toBe(SHOPPER);
+    expect(new Big(String(upstream.body.data.amount)).eq(excess)).toBe(true);
+
+    // Asking again returns the same refund (200) and pays nothing more.
+    const commits = (await upstreamRequests("/withdrawal/commit", "POST")).length;
+    const again = await refund(sub);
+    expect([again.status, again.body.data.withdrawal?.id]).toEqual([200, view.withdrawal?.id]);
+    expect((await upstreamRequests("/withdrawal/commit", "POST")).length).toBe(commits);
+    // Another amount for the same order is a conflict, not a second refund.
+    const other = await refund(sub, { amount: "12" });
+    expect([other.status, other.body.error?.code]).toEqual([409, "checkout_conflict"]);
+  });
+
+  it("refunds what a partially paid order received, or a smaller amount the merchant names", async () => {
+    const sub = await paidOrder("partial", "20");
+    const tooMuch = await refund(sub, { amount: "20.000001" });
+    expect([tooMuch.status, tooMuch.body.error?.code]).toEqual([400, "validation_failed"]);
+    expect(tooMuch.body.error?.message).toContain("20");
+    const res = await refund(sub, { amount: "15.5" });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ amount: "15.5", status: "created", address: SHOPPER });
+  });
+
+  it("answers 409 when there is nothing to refund or no refund address, and 404 for an unknown order", async () => {
+    const exact = await paidOrder("paid");
+    const nothing = await refund(exact);
+    expect([nothing.status, nothing.body.error?.code]).toEqual([409, "nothing_to_refund"]);
+    const noAddress = await paidOrder("over", "15", null);
+    const missing = await refund(noAddress);
+    expect([missing.status, missing.body.error?.code]).toEqual([409, "refund_address_missing"]);
+    const unknown = await refund(uniqueSub("ghost"));
+    expect([unknown.status, unknown.body.error?.code]).toEqual([404, "not_found"]);
+  });
+
+  it("refuses a refund below the currency's minimum withdrawal with 400 amount_below_minimum", async () => {
+    const sub = await paidOrder("over", "2");
+    const res = await refund(sub);
+    expect([res.status, res.body.error?.code]).toEqual([400, "amount_below_minimum"]);
+  });
+});
