@@ -6,8 +6,9 @@
  * - widget: the Preact widget in happy-dom with @testing-library/preact;
  * - e2e:    real Chromium journeys against sandbox + `wrangler dev` + storefront.
  */
-import { cloudflareTest } from "@cloudflare/vitest-plugin";
+
 import { mkdirSync } from "node:fs";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 // wrangler.toml serves dist/public as static assets; it must exist even before a widget build.

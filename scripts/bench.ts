@@ -13,8 +13,8 @@
  * Options (env): BENCH_WATCHERS (1000), BENCH_CREATES (100), BENCH_CURRENCY_REQUESTS (1000).
  */
 import { execFileSync } from "node:child_process";
-import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
@@ -37,8 +37,7 @@ const row = (what: string, figure: string, budget = "") =>
   console.log(`${what.padEnd(58)} ${figure.padEnd(22)} ${budget}`);
 
 function sizes(): void {
-  if (!existsSync("dist/public/widget.js"))
-    execFileSync("node", ["scripts/build-widget.ts"], { stdio: "inherit" });
+  execFileSync("node", ["scripts/build-widget.ts"], { stdio: "ignore" });
   const js = readFileSync("dist/public/widget.js");
   row(
     "widget.js (JS + CSS inlined), gzip",
@@ -164,7 +163,9 @@ function watch(url: string, arrivals: Map<string, number[]>, opened: () => void)
       while (cut >= 0) {
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
-        const status = /"attempt":\{"number":\d+,"orderId":"[^"]*","status":"([a-z_]+)"/.exec(block)?.[1];
+        const status = /"attempt":\{"number":\d+,"orderId":"[^"]*","status":"([a-z_]+)"/.exec(
+          block,
+        )?.[1];
         if (status) {
           if (first) {
             first = false;
@@ -221,8 +222,11 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
       body: JSON.stringify({ action: status, processingFirst: false }),
     }).then((r) => r.arrayBuffer());
     const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && (arrivals.get(status)?.length ?? 0) < open) await new Promise((r) => setTimeout(r, 20));
-    const log = (await (await fetch(`${sandboxUrl}/sandbox/webhooks?orderId=${orderId}`)).json()) as {
+    while (Date.now() < deadline && (arrivals.get(status)?.length ?? 0) < open)
+      await new Promise((r) => setTimeout(r, 20));
+    const log = (await (
+      await fetch(`${sandboxUrl}/sandbox/webhooks?orderId=${orderId}`)
+    ).json()) as {
       data: { status: string; attempts: { at: string }[] }[];
     };
     const sent = log.data.find((d) => d.status === status)?.attempts[0]?.at;
@@ -232,7 +236,11 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
       continue;
     }
     const latencies = times.map((t) => t - Date.parse(sent)).sort((a, b) => a - b);
-    row(`webhook ${status} → event at ${open} watchers, p50 / p99`, `${ms(pct(latencies, 50))} / ${ms(pct(latencies, 99))}`, "budget p99 ≤ 50 ms");
+    row(
+      `webhook ${status} → event at ${open} watchers, p50 / p99`,
+      `${ms(pct(latencies, 50))} / ${ms(pct(latencies, 99))}`,
+      "budget p99 ≤ 50 ms",
+    );
     row(`  events lost (${status})`, String(open - times.length), "budget 0");
   }
   for (const close of streams) close();

@@ -39,7 +39,7 @@ export function registerMerchantInbox(app: Hono, state: SandboxState): void {
   });
   app.post("/sandbox/merchant-inbox", async (c) => {
     const body = await c.req.text();
-    const headers = Object.fromEntries(c.req.raw.headers);
+    const headers = Object.fromEntries(c.req.raw.headers as unknown as Iterable<[string, string]>);
     let status = 200;
     if (inbox.failures) {
       status = inbox.failures.status;

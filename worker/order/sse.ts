@@ -19,7 +19,7 @@ export function sseFrame(seq: number, json: string): string {
 }
 
 interface Subscriber {
-  writer: WritableStreamDefaultWriter<Uint8Array>;
+  writer: WritableStreamDefaultWriter<ArrayBuffer | ArrayBufferView>;
   openedAt: number;
 }
 
@@ -53,7 +53,10 @@ export class SseHub {
    * return hub.open([sseFrame(seq, json)], { close: snapshot.final });
    */
   open(frames: readonly string[], options: { close: boolean }): Response {
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    // workerd's native identity stream: a write goes straight to the response pipe, several
+    // times cheaper than a JS TransformStream, which matters when one change fans out to
+    // a thousand streams.
+    const { readable, writable } = new IdentityTransformStream();
     const writer = writable.getWriter();
     // `retry` tells EventSource how soon to reconnect after a lifetime close.
     const head = `retry: 2000\n\n${frames.join("")}`;

@@ -73,7 +73,10 @@ document.getElementById("test-webhook").addEventListener("click", async () => {
     const delivery = body?.data;
     const answer = delivery?.attempts?.at(-1)?.status;
     if (delivery?.url) {
-      show(`Test webhook sent to ${delivery.url}: answered ${answer ?? "nothing"}`, Boolean(delivery.delivered));
+      show(
+        `Test webhook sent to ${delivery.url}: answered ${answer ?? "nothing"}`,
+        Boolean(delivery.delivered),
+      );
     } else {
       show(`Test webhook: ${describe(status, body)}`, status >= 200 && status < 300);
     }
