@@ -6,7 +6,7 @@
  * a problem message. Invalid configuration is answered with 503 `config_error` naming the
  * variable, never a 500 deep inside a checkout.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { Env } from "./env.ts";
 
 /** The default `ORDER_ID_PREFIX`: orders go upstream as `cc-<invoice number>`. */

@@ -4,7 +4,7 @@
  * JSON, 400 `validation_failed` naming the first bad field otherwise.
  */
 import type { Context } from "hono";
-import type { z } from "zod";
+import type * as z from "zod";
 import { ApiError } from "./api-error.ts";
 
 /**

@@ -4,7 +4,7 @@
  * currency lock, retry, refund address, and the SSE stream.
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { checkAddress } from "../checkout/address-rules.ts";
 import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";

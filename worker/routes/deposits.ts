@@ -5,7 +5,7 @@
  * rate limits as `/v1/checkouts`.
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import type { Env } from "../config/env.ts";

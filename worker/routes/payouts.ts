@@ -6,7 +6,7 @@
  * (`POST /v1/orders/:invoiceNumber/refund`), which goes through the same quote → commit path.
  */
 import { type Context, Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { CryptoCurrency } from "../api/contract.ts";
 import { checkAddress } from "../checkout/address-rules.ts";
 import { cryptoCurrencies } from "../checkout/catalog.ts";

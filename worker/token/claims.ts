@@ -3,7 +3,7 @@
  * The checkout token's claims: what the merchant's backend vouches for. The browser never sets
  * a price; the token is the only source of amount and currency.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Merchant invoice number: also the tail of the upstream orderId. */
 export const INVOICE_NUMBER = /^[A-Za-z0-9._-]{1,64}$/;

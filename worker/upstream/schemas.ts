@@ -8,7 +8,7 @@
  * - fields the service may omit → `null`.
  * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { DepositStatus, InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { toDecimal } from "../money/decimal.ts";
 import type {

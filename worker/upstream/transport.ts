@@ -10,7 +10,7 @@
  * - a 2xx answer that does not match its schema is `invalid_response` naming the field path;
  * - the API key is only ever in the request header; messages and log lines are redacted.
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import { parseExactJson } from "../money/exact-json.ts";
 import { redact, UpstreamError } from "./errors.ts";
 import { isUncertain, type RetryPolicy, retryDelayMs, shouldRetry } from "./retry-policy.ts";

@@ -5,7 +5,7 @@
  * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";

@@ -3,7 +3,7 @@
  * The webhook envelope `{ event, data, timestamp }` and the parts of `data` the worker routes
  * by. Only routing facts are read from a delivery; the state itself is fetched from the service.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const webhookEnvelope = z.object({
   event: z.string().regex(/^[A-Za-z0-9_.:-]{1,80}$/),

@@ -4,7 +4,7 @@
  * (`payout:<orderId>`), which re-reads the withdrawal before changing anything.
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 import { payoutStub } from "../payout/stub.ts";

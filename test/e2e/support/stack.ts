@@ -4,7 +4,11 @@
  * and Node-side helpers on it: create an order the way the shop does, read the merchant's view,
  * drive and inspect the sandbox.
  */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { type DemoStack, startDemo } from "../../../demo/run.ts";
+
+const WIDGET_BUNDLE = fileURLToPath(new URL("../../../dist/public/widget.js", import.meta.url));
 
 /** An order as the demo backend returns it. */
 export interface ShopOrder {
@@ -68,7 +72,8 @@ export async function startStack(): Promise<Stack> {
   const demo = await startDemo({
     ports: { sandbox: 0, worker: 0, shop: 0 },
     quiet: process.env.E2E_VERBOSE !== "1",
-    buildWidget: false, // built once by test/e2e/global-setup.ts
+    // Built once by test/e2e/global-setup.ts; built here only if that did not run.
+    buildWidget: !existsSync(WIDGET_BUNDLE),
   });
   const { shopUrl, sandboxUrl } = demo.urls;
   const merchantView = async (invoiceNumber: string) => {
