@@ -2,7 +2,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { deliverOutbox } from "../../worker/order/outbox-store.ts";
+import { deliverOutbox } from "../../worker/events/outbox-store.ts";
 import {
   deliverAll,
   merchant,

@@ -5,7 +5,7 @@
  * reported once because a completed deposit is final.
  */
 import type { DepositStatus } from "../api/contract.ts";
-import type { Notification } from "../order/outbox.ts";
+import type { Notification } from "../events/outbox.ts";
 import { settlementView } from "./settlement.ts";
 import type { DepositRow } from "./store.ts";
 

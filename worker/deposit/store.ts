@@ -4,8 +4,8 @@
  * No business rules here: status rules live in `status.ts`, money in `settlement.ts`.
  */
 import type { CryptoCurrency, DepositStatus } from "../api/contract.ts";
+import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
 import type { Settlement } from "../upstream/types.ts";
-import { EVENT_LOG_SCHEMA } from "./event-log.ts";
 
 /** The currency entry a top-up was opened with, plus the deposit network fee quoted then. */
 export interface DepositCurrency extends CryptoCurrency {

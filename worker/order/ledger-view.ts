@@ -3,13 +3,15 @@
  * The merchant's view of an order (`GET /v1/orders/:invoiceNumber`): state, exact amounts,
  * attempts, payments, the event log and the notification outbox.
  */
+
+import type { EventLog } from "../events/event-log.ts";
+import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
-import { outboxRows } from "./outbox-store.ts";
 import { orderTotals } from "./snapshot.ts";
 import type { OrderRow, OrderStore } from "./store.ts";
 
 /** Reads the ledger of an order. */
-export function readLedger(store: OrderStore, order: OrderRow) {
+export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
   const attempts = store.attempts();
   const totals = orderTotals(order, attempts);
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
@@ -42,7 +44,7 @@ export function readLedger(store: OrderStore, order: OrderRow) {
       settlement: a.settlement,
     })),
     payments: store.payments().map((p) => ({ ...p, fiatAmount: fiat(p.fiatAmount) })),
-    log: store.log(),
+    log: log.entries(),
     notifications: outboxRows(store.sql),
     createdAt: order.createdAt,
   };

@@ -6,8 +6,8 @@
  */
 
 import type { OrderState } from "../api/contract.ts";
+import type { Notification } from "../events/outbox.ts";
 import { formatFixed } from "../money/decimal.ts";
-import type { Notification } from "./outbox.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
 interface Totals {

@@ -12,6 +12,8 @@ import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import { type Config, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { checkoutMode, upstreamFor } from "../config/upstream.ts";
+import { EventLog } from "../events/event-log.ts";
+import { deliverOutbox, enqueue } from "../events/outbox-store.ts";
 import { createLogger } from "../http/log.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
 import type { Invoice } from "../upstream/client.ts";
@@ -20,7 +22,6 @@ import { newAttempt, withInvoiceFacts } from "./attempts.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { notificationsFor } from "./notifications.ts";
-import { deliverOutbox, enqueue } from "./outbox-store.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals } from "./snapshot.ts";
@@ -42,6 +43,7 @@ export interface OpenCheckout {
 
 export class OrderObject extends DurableObject<Env> {
   readonly store: OrderStore;
+  readonly log: EventLog;
   readonly hub = new SseHub();
   /** False until the first `open`: reads of unknown ids must not create storage. */
   #hasSchema = false;
@@ -51,6 +53,7 @@ export class OrderObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.store = new OrderStore(ctx.storage.sql);
+    this.log = new EventLog(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => {
       const { n } = ctx.storage.sql
         .exec<{ n: number }>(
@@ -78,7 +81,7 @@ export class OrderObject extends DurableObject<Env> {
     return result.config;
   }
 
-  #log() {
+  #logger() {
     const c = this.#config();
     return createLogger({
       enabled: c.DEBUG_LOG,
@@ -102,7 +105,7 @@ export class OrderObject extends DurableObject<Env> {
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
   #append(type: string, message: string): { frame: string; snapshot: CheckoutSnapshot } {
     let json = "";
-    const seq = this.store.appendEvent(
+    const seq = this.log.append(
       type,
       message,
       (s) => {
@@ -118,7 +121,7 @@ export class OrderObject extends DurableObject<Env> {
   #publish(event: { frame: string; snapshot: CheckoutSnapshot }, type: string): CheckoutSnapshot {
     this.hub.broadcast(event.frame, event.snapshot.final);
     const { invoiceNumber, seq, attempt } = event.snapshot;
-    this.#log().debug(type, { invoiceNumber, seq, status: attempt.status });
+    this.#logger().debug(type, { invoiceNumber, seq, status: attempt.status });
     return event.snapshot;
   }
 
@@ -142,7 +145,7 @@ export class OrderObject extends DurableObject<Env> {
         );
       }
       if (this.store.currentAttempt())
-        return success({ created: false, snapshot: this.#snapshotAt(this.store.lastSeq()) });
+        return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
     }
     // Only the caller that starts the creation reports 201; concurrent callers share its result.
     const starter = this.#creating === null;
@@ -160,7 +163,7 @@ export class OrderObject extends DurableObject<Env> {
   }
 
   async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
-    if (this.store.currentAttempt()) return success(this.#snapshotAt(this.store.lastSeq()));
+    if (this.store.currentAttempt()) return success(this.#snapshotAt(this.log.lastSeq()));
     const config = this.#config();
     const invoice = await this.#createInvoice(
       config,
@@ -218,7 +221,7 @@ export class OrderObject extends DurableObject<Env> {
       });
       return success(invoice);
     } catch (error) {
-      return upstreamFailure(error, this.#log());
+      return upstreamFailure(error, this.#logger());
     }
   }
 
@@ -297,7 +300,7 @@ export class OrderObject extends DurableObject<Env> {
   /** The current snapshot, or 404 when the order does not exist. */
   async view(): Promise<Outcome<CheckoutSnapshot>> {
     if (!this.#current()) return failure(404, "not_found", "No such checkout.");
-    return success(this.#snapshotAt(this.store.lastSeq()));
+    return success(this.#snapshotAt(this.log.lastSeq()));
   }
 
   /** Locks a crypto currency on the current attempt (in-page mode). */
@@ -344,7 +347,7 @@ export class OrderObject extends DurableObject<Env> {
         ),
       );
     } catch (error) {
-      return upstreamFailure(error, this.#log());
+      return upstreamFailure(error, this.#logger());
     }
   }
 
@@ -353,14 +356,14 @@ export class OrderObject extends DurableObject<Env> {
     const attempt = this.#current();
     const order = attempt ? this.store.order() : null;
     if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
-    const snapshot = this.#snapshotAt(this.store.lastSeq());
+    const snapshot = this.#snapshotAt(this.log.lastSeq());
     if (snapshot.orderState === "paid")
       return failure(409, "order_paid", "This order is already paid.");
     if (!snapshot.canRetry)
       return failure(409, "attempt_open", "The current payment attempt is still open.");
     return this.#once(async () => {
       const current = this.store.currentAttempt()!;
-      if (current.number !== attempt.number) return success(this.#snapshotAt(this.store.lastSeq()));
+      if (current.number !== attempt.number) return success(this.#snapshotAt(this.log.lastSeq()));
       const config = this.#config();
       const number = attempt.number + 1;
       const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
@@ -401,12 +404,12 @@ export class OrderObject extends DurableObject<Env> {
   ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
     const attempt = this.#hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
     if (!attempt) return success({ known: false, duplicate: false });
-    if (this.store.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
+    if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
     let invoice: Invoice;
     try {
       invoice = await upstreamFor(this.#config()).getInvoice({ id: invoiceId });
     } catch (error) {
-      const failed = upstreamFailure(error, this.#log());
+      const failed = upstreamFailure(error, this.#logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
     this.#applyFacts(
@@ -415,7 +418,7 @@ export class OrderObject extends DurableObject<Env> {
       "invoice.status",
       `webhook: ${invoice.orderId} is ${invoice.status}`,
     );
-    this.store.rememberDelivery(deliveryKey, new Date().toISOString());
+    this.log.rememberDelivery(deliveryKey, new Date().toISOString());
     return success({ known: true, duplicate: false });
   }
 
@@ -423,7 +426,7 @@ export class OrderObject extends DurableObject<Env> {
   async ledger(): Promise<Outcome<OrderLedger>> {
     const order = this.#hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
-    return success(readLedger(this.store, order));
+    return success(readLedger(this.store, this.log, order));
   }
 
   /** Delivers due merchant notifications; reschedules itself for the next one. */
@@ -448,7 +451,7 @@ export class OrderObject extends DurableObject<Env> {
     const url = new URL(request.url);
     const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
     const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
-    const lastSeq = this.store.lastSeq();
+    const lastSeq = this.log.lastSeq();
     const current = this.#snapshotAt(lastSeq);
     // A finished checkout that the client has fully seen: 204 makes EventSource stop for good.
     if (current.final && lastId !== null && lastId >= lastSeq)
@@ -456,7 +459,7 @@ export class OrderObject extends DurableObject<Env> {
     const frames =
       lastId === null || lastId > lastSeq
         ? [sseFrame(lastSeq, JSON.stringify(current))]
-        : this.store.eventsAfter(lastId).map((e) => sseFrame(e.seq, e.snapshot));
+        : this.log.after(lastId).map((e) => sseFrame(e.seq, e.snapshot));
     return this.hub.open(frames, { close: current.final });
   }
 }

@@ -6,11 +6,10 @@
  * - `order_info`: the order itself (one row);
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
  * - `payments`: money applied to the order (append-only);
- * - `events`: the append-only event log; each row keeps the snapshot it produced, so an SSE
- *   client resuming with `Last-Event-ID` is replayed exactly what it missed;
- * - `deliveries`: webhook deliveries already applied (dedupe by body hash);
- * - `outbox`: merchant notifications, delivered by the alarm until acknowledged.
+ * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
+import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
+
 export const ORDER_SCHEMA = `
 CREATE TABLE IF NOT EXISTS order_info (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -55,25 +54,5 @@ CREATE TABLE IF NOT EXISTS payments (
   fiat_amount TEXT NOT NULL,
   at TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS events (
-  seq INTEGER PRIMARY KEY AUTOINCREMENT,
-  type TEXT NOT NULL,
-  message TEXT NOT NULL,
-  snapshot TEXT NOT NULL,
-  at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS deliveries (
-  key TEXT PRIMARY KEY,
-  at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS outbox (
-  id TEXT PRIMARY KEY,
-  type TEXT NOT NULL,
-  body TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_at INTEGER NOT NULL,
-  delivered_at TEXT,
-  last_status TEXT,
-  created_at TEXT NOT NULL
-);
+${EVENT_LOG_SCHEMA}
 `;

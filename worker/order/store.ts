@@ -174,62 +174,6 @@ export class OrderStore {
         at: String(r.at),
       }));
   }
-
-  /** Appends to the event log; returns the new sequence number. */
-  appendEvent(
-    type: string,
-    message: string,
-    snapshotJson: (seq: number) => string,
-    at: string,
-  ): number {
-    const seq = Number(
-      this.sql.exec<Row>("SELECT COALESCE(MAX(seq), 0) + 1 AS seq FROM events").one().seq,
-    );
-    this.sql.exec(
-      "INSERT INTO events (seq, type, message, snapshot, at) VALUES (?, ?, ?, ?, ?)",
-      seq,
-      type,
-      message,
-      snapshotJson(seq),
-      at,
-    );
-    return seq;
-  }
-
-  lastSeq(): number {
-    return Number(this.sql.exec<Row>("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").one().seq);
-  }
-
-  eventsAfter(seq: number): { seq: number; snapshot: string }[] {
-    return this.sql
-      .exec<Row>("SELECT seq, snapshot FROM events WHERE seq > ? ORDER BY seq", seq)
-      .toArray()
-      .map((r) => ({ seq: Number(r.seq), snapshot: String(r.snapshot) }));
-  }
-
-  log(): { seq: number; type: string; message: string; at: string }[] {
-    return this.sql
-      .exec<Row>("SELECT seq, type, message, at FROM events ORDER BY seq")
-      .toArray()
-      .map((r) => ({
-        seq: Number(r.seq),
-        type: String(r.type),
-        message: String(r.message),
-        at: String(r.at),
-      }));
-  }
-
-  /** Records a webhook delivery; false when it was already recorded. */
-  rememberDelivery(key: string, at: string): boolean {
-    const seen =
-      this.sql.exec<Row>("SELECT 1 FROM deliveries WHERE key = ?", key).toArray().length > 0;
-    if (!seen) this.sql.exec("INSERT INTO deliveries (key, at) VALUES (?, ?)", key, at);
-    return !seen;
-  }
-
-  hasDelivery(key: string): boolean {
-    return this.sql.exec<Row>("SELECT 1 FROM deliveries WHERE key = ?", key).toArray().length > 0;
-  }
 }
 
 function toAttempt(r: Row): AttemptRow {

@@ -4,7 +4,7 @@
  * current quote and, once committed, the withdrawal. Typed reads and writes only.
  */
 import type { PayoutStatus } from "../api/contract.ts";
-import { EVENT_LOG_SCHEMA } from "../deposit/event-log.ts";
+import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
 
 /** The parameters of a payout; a repeated orderId must repeat them exactly. */

@@ -3,7 +3,7 @@
  * The merchant's view of a payout (`PayoutView`) and its notification. Pure mapping.
  */
 import type { PayoutView } from "../api/contract.ts";
-import type { Notification } from "../order/outbox.ts";
+import type { Notification } from "../events/outbox.ts";
 import type { PayoutRow } from "./store.ts";
 
 /**

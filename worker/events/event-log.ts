@@ -1,10 +1,9 @@
 /**
  * @module
- * The bookkeeping tables a top-up or payout Durable Object keeps beside its own row: the
- * append-only event log (each event stores the JSON it produced, so SSE replay after
+ * The bookkeeping tables every Durable Object (order, top-up, payout) keeps beside its own
+ * rows: the append-only event log (each event stores the JSON it produced, so SSE replay after
  * `Last-Event-ID` is verbatim), webhook deliveries already applied (dedupe by body hash) and
- * the merchant-notification outbox (same columns as the order's, so `order/outbox-store.ts`
- * delivers it unchanged).
+ * the merchant-notification outbox (delivered by `outbox-store.ts`).
  */
 
 /** DDL of the shared tables; idempotent, run under `blockConcurrencyWhile`. */
