@@ -19,6 +19,7 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
+import { readFrames } from "./sse-frames.ts";
 
 type Body = { data: DepositSnapshot; error?: { code: string; message: string } };
 type Currency = CryptoCurrency & { depositNetworkFee: { amount: string } | null };
@@ -364,48 +365,6 @@ describe("deposit.statusChanged webhooks", () => {
   });
 });
 
-interface Frame {
-  id: number;
-  data: DepositSnapshot;
-}
-
-async function readFrames(
-  res: Response,
-  count: number,
-): Promise<{ frames: Frame[]; ended: boolean }> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const frames: Frame[] = [];
-  let ended = false;
-  while (frames.length < count) {
-    const { value, done } = await reader.read();
-    if (done) {
-      ended = true;
-      break;
-    }
-    buffer += decoder.decode(value, { stream: true });
-    let cut = buffer.indexOf("\n\n");
-    while (cut >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const id = /^id: (\d+)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (id && data) frames.push({ id: Number(id), data: JSON.parse(data) });
-      cut = buffer.indexOf("\n\n");
-    }
-  }
-  if (!ended) {
-    const next = await Promise.race([
-      reader.read(),
-      new Promise<null>((r) => setTimeout(() => r(null), 200)),
-    ]);
-    ended = next !== null && next.done === true;
-  }
-  await reader.cancel().catch(() => {});
-  return { frames, ended };
-}
-
 describe("GET /v1/deposits/:id/events", () => {
   it("streams the current snapshot first, pushes changes live, replays after Last-Event-ID, closes when final", async () => {
     const sub = uniqueSub("sse");
@@ -415,7 +374,7 @@ describe("GET /v1/deposits/:id/events", () => {
     const live = await worker(`/v1/deposits/${id}/events`, { headers: { origin: STOREFRONT } });
     expect(live.headers.get("content-type")).toContain("text/event-stream");
     expect(live.headers.get("access-control-allow-origin")).toBe(STOREFRONT);
-    const reading = readFrames(live, 3);
+    const reading = readFrames<DepositSnapshot>(live, 3);
     await new Promise((r) => setTimeout(r, 100));
     // Each webhook is only a prompt: the object re-reads the deposit, so deliver step by step.
     await simulateDeposit(orderId, "processing");
@@ -430,7 +389,7 @@ describe("GET /v1/deposits/:id/events", () => {
     ]);
     expect(ended).toBe(true);
 
-    const replay = await readFrames(
+    const replay = await readFrames<DepositSnapshot>(
       await worker(`/v1/deposits/${id}/events`, { headers: { "last-event-id": "1" } }),
       5,
     );

@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OrderObject } from "../../worker/order/order-object.ts";
 import { deliverOutbox } from "../../worker/events/outbox-store.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliverAll,
   merchant,

@@ -9,50 +9,7 @@ import {
   uniqueSub,
   worker,
 } from "./helpers.ts";
-
-interface Frame {
-  id: number;
-  data: CheckoutSnapshot;
-}
-
-/** Reads SSE frames until `count` snapshots arrived or the stream ended. */
-async function readFrames(
-  res: Response,
-  count: number,
-): Promise<{ frames: Frame[]; ended: boolean }> {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const frames: Frame[] = [];
-  let ended = false;
-  while (frames.length < count) {
-    const { value, done } = await reader.read();
-    if (done) {
-      ended = true;
-      break;
-    }
-    buffer += decoder.decode(value, { stream: true });
-    let cut = buffer.indexOf("\n\n");
-    while (cut >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const id = /^id: (\d+)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (id && data) frames.push({ id: Number(id), data: JSON.parse(data) });
-      cut = buffer.indexOf("\n\n");
-    }
-  }
-  if (!ended) {
-    // Check whether the server closed right after (final streams do).
-    const next = await Promise.race([
-      reader.read(),
-      new Promise<null>((r) => setTimeout(() => r(null), 200)),
-    ]);
-    ended = next !== null && next.done === true;
-  }
-  await reader.cancel().catch(() => {});
-  return { frames, ended };
-}
+import { readFrames } from "./sse-frames.ts";
 
 async function locked(amount = "20.00") {
   const sub = uniqueSub("sse");
@@ -69,7 +26,7 @@ describe("GET /v1/checkouts/:id/events", () => {
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     expect(res.headers.get("cache-control")).toBe("no-cache, no-transform");
     expect(res.headers.get("access-control-allow-origin")).toBe(STOREFRONT);
-    const { frames } = await readFrames(res, 1);
+    const { frames } = await readFrames<CheckoutSnapshot>(res, 1);
     expect(frames[0]!.data.id).toBe(id);
     expect(frames[0]!.data.attempt.payment?.cryptoCurrencyCode).toBe("USDT_TRC20");
     expect(frames[0]!.id).toBe(frames[0]!.data.seq);
@@ -78,7 +35,7 @@ describe("GET /v1/checkouts/:id/events", () => {
   it("pushes each state change to an open stream, then closes after the final one", async () => {
     const { id, orderId } = await locked();
     const res = await worker(`/v1/checkouts/${id}/events`);
-    const reading = readFrames(res, 10);
+    const reading = readFrames<CheckoutSnapshot>(res, 10);
     // Each webhook makes the worker refetch the invoice, so deliver between the two moves.
     await simulate(orderId, "processing");
     await deliverAll(orderId);
@@ -97,14 +54,14 @@ describe("GET /v1/checkouts/:id/events", () => {
 
   it("replays exactly what was missed after Last-Event-ID", async () => {
     const { id, orderId } = await locked();
-    const first = await readFrames(await worker(`/v1/checkouts/${id}/events`), 1);
+    const first = await readFrames<CheckoutSnapshot>(await worker(`/v1/checkouts/${id}/events`), 1);
     const seen = first.frames[0]!.id;
     // The connection is cut; meanwhile the payment is detected and confirmed.
     await simulate(orderId, "processing");
     await deliverAll(orderId);
     await simulate(orderId, "paid");
     await deliverAll(orderId);
-    const resumed = await readFrames(
+    const resumed = await readFrames<CheckoutSnapshot>(
       await worker(`/v1/checkouts/${id}/events`, { headers: { "last-event-id": String(seen) } }),
       10,
     );
@@ -115,7 +72,7 @@ describe("GET /v1/checkouts/:id/events", () => {
     expect(resumed.frames[resumed.frames.length - 1]!.data.attempt.status).toBe("paid");
     expect(resumed.ended).toBe(true);
     // The query fallback works the same way.
-    const viaQuery = await readFrames(
+    const viaQuery = await readFrames<CheckoutSnapshot>(
       await worker(`/v1/checkouts/${id}/events?lastEventId=${seen}`),
       10,
     );
@@ -126,7 +83,7 @@ describe("GET /v1/checkouts/:id/events", () => {
     const { id, orderId } = await locked();
     await simulate(orderId, "paid");
     await deliverAll(orderId);
-    const final = await readFrames(await worker(`/v1/checkouts/${id}/events`), 1);
+    const final = await readFrames<CheckoutSnapshot>(await worker(`/v1/checkouts/${id}/events`), 1);
     expect(final.frames[0]!.data.final).toBe(true);
     expect(final.ended).toBe(true);
     const again = await worker(`/v1/checkouts/${id}/events`, {

@@ -1,0 +1,46 @@
+/**
+ * Reads server-sent events from a worker response in tests: snapshots until `count` arrived
+ * or the stream ended, and whether the server closed the stream right after.
+ */
+export interface Frame<T> {
+  id: number;
+  data: T;
+}
+
+export async function readFrames<T>(
+  res: Response,
+  count: number,
+): Promise<{ frames: Frame<T>[]; ended: boolean }> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const frames: Frame<T>[] = [];
+  let ended = false;
+  while (frames.length < count) {
+    const { value, done } = await reader.read();
+    if (done) {
+      ended = true;
+      break;
+    }
+    buffer += decoder.decode(value, { stream: true });
+    let cut = buffer.indexOf("\n\n");
+    while (cut >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      const id = /^id: (\d+)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (id && data) frames.push({ id: Number(id), data: JSON.parse(data) as T });
+      cut = buffer.indexOf("\n\n");
+    }
+  }
+  if (!ended) {
+    // Final streams close right after their last event: check for that.
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<null>((r) => setTimeout(() => r(null), 200)),
+    ]);
+    ended = next !== null && next.done === true;
+  }
+  await reader.cancel().catch(() => {});
+  return { frames, ended };
+}
