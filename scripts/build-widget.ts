@@ -1,0 +1,75 @@
+/**
+ * @module
+ * `npm run build:widget`: the script-tag bundle `dist/public/widget.js` (IIFE, served by the
+ * worker as a static asset at /widget.js), one small script per extra locale
+ * (`dist/public/i18n/<lang>.js`, loaded only when needed), and the ESM build
+ * `dist/widget.esm.js` with its types.
+ */
+import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { type BuildOptions, build, transform } from "esbuild";
+
+const LOCALES = ["de", "fr", "es", "ar"];
+
+/** The stylesheet, minified, inlined as a string (`import css from "./styles.css"`). */
+const css = (
+  await transform(readFileSync("widget/styles.css", "utf8"), { loader: "css", minify: true })
+).code;
+
+const common: BuildOptions = {
+  bundle: true,
+  minify: true,
+  target: "es2022",
+  charset: "utf8",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [
+    {
+      name: "minified-css-text",
+      setup(b) {
+        b.onLoad({ filter: /\.css$/ }, () => ({
+          contents: `export default ${JSON.stringify(css)}`,
+          loader: "js",
+        }));
+      },
+    },
+  ],
+};
+
+mkdirSync("dist/public/i18n", { recursive: true });
+await build({
+  ...common,
+  entryPoints: ["widget/script-tag.ts"],
+  format: "iife",
+  outfile: "dist/public/widget.js",
+});
+for (const lang of LOCALES) {
+  await build({
+    ...common,
+    stdin: {
+      contents: `import { ${lang} } from "./i18n/${lang}.ts"; import { registerLocale } from "./i18n/index.ts"; registerLocale("${lang}", ${lang});`,
+      resolveDir: "widget",
+      loader: "ts",
+    },
+    format: "iife",
+    outfile: `dist/public/i18n/${lang}.js`,
+  });
+}
+await build({
+  ...common,
+  stdin: {
+    contents: `import { encode } from "uqr"; import { registerQrEncoder } from "./qr.ts"; registerQrEncoder(encode);`,
+    resolveDir: "widget",
+    loader: "ts",
+  },
+  format: "iife",
+  outfile: "dist/public/qr.js",
+});
+await build({
+  ...common,
+  entryPoints: ["widget/index.ts"],
+  format: "esm",
+  outfile: "dist/widget.esm.js",
+});
+copyFileSync("widget/index.d.ts", "dist/widget.esm.d.ts");

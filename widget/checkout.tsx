@@ -1,0 +1,267 @@
+/**
+ * @module
+ * The shopper's checkout: open → choose currency → pay → live status, in one component.
+ *
+ * State flows one way: every answer from the worker (POST, GET, SSE) is a full
+ * `CheckoutSnapshot`, and the view is a function of the newest one. A snapshot with a lower
+ * `seq` than the one shown is ignored, so a slow POST answer cannot undo a pushed update.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
+import { ApiFailure, type CheckoutApi } from "./api.ts";
+import { messageFor } from "./errors.ts";
+import { formatCrypto, formatFiat } from "./format.ts";
+import type { Translator } from "./i18n/index.ts";
+import { follow } from "./live.ts";
+import { loadQrEncoder } from "./qr.ts";
+import { CurrencyPicker } from "./views/currency-picker.tsx";
+import { PaymentPanel } from "./views/payment.tsx";
+import { RefundForm } from "./views/refund-form.tsx";
+
+/** What the host page hears (see README "Events"). */
+export type Emit = (
+  name: "checkout:status" | "checkout:paid" | "checkout:expired" | "checkout:error",
+  detail: unknown,
+) => void;
+
+export interface CheckoutProps {
+  api: CheckoutApi;
+  token: string | null;
+  i18n: Translator;
+  emit: Emit;
+}
+
+const ENDED = new Set(["expired", "failed", "cancelled"]);
+
+function statusText(s: CheckoutSnapshot, i18n: Translator): string {
+  const { t } = i18n;
+  if (s.final) return /[1-9]/.test(s.amountOverpaid) ? t("statusOverpaid") : t("statusPaid");
+  const p = s.attempt.payment;
+  switch (s.attempt.status) {
+    case "processing":
+      return t("statusProcessing");
+    case "suspended":
+      return t("statusSuspended");
+    case "partially_paid":
+      return p
+        ? t("statusPartial", {
+            received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
+            amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
+            code: p.cryptoCurrencyCode,
+          })
+        : t("statusProcessing");
+    case "expired":
+      return t("statusExpired");
+    case "failed":
+      return t("statusFailed");
+    case "cancelled":
+      return t("statusCancelled");
+    default:
+      return t("statusWaiting");
+  }
+}
+
+export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
+  const { t } = i18n;
+  const [snapshot, setSnapshot] = useState<CheckoutSnapshot | null>(null);
+  const [currencies, setCurrencies] = useState<CryptoCurrency[] | null>(null);
+  const [error, setError] = useState<string | null>(token ? null : "missing_token");
+  const [busy, setBusy] = useState(false);
+  const [hosted, setHosted] = useState(false);
+  const [choosing, setChoosing] = useState(false);
+  const [qrReady, setQrReady] = useState(false);
+  const [announce, setAnnounce] = useState("");
+  const [now, setNow] = useState(Date.now());
+  const shown = useRef<CheckoutSnapshot | null>(null);
+
+  const accept = (next: CheckoutSnapshot) => {
+    const prev = shown.current;
+    if (prev && prev.id === next.id && next.seq < prev.seq) return;
+    shown.current = next;
+    setSnapshot(next);
+    setError(null);
+    if (!prev || prev.seq !== next.seq) {
+      emit("checkout:status", next);
+      if (next.final && !prev?.final) emit("checkout:paid", next);
+      if (ENDED.has(next.attempt.status) && prev?.attempt.status !== next.attempt.status)
+        emit("checkout:expired", next);
+      setAnnounce(statusText(next, i18n));
+    }
+  };
+  const fail = (e: unknown) => {
+    const code = e instanceof ApiFailure ? e.code : "internal";
+    setError(code);
+    emit("checkout:error", { code, message: t(messageFor(code)) });
+  };
+  const run = async (action: () => Promise<CheckoutSnapshot>) => {
+    setBusy(true);
+    try {
+      accept(await action());
+    } catch (e) {
+      if (e instanceof ApiFailure && e.code === "lock_unsupported") setHosted(true);
+      else fail(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    if (!token) {
+      emit("checkout:error", { code: "missing_token", message: t("errorNoToken") });
+      return;
+    }
+    let stop = () => {};
+    let cancelled = false;
+    api
+      .open(token)
+      .then((first) => {
+        if (cancelled) return;
+        accept(first);
+        if (!first.final) stop = follow(api.eventsUrl(first.id), () => api.get(first.id), accept);
+        if (first.mode === "in-page") loadQrEncoder(api.base).then(() => setQrReady(true));
+        // Also in hosted mode: the refund form needs the currency's addressMask.
+        api.currencies().then(setCurrencies, () => setCurrencies([]));
+      })
+      .catch(fail);
+    const tick = setInterval(() => setNow(Date.now()), 1000);
+    return () => {
+      cancelled = true;
+      stop();
+      clearInterval(tick);
+    };
+  }, [token]);
+
+  const copy = async (value: string) => {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      // Clipboard blocked (permissions, insecure page): the value stays selectable on screen.
+    }
+    setAnnounce(t("copied"));
+  };
+
+  if (!snapshot) {
+    return (
+      <div class="card" aria-busy={error ? "false" : "true"}>
+        {error ? <Problem code={error} i18n={i18n} /> : <p class="muted">{t("loading")}</p>}
+      </div>
+    );
+  }
+  const s = snapshot;
+  const p = s.attempt.payment;
+  const status = s.attempt.status;
+  const code = p?.cryptoCurrencyCode ?? s.refundAddress?.cryptoCurrencyCode ?? null;
+  const lockedCurrency = currencies?.find((c) => c.code === code) ?? null;
+  // Fiat strings like "0.00": any non-zero digit means an overpayment.
+  const overpaid = /[1-9]/.test(s.amountOverpaid);
+  const wantsRefund = status === "partially_paid" || overpaid;
+  const payable = !s.final && !ENDED.has(status) && !s.canRetry;
+  const inPage = s.mode === "in-page" && !hosted;
+
+  return (
+    <div class="card">
+      {s.sandbox ? (
+        <p class="banner" role="note">
+          {t("testMode")}
+        </p>
+      ) : null}
+      <header>
+        <p class="merchant">{s.displayName}</p>
+        {s.description ? <p class="muted">{s.description}</p> : null}
+        <p class="total">
+          <span class="muted">{t("orderTotal")}</span>{" "}
+          <strong>{formatFiat(s.amount, s.currency, s.fiatDecimalPlaces, i18n.locale)}</strong>
+        </p>
+        {s.orderState === "partially_paid" && s.attempt.number > 1 ? (
+          <p class="muted">
+            {t("partialAcrossAttempts", {
+              paid: formatFiat(s.amountPaid, s.currency, s.fiatDecimalPlaces, i18n.locale),
+              total: formatFiat(s.amount, s.currency, s.fiatDecimalPlaces, i18n.locale),
+            })}
+          </p>
+        ) : null}
+      </header>
+
+      <p class={`status status-${s.final ? "paid" : status}`}>{statusText(s, i18n)}</p>
+      {error ? <Problem code={error} i18n={i18n} /> : null}
+
+      {payable && (!p || choosing) && inPage && status === "created" ? (
+        currencies ? (
+          <CurrencyPicker
+            currencies={currencies}
+            i18n={i18n}
+            busy={busy}
+            onPick={(c) => {
+              setChoosing(false);
+              void run(() => api.lock(s.id, c));
+            }}
+          />
+        ) : (
+          <p class="muted">{t("loading")}</p>
+        )
+      ) : null}
+
+      {payable && !p && !inPage ? (
+        <div class="hosted">
+          <p>{t("hostedIntro")}</p>
+          <a class="button" href={s.attempt.paymentPageUrl} target="_blank" rel="noopener">
+            {t("openPaymentPage")}
+          </a>
+        </div>
+      ) : null}
+
+      {payable && p && !choosing ? (
+        <PaymentPanel
+          payment={p}
+          partial={status === "partially_paid"}
+          i18n={i18n}
+          now={now}
+          qrReady={qrReady}
+          onCopy={copy}
+          onChange={
+            status === "created" && p.received === "0" && inPage
+              ? () => setChoosing(true)
+              : undefined
+          }
+        />
+      ) : null}
+
+      {s.canRetry ? (
+        <button
+          type="button"
+          class="primary"
+          disabled={busy}
+          onClick={() => run(() => api.retry(s.id))}
+        >
+          {t("tryAgain")}
+        </button>
+      ) : null}
+
+      {wantsRefund && lockedCurrency ? (
+        <RefundForm
+          currency={lockedCurrency}
+          saved={s.refundAddress?.address ?? null}
+          i18n={i18n}
+          onSave={(address) => run(() => api.refundAddress(s.id, lockedCurrency.code, address))}
+        />
+      ) : null}
+
+      {s.final && s.returnUrl ? (
+        <a class="button" href={s.returnUrl}>
+          {t("backToShop")}
+        </a>
+      ) : null}
+      <p class="sr-only" aria-live="polite">
+        {announce}
+      </p>
+    </div>
+  );
+}
+
+function Problem({ code, i18n }: { code: string; i18n: Translator }) {
+  return (
+    <p class="error" role="alert">
+      {i18n.t(messageFor(code), { code: "", network: "" })}
+    </p>
+  );
+}

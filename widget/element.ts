@@ -1,0 +1,102 @@
+/**
+ * @module
+ * `<crypto-checkout>`: the custom element, rendered in an open Shadow DOM so storefront CSS
+ * cannot break it and it cannot break the storefront. Also `mount()` for programmatic use.
+ *
+ * Attributes: `token` (required), `api` (worker origin; default: where the script came from),
+ * `locale` (default: the page's `<html lang>`), `theme` (`light` | `dark`; default: the OS).
+ */
+import { h, render } from "preact";
+import { createApi } from "./api.ts";
+import { Checkout } from "./checkout.tsx";
+import { loadTranslator, type Translator, translator } from "./i18n/index.ts";
+import css from "./styles.css";
+
+/** Options of `mount()`. */
+export interface MountOptions {
+  token: string | null;
+  api: string;
+  locale?: string | null;
+  theme?: "light" | "dark" | null;
+}
+
+/**
+ * Renders the checkout into `host`'s shadow root (created if needed); returns an unmount function.
+ *
+ * @example
+ * const unmount = mount(document.querySelector("#pay")!, { token, api: "https://pay.example.com" });
+ */
+export function mount(host: HTMLElement, options: MountOptions): () => void {
+  const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
+  const requested = options.locale || document.documentElement.lang;
+  if (options.theme) host.setAttribute("theme", options.theme);
+  if (!root.querySelector("style")) {
+    const style = document.createElement("style");
+    style.textContent = css;
+    root.append(style);
+  }
+  let mountPoint = root.querySelector<HTMLElement>(".cc-root");
+  if (!mountPoint) {
+    mountPoint = document.createElement("div");
+    mountPoint.className = "cc-root";
+    root.append(mountPoint);
+  }
+  const emit = (name: string, detail: unknown) =>
+    host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  const target = mountPoint;
+  const api = createApi(options.api);
+  let live = true;
+  const draw = (i18n: Translator) => {
+    if (!live) return;
+    target.setAttribute("lang", i18n.locale);
+    target.setAttribute("dir", i18n.dir);
+    host.setAttribute("dir", i18n.dir);
+    render(h(Checkout, { api, token: options.token, i18n, emit }), target);
+  };
+  const first = translator(requested);
+  draw(first);
+  // Another catalogue may need loading first; the checkout keeps its state across the redraw.
+  void loadTranslator(requested, options.api).then((i18n) => {
+    if (i18n.locale !== first.locale) draw(i18n);
+  });
+  return () => {
+    live = false;
+    render(null, target);
+  };
+}
+
+/**
+ * Defines `<crypto-checkout>` once (a second script load is harmless).
+ *
+ * @example
+ * defineCheckoutElement("https://pay.example.com");
+ */
+export function defineCheckoutElement(defaultApi: string, name = "crypto-checkout"): void {
+  if (customElements.get(name)) return;
+  customElements.define(
+    name,
+    class extends HTMLElement {
+      static observedAttributes = ["token", "api", "locale", "theme"];
+      #unmount: (() => void) | null = null;
+      connectedCallback() {
+        this.#render();
+      }
+      disconnectedCallback() {
+        this.#unmount?.();
+        this.#unmount = null;
+      }
+      attributeChangedCallback() {
+        if (this.isConnected && this.#unmount) this.#render();
+      }
+      #render() {
+        this.#unmount?.();
+        this.#unmount = mount(this, {
+          token: this.getAttribute("token"),
+          api: this.getAttribute("api") ?? defaultApi,
+          locale: this.getAttribute("locale"),
+          theme: this.getAttribute("theme") as MountOptions["theme"],
+        });
+      }
+    },
+  );
+}

@@ -1,0 +1,63 @@
+/** @module German messages. */
+import type { Messages } from "./en.ts";
+
+export const de: Messages = {
+  loading: "Checkout wird geladen…",
+  testMode: "Testmodus — nur Testnetzwerke. Niemals echte (Mainnet-)Mittel senden.",
+  orderTotal: "Gesamtbetrag",
+  chooseCurrency: "Wählen Sie, womit Sie bezahlen",
+  noCurrencies: "Derzeit ist keine Kryptowährung verfügbar. Bitte später erneut versuchen.",
+  network: "{network}-Netzwerk",
+  payWith: "{code} im Netzwerk {network} zahlen",
+  sendExactly: "Senden Sie genau",
+  sendRemaining: "Senden Sie den Restbetrag",
+  toAddress: "An diese Adresse",
+  copy: "Kopieren",
+  copied: "In die Zwischenablage kopiert",
+  openWallet: "In Wallet öffnen",
+  sendOnly:
+    "Senden Sie nur {code} im Netzwerk {network}. Andere Coins oder Netzwerke gehen verloren.",
+  expiresIn: "Läuft ab in {time}",
+  expired: "Das Zahlungsfenster ist geschlossen.",
+  changeCurrency: "Währung ändern",
+  qrLabel: "QR-Code: {amount} {code} im Netzwerk {network} an {address} zahlen",
+  hostedIntro:
+    "Fahren Sie auf der Zahlungsseite fort; dieses Feld aktualisiert sich, sobald Ihre Zahlung eintrifft.",
+  openPaymentPage: "Zahlungsseite öffnen",
+  statusWaiting: "Warten auf Ihre Zahlung…",
+  statusProcessing: "Zahlung erkannt — warten auf Netzwerkbestätigungen.",
+  statusSuspended:
+    "Ihre Zahlung wird geprüft. Sie müssen nichts tun; diese Seite aktualisiert sich.",
+  statusPaid: "Bezahlt — vielen Dank!",
+  statusOverpaid:
+    "Bezahlt — Sie haben mehr als nötig gesendet. Hinterlegen Sie eine Rückerstattungsadresse für den Überschuss.",
+  statusPartial: "{received} von {amount} {code} erhalten.",
+  statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
+  statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",
+  statusCancelled: "Dieser Zahlungsversuch wurde storniert.",
+  partialAcrossAttempts: "Bereits {paid} von {total} bezahlt.",
+  tryAgain: "Erneut versuchen",
+  backToShop: "Zurück zum Shop",
+  refundTitle: "Rückerstattungsadresse",
+  refundHelp: "Ihre {code}-Adresse im Netzwerk {network}, falls eine Rückerstattung fällig wird.",
+  refundSave: "Rückerstattungsadresse speichern",
+  refundSaved: "Rückerstattungsadresse gespeichert.",
+  addressInvalid: "Dies ist keine gültige {code}-Adresse im Netzwerk {network}.",
+  addressChecksum: "Diese Adresse enthält einen Tippfehler (die Prüfsumme stimmt nicht).",
+  errorGeneric: "Etwas ist schiefgelaufen. Bitte erneut versuchen.",
+  errorNetwork:
+    "Der Checkout-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
+  errorToken:
+    "Dieser Checkout-Link ist ungültig. Bitte kehren Sie zum Shop zurück und beginnen Sie neu.",
+  errorTokenExpired: "Dieser Checkout-Link ist abgelaufen. Bitte laden Sie die Seite neu.",
+  errorNoToken: "Diesem Checkout fehlt sein Token. Der Shop muss das token-Attribut setzen.",
+  errorConflict:
+    "Für diese Bestellung gibt es bereits einen Checkout mit anderem Betrag. Bitte wenden Sie sich an den Shop.",
+  errorBelowMinimum: "Der Betrag liegt unter dem Minimum dieser Zahlungsart.",
+  errorBusy: "Der Zahlungsdienst ist ausgelastet. Bitte gleich erneut versuchen.",
+  errorRateLimited: "Zu viele Versuche. Bitte eine Minute warten.",
+  errorCurrency: "Diese Währung ist derzeit nicht verfügbar. Bitte eine andere wählen.",
+  errorConfig:
+    "Der Checkout des Shops ist noch nicht eingerichtet. Bitte wenden Sie sich an den Shop.",
+  retry: "Erneut versuchen",
+};

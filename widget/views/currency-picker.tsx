@@ -1,0 +1,46 @@
+/**
+ * @module
+ * The currency choice: the service's live list, grouped by network. Never a hardcoded list.
+ */
+import type { CryptoCurrency } from "../../worker/api/contract.ts";
+import type { Translator } from "../i18n/index.ts";
+
+export function CurrencyPicker(props: {
+  currencies: CryptoCurrency[];
+  i18n: Translator;
+  busy: boolean;
+  onPick: (code: string) => void;
+}) {
+  const { t } = props.i18n;
+  if (props.currencies.length === 0) return <p class="note">{t("noCurrencies")}</p>;
+  const networks = [...new Set(props.currencies.map((c) => c.network))];
+  return (
+    <section aria-labelledby="cc-pick">
+      <h2 id="cc-pick">{t("chooseCurrency")}</h2>
+      {networks.map((network) => (
+        <fieldset class="group" key={network}>
+          <legend>{t("network", { network })}</legend>
+          <div class="choices">
+            {props.currencies
+              .filter((c) => c.network === network)
+              .map((c) => (
+                <button
+                  type="button"
+                  class="choice"
+                  key={c.code}
+                  disabled={props.busy}
+                  aria-label={t("payWith", { code: c.code, network: c.network })}
+                  onClick={() => props.onPick(c.code)}
+                >
+                  {c.imageUrl ? <img src={c.imageUrl} alt="" width={20} height={20} /> : null}
+                  <strong>{c.code.split("_")[0]}</strong>
+                  <span class="muted">{c.name}</span>
+                  <span class="badge">{c.network}</span>
+                </button>
+              ))}
+          </div>
+        </fieldset>
+      ))}
+    </section>
+  );
+}

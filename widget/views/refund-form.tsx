@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The shopper's refund address (partial or over-payment), checked live with the currency's
+ * `addressMask` and a checksum where cheap; the worker checks again.
+ */
+import { useState } from "preact/hooks";
+import type { CryptoCurrency } from "../../worker/api/contract.ts";
+import { checkAddress } from "../address.ts";
+import type { Translator } from "../i18n/index.ts";
+
+export function RefundForm(props: {
+  currency: CryptoCurrency;
+  saved: string | null;
+  i18n: Translator;
+  onSave: (address: string) => Promise<void>;
+}) {
+  const { t } = props.i18n;
+  const { currency } = props;
+  const [value, setValue] = useState(props.saved ?? "");
+  const [problem, setProblem] = useState<string | null>(null);
+  const names = { code: currency.code, network: currency.network };
+  const verify = async (address: string) => {
+    const verdict = await checkAddress(currency, address);
+    const message =
+      verdict === "ok"
+        ? null
+        : verdict === "checksum"
+          ? t("addressChecksum")
+          : t("addressInvalid", names);
+    setProblem(message);
+    return message === null;
+  };
+  return (
+    <form
+      class="refund"
+      onSubmit={async (event) => {
+        event.preventDefault();
+        if (await verify(value)) await props.onSave(value.trim());
+      }}
+    >
+      <label for="cc-refund">{t("refundTitle")}</label>
+      <p class="muted" id="cc-refund-help">
+        {t("refundHelp", names)}
+      </p>
+      <input
+        id="cc-refund"
+        value={value}
+        autoComplete="off"
+        spellcheck={false}
+        aria-invalid={problem ? "true" : "false"}
+        aria-describedby={problem ? "cc-refund-error" : "cc-refund-help"}
+        onInput={(event) => {
+          const next = (event.target as HTMLInputElement).value;
+          setValue(next);
+          if (next.trim().length >= 20) void verify(next);
+          else setProblem(null);
+        }}
+      />
+      {problem ? (
+        <p class="error" id="cc-refund-error" role="alert">
+          {problem}
+        </p>
+      ) : null}
+      {props.saved && props.saved === value.trim() ? <p class="ok">{t("refundSaved")}</p> : null}
+      <button type="submit" class="secondary">
+        {t("refundSave")}
+      </button>
+    </form>
+  );
+}
