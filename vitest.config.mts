@@ -59,9 +59,13 @@ export default defineConfig({
         },
       },
       {
+        // Preact's automatic JSX runtime (vite 8 transforms with oxc).
+        oxc: { jsx: { runtime: "automatic", importSource: "preact" } },
         test: {
           name: "widget",
           environment: "happy-dom",
+          // The widget inlines its stylesheet (`?inline`): tests check it reaches the shadow root.
+          css: true,
           include: ["test/widget/**/*.test.{ts,tsx}"],
         },
       },

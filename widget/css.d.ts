@@ -1,5 +1,5 @@
-/** CSS files are bundled as text (esbuild `loader: { ".css": "text" }`). */
-declare module "*.css" {
+/** The stylesheet as text: vite's `?inline`; the esbuild build loads `.css` as minified text. */
+declare module "*.css?inline" {
   const text: string;
   export default text;
 }

@@ -10,7 +10,7 @@ import { h, render } from "preact";
 import { createApi } from "./api.ts";
 import { Checkout } from "./checkout.tsx";
 import { loadTranslator, type Translator, translator } from "./i18n/index.ts";
-import css from "./styles.css";
+import css from "./styles.css?inline";
 
 /** Options of `mount()`. */
 export interface MountOptions {

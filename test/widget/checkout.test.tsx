@@ -1,0 +1,350 @@
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { encode } from "uqr";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createApi } from "../../widget/api.ts";
+import { Checkout } from "../../widget/checkout.tsx";
+import { de } from "../../widget/i18n/de.ts";
+import { registerLocale, translator } from "../../widget/i18n/index.ts";
+import { registerQrEncoder } from "../../widget/qr.ts";
+import { BASE, CURRENCIES, FakeEventSource, fakeWorker, payment, snapshot } from "./fakes.ts";
+
+const ok = (data: unknown, status = 200) => ({ status, body: { data } });
+
+function setup(
+  routes: Parameters<typeof fakeWorker>[0],
+  options: { token?: string | null; locale?: string } = {},
+) {
+  const worker = fakeWorker({ "GET /v1/currencies": () => ok(CURRENCIES), ...routes });
+  vi.stubGlobal("fetch", worker.fetch);
+  const events: { name: string; detail: unknown }[] = [];
+  const token = options.token === undefined ? "token.jwt.value" : options.token;
+  render(
+    <Checkout
+      api={createApi(BASE)}
+      token={token}
+      i18n={translator(options.locale ?? "en")}
+      emit={(name, detail) => events.push({ name, detail })}
+    />,
+  );
+  return { worker, events };
+}
+
+beforeAll(() => registerQrEncoder(encode));
+beforeEach(() => {
+  FakeEventSource.instances = [];
+  vi.stubGlobal("EventSource", FakeEventSource);
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe("opening the checkout", () => {
+  it("shows the order summary, the test-mode banner and the live currency list grouped by network", async () => {
+    const { worker } = setup({ "POST /v1/checkouts": () => ok(snapshot(), 201) });
+    await screen.findByText("Cedar & Bean");
+    expect(worker.calls[0]).toEqual({
+      method: "POST",
+      path: "/v1/checkouts",
+      body: { token: "token.jwt.value" },
+    });
+    expect(screen.getByText("Two mugs")).toBeTruthy();
+    expect(screen.getByText("$49.90")).toBeTruthy();
+    expect(screen.getByText(/Test mode — test networks only/)).toBeTruthy();
+    await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" });
+    for (const network of ["BTC network", "Tron network", "Ethereum network"])
+      expect(screen.getByText(network)).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: /^Pay / })).toHaveLength(3);
+    // Live status follows the checkout's event stream.
+    expect(FakeEventSource.instances[0]?.url).toBe(
+      `${BASE}/v1/checkouts/abcdefghijklmnopqrstuv/events`,
+    );
+  });
+
+  it("explains an empty currency list", async () => {
+    setup({ "POST /v1/checkouts": () => ok(snapshot(), 201), "GET /v1/currencies": () => ok([]) });
+    await screen.findByText(/No crypto currency is available/);
+  });
+});
+
+describe("paying in-page", () => {
+  it("locks the chosen currency and shows exact amount, address, QR, wallet link, warning and countdown", async () => {
+    const locked = snapshot({
+      seq: 2,
+      attempt: {
+        ...snapshot().attempt,
+        payment: payment({ walletUri: "bitcoin:tb1qexample?amount=0.00076770" }),
+      },
+    });
+    const { worker } = setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => ok(locked),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" }));
+    await screen.findByText("Send exactly");
+    expect(worker.calls.at(-1)).toEqual({
+      method: "POST",
+      path: "/v1/checkouts/abcdefghijklmnopqrstuv/currency",
+      body: { cryptoCurrencyCode: "USDT_TRC20" },
+    });
+    expect(screen.getByText("49.9 USDT")).toBeTruthy();
+    expect(screen.getByText("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Open in wallet" }).getAttribute("href")).toBe(
+      "bitcoin:tb1qexample?amount=0.00076770",
+    );
+    const qr = screen.getByRole("img");
+    expect(qr.getAttribute("aria-label")).toBe(
+      "QR code: pay 49.9 USDT on Tron to TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    );
+    expect(qr.querySelector("path")?.getAttribute("d")?.length).toBeGreaterThan(100);
+    expect(screen.getByText(/Send only USDT_TRC20 on the Tron network/)).toBeTruthy();
+    expect(screen.getByText(/Expires in 1[45]:\d\d/)).toBeTruthy();
+  });
+
+  it("shows an 18-decimal amount exactly as the worker sent it", async () => {
+    const tiny = payment({
+      cryptoCurrencyCode: "ETH",
+      network: "Ethereum",
+      decimalPlaces: 18,
+      amount: "0.000000000000000001",
+      remaining: "0.000000000000000001",
+    });
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(snapshot({ attempt: { ...snapshot().attempt, payment: tiny } }), 201),
+    });
+    await screen.findByText("0.000000000000000001 ETH");
+  });
+
+  it("copies the amount and the address, and announces it", async () => {
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText } });
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(snapshot({ attempt: { ...snapshot().attempt, payment: payment() } }), 201),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Copy: Send exactly" }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith("49.9"));
+    fireEvent.click(screen.getByRole("button", { name: "Copy: To this address" }));
+    await waitFor(() =>
+      expect(writeText).toHaveBeenCalledWith("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7"),
+    );
+    expect(screen.getByText("Copied to clipboard").getAttribute("aria-live")).toBe("polite");
+  });
+
+  it("offers the hosted payment page when the service has no in-page currency lock", async () => {
+    setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => ({
+        status: 409,
+        body: { error: { code: "lock_unsupported", message: "no lock" } },
+      }),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Pay BTC on BTC" }));
+    const link = await screen.findByRole("link", { name: "Open payment page" });
+    expect(link.getAttribute("href")).toBe("https://pay.example.test/pay/inv_1");
+  });
+
+  it("shows the hosted page link right away in hosted mode", async () => {
+    setup({ "POST /v1/checkouts": () => ok(snapshot({ mode: "hosted" }), 201) });
+    const link = await screen.findByRole("link", { name: "Open payment page" });
+    expect(link.getAttribute("target")).toBe("_blank");
+    expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
+  });
+});
+
+describe("live status", () => {
+  const withPayment = (over: Parameters<typeof snapshot>[0]) =>
+    snapshot({
+      ...over,
+      attempt: { ...snapshot().attempt, payment: payment(), ...(over?.attempt ?? {}) },
+    });
+
+  it("follows processing → suspended → paid over SSE, emits events, and closes the stream when final", async () => {
+    const { events } = setup({ "POST /v1/checkouts": () => ok(withPayment({}), 201) });
+    await screen.findAllByText("Waiting for your payment…");
+    const source = FakeEventSource.instances[0]!;
+    source.push(
+      withPayment({
+        seq: 2,
+        attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
+      }),
+    );
+    await screen.findAllByText(/Payment detected/);
+    source.push(
+      withPayment({
+        seq: 3,
+        attempt: { ...snapshot().attempt, status: "suspended", payment: payment() },
+      }),
+    );
+    await screen.findAllByText(/under review/);
+    source.push(
+      snapshot({
+        seq: 4,
+        final: true,
+        orderState: "paid",
+        amountPaid: "49.90",
+        amountDue: "0.00",
+        attempt: { ...snapshot().attempt, status: "paid", payment: payment() },
+      }),
+    );
+    const paid = await screen.findAllByText("Paid — thank you!");
+    // The status line, and the polite live region that announces it.
+    expect(paid.map((el) => el.getAttribute("aria-live"))).toContain("polite");
+    expect(source.closed).toBe(true);
+    expect(screen.getByRole("link", { name: "Back to the shop" }).getAttribute("href")).toBe(
+      "https://shop.example.test/thanks",
+    );
+    expect(
+      events
+        .filter((e) => e.name === "checkout:status")
+        .map((e) => (e.detail as { seq: number }).seq),
+    ).toEqual([1, 2, 3, 4]);
+    expect(events.filter((e) => e.name === "checkout:paid")).toHaveLength(1);
+  });
+
+  it("ignores an older snapshot that arrives after a newer one", async () => {
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          withPayment({
+            seq: 5,
+            attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
+          }),
+          201,
+        ),
+    });
+    await screen.findAllByText(/Payment detected/);
+    FakeEventSource.instances[0]!.push(withPayment({ seq: 3 }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getAllByText(/Payment detected/)).toHaveLength(2);
+  });
+
+  it("partially paid: received X of Y, send the remaining Z, and a refund address form", async () => {
+    const partial = snapshot({
+      orderState: "partially_paid",
+      amountPaid: "10.00",
+      amountDue: "39.90",
+      attempt: {
+        ...snapshot().attempt,
+        status: "partially_paid",
+        payment: payment({ received: "10", remaining: "39.9" }),
+      },
+    });
+    setup({ "POST /v1/checkouts": () => ok(partial, 201) });
+    await screen.findAllByText("Received 10 of 49.9 USDT_TRC20.");
+    expect(screen.getByText("Send the remaining")).toBeTruthy();
+    expect(screen.getByText("39.9 USDT")).toBeTruthy();
+    await screen.findByLabelText("Refund address");
+  });
+
+  it("overpaid: paid, the excess explained, a refund address form that the worker stores", async () => {
+    const over = snapshot({
+      final: true,
+      orderState: "paid",
+      amountOverpaid: "5.00",
+      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
+    });
+    const saved = {
+      ...over,
+      seq: 2,
+      refundAddress: {
+        cryptoCurrencyCode: "USDT_TRC20",
+        address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+      },
+    };
+    const { worker } = setup({
+      "POST /v1/checkouts": () => ok(over, 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () => ok(saved),
+    });
+    await screen.findAllByText(/you sent more than needed/);
+    const input = await screen.findByLabelText("Refund address");
+    fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await screen.findByText("Refund address saved.");
+    expect(worker.calls.at(-1)?.body).toEqual({
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    });
+  });
+
+  it("refuses a refund address with a broken checksum before sending it", async () => {
+    const over = snapshot({
+      final: true,
+      orderState: "paid",
+      amountOverpaid: "5.00",
+      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
+    });
+    const { worker } = setup({ "POST /v1/checkouts": () => ok(over, 201) });
+    const input = await screen.findByLabelText("Refund address");
+    fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await screen.findByText(/checksum does not match/);
+    expect(worker.calls.some((c) => c.path.endsWith("/refund-address"))).toBe(false);
+  });
+
+  it.each([
+    ["expired", "This payment attempt expired before a payment arrived."],
+    ["failed", "This payment attempt failed."],
+    ["cancelled", "This payment attempt was cancelled."],
+  ] as const)("%s: explains it and 'Try again' starts the next attempt", async (status, text) => {
+    const ended = snapshot({ canRetry: true, attempt: { ...snapshot().attempt, status } });
+    const next = snapshot({
+      seq: 9,
+      attempt: { ...snapshot().attempt, number: 2, orderId: "cc-1001-2" },
+    });
+    const { worker, events } = setup({
+      "POST /v1/checkouts": () => ok(ended, 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/retry": () => ok(next),
+    });
+    await screen.findAllByText(text);
+    expect(events.some((e) => e.name === "checkout:expired")).toBe(true);
+    fireEvent.click(screen.getByRole("button", { name: "Try again" }));
+    await screen.findByRole("button", { name: "Pay BTC on BTC" });
+    expect(worker.calls.some((c) => c.method === "POST" && c.path.endsWith("/retry"))).toBe(true);
+  });
+});
+
+describe("errors are messages, never a blank box", () => {
+  it("a missing token: says so, calls nothing, emits checkout:error", async () => {
+    const { worker, events } = setup({}, { token: null });
+    await screen.findByText(/missing its token/);
+    expect(worker.calls).toHaveLength(0);
+    expect(events[0]).toEqual({
+      name: "checkout:error",
+      detail: { code: "missing_token", message: expect.stringContaining("token") },
+    });
+  });
+
+  it.each([
+    ["token_invalid", 401, /checkout link is not valid/],
+    ["token_expired", 401, /checkout link has expired/],
+    ["checkout_conflict", 409, /different amount/],
+    ["service_busy", 503, /busy/],
+    ["something_new", 500, /Something went wrong/],
+  ])("%s (%i) shows a clear message", async (code, status, text) => {
+    const { events } = setup({
+      "POST /v1/checkouts": () => ({ status, body: { error: { code, message: "x" } } }),
+    });
+    await screen.findByText(text);
+    expect(events.find((e) => e.name === "checkout:error")?.detail).toMatchObject({ code });
+  });
+
+  it("an unreachable worker shows a connection message", async () => {
+    vi.stubGlobal("fetch", async () => {
+      throw new TypeError("Failed to fetch");
+    });
+    render(<Checkout api={createApi(BASE)} token="t" i18n={translator("en")} emit={() => {}} />);
+    await screen.findByText(/cannot reach the checkout service/);
+  });
+});
+
+describe("locales", () => {
+  it("German: translated texts and a comma decimal", async () => {
+    registerLocale("de", de);
+    setup({ "POST /v1/checkouts": () => ok(snapshot(), 201) }, { locale: "de-DE" });
+    await screen.findByText("49,90 $");
+    expect(screen.getByText("Gesamtbetrag")).toBeTruthy();
+    await screen.findByRole("button", { name: "USDT_TRC20 im Netzwerk Tron zahlen" });
+  });
+});

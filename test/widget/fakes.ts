@@ -1,0 +1,152 @@
+/**
+ * Test doubles for the widget: a scripted worker (`fetch`) and an EventSource the test drives.
+ */
+import type {
+  CheckoutSnapshot,
+  CryptoCurrency,
+  PaymentInstructions,
+} from "../../worker/api/contract.ts";
+
+export const BASE = "https://pay.example.test";
+
+export function snapshot(over: Partial<CheckoutSnapshot> = {}): CheckoutSnapshot {
+  return {
+    id: "abcdefghijklmnopqrstuv",
+    kind: "invoice",
+    invoiceNumber: "1001",
+    displayName: "Cedar & Bean",
+    description: "Two mugs",
+    amount: "49.90",
+    currency: "USD",
+    fiatDecimalPlaces: 2,
+    sandbox: true,
+    mode: "in-page",
+    orderState: "unpaid",
+    amountPaid: "0.00",
+    amountDue: "49.90",
+    amountOverpaid: "0.00",
+    attempt: {
+      number: 1,
+      orderId: "cc-1001",
+      status: "created",
+      paymentPageUrl: "https://pay.example.test/pay/inv_1",
+      expiresAt: null,
+      payment: null,
+    },
+    canRetry: false,
+    final: false,
+    refundAddress: null,
+    returnUrl: "https://shop.example.test/thanks",
+    seq: 1,
+    updatedAt: "2026-11-22T10:00:00.000Z",
+    ...over,
+  };
+}
+
+export function payment(over: Partial<PaymentInstructions> = {}): PaymentInstructions {
+  return {
+    cryptoCurrencyCode: "USDT_TRC20",
+    network: "Tron",
+    decimalPlaces: 6,
+    amount: "49.9",
+    received: "0",
+    remaining: "49.9",
+    address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+    ...over,
+  };
+}
+
+export const CURRENCIES: CryptoCurrency[] = [
+  {
+    code: "BTC",
+    name: "Bitcoin",
+    network: "BTC",
+    tokenType: null,
+    decimalPlaces: 8,
+    minDepositAmount: "0.0001",
+    minWithdrawalAmount: "0.0005",
+    depositCommission: "0.005",
+    contractAddress: null,
+    imageUrl: null,
+    addressMask: "^(bc1|tb1|[13mn2])[a-zA-HJ-NP-Z0-9]{25,62}$",
+  },
+  {
+    code: "USDT_TRC20",
+    name: "Tether",
+    network: "Tron",
+    tokenType: "trc20",
+    decimalPlaces: 6,
+    minDepositAmount: "1",
+    minWithdrawalAmount: "5",
+    depositCommission: "0.005",
+    contractAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+    imageUrl: null,
+    addressMask: "^T[A-Za-z1-9]{33}$",
+  },
+  {
+    code: "ETH",
+    name: "Ethereum",
+    network: "Ethereum",
+    tokenType: null,
+    decimalPlaces: 18,
+    minDepositAmount: "0.001",
+    minWithdrawalAmount: "0.005",
+    depositCommission: "0.005",
+    contractAddress: null,
+    imageUrl: null,
+    addressMask: "^0x[a-fA-F0-9]{40}$",
+  },
+];
+
+type Handler = (
+  body: unknown,
+) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>;
+
+/** A scripted worker: routes keyed by "METHOD /path"; records calls. */
+export function fakeWorker(routes: Record<string, Handler>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  const fetch = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = new URL(String(input));
+    const method = init.method ?? "GET";
+    const body = init.body ? JSON.parse(String(init.body)) : undefined;
+    calls.push({ method, path: url.pathname, body });
+    const handler = routes[`${method} ${url.pathname}`];
+    if (!handler)
+      return new Response(JSON.stringify({ error: { code: "not_found", message: "no route" } }), {
+        status: 404,
+      });
+    const out = await handler(body);
+    return new Response(JSON.stringify(out.body), {
+      status: out.status,
+      headers: { "content-type": "application/json" },
+    });
+  };
+  return { fetch: fetch as typeof globalThis.fetch, calls };
+}
+
+/** An EventSource the test pushes snapshots through. */
+export class FakeEventSource {
+  static instances: FakeEventSource[] = [];
+  readonly url: string;
+  closed = false;
+  onerror: (() => void) | null = null;
+  readonly listeners: ((e: MessageEvent<string>) => void)[] = [];
+  constructor(url: string) {
+    this.url = url;
+    FakeEventSource.instances.push(this);
+  }
+  addEventListener(type: string, listener: (e: MessageEvent<string>) => void) {
+    if (type === "snapshot") this.listeners.push(listener);
+  }
+  close() {
+    this.closed = true;
+  }
+  push(s: CheckoutSnapshot) {
+    for (const l of this.listeners) l({ data: JSON.stringify(s) } as MessageEvent<string>);
+  }
+  fail() {
+    this.onerror?.();
+  }
+}

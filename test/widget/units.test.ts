@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { checkAddress } from "../../widget/address.ts";
+import { countdown, formatCrypto, formatFiat } from "../../widget/format.ts";
+import { follow, POLL_MS } from "../../widget/live.ts";
+import { CURRENCIES, snapshot } from "./fakes.ts";
+
+const [btc, usdt, eth] = CURRENCIES as [
+  (typeof CURRENCIES)[0],
+  (typeof CURRENCIES)[0],
+  (typeof CURRENCIES)[0],
+];
+
+describe("amount formatting is exact", () => {
+  it.each([
+    [0, "1000", "1,000"],
+    [2, "49.9", "49.9"],
+    [6, "12.345678", "12.345678"],
+    [8, "0.00076770", "0.0007677"],
+    [18, "0.000000000000000001", "0.000000000000000001"],
+    [18, "123456789.123456789012345678", "123,456,789.123456789012345678"],
+  ])("decimalPlaces %i: %s → %s", (dp, amount, shown) => {
+    expect(formatCrypto(amount, dp, "en")).toBe(shown);
+  });
+
+  it("fiat with the fiat's decimal places, in the shopper's locale", () => {
+    expect(formatFiat("49.9", "USD", 2, "en")).toBe("$49.90");
+    expect(formatFiat("1234.5", "EUR", 2, "de")).toBe("1.234,50\u00a0€");
+    expect(formatFiat("1000", "JPY", 0, "en")).toBe("¥1,000");
+  });
+
+  it("countdown as m:ss, null once past", () => {
+    const now = Date.parse("2026-11-22T10:00:00Z");
+    expect(countdown("2026-11-22T10:14:05Z", now)).toBe("14:05");
+    expect(countdown("2026-11-22T11:00:01Z", now)).toBe("1:00:01");
+    expect(countdown("2026-11-22T09:59:59Z", now)).toBeNull();
+  });
+});
+
+describe("refund address checks (mask + checksum)", () => {
+  it.each([
+    [btc, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4", "ok"],
+    [btc, "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx", "ok"],
+    [btc, "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5", "checksum"],
+    [btc, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2", "ok"],
+    [btc, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN3", "checksum"],
+    [btc, "0x52908400098527886E0F7030069857D2E4169EE7", "invalid"],
+    [usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7", "ok"],
+    [usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8", "checksum"],
+    [usdt, "TLa2f6VPqDgRE67v", "invalid"],
+    [eth, "0x52908400098527886E0F7030069857D2E4169EE7", "ok"],
+    [eth, "0x52908400098527886E0F7030069857D2E4169EE", "invalid"],
+    [eth, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7", "invalid"],
+  ])("%s: %s → %s", async (currency, address, verdict) => {
+    expect(await checkAddress(currency, address)).toBe(verdict);
+  });
+});
+
+describe("live status fallback", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("polls GET /v1/checkouts/:id when EventSource is missing, and stops at a final snapshot", async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal("EventSource", undefined);
+    const seen: number[] = [];
+    let n = 1;
+    const poll = vi.fn(async () => {
+      n += 1;
+      return snapshot({ seq: n, final: n >= 3 });
+    });
+    follow("https://x/events", poll, (s) => seen.push(s.seq));
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    await vi.advanceTimersByTimeAsync(POLL_MS * 3);
+    expect(seen).toEqual([2, 3]);
+    expect(poll).toHaveBeenCalledTimes(2);
+  });
+
+  it("switches to polling after three stream errors without a message", async () => {
+    vi.useFakeTimers();
+    const sources: { onerror: (() => void) | null; closed: boolean }[] = [];
+    vi.stubGlobal(
+      "EventSource",
+      class {
+        onerror: (() => void) | null = null;
+        closed = false;
+        constructor() {
+          sources.push(this);
+        }
+        addEventListener() {}
+        close() {
+          this.closed = true;
+        }
+      },
+    );
+    const poll = vi.fn(async () => snapshot({ seq: 7, final: true }));
+    follow("https://x/events", poll, () => {});
+    sources[0]!.onerror?.();
+    sources[0]!.onerror?.();
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(poll).not.toHaveBeenCalled();
+    sources[0]!.onerror?.();
+    expect(sources[0]!.closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    expect(poll).toHaveBeenCalledTimes(1);
+  });
+});
