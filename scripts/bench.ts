@@ -216,23 +216,37 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
   // One webhook per stage: the worker refetches the invoice on each webhook, so two moves sent
   // back to back would collapse into one event (by design).
   for (const status of ["processing", "paid"]) {
-    await fetch(`${sandboxUrl}/sandbox/invoices/${orderId}/simulate`, {
+    const simulated = await fetch(`${sandboxUrl}/sandbox/invoices/${orderId}/simulate`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ action: status, processingFirst: false }),
-    }).then((r) => r.arrayBuffer());
+    });
+    if (!simulated.ok)
+      row(
+        `simulate ${status}`,
+        `HTTP ${simulated.status}: ${(await simulated.text()).slice(0, 120)}`,
+      );
+    else await simulated.arrayBuffer();
     const deadline = Date.now() + 15_000;
     while (Date.now() < deadline && (arrivals.get(status)?.length ?? 0) < open)
       await new Promise((r) => setTimeout(r, 20));
-    const log = (await (
-      await fetch(`${sandboxUrl}/sandbox/webhooks?orderId=${orderId}`)
-    ).json()) as {
-      data: { status: string; attempts: { at: string }[] }[];
-    };
+    // The sandbox records a delivery attempt once the worker has answered it: wait for that.
+    type Log = { data: { status: string; attempts: { at: string }[] }[] };
+    let log: Log = { data: [] };
+    for (let i = 0; i < 100; i++) {
+      log = (await (
+        await fetch(`${sandboxUrl}/sandbox/webhooks?orderId=${orderId}`)
+      ).json()) as Log;
+      if (log.data.find((d) => d.status === status)?.attempts[0]) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const sent = log.data.find((d) => d.status === status)?.attempts[0]?.at;
     const times = arrivals.get(status) ?? [];
     if (!sent) {
-      row(`webhook ${status} → SSE`, "webhook not found in sandbox log");
+      row(
+        `webhook ${status} → SSE`,
+        `not in the sandbox log (${JSON.stringify(log.data.map((d) => [d.status, d.attempts]))})`,
+      );
       continue;
     }
     const latencies = times.map((t) => t - Date.parse(sent)).sort((a, b) => a - b);
