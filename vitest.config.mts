@@ -52,6 +52,8 @@ export default defineConfig({
           name: "e2e",
           environment: "node",
           include: ["test/e2e/**/*.test.ts"],
+          // Checks Chromium is installed and builds the widget once per run.
+          globalSetup: ["test/e2e/global-setup.ts"],
           // Each file starts a real stack (sandbox + wrangler dev + storefront) and Chromium.
           fileParallelism: false,
           testTimeout: 120_000,

@@ -147,7 +147,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       signal?.removeEventListener("abort", onAbort);
       // Shop first (it calls the worker), then the worker (it calls the sandbox), then the rest.
       for (const child of [...children].reverse()) await child.stop();
-      rmSync(stateDir, { recursive: true, force: true });
+      try {
+        rmSync(stateDir, { recursive: true, force: true, maxRetries: 3 });
+      } catch (error) {
+        log(`[demo] could not remove ${stateDir}: ${(error as Error).message}`);
+      }
     })();
     return stopping;
   };

@@ -12,7 +12,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { checkoutPage } from "../storefront/checkout-page.ts";
-import { merchantPage } from "../storefront/merchant-page.ts";
+import { merchantPage, notFoundPage } from "../storefront/merchant-page.ts";
 import { shopPage } from "../storefront/shop-page.ts";
 import type { ShopConfig } from "./config.ts";
 import { Inbox } from "./inbox.ts";
@@ -69,8 +69,7 @@ export function createShopApp(config: ShopConfig): { app: Hono; state: ShopState
 
   app.get("/checkout/:invoiceNumber", async (c) => {
     const order = state.orders.get(c.req.param("invoiceNumber"));
-    if (!order)
-      return c.html("<h1>Order not found</h1><p><a href='/'>Back to the shop</a></p>", 404);
+    if (!order) return c.html(notFoundPage().value, 404);
     const returnUrl = `${config.shopUrl}/?paid=${encodeURIComponent(order.invoiceNumber)}`;
     const token = await checkoutTokenFor(order, config.checkoutSigningSecret, returnUrl);
     c.header("cache-control", "no-store");

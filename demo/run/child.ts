@@ -54,6 +54,16 @@ function signalGroup(proc: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+function groupAlive(proc: ChildProcess): boolean {
+  if (proc.pid === undefined) return false;
+  try {
+    process.kill(-proc.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -134,6 +144,7 @@ export function startChild(options: ChildOptions): Child {
       // Grandchildren (workerd) may outlive their leader: make sure the whole group is gone.
       signalGroup(proc, "SIGKILL");
       await exited;
+      for (let i = 0; i < 40 && groupAlive(proc); i++) await new Promise((r) => setTimeout(r, 50));
     },
   };
 }

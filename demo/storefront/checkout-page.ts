@@ -55,7 +55,7 @@ export function checkoutPage({ order, token, workerUrl }: CheckoutPageInput) {
     </section>
     <section class="card pay" aria-labelledby="pay-title">
       <h2 id="pay-title">Pay with crypto</h2>
-      <crypto-checkout token="${token}"></crypto-checkout>
+      <crypto-checkout token="${token}" theme="light"></crypto-checkout>
     </section>
   </div>
   <aside class="tools" aria-label="Demo tools">

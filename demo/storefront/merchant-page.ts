@@ -1,7 +1,8 @@
 /**
  * @module
  * The merchant view: every order of this demo run with the worker's ledger, and every
- * notification the backend received. The page polls the backend once a second.
+ * notification the backend received (the page polls the backend once a second). Also the
+ * page for an unknown order.
  */
 import { html } from "./html.ts";
 import { layout } from "./layout.ts";
@@ -30,5 +31,23 @@ export function merchantPage() {
     current: "merchant",
     main,
     head: html`<script type="module" src="/assets/merchant.js"></script>`,
+  });
+}
+
+/**
+ * The page for an unknown invoice number (orders live in memory: a restarted demo forgets them).
+ *
+ * @example
+ * c.html(notFoundPage().value, 404);
+ */
+export function notFoundPage() {
+  return layout({
+    title: "Order not found",
+    current: "checkout",
+    main: html`<section class="card narrow">
+  <h1>Order not found</h1>
+  <p class="muted">This demo keeps orders in memory, so they are gone after a restart.</p>
+  <p><a class="button primary" href="/">Back to the shop</a></p>
+</section>`,
   });
 }

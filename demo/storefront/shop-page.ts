@@ -21,7 +21,7 @@ export function shopPage() {
     <p class="product-blurb">${p.blurb}</p>
     <div class="product-foot">
       <span class="price" data-price-usd="${p.price.USD}" data-price-eur="${p.price.EUR}">${label(p.price.USD, "USD")}</span>
-      <button type="button" class="button" data-add="${p.id}" aria-label="Add ${p.name} to cart">Add to cart</button>
+      <button type="button" class="button" data-add="${p.id}">Add to cart<span class="visually-hidden">: ${p.name}</span></button>
     </div>
   </div>
 </li>`,

@@ -34,6 +34,10 @@ it("expired → try again → attempt 2 with orderId ending in -2", async () => 
   expect(expired.canRetry).toBe(true);
   expect(expired.orderState).toBe("unpaid");
   await waitForWidgetText(page, /expired/i);
+  await widget(page)
+    .getByRole("button", { name: /try again/i })
+    .waitFor();
+  await page.locator("#ledger td", { hasText: "expired" }).waitFor();
   await saveScreenshot(page, "expired");
 
   await widget(page)
@@ -50,6 +54,7 @@ it("expired → try again → attempt 2 with orderId ending in -2", async () => 
   const attempts = ledger.attempts as { orderId: string; status: string }[];
   expect(attempts.map((a) => a.orderId)).toEqual([firstOrderId, `${firstOrderId}-2`]);
   expect(attempts[0]!.status).toBe("expired");
+  await page.locator("#ledger td", { hasText: `${firstOrderId}-2` }).waitFor();
   await saveScreenshot(page, "expired-retry");
   await context.close();
 });

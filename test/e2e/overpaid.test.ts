@@ -30,7 +30,7 @@ it("overpaid → paid, and the widget explains the extra", async () => {
   expect(paid.attempt.status).toBe("overpaid");
   expect(paid.amountOverpaid).not.toBe("0");
   expect(paid.amountOverpaid).not.toBe("0.00");
-  await waitForWidgetText(page, /overpa|more than/i);
+  await waitForWidgetText(page, /more than needed/i);
 
   const ledger = await waitFor(async () => {
     const l = await stack.ledger(order.invoiceNumber);
@@ -42,6 +42,7 @@ it("overpaid → paid, and the widget explains the extra", async () => {
     async () => (await paidNotifications(stack, order.invoiceNumber)).length === 1,
     "one order.paid",
   );
+  await page.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(page, "overpaid");
   await context.close();
 });

@@ -45,13 +45,14 @@ it("partial, then the rest → paid; the ledger sums exactly", async () => {
   expect(partial.attempt.payment!.remaining).not.toBe(due);
   expect(partial.amountDue).not.toBe("0.00");
   await waitForWidgetText(page, new RegExp(partial.attempt.payment!.remaining.replace(".", "\\.")));
+  await page.locator("#ledger .pill[data-status='partially_paid']").waitFor();
   await saveScreenshot(page, "partial-payment");
 
   await page.getByRole("button", { name: "Paid in full" }).click();
   const paid = await waitForSnapshot(page, { orderState: "paid" });
   expect(paid.amountPaid).toBe("30.75");
   expect(paid.amountDue).toBe("0.00");
-  await waitForWidgetText(page, /paid/i);
+  await waitForWidgetText(page, /thank you/i);
 
   const ledger = await waitFor(async () => {
     const l = await stack.ledger(order.invoiceNumber);

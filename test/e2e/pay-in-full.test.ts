@@ -5,7 +5,7 @@
  * reload; the worker's ledger says paid; the merchant backend got exactly one `order.paid`.
  * Also: axe finds no serious or critical violations on the shop and checkout pages.
  */
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { collectPageErrors, instrumentedContext, launchBrowser } from "./support/browser.ts";
@@ -22,6 +22,11 @@ import {
 } from "./support/widget.ts";
 
 let stack: Stack;
+
+/** The product card's button: visible "Add to cart", the product named for screen readers. */
+const addToCart = (page: Page, product: string) =>
+  page.getByRole("button", { name: new RegExp(`^Add to cart\\W+${product}$`) }).click();
+
 let browser: Browser;
 
 beforeAll(async () => {
@@ -36,10 +41,10 @@ describe("pay in full", () => {
   it("cart → checkout → currency → paid, live, with one merchant notification", async () => {
     const context = await instrumentedContext(browser);
     const page = await context.newPage();
-    collectPageErrors(page);
+    const errors = collectPageErrors(page);
     await page.goto(stack.urls.shopUrl);
-    await page.getByRole("button", { name: "Add House Blend, 250 g to cart" }).click();
-    await page.getByRole("button", { name: "Add Enamel mug to cart" }).click();
+    await addToCart(page, "House Blend, 250 g");
+    await addToCart(page, "Enamel mug");
     await page.getByRole("button", { name: "Add one Enamel mug" }).click();
     await page.locator(".segment", { hasText: "EUR" }).click();
     // 13.90 + 2 × 10.50, in EUR
@@ -67,7 +72,7 @@ describe("pay in full", () => {
     const paid = await waitForSnapshot(page, { orderState: "paid" });
     expect(paid.attempt.status).toBe("paid");
     expect(paid.amountDue).toBe("0.00");
-    await waitForWidgetText(page, /paid/i);
+    await waitForWidgetText(page, /thank you/i);
     expect(
       await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
     ).toBe(true);
@@ -89,6 +94,7 @@ describe("pay in full", () => {
     await page.locator("#ledger .pill[data-status='paid']").waitFor();
     await page.locator("#notifications [data-type='order.paid']").waitFor();
     await saveScreenshot(page, "pay-in-full");
+    expect(errors.filter((e) => e.startsWith("pageerror"))).toEqual([]);
     await context.close();
   });
 
@@ -96,7 +102,7 @@ describe("pay in full", () => {
     const context = await instrumentedContext(browser);
     const page = await context.newPage();
     await page.goto(stack.urls.shopUrl);
-    await page.getByRole("button", { name: "Add Pour-over kit to cart" }).click();
+    await addToCart(page, "Pour-over kit");
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
 

@@ -42,11 +42,15 @@ it("two tabs on one checkout both turn paid from one webhook", async () => {
     waitForSnapshot(second, { orderState: "paid" }),
   ]);
   expect(a.seq).toBe(b.seq);
-  await Promise.all([waitForWidgetText(first, /paid/i), waitForWidgetText(second, /paid/i)]);
+  await Promise.all([
+    waitForWidgetText(first, /thank you/i),
+    waitForWidgetText(second, /thank you/i),
+  ]);
 
   await sleep(2000);
   expect(await paidNotifications(stack, order.invoiceNumber)).toHaveLength(1);
   await second.bringToFront();
+  await second.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(second, "two-tabs");
   await context.close();
 });

@@ -11,7 +11,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === false || value === null || value === undefined) continue;
     el.setAttribute(key, value === true ? "" : String(value));
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Number.POSITIVE_INFINITY)) {
     if (child === null || child === undefined || child === false) continue;
     el.append(child instanceof Node ? child : document.createTextNode(String(child)));
   }

@@ -13,10 +13,30 @@ function pill(state) {
   return h("span", { class: "pill", "data-status": state }, String(state).replace(/_/g, " "));
 }
 
-function table(rows) {
-  const keys = [
+/** Columns worth a merchant's glance; anything else stays in the raw JSON. */
+const COLUMNS = {
+  attempts: ["number", "orderId", "status", "cryptoCurrencyCode", "cryptoReceived", "fiatApplied"],
+  payments: ["attempt", "status", "cryptoCode", "cryptoAmount", "fiatAmount"],
+};
+const HEADINGS = {
+  number: "#",
+  attempt: "#",
+  orderId: "order id",
+  cryptoCurrencyCode: "crypto",
+  cryptoCode: "crypto",
+  cryptoReceived: "received",
+  cryptoAmount: "amount",
+  fiatApplied: "applied",
+  fiatAmount: "fiat",
+};
+const show = (value) => (value === null || value === undefined ? "—" : String(value));
+
+function table(rows, preferred) {
+  const present = [
     ...new Set(rows.flatMap((row) => Object.keys(row).filter((k) => isScalar(row[k])))),
   ];
+  const chosen = preferred.filter((k) => present.includes(k));
+  const keys = chosen.length ? chosen : present;
   return h(
     "div",
     { class: "table-wrap" },
@@ -29,7 +49,7 @@ function table(rows) {
         h(
           "tr",
           {},
-          keys.map((k) => h("th", { scope: "col" }, humanize(k))),
+          keys.map((k) => h("th", { scope: "col" }, HEADINGS[k] ?? humanize(k))),
         ),
       ),
       h(
@@ -39,7 +59,7 @@ function table(rows) {
           h(
             "tr",
             {},
-            keys.map((k) => h("td", {}, row[k] ?? "")),
+            keys.map((k) => h("td", {}, show(row[k]))),
           ),
         ),
       ),
@@ -73,7 +93,7 @@ export function renderLedger(container, ledger) {
       h(
         "dl",
         { class: "facts" },
-        fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, String(v))]),
+        fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, show(v))]),
       ),
     );
     // Attempts and payments are what a merchant reads; the event log stays in the raw JSON.
@@ -84,7 +104,7 @@ export function renderLedger(container, ledger) {
         rows.length &&
         rows.every((row) => row && typeof row === "object")
       ) {
-        nodes.push(h("h4", {}, humanize(k)), table(rows));
+        nodes.push(h("h4", {}, humanize(k)), table(rows, COLUMNS[k]));
       }
     }
     nodes.push(rawJson(ledger.body));

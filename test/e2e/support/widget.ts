@@ -95,20 +95,9 @@ export async function waitForWidgetText(
  */
 export async function chooseCurrency(page: Page, code: string): Promise<CheckoutSnapshot> {
   await waitForSnapshot(page, {});
-  const w = widget(page);
-  const select = w.locator("select");
-  if (await select.count()) {
-    await select.first().selectOption(code);
-    const confirm = w.getByRole("button", { name: /continue|pay|confirm|show/i });
-    if (await confirm.count()) await confirm.first().click();
-  } else {
-    const option = w.locator(`[data-currency="${code}"], [value="${code}"]`);
-    if (await option.count()) await option.first().click();
-    else
-      await w
-        .getByRole("button", { name: new RegExp(code.replace("_", ".?"), "i") })
-        .first()
-        .click();
-  }
+  // The picker's buttons are labelled "Pay <code> on <network>".
+  await widget(page)
+    .getByRole("button", { name: new RegExp(`^Pay ${code} on `) })
+    .click();
   return waitForSnapshot(page, { hasPayment: true });
 }
