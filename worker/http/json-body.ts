@@ -4,14 +4,17 @@
  * JSON, 400 `validation_failed` naming the first bad field otherwise.
  */
 import type { Context } from "hono";
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { ApiError } from "./api-error.ts";
 
 /**
  * @example
  * const { token } = await readJson(c, z.object({ token: z.string() }));
  */
-export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodMiniType>(
+  c: Context,
+  schema: S,
+): Promise<z.output<S>> {
   let body: unknown;
   try {
     body = await c.req.json();

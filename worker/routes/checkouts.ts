@@ -4,7 +4,7 @@
  * currency lock, retry, refund address, and the SSE stream.
  */
 import { Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { checkAddress } from "../checkout/address-rules.ts";
 import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
@@ -22,11 +22,12 @@ import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
 
-const tokenBody = z.object({ token: z.string().min(1).max(8192) });
-const currencyBody = z.object({ cryptoCurrencyCode: z.string().regex(/^[A-Z0-9_]{2,20}$/) });
+const CODE = z.string().check(z.regex(/^[A-Z0-9_]{2,20}$/));
+const tokenBody = z.object({ token: z.string().check(z.minLength(1), z.maxLength(8192)) });
+const currencyBody = z.object({ cryptoCurrencyCode: CODE });
 const refundBody = z.object({
-  cryptoCurrencyCode: z.string().regex(/^[A-Z0-9_]{2,20}$/),
-  address: z.string().trim().min(1).max(128),
+  cryptoCurrencyCode: CODE,
+  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
 });
 
 async function currencyEntry(config: Config, log: Logger, code: string) {

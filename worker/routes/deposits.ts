@@ -5,7 +5,7 @@
  * rate limits as `/v1/checkouts`.
  */
 import { Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import type { Env } from "../config/env.ts";
@@ -23,8 +23,8 @@ export const depositRoutes = new Hono<AppEnv>();
 
 const CODE = /^[A-Z0-9_]{2,20}$/;
 const openBody = z.object({
-  token: z.string().min(1).max(8192),
-  cryptoCurrencyCode: z.string().regex(CODE).optional(),
+  token: z.string().check(z.minLength(1), z.maxLength(8192)),
+  cryptoCurrencyCode: z.optional(z.string().check(z.regex(CODE))),
 });
 
 /** Top-up ids are `d` + 22 base64url characters; anything else is 404 without touching storage. */

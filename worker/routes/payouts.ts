@@ -6,7 +6,7 @@
  * (`POST /v1/orders/:invoiceNumber/refund`), which goes through the same quote → commit path.
  */
 import { type Context, Hono } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { CryptoCurrency } from "../api/contract.ts";
 import { checkAddress } from "../checkout/address-rules.ts";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
@@ -32,13 +32,19 @@ export const payoutRoutes = new Hono<AppEnv>();
 const ORDER_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 const payoutBody = z.object({
-  orderId: z.string().regex(ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -"),
-  cryptoCurrencyCode: z.string().regex(/^[A-Z0-9_]{2,20}$/),
-  address: z.string().trim().min(1).max(128),
-  amount: z.string({ error: 'amount must be a decimal string such as "25.50"' }).max(64),
+  orderId: z
+    .string()
+    .check(z.regex(ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -")),
+  cryptoCurrencyCode: z.string().check(z.regex(/^[A-Z0-9_]{2,20}$/)),
+  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
+  amount: z
+    .string({ error: 'amount must be a decimal string such as "25.50"' })
+    .check(z.maxLength(64)),
 });
 const refundBody = z.object({
-  amount: z.string({ error: 'amount must be a decimal string such as "15"' }).max(64).optional(),
+  amount: z.optional(
+    z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
+  ),
 });
 
 async function currencyFor(config: Config, log: Logger, code: string): Promise<CryptoCurrency> {

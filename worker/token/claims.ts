@@ -3,7 +3,7 @@
  * The checkout token's claims: what the merchant's backend vouches for. The browser never sets
  * a price; the token is the only source of amount and currency.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 
 /** Merchant invoice number: also the tail of the upstream orderId. */
 export const INVOICE_NUMBER = /^[A-Za-z0-9._-]{1,64}$/;
@@ -12,22 +12,20 @@ export const INVOICE_NUMBER = /^[A-Za-z0-9._-]{1,64}$/;
 const DECIMAL = /^(0|[1-9]\d{0,17})(\.\d{1,18})?$/;
 
 export const checkoutClaimsSchema = z.object({
-  sub: z.string().regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ -"),
-  amount: z.string().regex(DECIMAL, 'amount must be a decimal string such as "49.90"'),
-  currency: z.string().regex(/^[A-Z]{3}$/, "currency must be an ISO 4217 code such as USD"),
-  exp: z.number().int().positive(),
-  description: z.string().max(500).optional(),
-  customerId: z.string().min(1).max(128).optional(),
-  returnUrl: z
-    .url({ protocol: /^https?$/ })
-    .max(2048)
-    .optional(),
-  mode: z.enum(["invoice", "deposit"]).optional(),
-  /** Top-up tokens: the crypto currency to deposit, when the merchant fixes it. */
-  cryptoCurrencyCode: z
+  sub: z
     .string()
-    .regex(/^[A-Z0-9_]{2,20}$/)
-    .optional(),
+    .check(z.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ -")),
+  amount: z.string().check(z.regex(DECIMAL, 'amount must be a decimal string such as "49.90"')),
+  currency: z
+    .string()
+    .check(z.regex(/^[A-Z]{3}$/, "currency must be an ISO 4217 code such as USD")),
+  exp: z.int().check(z.positive()),
+  description: z.optional(z.string().check(z.maxLength(500))),
+  customerId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
+  returnUrl: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2048))),
+  mode: z.optional(z.enum(["invoice", "deposit"])),
+  /** Top-up tokens: the crypto currency to deposit, when the merchant fixes it. */
+  cryptoCurrencyCode: z.optional(z.string().check(z.regex(/^[A-Z0-9_]{2,20}$/))),
 });
 
 /** Verified claims of a checkout token. */

@@ -16,7 +16,7 @@
  * read by orderId and returned only if it matches the request (invoice: amount and fiat
  * currency; deposit: crypto currency); otherwise the conflict is thrown as is.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { cmp } from "../money/decimal.ts";
 import { UpstreamError } from "./errors.ts";
 import {

@@ -8,7 +8,7 @@
  * - fields the service may omit → `null`.
  * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { DepositStatus, InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { toDecimal } from "../money/decimal.ts";
 import type {
@@ -25,24 +25,34 @@ import type {
 } from "./types.ts";
 
 /** A JSON number (its exact source text) → canonical decimal string. */
-export const amount = z.string({ error: "expected a number" }).transform((source, ctx) => {
+export const amount = z.pipe(
+  z.string({ error: "expected a number" }).check(z.refine(isNumeral, "expected a number")),
+  z.transform((source: string) => toDecimal(source)),
+);
+
+function isNumeral(source: string): boolean {
   try {
-    return toDecimal(source);
+    toDecimal(source);
+    return true;
   } catch {
-    ctx.addIssue({ code: "custom", message: "expected a number" });
-    return z.NEVER;
+    return false;
   }
-});
+}
 
 /** A JSON integer (source text) → non-negative safe integer. */
-export const count = z
-  .string({ error: "expected an integer" })
-  .regex(/^\d{1,15}$/, "expected a non-negative integer")
-  .transform((source) => Number.parseInt(source, 10));
+export const count = z.pipe(
+  z
+    .string({ error: "expected an integer" })
+    .check(z.regex(/^\d{1,15}$/, "expected a non-negative integer")),
+  z.transform((source: string) => Number.parseInt(source, 10)),
+);
 
 /** Optional-or-null field → `null` when absent (never `undefined`). */
-function orNull<T extends z.ZodType>(schema: T) {
-  return schema.nullish().transform((value) => value ?? null);
+function orNull<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.nullish(schema),
+    z.transform((value: z.output<T> | null | undefined) => value ?? null),
+  );
 }
 
 const text = z.string();
@@ -75,7 +85,7 @@ const WITHDRAWAL_STATUSES = [
   "cancelled",
 ] as const satisfies readonly WithdrawalStatus[];
 
-export const cryptoCurrencySchema: z.ZodType<UpstreamCryptoCurrency> = z.object({
+export const cryptoCurrencySchema: z.ZodMiniType<UpstreamCryptoCurrency> = z.object({
   code: text,
   name: text,
   network: text,
@@ -90,14 +100,14 @@ export const cryptoCurrencySchema: z.ZodType<UpstreamCryptoCurrency> = z.object(
   depositNetworkFee: orNull(z.object({ amount, quotedAt: orNull(text) })),
 });
 
-export const fiatCurrencySchema: z.ZodType<FiatCurrency> = z.object({
+export const fiatCurrencySchema: z.ZodMiniType<FiatCurrency> = z.object({
   code: text,
   name: text,
   decimalPlaces: count,
   minInvoiceAmount: amount,
 });
 
-export const settlementSchema: z.ZodType<Settlement> = z.object({
+export const settlementSchema: z.ZodMiniType<Settlement> = z.object({
   amountPaid: amount,
   commissionAmount: amount,
   networkFeeAmount: orNull(amount),
@@ -113,7 +123,7 @@ export const settlementSchema: z.ZodType<Settlement> = z.object({
   completedAt: orNull(text),
 });
 
-export const invoiceSchema: z.ZodType<Invoice> = z.object({
+export const invoiceSchema: z.ZodMiniType<Invoice> = z.object({
   id: text,
   accountId: orNull(text),
   orderId: orNull(text),
@@ -137,25 +147,49 @@ export const invoiceSchema: z.ZodType<Invoice> = z.object({
 });
 
 /** After the sandbox's currency lock the payment fields must be set. */
-export const lockedInvoiceSchema = invoiceSchema.superRefine((invoice, ctx) => {
-  for (const field of ["cryptoCurrencyCode", "cryptoAmountExpected", "address"] as const) {
-    if (invoice[field] === null) {
-      ctx.addIssue({ code: "custom", path: [field], message: "required after a currency lock" });
+export const lockedInvoiceSchema = z.pipe(
+  invoiceSchema,
+  z.transform((invoice: Invoice, ctx) => {
+    for (const field of ["cryptoCurrencyCode", "cryptoAmountExpected", "address"] as const) {
+      if (invoice[field] === null) {
+        ctx.issues.push({
+          code: "custom",
+          path: [field],
+          message: "required after a currency lock",
+          input: invoice,
+        });
+      }
     }
-  }
-}) as z.ZodType<LockedInvoice>;
+    return invoice as LockedInvoice;
+  }),
+) as z.ZodMiniType<LockedInvoice>;
 
-export const invoicePageSchema: z.ZodType<InvoicePage> = z
-  .object({
+export const invoicePageSchema: z.ZodMiniType<InvoicePage> = z.pipe(
+  z.object({
     data: z.array(invoiceSchema),
     total: count,
     page: count,
     limit: count,
     hasMore: z.boolean(),
-  })
-  .transform(({ data, ...rest }) => ({ items: data, ...rest }));
+  }),
+  z.transform(
+    ({
+      data,
+      ...rest
+    }: {
+      data: Invoice[];
+      total: number;
+      page: number;
+      limit: number;
+      hasMore: boolean;
+    }) => ({
+      items: data,
+      ...rest,
+    }),
+  ),
+);
 
-export const depositSchema: z.ZodType<Deposit> = z.object({
+export const depositSchema: z.ZodMiniType<Deposit> = z.object({
   id: text,
   orderId: orNull(text),
   cryptoCurrencyCode: orNull(text),
@@ -168,7 +202,7 @@ export const depositSchema: z.ZodType<Deposit> = z.object({
   settlement: orNull(settlementSchema),
 });
 
-export const withdrawalQuoteSchema: z.ZodType<WithdrawalQuote> = z.object({
+export const withdrawalQuoteSchema: z.ZodMiniType<WithdrawalQuote> = z.object({
   quoteId: text,
   orderId: text,
   cryptoCurrencyCode: text,
@@ -187,7 +221,7 @@ export const withdrawalQuoteSchema: z.ZodType<WithdrawalQuote> = z.object({
   expiresAt: text,
 });
 
-export const withdrawalSchema: z.ZodType<Withdrawal> = z.object({
+export const withdrawalSchema: z.ZodMiniType<Withdrawal> = z.object({
   id: text,
   orderId: orNull(text),
   accountId: orNull(text),
@@ -203,7 +237,7 @@ export const withdrawalSchema: z.ZodType<Withdrawal> = z.object({
   quoteId: orNull(text),
 });
 
-export const accountSchema: z.ZodType<Account> = z.object({
+export const accountSchema: z.ZodMiniType<Account> = z.object({
   id: text,
   name: orNull(text),
   createdAt: orNull(text),
@@ -213,13 +247,16 @@ export const accountSchema: z.ZodType<Account> = z.object({
  * `{ data: T }`, the success envelope of every single-object or plain-list answer.
  * @example envelope(z.array(accountSchema)).parse({ data: [] }); // []
  */
-export function envelope<T>(data: z.ZodType<T>): z.ZodType<T> {
-  return z.object({ data }).transform((body) => body.data);
+export function envelope<T>(data: z.ZodMiniType<T>): z.ZodMiniType<T> {
+  return z.pipe(
+    z.object({ data }),
+    z.transform((body: { data: T }) => body.data),
+  );
 }
 
 /** The error body: `{ code, message, extension? }`; loose, since it is only read for hints. */
 export const errorBodySchema = z.object({
   code: z.string(),
-  message: z.string().optional(),
-  extension: z.record(z.string(), z.unknown()).nullish(),
+  message: z.optional(z.string()),
+  extension: z.nullish(z.record(z.string(), z.unknown())),
 });

@@ -10,7 +10,7 @@
  * - a 2xx answer that does not match its schema is `invalid_response` naming the field path;
  * - the API key is only ever in the request header; messages and log lines are redacted.
  */
-import type * as z from "zod";
+import type * as z from "zod/mini";
 import { parseExactJson } from "../money/exact-json.ts";
 import { redact, UpstreamError } from "./errors.ts";
 import { isUncertain, type RetryPolicy, retryDelayMs, shouldRetry } from "./retry-policy.ts";
@@ -42,7 +42,7 @@ export interface RequestSpec<T> {
   body?: Record<string, unknown>;
   retry: RetryPolicy;
   /** Schema of the whole 2xx body; omit for answers without one (204). */
-  schema?: z.ZodType<T>;
+  schema?: z.ZodMiniType<T>;
   /** Set to true when an attempt ended uncertainly (the service may have acted on it). */
   trace?: { uncertain: boolean };
 }

@@ -5,14 +5,14 @@
  * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
  */
 import type { Context } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 
 const depositRef = z.object({
-  id: z.string().min(1).max(128),
-  orderId: z.string().min(1).max(256),
+  id: z.string().check(z.minLength(1), z.maxLength(128)),
+  orderId: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
 /**

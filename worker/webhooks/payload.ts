@@ -3,18 +3,18 @@
  * The webhook envelope `{ event, data, timestamp }` and the parts of `data` the worker routes
  * by. Only routing facts are read from a delivery; the state itself is fetched from the service.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 
 export const webhookEnvelope = z.object({
-  event: z.string().regex(/^[A-Za-z0-9_.:-]{1,80}$/),
+  event: z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,80}$/)),
   data: z.record(z.string(), z.unknown()),
-  timestamp: z.string().min(1).max(64),
+  timestamp: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 
 export const invoiceRef = z.object({
-  id: z.string().min(1).max(128),
-  orderId: z.string().max(256).nullish(),
-  customPayload: z.string().max(4096).nullish(),
+  id: z.string().check(z.minLength(1), z.maxLength(128)),
+  orderId: z.nullish(z.string().check(z.maxLength(256))),
+  customPayload: z.nullish(z.string().check(z.maxLength(4096))),
 });
 
 /** Events the worker acts on; other verified events are acknowledged and logged. */

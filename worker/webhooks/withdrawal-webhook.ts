@@ -4,14 +4,14 @@
  * (`payout:<orderId>`), which re-reads the withdrawal before changing anything.
  */
 import type { Context } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 import { payoutStub } from "../payout/stub.ts";
 
 const withdrawalRef = z.object({
-  id: z.string().min(1).max(128),
-  orderId: z.string().min(1).max(256),
+  id: z.string().check(z.minLength(1), z.maxLength(128)),
+  orderId: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
 /**
