@@ -10,13 +10,14 @@
  * 4. live status: 1,000 SSE watchers on one checkout; webhook delivered → event at every
  *    watcher (p50/p99) and events lost.
  *
- * Options (env): BENCH_WATCHERS (1000), BENCH_CREATES (100), BENCH_CURRENCY_REQUESTS (1000).
+ * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
+ * BENCH_CURRENCY_REQUESTS (1000), BENCH_SKIP_SIZES=1.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { gzipSync } from "node:zlib";
 import { startDemo } from "../demo/run.ts";
 import { mintCheckoutToken } from "../worker/token/mint.ts";
@@ -25,8 +26,8 @@ import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 1000);
 const CREATES = Number(process.env.BENCH_CREATES ?? 100);
 const CURRENCY_REQUESTS = Number(process.env.BENCH_CURRENCY_REQUESTS ?? 1000);
+const THREADS = Number(process.env.BENCH_WATCHER_THREADS ?? 4);
 
-const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const pct = (sorted: number[], p: number) =>
   sorted.length
@@ -147,43 +148,6 @@ async function currencyLoad(sandboxUrl: string, workerUrl: string): Promise<void
   row("  all answered 200 / wall time", `${all.every((s) => s === 200)} / ${ms(elapsed)}`);
 }
 
-/**
- * Opens one SSE stream with node:http (undici's WHATWG streams cost ~0.5 ms a chunk, which
- * would measure the client, not the worker); records each snapshot's arrival by status.
- */
-function watch(url: string, arrivals: Map<string, number[]>, opened: () => void): () => void {
-  let buffer = "";
-  let first = true;
-  const req = http.get(url, { agent, headers: { accept: "text/event-stream" } }, (res) => {
-    res.setEncoding("utf8");
-    res.on("data", (chunk: string) => {
-      const at = Date.now();
-      buffer += chunk;
-      let cut = buffer.indexOf("\n\n");
-      while (cut >= 0) {
-        const block = buffer.slice(0, cut);
-        buffer = buffer.slice(cut + 2);
-        const status = /"attempt":\{"number":\d+,"orderId":"[^"]*","status":"([a-z_]+)"/.exec(
-          block,
-        )?.[1];
-        if (status) {
-          if (first) {
-            first = false;
-            opened();
-          } else {
-            const list = arrivals.get(status) ?? [];
-            list.push(at);
-            arrivals.set(status, list);
-          }
-        }
-        cut = buffer.indexOf("\n\n");
-      }
-    });
-  });
-  req.on("error", () => {});
-  return () => req.destroy();
-}
-
 async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Promise<void> {
   const token = await mintCheckoutToken(
     { sub: `bench-sse-${run}`, amount: "10.00", currency: "USD" },
@@ -202,15 +166,39 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
     body: JSON.stringify({ cryptoCurrencyCode: "USDT_TRC20" }),
   }).then((r) => r.arrayBuffer());
 
-  const arrivals = new Map<string, number[]>();
+  // Watchers live in worker threads, so one client event loop is not what gets measured.
+  const threads = Array.from({ length: THREADS }, (_, i) => {
+    const count = Math.floor(WATCHERS / THREADS) + (i < WATCHERS % THREADS ? 1 : 0);
+    return new Worker(new URL("./bench-watchers.ts", import.meta.url), {
+      workerData: { url: `${workerUrl}/v1/checkouts/${id.id}/events`, count },
+    });
+  });
   let open = 0;
-  const streams: (() => void)[] = [];
-  for (let i = 0; i < WATCHERS; i++) {
-    streams.push(watch(`${workerUrl}/v1/checkouts/${id.id}/events`, arrivals, () => open++));
-    if (i % 100 === 99) await new Promise((r) => setTimeout(r, 50));
-  }
-  for (let i = 0; i < 600 && open < WATCHERS; i++) await new Promise((r) => setTimeout(r, 50));
+  await Promise.race([
+    Promise.all(
+      threads.map(
+        (t) =>
+          new Promise<void>((resolve) =>
+            t.once("message", (m: { opened: number }) => {
+              open += m.opened;
+              resolve();
+            }),
+          ),
+      ),
+    ),
+    new Promise((r) => setTimeout(r, 30_000)),
+  ]);
   row("SSE watchers connected (first snapshot received)", `${open} / ${WATCHERS}`);
+  const collect = (status: string) =>
+    Promise.all(
+      threads.map(
+        (t) =>
+          new Promise<number[]>((resolve) => {
+            t.once("message", (m: { times: number[] }) => resolve(m.times));
+            t.postMessage({ report: status });
+          }),
+      ),
+    ).then((lists) => lists.flat());
 
   const orderId = id.attempt.orderId;
   // One webhook per stage: the worker refetches the invoice on each webhook, so two moves sent
@@ -228,8 +216,12 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
       );
     else await simulated.arrayBuffer();
     const deadline = Date.now() + 15_000;
-    while (Date.now() < deadline && (arrivals.get(status)?.length ?? 0) < open)
-      await new Promise((r) => setTimeout(r, 20));
+    let times: number[] = [];
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      times = await collect(status);
+      if (times.length >= open) break;
+    }
     // The sandbox records a delivery attempt once the worker has answered it: wait for that.
     type Log = { data: { status: string; attempts: { at: string }[] }[] };
     let log: Log = { data: [] };
@@ -241,7 +233,6 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
       await new Promise((r) => setTimeout(r, 100));
     }
     const sent = log.data.find((d) => d.status === status)?.attempts[0]?.at;
-    const times = arrivals.get(status) ?? [];
     if (!sent) {
       row(
         `webhook ${status} → SSE`,
@@ -257,7 +248,7 @@ async function sseFanOut(sandboxUrl: string, workerUrl: string, run: string): Pr
     );
     row(`  events lost (${status})`, String(open - times.length), "budget 0");
   }
-  for (const close of streams) close();
+  await Promise.all(threads.map((t) => t.terminate()));
 }
 
 const run = Date.now().toString(36);
