@@ -4,7 +4,7 @@
  * views can translate (`network` when the worker could not be reached at all); nothing throws
  * past this module unwrapped.
  */
-import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency, DepositSnapshot } from "../worker/api/contract.ts";
 
 /** A failed call: the worker's error code, or `network`. */
 export class ApiFailure extends Error {
@@ -26,6 +26,9 @@ export interface CheckoutApi {
   retry(id: string): Promise<CheckoutSnapshot>;
   refundAddress(id: string, cryptoCurrencyCode: string, address: string): Promise<CheckoutSnapshot>;
   eventsUrl(id: string): string;
+  openDeposit(token: string, cryptoCurrencyCode?: string): Promise<DepositSnapshot>;
+  getDeposit(id: string): Promise<DepositSnapshot>;
+  depositEventsUrl(id: string): string;
 }
 
 /**
@@ -71,5 +74,9 @@ export function createApi(base: string): CheckoutApi {
     refundAddress: (id, cryptoCurrencyCode, address) =>
       call(`${checkout(id)}/refund-address`, { cryptoCurrencyCode, address }),
     eventsUrl: (id) => `${root}${checkout(id)}/events`,
+    openDeposit: (token, cryptoCurrencyCode) =>
+      call("/v1/deposits", cryptoCurrencyCode ? { token, cryptoCurrencyCode } : { token }),
+    getDeposit: (id) => call(`/v1/deposits/${encodeURIComponent(id)}`),
+    depositEventsUrl: (id) => `${root}/v1/deposits/${encodeURIComponent(id)}/events`,
   };
 }

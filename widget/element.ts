@@ -4,13 +4,15 @@
  * cannot break it and it cannot break the storefront. Also `mount()` for programmatic use.
  *
  * Attributes: `token` (required), `api` (worker origin; default: where the script came from),
- * `locale` (default: the page's `<html lang>`), `theme` (`light` | `dark`; default: the OS).
+ * `locale` (default: the page's `<html lang>`), `theme` (`light` | `dark`; default: the OS),
+ * `mode` (`deposit` for a top-up; default: a payment).
  */
 import { h, render } from "preact";
 import { createApi } from "./api.ts";
 import { Checkout } from "./checkout.tsx";
 import { loadTranslator, type Translator, translator } from "./i18n/index.ts";
 import css from "./styles.css?inline";
+import { TopUp } from "./topup.tsx";
 
 /** Options of `mount()`. */
 export interface MountOptions {
@@ -18,6 +20,8 @@ export interface MountOptions {
   api: string;
   locale?: string | null;
   theme?: "light" | "dark" | null;
+  /** `deposit` shows a top-up (standalone deposit address) instead of a payment. */
+  mode?: "invoice" | "deposit" | null;
 }
 
 /**
@@ -51,7 +55,8 @@ export function mount(host: HTMLElement, options: MountOptions): () => void {
     target.setAttribute("lang", i18n.locale);
     target.setAttribute("dir", i18n.dir);
     host.setAttribute("dir", i18n.dir);
-    render(h(Checkout, { api, token: options.token, i18n, emit }), target);
+    const view = options.mode === "deposit" ? TopUp : Checkout;
+    render(h(view, { api, token: options.token, i18n, emit }), target);
   };
   const first = translator(requested);
   draw(first);
@@ -76,7 +81,7 @@ export function defineCheckoutElement(defaultApi: string, name = "crypto-checkou
   customElements.define(
     name,
     class extends HTMLElement {
-      static observedAttributes = ["token", "api", "locale", "theme"];
+      static observedAttributes = ["token", "api", "locale", "theme", "mode"];
       #unmount: (() => void) | null = null;
       connectedCallback() {
         this.#render();
@@ -95,6 +100,7 @@ export function defineCheckoutElement(defaultApi: string, name = "crypto-checkou
           api: this.getAttribute("api") ?? defaultApi,
           locale: this.getAttribute("locale"),
           theme: this.getAttribute("theme") as MountOptions["theme"],
+          mode: this.getAttribute("mode") as MountOptions["mode"],
         });
       }
     },

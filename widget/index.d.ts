@@ -10,6 +10,8 @@ export interface MountOptions {
   locale?: string | null;
   /** Force a theme; default: prefers-color-scheme. */
   theme?: "light" | "dark" | null;
+  /** `deposit` shows a top-up (standalone deposit address) instead of a payment. */
+  mode?: "invoice" | "deposit" | null;
 }
 /** Renders the checkout into `host`'s shadow root; returns an unmount function. */
 export function mount(host: HTMLElement, options: MountOptions): () => void;

@@ -6,7 +6,6 @@
  * source (the server also closes and answers a reconnect with 204). Three errors in a row
  * without any message, or no EventSource at all, switch to polling every 3 s.
  */
-import type { CheckoutSnapshot } from "../worker/api/contract.ts";
 
 /** Polling period when SSE is unavailable. */
 export const POLL_MS = 3000;
@@ -17,10 +16,10 @@ export const POLL_MS = 3000;
  * @example
  * const stop = follow(api.eventsUrl(id), () => api.get(id), render);
  */
-export function follow(
+export function follow<S extends { final: boolean }>(
   eventsUrl: string,
-  poll: () => Promise<CheckoutSnapshot>,
-  onSnapshot: (snapshot: CheckoutSnapshot) => void,
+  poll: () => Promise<S>,
+  onSnapshot: (snapshot: S) => void,
 ): () => void {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -49,7 +48,7 @@ export function follow(
     source = new EventSource(eventsUrl);
     source.addEventListener("snapshot", (event) => {
       errors = 0;
-      const snapshot = JSON.parse((event as MessageEvent<string>).data) as CheckoutSnapshot;
+      const snapshot = JSON.parse((event as MessageEvent<string>).data) as S;
       onSnapshot(snapshot);
       if (snapshot.final) source?.close();
     });

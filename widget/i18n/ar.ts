@@ -52,4 +52,18 @@ export const ar: Messages = {
   errorCurrency: "هذه العملة غير متاحة الآن. اختر عملة أخرى.",
   errorConfig: "لم يتم إعداد الدفع في المتجر بعد. تواصل مع المتجر.",
   retry: "إعادة المحاولة",
+  topUpTitle: "اشحن بعملة {code} على {network}",
+  topUpChoose: "اختر عملة الشحن",
+  topUpSendTo: "أرسل أي مبلغ إلى هذا العنوان",
+  topUpMinimum: "الحد الأدنى للإيداع: {amount} {code}",
+  topUpFee: "رسوم الخدمة: {percent}٪ مما ترسله",
+  topUpNetworkFee: "رسوم الشبكة: {amount} {code}",
+  topUpWaiting: "في انتظار إيداعك…",
+  topUpProcessing: "تم رصد الإيداع — في انتظار تأكيدات الشبكة.",
+  topUpCompleted: "تمت إضافة {net} {code}.",
+  topUpBreakdown:
+    "المستلم {received} − رسوم الخدمة {commission} − رسوم الشبكة {fee} = {net} {code}",
+  topUpFailed: "فشل هذا الإيداع. تواصل مع المتجر.",
+  topUpExpired: "انتهت صلاحية عنوان الإيداع.",
+  topUpCancelled: "أُلغي هذا الإيداع.",
 };

@@ -60,4 +60,18 @@ export const de: Messages = {
   errorConfig:
     "Der Checkout des Shops ist noch nicht eingerichtet. Bitte wenden Sie sich an den Shop.",
   retry: "Erneut versuchen",
+  topUpTitle: "Aufladen mit {code} im Netzwerk {network}",
+  topUpChoose: "Wählen Sie die Währung zum Aufladen",
+  topUpSendTo: "Senden Sie einen beliebigen Betrag an diese Adresse",
+  topUpMinimum: "Mindesteinzahlung: {amount} {code}",
+  topUpFee: "Servicegebühr: {percent} % des gesendeten Betrags",
+  topUpNetworkFee: "Netzwerkgebühr: {amount} {code}",
+  topUpWaiting: "Warten auf Ihre Einzahlung…",
+  topUpProcessing: "Einzahlung erkannt — warten auf Netzwerkbestätigungen.",
+  topUpCompleted: "{net} {code} gutgeschrieben.",
+  topUpBreakdown:
+    "Erhalten {received} − Servicegebühr {commission} − Netzwerkgebühr {fee} = {net} {code}",
+  topUpFailed: "Diese Einzahlung ist fehlgeschlagen. Bitte wenden Sie sich an den Shop.",
+  topUpExpired: "Diese Einzahlungsadresse ist abgelaufen.",
+  topUpCancelled: "Diese Einzahlung wurde storniert.",
 };

@@ -57,6 +57,20 @@ export const en = {
   errorCurrency: "This currency is not available right now. Please choose another.",
   errorConfig: "The shop's checkout is not configured yet. Please contact the shop.",
   retry: "Retry",
+  topUpTitle: "Top up with {code} on {network}",
+  topUpChoose: "Choose the currency to top up with",
+  topUpSendTo: "Send any amount to this address",
+  topUpMinimum: "Minimum deposit: {amount} {code}",
+  topUpFee: "Service fee: {percent} % of what you send",
+  topUpNetworkFee: "Network fee: {amount} {code}",
+  topUpWaiting: "Waiting for your deposit…",
+  topUpProcessing: "Deposit detected — waiting for network confirmations.",
+  topUpCompleted: "Credited {net} {code}.",
+  topUpBreakdown:
+    "Received {received} − service fee {commission} − network fee {fee} = {net} {code}",
+  topUpFailed: "This deposit failed. Please contact the shop.",
+  topUpExpired: "This deposit address has expired.",
+  topUpCancelled: "This deposit was cancelled.",
 } as const;
 
 /** Every message key. */

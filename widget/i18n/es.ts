@@ -54,4 +54,18 @@ export const es: Messages = {
   errorCurrency: "Esta moneda no está disponible. Elija otra.",
   errorConfig: "El pago de la tienda aún no está configurado. Contacte con la tienda.",
   retry: "Reintentar",
+  topUpTitle: "Recargar con {code} en {network}",
+  topUpChoose: "Elija la moneda para recargar",
+  topUpSendTo: "Envíe cualquier importe a esta dirección",
+  topUpMinimum: "Depósito mínimo: {amount} {code}",
+  topUpFee: "Comisión de servicio: {percent} % de lo enviado",
+  topUpNetworkFee: "Comisión de red: {amount} {code}",
+  topUpWaiting: "Esperando su depósito…",
+  topUpProcessing: "Depósito detectado: esperando confirmaciones de la red.",
+  topUpCompleted: "Acreditado {net} {code}.",
+  topUpBreakdown:
+    "Recibido {received} − comisión {commission} − comisión de red {fee} = {net} {code}",
+  topUpFailed: "Este depósito falló. Contacte con la tienda.",
+  topUpExpired: "Esta dirección de depósito caducó.",
+  topUpCancelled: "Este depósito se canceló.",
 };

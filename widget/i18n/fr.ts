@@ -55,4 +55,18 @@ export const fr: Messages = {
   errorCurrency: "Cette devise n'est pas disponible. Choisissez-en une autre.",
   errorConfig: "Le paiement de la boutique n'est pas encore configuré. Contactez la boutique.",
   retry: "Réessayer",
+  topUpTitle: "Recharger en {code} sur {network}",
+  topUpChoose: "Choisissez la devise de recharge",
+  topUpSendTo: "Envoyez le montant de votre choix à cette adresse",
+  topUpMinimum: "Dépôt minimum : {amount} {code}",
+  topUpFee: "Frais de service : {percent} % du montant envoyé",
+  topUpNetworkFee: "Frais de réseau : {amount} {code}",
+  topUpWaiting: "En attente de votre dépôt…",
+  topUpProcessing: "Dépôt détecté — en attente des confirmations du réseau.",
+  topUpCompleted: "{net} {code} crédités.",
+  topUpBreakdown:
+    "Reçu {received} − frais de service {commission} − frais de réseau {fee} = {net} {code}",
+  topUpFailed: "Ce dépôt a échoué. Contactez la boutique.",
+  topUpExpired: "Cette adresse de dépôt a expiré.",
+  topUpCancelled: "Ce dépôt a été annulé.",
 };

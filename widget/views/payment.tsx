@@ -8,7 +8,8 @@ import { countdown, formatCrypto } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";
 import { qrPath } from "../qr.ts";
 
-function CopyRow(props: {
+/** A labelled value with a copy button. */
+export function CopyRow(props: {
   label: string;
   value: string;
   shown: string;
@@ -31,6 +32,21 @@ function CopyRow(props: {
   );
 }
 
+/** The QR code of `text`; an empty framed box until the on-demand encoder has loaded. */
+export function QrCode(props: { text: string; label: string }) {
+  const qr = qrPath(props.text);
+  return (
+    <div class="qr" role="img" aria-label={props.label}>
+      {qr ? (
+        <svg viewBox={`0 0 ${qr.size} ${qr.size}`} aria-hidden="true" shape-rendering="crispEdges">
+          <rect width={qr.size} height={qr.size} fill="#fff" />
+          <path d={qr.path} fill="#000" />
+        </svg>
+      ) : null}
+    </div>
+  );
+}
+
 export function PaymentPanel(props: {
   payment: PaymentInstructions;
   partial: boolean;
@@ -45,26 +61,13 @@ export function PaymentPanel(props: {
   const { t } = i18n;
   const amount = props.partial ? p.remaining : p.amount;
   const code = p.cryptoCurrencyCode.split("_")[0] ?? p.cryptoCurrencyCode;
-  const qr = qrPath(p.walletUri);
   const left = countdown(p.expiresAt, props.now);
   return (
     <section class="payment">
-      <div
-        class="qr"
-        role="img"
-        aria-label={t("qrLabel", { amount, code, network: p.network, address: p.address })}
-      >
-        {qr ? (
-          <svg
-            viewBox={`0 0 ${qr.size} ${qr.size}`}
-            aria-hidden="true"
-            shape-rendering="crispEdges"
-          >
-            <rect width={qr.size} height={qr.size} fill="#fff" />
-            <path d={qr.path} fill="#000" />
-          </svg>
-        ) : null}
-      </div>
+      <QrCode
+        text={p.walletUri}
+        label={t("qrLabel", { amount, code, network: p.network, address: p.address })}
+      />
       <div class="details">
         <CopyRow
           label={props.partial ? t("sendRemaining") : t("sendExactly")}

@@ -1,0 +1,189 @@
+/**
+ * @module
+ * Top-up mode (`<crypto-checkout mode="deposit">`): a standalone deposit address for a
+ * customer. Shows the exact minimum, the tenant's service fee as read from the service (never a
+ * constant), and — once completed — what was credited: received − service fee − network fee.
+ *
+ * The token's claims are read (not verified: the worker verifies) only to know whether the
+ * merchant fixed the currency; otherwise the customer picks one from the live list.
+ */
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { CryptoCurrency, DepositSnapshot } from "../worker/api/contract.ts";
+import { ApiFailure, type CheckoutApi } from "./api.ts";
+import type { Emit } from "./checkout.tsx";
+import { messageFor } from "./errors.ts";
+import { formatCrypto } from "./format.ts";
+import type { Translator } from "./i18n/index.ts";
+import { follow } from "./live.ts";
+import { loadQrEncoder } from "./qr.ts";
+import { CurrencyPicker } from "./views/currency-picker.tsx";
+import { CopyRow, QrCode } from "./views/payment.tsx";
+
+/** The currency a top-up token fixes, if any (claims are base64url JSON; unverified here). */
+export function fixedCurrency(token: string): string | null {
+  try {
+    const part = token.split(".")[1] ?? "";
+    const claims = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))) as {
+      cryptoCurrencyCode?: unknown;
+    };
+    return typeof claims.cryptoCurrencyCode === "string" ? claims.cryptoCurrencyCode : null;
+  } catch {
+    return null;
+  }
+}
+
+const bigger = (a: string, b: string | null) => (b !== null && Number(b) > Number(a) ? b : a);
+
+export function TopUp({
+  api,
+  token,
+  i18n,
+  emit,
+}: {
+  api: CheckoutApi;
+  token: string | null;
+  i18n: Translator;
+  emit: Emit;
+}) {
+  const { t } = i18n;
+  const [deposit, setDeposit] = useState<DepositSnapshot | null>(null);
+  const [currencies, setCurrencies] = useState<CryptoCurrency[] | null>(null);
+  const [error, setError] = useState<string | null>(token ? null : "missing_token");
+  const [qrReady, setQrReady] = useState(false);
+  const [announce, setAnnounce] = useState("");
+  const stop = useRef<() => void>(() => {});
+
+  const accept = (next: DepositSnapshot) => {
+    setDeposit((prev) => (prev && next.seq < prev.seq ? prev : next));
+    emit("checkout:status", next);
+    if (next.status === "completed") emit("checkout:paid", next);
+  };
+  const open = (code?: string) => {
+    if (!token) return;
+    api.openDeposit(token, code).then(
+      (first) => {
+        accept(first);
+        if (!first.final)
+          stop.current = follow(
+            api.depositEventsUrl(first.id),
+            () => api.getDeposit(first.id),
+            accept,
+          );
+      },
+      (e: unknown) => {
+        const failure = e instanceof ApiFailure ? e.code : "internal";
+        setError(failure);
+        emit("checkout:error", { code: failure, message: t(messageFor(failure)) });
+      },
+    );
+  };
+
+  useEffect(() => {
+    if (!token) {
+      emit("checkout:error", { code: "missing_token", message: t("errorNoToken") });
+      return;
+    }
+    loadQrEncoder(api.base).then(() => setQrReady(true));
+    const fixed = fixedCurrency(token);
+    if (fixed) open(fixed);
+    else api.currencies().then(setCurrencies, () => setCurrencies([]));
+    return () => stop.current();
+  }, [token]);
+
+  const copy = async (value: string) => {
+    await navigator.clipboard?.writeText(value).catch(() => {});
+    setAnnounce(t("copied"));
+  };
+
+  if (!deposit) {
+    return (
+      <div class="card">
+        {error ? (
+          <p class="error" role="alert">
+            {t(messageFor(error), { code: "", network: "" })}
+          </p>
+        ) : currencies ? (
+          <>
+            <h2>{t("topUpChoose")}</h2>
+            <CurrencyPicker currencies={currencies} i18n={i18n} busy={false} onPick={open} />
+          </>
+        ) : (
+          <p class="muted">{t("loading")}</p>
+        )}
+      </div>
+    );
+  }
+  const d = deposit;
+  const code = d.cryptoCurrencyCode.split("_")[0] ?? d.cryptoCurrencyCode;
+  const fmt = (v: string) => formatCrypto(v, d.decimalPlaces, i18n.locale);
+  const minimum = bigger(d.minDepositAmount, d.minimumAmount);
+  const statusText: Record<string, string> = {
+    created: t("topUpWaiting"),
+    processing: t("topUpProcessing"),
+    suspended: t("statusSuspended"),
+    failed: t("topUpFailed"),
+    expired: t("topUpExpired"),
+    cancelled: t("topUpCancelled"),
+  };
+  const s = d.settlement;
+  return (
+    <div class="card" data-qr={qrReady ? "ready" : "loading"}>
+      {d.sandbox ? (
+        <p class="banner" role="note">
+          {t("testMode")}
+        </p>
+      ) : null}
+      <p class="merchant">{d.displayName}</p>
+      <h2>{t("topUpTitle", { code: d.cryptoCurrencyCode, network: d.network })}</h2>
+      <p class={`status status-${d.status === "completed" ? "paid" : d.status}`}>
+        {s
+          ? t("topUpCompleted", { net: fmt(s.net), code })
+          : (statusText[d.status] ?? t("topUpWaiting"))}
+      </p>
+      {s ? (
+        <p class="muted">
+          {t("topUpBreakdown", {
+            received: fmt(s.received),
+            commission: fmt(s.commission),
+            fee: fmt(s.networkFee),
+            net: fmt(s.net),
+            code,
+          })}
+        </p>
+      ) : null}
+      {!d.final ? (
+        <section class="payment">
+          <QrCode
+            text={d.walletUri}
+            label={t("qrLabel", { amount: "", code, network: d.network, address: d.address })}
+          />
+          <div class="details">
+            <CopyRow
+              label={t("topUpSendTo")}
+              value={d.address}
+              shown={d.address}
+              onCopy={copy}
+              copyLabel={t("copy")}
+            />
+            <a class="button" href={d.walletUri}>
+              {t("openWallet")}
+            </a>
+            <p class="warning">
+              {t("sendOnly", { code: d.cryptoCurrencyCode, network: d.network })}
+            </p>
+            <p>{t("topUpMinimum", { amount: fmt(minimum), code })}</p>
+            <p class="muted">{t("topUpFee", { percent: d.depositCommissionPercent })}</p>
+            {d.depositNetworkFee ? (
+              <p class="muted">
+                {t("topUpNetworkFee", { amount: fmt(d.depositNetworkFee), code })}
+              </p>
+            ) : null}
+          </div>
+        </section>
+      ) : null}
+      <p class="sr-only" aria-live="polite">
+        {announce || (s ? t("topUpCompleted", { net: fmt(s.net), code }) : statusText[d.status])}
+      </p>
+    </div>
+  );
+}
