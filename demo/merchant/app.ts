@@ -14,9 +14,10 @@ import { bodyLimit } from "hono/body-limit";
 import { checkoutPage } from "../storefront/checkout-page.ts";
 import { merchantPage, notFoundPage } from "../storefront/merchant-page.ts";
 import { shopPage } from "../storefront/shop-page.ts";
+import { topUpPage } from "../storefront/topup-page.ts";
 import type { ShopConfig } from "./config.ts";
 import { Inbox } from "./inbox.ts";
-import { checkoutTokenFor, fetchLedger, verifyNotification } from "./integration.ts";
+import { checkoutTokenFor, fetchLedger, topUpTokenFor, verifyNotification } from "./integration.ts";
 import { cartSchema, type Order, OrderBook } from "./orders.ts";
 import {
   SIMULATE_ACTIONS,
@@ -66,6 +67,17 @@ export function createShopApp(config: ShopConfig): { app: Hono; state: ShopState
   );
   app.get("/", (c) => c.html(shopPage().value));
   app.get("/merchant", (c) => c.html(merchantPage().value));
+
+  // A top-up: the customer credits their account with a standalone deposit address.
+  app.get("/topup", async (c) => {
+    const topUpId = `topup-${crypto.randomUUID().slice(0, 8)}`;
+    const token = await topUpTokenFor(topUpId, "demo-customer", config.checkoutSigningSecret);
+    c.header("cache-control", "no-store");
+    return c.html(
+      topUpPage({ topUpId, token, workerUrl: config.workerUrl, sandboxUrl: config.sandboxUrl })
+        .value,
+    );
+  });
 
   app.get("/checkout/:invoiceNumber", async (c) => {
     const order = state.orders.get(c.req.param("invoiceNumber"));

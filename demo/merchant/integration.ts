@@ -44,6 +44,27 @@ export function checkoutTokenFor(
   );
 }
 
+/**
+ * Step 1b: a top-up token (`<crypto-checkout mode="deposit">`): the customer gets a deposit
+ * address; the merchant's balance is credited what arrives, less the service's fee. Amount and
+ * currency are required claims but a top-up ignores them (the customer decides how much).
+ *
+ * @example
+ * const token = await topUpTokenFor("topup-42", "customer-7", secret);
+ */
+export function topUpTokenFor(
+  topUpId: string,
+  customerId: string,
+  checkoutSigningSecret: string,
+  cryptoCurrencyCode = "USDT_TRC20",
+): Promise<string> {
+  return mintCheckoutToken(
+    { sub: topUpId, amount: "0", currency: "USD", mode: "deposit", customerId, cryptoCurrencyCode },
+    checkoutSigningSecret,
+    { expiresInSeconds: 60 * 60 },
+  );
+}
+
 /** A notification the worker POSTs to `MERCHANT_WEBHOOK_URL`. */
 export interface MerchantNotification {
   id: string;
