@@ -9,7 +9,7 @@
  * Durable Object's name. Rotating the secret therefore orphans live checkouts (documented).
  */
 
-const encoder = new TextEncoder();
+import { hmacSha256 } from "../crypto/hmac.ts";
 
 /** Kinds of checkout that live in separate id spaces. */
 export type CheckoutKind = "invoice" | "deposit";
@@ -22,26 +22,10 @@ export type CheckoutKind = "invoice" | "deposit";
  * // "q3v2…" (22 chars, URL-safe)
  */
 export async function checkoutIdFor(kind: CheckoutKind, sub: string, secret: string) {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign(
-    "HMAC",
-    key,
-    encoder.encode(`checkout-id:v1:${kind}:${sub}`),
-  );
-  const bytes = new Uint8Array(mac, 0, 16);
-  const prefix = kind === "invoice" ? "" : "d";
+  const mac = await hmacSha256(secret, `checkout-id:v1:${kind}:${sub}`);
+  const id = btoa(String.fromCharCode(...mac.subarray(0, 16)));
   return (
-    prefix +
-    btoa(String.fromCharCode(...bytes))
-      .replace(/\+/g, "-")
-      .replace(/\//g, "_")
-      .replace(/=+$/, "")
+    (kind === "invoice" ? "" : "d") + id.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")
   );
 }
 

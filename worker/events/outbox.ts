@@ -9,8 +9,7 @@
  * than the merchant's tolerance (we suggest 5 minutes). `x-checkout-event-id` repeats the body's
  * `id`, the key to dedupe on.
  */
-
-const encoder = new TextEncoder();
+import { hmacSha256, toHex } from "../crypto/hmac.ts";
 
 /** Notification kinds. */
 export type NotificationType =
@@ -29,9 +28,6 @@ export interface Notification {
   data: Record<string, unknown>;
 }
 
-const toHex = (buf: ArrayBuffer) =>
-  [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
-
 /**
  * Signs a raw body for the merchant.
  *
@@ -40,15 +36,7 @@ const toHex = (buf: ArrayBuffer) =>
  * // "t=1767225600,v1=5f0c…"
  */
 export async function signNotification(body: string, secret: string, t: number): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${t}.${body}`));
-  return `t=${t},v1=${toHex(mac)}`;
+  return `t=${t},v1=${toHex(await hmacSha256(secret, `${t}.${body}`))}`;
 }
 
 /** Delay before retry number `attempt` (1-based): 2 s, 4 s, 8 s, … capped at 1 h. */

@@ -7,7 +7,7 @@
  * bytes before any parsing (re-serialised JSON would not match).
  */
 
-const encoder = new TextEncoder();
+import { hmacKey, toHex } from "../crypto/hmac.ts";
 
 /** Why a signature was refused. */
 export type SignatureProblem = "signature_missing" | "signature_malformed" | "signature_invalid";
@@ -33,19 +33,12 @@ export async function checkWebhookSignature(
   const value = header?.trim() ?? "";
   if (value === "") return "signature_missing";
   if (!/^[0-9a-fA-F]{64}$/.test(value)) return "signature_malformed";
-  const key = await crypto.subtle.importKey(
-    "raw",
-    encoder.encode(signingKey),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["verify"],
-  );
+  const key = await hmacKey(signingKey, "verify");
   const ok = await crypto.subtle.verify("HMAC", key, hexToBytes(value.toLowerCase()), raw);
   return ok ? null : "signature_invalid";
 }
 
 /** SHA-256 hex of the raw body: the dedupe key of a delivery. */
 export async function deliveryKey(raw: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", raw);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", raw)));
 }

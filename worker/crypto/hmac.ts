@@ -1,0 +1,37 @@
+/**
+ * @module
+ * HMAC-SHA256 with WebCrypto, shared by everything that signs or verifies: checkout ids,
+ * merchant notifications and the service's webhooks. Keys are the UTF-8 bytes of the secret.
+ */
+
+const encoder = new TextEncoder();
+
+/** An HMAC-SHA256 key for `sign` or `verify`. */
+export function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    "raw",
+    encoder.encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    [usage],
+  );
+}
+
+/**
+ * The MAC of `message` (a string is taken as UTF-8).
+ *
+ * @example
+ * toHex(await hmacSha256("key", "1767225600.{}")) // 64 hex chars
+ */
+export async function hmacSha256(
+  secret: string,
+  message: string | Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array> {
+  const data = typeof message === "string" ? encoder.encode(message) : message;
+  return new Uint8Array(await crypto.subtle.sign("HMAC", await hmacKey(secret, "sign"), data));
+}
+
+/** Lowercase hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
