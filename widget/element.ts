@@ -33,7 +33,8 @@ export interface MountOptions {
 export function mount(host: HTMLElement, options: MountOptions): () => void {
   const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
   const requested = options.locale || document.documentElement.lang;
-  if (options.theme) host.setAttribute("theme", options.theme);
+  if (options.theme && host.getAttribute("theme") !== options.theme)
+    host.setAttribute("theme", options.theme);
   if (!root.querySelector("style")) {
     const style = document.createElement("style");
     style.textContent = css;
@@ -90,8 +91,9 @@ export function defineCheckoutElement(defaultApi: string, name = "crypto-checkou
         this.#unmount?.();
         this.#unmount = null;
       }
-      attributeChangedCallback() {
-        if (this.isConnected && this.#unmount) this.#render();
+      attributeChangedCallback(_name: string, before: string | null, after: string | null) {
+        // Re-render only on a real change (mount itself may set `theme` to the same value).
+        if (before !== after && this.isConnected && this.#unmount) this.#render();
       }
       #render() {
         this.#unmount?.();

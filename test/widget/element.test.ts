@@ -59,3 +59,22 @@ describe("<crypto-checkout>", () => {
     expect(el.shadowRoot?.querySelector(".cc-root")?.getAttribute("dir")).toBe("rtl");
   });
 });
+
+describe("<crypto-checkout> attributes", () => {
+  it("re-renders once per real attribute change (no feedback loop through `theme`)", async () => {
+    const worker = stubWorker();
+    defineCheckoutElement(BASE);
+    document.body.innerHTML = `<crypto-checkout token="t" api="${BASE}" theme="light"></crypto-checkout>`;
+    const el = document.querySelector("crypto-checkout")!;
+    await waitFor(() => expect(el.shadowRoot?.textContent).toContain("Cedar & Bean"));
+    const before = worker.calls.filter((c) => c.path === "/v1/checkouts").length;
+    el.setAttribute("theme", "dark");
+    el.setAttribute("theme", "dark");
+    await waitFor(() => expect(el.shadowRoot?.textContent).toContain("Cedar & Bean"));
+    expect(el.getAttribute("theme")).toBe("dark");
+    // One re-render for the one real change: one more open of the same checkout.
+    await waitFor(() =>
+      expect(worker.calls.filter((c) => c.path === "/v1/checkouts").length).toBe(before + 1),
+    );
+  });
+});
