@@ -3,27 +3,16 @@
  * Journey 3: the invoice expires; the widget offers to try again; the new attempt is a new
  * upstream invoice whose orderId ends in `-2`, for the same order.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { expect, it } from "vitest";
 import { DEFAULT_CRYPTO, openCheckout } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitForSnapshot, waitForWidgetText, widget } from "./support/widget.ts";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 it("expired → try again → attempt 2 with orderId ending in -2", async () => {
-  const { page, order, snapshot, context } = await openCheckout(stack, browser, {
+  const { page, order, snapshot, context } = await openCheckout(e2e.stack, e2e.browser, {
     crypto: DEFAULT_CRYPTO,
   });
   const firstOrderId = snapshot.attempt.orderId;
@@ -50,7 +39,7 @@ it("expired → try again → attempt 2 with orderId ending in -2", async () => 
   expect(retried.invoiceNumber).toBe(order.invoiceNumber);
   await page.locator("#current-invoice", { hasText: `${firstOrderId}-2` }).waitFor();
 
-  const ledger = await stack.ledger(order.invoiceNumber);
+  const ledger = await e2e.stack.ledger(order.invoiceNumber);
   const attempts = ledger.attempts as { orderId: string; status: string }[];
   expect(attempts.map((a) => a.orderId)).toEqual([firstOrderId, `${firstOrderId}-2`]);
   expect(attempts[0]!.status).toBe("expired");

@@ -3,28 +3,19 @@
  * Journey 4: the shopper sends more than asked; the order is paid and the widget explains the
  * overpayment; the ledger records the fiat overpaid.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { expect, it } from "vitest";
 import { DEFAULT_CRYPTO, openCheckout, paidNotifications } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
 import { waitForSnapshot, waitForWidgetText } from "./support/widget.ts";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 it("overpaid → paid, and the widget explains the extra", async () => {
-  const { page, order, context } = await openCheckout(stack, browser, { crypto: DEFAULT_CRYPTO });
+  const { page, order, context } = await openCheckout(e2e.stack, e2e.browser, {
+    crypto: DEFAULT_CRYPTO,
+  });
   await page.getByRole("button", { name: "Overpaid" }).click();
   const paid = await waitForSnapshot(page, { orderState: "paid" });
   expect(paid.attempt.status).toBe("overpaid");
@@ -33,13 +24,13 @@ it("overpaid → paid, and the widget explains the extra", async () => {
   await waitForWidgetText(page, /more than needed/i);
 
   const ledger = await waitFor(async () => {
-    const l = await stack.ledger(order.invoiceNumber);
+    const l = await e2e.stack.ledger(order.invoiceNumber);
     return l.state === "paid" && l;
   }, "the ledger to say paid");
   expect(ledger.amountOverpaid).toBe(paid.amountOverpaid);
   expect(ledger.amountDue).toBe("0.00");
   await waitFor(
-    async () => (await paidNotifications(stack, order.invoiceNumber)).length === 1,
+    async () => (await paidNotifications(e2e.stack, order.invoiceNumber)).length === 1,
     "one order.paid",
   );
   await page.locator("#ledger .pill[data-status='paid']").waitFor();

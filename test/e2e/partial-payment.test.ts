@@ -3,28 +3,17 @@
  * Journey 2: the shopper pays part of the amount (the widget says how much is still due), then
  * the rest; the order turns paid and the ledger's payments sum exactly to the order amount.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { expect, it } from "vitest";
 import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sumFiat } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
 import { waitForSnapshot, waitForWidgetText } from "./support/widget.ts";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 it("partial, then the rest → paid; the ledger sums exactly", async () => {
-  const { page, order, snapshot, context } = await openCheckout(stack, browser, {
+  const { page, order, snapshot, context } = await openCheckout(e2e.stack, e2e.browser, {
     items: [
       { productId: "ethiopia-guji", quantity: 1 },
       { productId: "enamel-mug", quantity: 1 },
@@ -55,7 +44,7 @@ it("partial, then the rest → paid; the ledger sums exactly", async () => {
   await waitForWidgetText(page, /thank you/i);
 
   const ledger = await waitFor(async () => {
-    const l = await stack.ledger(order.invoiceNumber);
+    const l = await e2e.stack.ledger(order.invoiceNumber);
     return l.state === "paid" && l;
   }, "the ledger to say paid");
   expect(ledger.amountPaid).toBe("30.75");
@@ -64,7 +53,7 @@ it("partial, then the rest → paid; the ledger sums exactly", async () => {
   expect(payments.length).toBeGreaterThanOrEqual(2);
   expect(sumFiat(payments.map((p) => p.fiatAmount))).toBe("30.75");
   await waitFor(
-    async () => (await paidNotifications(stack, order.invoiceNumber)).length === 1,
+    async () => (await paidNotifications(e2e.stack, order.invoiceNumber)).length === 1,
     "one order.paid",
   );
 

@@ -5,13 +5,13 @@
  * reload; the worker's ledger says paid; the merchant backend got exactly one `order.paid`.
  * Also: axe finds no serious or critical violations on the shop and checkout pages.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
-import { collectPageErrors, instrumentedContext, launchBrowser } from "./support/browser.ts";
+import { collectPageErrors, instrumentedContext } from "./support/browser.ts";
 import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sleep } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
 import {
   chooseCurrency,
@@ -21,28 +21,18 @@ import {
   widgetText,
 } from "./support/widget.ts";
 
-let stack: Stack;
-
 /** The product card's button: visible "Add to cart", the product named for screen readers. */
 const addToCart = (page: Page, product: string) =>
   page.getByRole("button", { name: new RegExp(`^Add to cart\\W+${product}$`) }).click();
 
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 describe("pay in full", () => {
   it("cart → checkout → currency → paid, live, with one merchant notification", async () => {
-    const context = await instrumentedContext(browser);
+    const context = await instrumentedContext(e2e.browser);
     const page = await context.newPage();
     const errors = collectPageErrors(page);
-    await page.goto(stack.urls.shopUrl);
+    await page.goto(e2e.stack.urls.shopUrl);
     await addToCart(page, "House Blend, 250 g");
     await addToCart(page, "Enamel mug");
     await page.getByRole("button", { name: "Add one Enamel mug" }).click();
@@ -78,18 +68,18 @@ describe("pay in full", () => {
     ).toBe(true);
 
     const ledger = await waitFor(async () => {
-      const l = await stack.ledger(invoiceNumber);
+      const l = await e2e.stack.ledger(invoiceNumber);
       return l.state === "paid" && l;
     }, "the ledger to say paid");
     expect(ledger.amountPaid).toBe("34.90");
     expect(ledger.amountDue).toBe("0.00");
 
     await waitFor(
-      async () => (await paidNotifications(stack, invoiceNumber)).length > 0,
+      async () => (await paidNotifications(e2e.stack, invoiceNumber)).length > 0,
       "order.paid",
     );
     await sleep(2000); // a duplicate delivery would arrive by now
-    expect(await paidNotifications(stack, invoiceNumber)).toHaveLength(1);
+    expect(await paidNotifications(e2e.stack, invoiceNumber)).toHaveLength(1);
 
     await page.locator("#ledger .pill[data-status='paid']").waitFor();
     await page.locator("#notifications [data-type='order.paid']").waitFor();
@@ -99,16 +89,20 @@ describe("pay in full", () => {
   });
 
   it("has no serious or critical accessibility violations (shop, checkout with instructions)", async () => {
-    const context = await instrumentedContext(browser);
+    const context = await instrumentedContext(e2e.browser);
     const page = await context.newPage();
-    await page.goto(stack.urls.shopUrl);
+    await page.goto(e2e.stack.urls.shopUrl);
     await addToCart(page, "Pour-over kit");
     expect(await seriousViolations(page)).toEqual([]);
     await context.close();
 
-    const { page: checkout, context: checkoutContext } = await openCheckout(stack, browser, {
-      crypto: DEFAULT_CRYPTO,
-    });
+    const { page: checkout, context: checkoutContext } = await openCheckout(
+      e2e.stack,
+      e2e.browser,
+      {
+        crypto: DEFAULT_CRYPTO,
+      },
+    );
     await checkout.locator("#ledger dl, #ledger p").first().waitFor();
     expect(await seriousViolations(checkout)).toEqual([]);
     await checkoutContext.close();

@@ -3,35 +3,26 @@
  * Journey 7: a checkout token whose amount was edited in the browser, or one signed with a
  * wrong key, shows the shopper a clear error and creates no upstream invoice.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import { mintCheckoutToken } from "../../worker/token/mint.ts";
-import { instrumentedContext, launchBrowser } from "./support/browser.ts";
+import { instrumentedContext } from "./support/browser.ts";
 import { sleep } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitForSnapshot, waitForWidgetText } from "./support/widget.ts";
 
 /** The `checkout:error` details the page recorded. */
 const checkoutErrors = (page: Page) =>
   page.evaluate(() => (window as unknown as { __checkoutErrors: unknown[] }).__checkoutErrors);
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 const b64url = (text: string) => Buffer.from(text).toString("base64url");
 
 /** The token the shop minted for an order, as its checkout page carries it. */
 async function realToken(invoiceNumber: string): Promise<string> {
-  const page = await (await fetch(stack.checkoutUrl(invoiceNumber))).text();
+  const page = await (await fetch(e2e.stack.checkoutUrl(invoiceNumber))).text();
   const token = /<crypto-checkout token="([^"]+)"/.exec(page)?.[1];
   if (!token) throw new Error("no token on the checkout page");
   return token;
@@ -50,9 +41,9 @@ function withEditedAmount(token: string, amount: string): string {
  * route-fulfilled document as public and blocks its loopback requests.)
  */
 async function showToken(invoiceNumber: string, token: string) {
-  const context = await instrumentedContext(browser);
+  const context = await instrumentedContext(e2e.browser);
   const page = await context.newPage();
-  await page.goto(stack.checkoutUrl(invoiceNumber));
+  await page.goto(e2e.stack.checkoutUrl(invoiceNumber));
   await waitForSnapshot(page, {});
   const before = await invoiceRequests();
   await page.locator("crypto-checkout").evaluate((el, t) => el.setAttribute("token", t), token);
@@ -60,16 +51,16 @@ async function showToken(invoiceNumber: string, token: string) {
 }
 
 async function invoiceRequests(): Promise<number> {
-  return (await stack.sandboxRequests("/invoice")).filter((r) => r.method === "POST").length;
+  return (await e2e.stack.sandboxRequests("/invoice")).filter((r) => r.method === "POST").length;
 }
 
 it("an edited amount is refused: clear error, no invoice", async () => {
-  const order = await stack.createOrder([{ productId: "pour-over-kit", quantity: 1 }]);
+  const order = await e2e.stack.createOrder([{ productId: "pour-over-kit", quantity: 1 }]);
   const forged = withEditedAmount(await realToken(order.invoiceNumber), "0.01");
 
-  const direct = await fetch(`${stack.urls.workerUrl}/v1/checkouts`, {
+  const direct = await fetch(`${e2e.stack.urls.workerUrl}/v1/checkouts`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: stack.urls.shopUrl },
+    headers: { "content-type": "application/json", origin: e2e.stack.urls.shopUrl },
     body: JSON.stringify({ token: forged }),
   });
   expect(direct.status).toBe(401);
@@ -87,7 +78,7 @@ it("an edited amount is refused: clear error, no invoice", async () => {
 });
 
 it("a forged signature is refused: clear error, no invoice", async () => {
-  const order = await stack.createOrder([{ productId: "enamel-mug", quantity: 1 }]);
+  const order = await e2e.stack.createOrder([{ productId: "enamel-mug", quantity: 1 }]);
   const forged = await mintCheckoutToken(
     { sub: "FORGED1", amount: "0.01", currency: "USD" },
     "not-the-merchant-secret-at-all-0001",
@@ -96,7 +87,7 @@ it("a forged signature is refused: clear error, no invoice", async () => {
   await waitForWidgetText(page, /not valid/i);
   await sleep(1000);
   expect(await invoiceRequests()).toBe(before);
-  const log = await stack.sandboxRequests("/invoice");
+  const log = await e2e.stack.sandboxRequests("/invoice");
   expect(log.some((r) => JSON.stringify(r).includes("FORGED1"))).toBe(false);
   await saveScreenshot(page, "tampered-signature");
   await context.close();

@@ -6,28 +6,18 @@
  * commission and net.
  */
 import Big from "big.js";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import type { DepositSnapshot } from "../../worker/api/contract.ts";
-import { collectPageErrors, instrumentedContext, launchBrowser } from "./support/browser.ts";
+import { collectPageErrors, instrumentedContext } from "./support/browser.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
 import { widget } from "./support/widget.ts";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 it("top up: address, minimum and fee shown; the deposit arrives; the net credit appears live", async () => {
-  const context = await instrumentedContext(browser);
+  const context = await instrumentedContext(e2e.browser);
   const page = await context.newPage();
   const errors = collectPageErrors(page);
   const snapshots: DepositSnapshot[] = [];
@@ -39,7 +29,7 @@ it("top up: address, minimum and fee shown; the deposit arrives; the net credit 
       ),
     );
   });
-  await page.goto(`${stack.urls.shopUrl}/topup`);
+  await page.goto(`${e2e.stack.urls.shopUrl}/topup`);
   const w = widget(page);
   await w.getByText("Top up with USDT_TRC20 on Tron").waitFor();
   const first = await waitFor(async () => snapshots[0] ?? undefined, "the first top-up snapshot");
@@ -68,7 +58,7 @@ it("top up: address, minimum and fee shown; the deposit arrives; the net credit 
     .waitFor();
 
   const completed = await waitFor(async () => {
-    const res = await fetch(`${stack.urls.shopUrl}/api/merchant`);
+    const res = await fetch(`${e2e.stack.urls.shopUrl}/api/merchant`);
     const { notifications } = (await res.json()) as {
       notifications: { type: string; data: Record<string, string> }[];
     };

@@ -3,24 +3,13 @@
  * Journey 6: the same checkout open in two tabs; one webhook turns both paid (one SSE fan-out),
  * and the merchant gets one `order.paid`.
  */
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { launchBrowser } from "./support/browser.ts";
+import { expect, it } from "vitest";
 import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sleep } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { useStackAndBrowser } from "./support/setup.ts";
 import { waitForSnapshot, waitForWidgetText } from "./support/widget.ts";
 
-let stack: Stack;
-let browser: Browser;
-
-beforeAll(async () => {
-  [stack, browser] = await Promise.all([startStack(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await stack?.stop();
-});
+const e2e = useStackAndBrowser();
 
 it("two tabs on one checkout both turn paid from one webhook", async () => {
   const {
@@ -28,14 +17,14 @@ it("two tabs on one checkout both turn paid from one webhook", async () => {
     order,
     snapshot,
     context,
-  } = await openCheckout(stack, browser, { crypto: DEFAULT_CRYPTO });
+  } = await openCheckout(e2e.stack, e2e.browser, { crypto: DEFAULT_CRYPTO });
   const second = await context.newPage();
-  await second.goto(stack.checkoutUrl(order.invoiceNumber));
+  await second.goto(e2e.stack.checkoutUrl(order.invoiceNumber));
   const seen = await waitForSnapshot(second, { hasPayment: true });
   expect(seen.id).toBe(snapshot.id);
   expect(seen.attempt.orderId).toBe(snapshot.attempt.orderId);
 
-  const simulated = await stack.simulate(snapshot.attempt.orderId, "paid");
+  const simulated = await e2e.stack.simulate(snapshot.attempt.orderId, "paid");
   expect(simulated.status, JSON.stringify(simulated.body)).toBeLessThan(300);
   const [a, b] = await Promise.all([
     waitForSnapshot(first, { orderState: "paid" }),
@@ -48,7 +37,7 @@ it("two tabs on one checkout both turn paid from one webhook", async () => {
   ]);
 
   await sleep(2000);
-  expect(await paidNotifications(stack, order.invoiceNumber)).toHaveLength(1);
+  expect(await paidNotifications(e2e.stack, order.invoiceNumber)).toHaveLength(1);
   await second.bringToFront();
   await second.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(second, "two-tabs");
