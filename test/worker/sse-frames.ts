@@ -1,3 +1,5 @@
+import { FINAL_CLOSE_MAX_MS } from "../../worker/order/sse.ts";
+
 /**
  * Reads server-sent events from a worker response in tests: snapshots until `count` arrived
  * or the stream ended, and whether the server closed the stream right after.
