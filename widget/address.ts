@@ -4,6 +4,11 @@
  * where it is cheap — bech32/bech32m for `bc1…`/`tb1…`, base58check for Tron `T…` and legacy
  * Bitcoin. EVM addresses get the mask only (EIP-55 needs keccak-256, not worth its size here).
  * The worker checks the mask again; these checks only catch typos early.
+ *
+ * Invariants: the shape check is the worker's (`worker/checkout/address-rules.ts`), so the
+ * widget never refuses what the worker would take; a checksum runs only on the networks whose
+ * addresses always carry one (chosen by the currency's network, not by the first letter: a
+ * Solana address may start with `T` or `1` and has no checksum).
  */
 import type { CryptoCurrency } from "../worker/api/contract.ts";
 
@@ -67,7 +72,7 @@ async function base58checkValid(address: string): Promise<boolean> {
  */
 export async function checkAddress(currency: CryptoCurrency, raw: string): Promise<AddressVerdict> {
   const address = raw.trim();
-  if (!/^[A-Za-z0-9]{20,100}$/.test(address)) return "invalid";
+  if (!/^[A-Za-z0-9:]{10,128}$/.test(address)) return "invalid";
   if (currency.addressMask) {
     try {
       if (!new RegExp(currency.addressMask).test(address)) return "invalid";
@@ -75,9 +80,11 @@ export async function checkAddress(currency: CryptoCurrency, raw: string): Promi
       // A mask the browser cannot compile is the service's problem; the worker checks again.
     }
   }
-  if (/^(bc1|tb1)/i.test(address)) return bech32Valid(address) ? "ok" : "checksum";
-  if (/^[T13mn2]/.test(address) && !address.startsWith("0x")) {
+  const net = currency.network;
+  // Bitcoin-family networks: bech32 (segwit) or base58check (legacy, P2SH); Tron: base58check.
+  if (/^(btc|bitcoin|ltc|litecoin)$/i.test(net) && /^(bc|tb|bcrt|ltc|tltc)1/i.test(address))
+    return bech32Valid(address) ? "ok" : "checksum";
+  if (/^(btc|bitcoin|ltc|litecoin|doge|dogecoin|tron|trx)$/i.test(net))
     return (await base58checkValid(address)) ? "ok" : "checksum";
-  }
   return "ok";
 }

@@ -5,11 +5,17 @@
  * State flows one way: every answer from the worker (POST, GET, SSE) is a full
  * `CheckoutSnapshot`, and the view is a function of the newest one. A snapshot with a lower
  * `seq` than the one shown is ignored, so a slow POST answer cannot undo a pushed update.
+ *
+ * The payment instructions show only while the attempt takes money (`created`,
+ * `partially_paid`): once a payment is detected (`processing`, `suspended`) showing "send
+ * exactly X" again would invite a second payment. After a shopper's action the focus moves to
+ * the heading of what replaced the control they used, so a keyboard path never drops to <body>.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
 import { messageFor } from "./errors.ts";
+import type { Emit } from "./events.ts";
 import { formatCrypto, formatFiat } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
@@ -18,11 +24,6 @@ import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
-/** What the host page hears (see README "Events"). */
-export type Emit = (
-  name: "checkout:status" | "checkout:paid" | "checkout:expired" | "checkout:error",
-  detail: unknown,
-) => void;
 
 export interface CheckoutProps {
   api: CheckoutApi;
@@ -32,6 +33,8 @@ export interface CheckoutProps {
 }
 
 const ENDED = new Set(["expired", "failed", "cancelled"]);
+/** Opening failures worth a "Retry" button (the token itself is fine). */
+const TRANSIENT = new Set(["network", "service_busy", "upstream_error", "rate_limited", "internal"]);
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
@@ -72,7 +75,20 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const [qrReady, setQrReady] = useState(false);
   const [announce, setAnnounce] = useState("");
   const [now, setNow] = useState(Date.now());
+  const [reload, setReload] = useState(0);
   const shown = useRef<CheckoutSnapshot | null>(null);
+  // The effect below outlives a locale switch: it must announce in the current language.
+  const lang = useRef(i18n);
+  lang.current = i18n;
+  const root = useRef<HTMLDivElement>(null);
+  const focusNext = useRef<string | null>(null);
+  useEffect(() => {
+    const target = focusNext.current && root.current?.querySelector<HTMLElement>(focusNext.current);
+    if (target) {
+      focusNext.current = null;
+      target.focus();
+    }
+  });
 
   const accept = (next: CheckoutSnapshot) => {
     const prev = shown.current;
@@ -85,19 +101,20 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       if (next.final && !prev?.final) emit("checkout:paid", next);
       if (ENDED.has(next.attempt.status) && prev?.attempt.status !== next.attempt.status)
         emit("checkout:expired", next);
-      setAnnounce(statusText(next, i18n));
+      setAnnounce(statusText(next, lang.current));
     }
   };
   const fail = (e: unknown) => {
     const code = e instanceof ApiFailure ? e.code : "internal";
     setError(code);
-    emit("checkout:error", { code, message: t(messageFor(code)) });
+    emit("checkout:error", { code, message: lang.current.t(messageFor(code)) });
   };
   const run = async (action: () => Promise<CheckoutSnapshot>) => {
     setBusy(true);
     try {
       accept(await action());
     } catch (e) {
+      focusNext.current = null;
       if (e instanceof ApiFailure && e.code === "lock_unsupported") setHosted(true);
       else fail(e);
     } finally {
@@ -110,6 +127,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       emit("checkout:error", { code: "missing_token", message: t("errorNoToken") });
       return;
     }
+    setError(null);
     let stop = () => {};
     let cancelled = false;
     api
@@ -129,7 +147,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       stop();
       clearInterval(tick);
     };
-  }, [token]);
+  }, [token, reload]);
 
   const copy = async (value: string) => {
     try {
@@ -137,13 +155,19 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
     } catch {
       // Clipboard blocked (permissions, insecure page): the value stays selectable on screen.
     }
-    setAnnounce(t("copied"));
+    // A changed string makes screen readers announce a second copy too.
+    setAnnounce((before) => (before === t("copied") ? `${t("copied")}\u00a0` : t("copied")));
   };
 
   if (!snapshot) {
     return (
       <div class="card" aria-busy={error ? "false" : "true"}>
         {error ? <Problem code={error} i18n={i18n} /> : <p class="muted">{t("loading")}</p>}
+        {error && TRANSIENT.has(error) ? (
+          <button type="button" class="primary" onClick={() => setReload(reload + 1)}>
+            {t("retry")}
+          </button>
+        ) : null}
       </div>
     );
   }
@@ -157,9 +181,10 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const wantsRefund = status === "partially_paid" || overpaid;
   const payable = !s.final && !ENDED.has(status) && !s.canRetry;
   const inPage = s.mode === "in-page" && !hosted;
+  const takesMoney = status === "created" || status === "partially_paid";
 
   return (
-    <div class="card">
+    <div class="card" ref={root}>
       {s.sandbox ? (
         <p class="banner" role="note">
           {t("testMode")}
@@ -192,8 +217,8 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
             i18n={i18n}
             busy={busy}
             onPick={(c) => {
-              setChoosing(false);
-              void run(() => api.lock(s.id, c));
+              focusNext.current = "#cc-pay";
+              void run(() => api.lock(s.id, c)).then(() => setChoosing(false));
             }}
           />
         ) : (
@@ -210,7 +235,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         </div>
       ) : null}
 
-      {payable && p && !choosing ? (
+      {payable && p && !choosing && takesMoney ? (
         <PaymentPanel
           payment={p}
           partial={status === "partially_paid"}
@@ -219,8 +244,11 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           qrReady={qrReady}
           onCopy={copy}
           onChange={
-            status === "created" && p.received === "0" && inPage
-              ? () => setChoosing(true)
+            status === "created" && !/[1-9]/.test(p.received) && inPage
+              ? () => {
+                  focusNext.current = "#cc-pick";
+                  setChoosing(true);
+                }
               : undefined
           }
         />
@@ -231,7 +259,10 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           type="button"
           class="primary"
           disabled={busy}
-          onClick={() => run(() => api.retry(s.id))}
+          onClick={() => {
+            focusNext.current = "#cc-pick";
+            void run(() => api.retry(s.id));
+          }}
         >
           {t("tryAgain")}
         </button>
@@ -242,7 +273,20 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           currency={lockedCurrency}
           saved={s.refundAddress?.address ?? null}
           i18n={i18n}
-          onSave={(address) => run(() => api.refundAddress(s.id, lockedCurrency.code, address))}
+          onSave={(address) =>
+            api.refundAddress(s.id, lockedCurrency.code, address).then(
+              (next) => {
+                accept(next);
+                return true;
+              },
+              (e: unknown) => {
+                // The worker's own address check speaks next to the field, not as a page error.
+                if (e instanceof ApiFailure && e.code === "invalid_address") return false;
+                fail(e);
+                return true;
+              },
+            )
+          }
         />
       ) : null}
 

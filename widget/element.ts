@@ -10,6 +10,7 @@
 import { h, render } from "preact";
 import { createApi } from "./api.ts";
 import { Checkout } from "./checkout.tsx";
+import type { Emit } from "./events.ts";
 import { loadTranslator, type Translator, translator } from "./i18n/index.ts";
 import css from "./styles.css?inline";
 import { TopUp } from "./topup.tsx";
@@ -46,7 +47,7 @@ export function mount(host: HTMLElement, options: MountOptions): () => void {
     mountPoint.className = "cc-root";
     root.append(mountPoint);
   }
-  const emit = (name: string, detail: unknown) =>
+  const emit: Emit = (name, detail) =>
     host.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   const target = mountPoint;
   const api = createApi(options.api);

@@ -1,28 +1,45 @@
 /**
  * @module
- * Error codes from the worker (and `network`) to the shopper's words.
+ * Error codes from the worker (and the widget's own `network`, `missing_token`) to the
+ * shopper's words. Typed against `ApiErrorCode`, so a misspelt code fails the typecheck.
+ * Codes left out on purpose get the generic message: they mean a bug or a merchant-side call
+ * (`bad_request`, `payload_too_large`, `invalid_json`, `schema_invalid`, `signature_*`,
+ * `insufficient_balance`, `nothing_to_refund`, `refund_address_missing`, `internal`) or are
+ * handled before reaching here (`lock_unsupported` switches to the hosted page).
  */
+import type { ApiErrorCode } from "../worker/api/contract.ts";
 import type { MessageKey } from "./i18n/index.ts";
 
-const MESSAGES: Record<string, MessageKey> = {
+const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", MessageKey>> = {
   network: "errorNetwork",
+  missing_token: "errorNoToken",
+  unauthorized: "errorToken",
   token_invalid: "errorToken",
   token_expired: "errorTokenExpired",
   validation_failed: "errorToken",
-  missing_token: "errorNoToken",
-  checkout_conflict: "errorConflict",
-  amount_below_minimum: "errorBelowMinimum",
   amount_invalid_decimals: "errorToken",
+  not_found: "errorNotFound",
+  checkout_conflict: "errorConflict",
+  attempt_open: "errorAttemptOpen",
+  order_paid: "errorOrderPaid",
+  amount_below_minimum: "errorBelowMinimum",
   unknown_currency: "errorCurrency",
   currency_unavailable: "errorCurrency",
   invalid_address: "addressInvalid",
   service_busy: "errorBusy",
+  upstream_error: "errorBusy",
   rate_limited: "errorRateLimited",
   config_error: "errorConfig",
   forbidden_origin: "errorConfig",
 };
 
-/** The message key for an error code; unknown codes get the generic message. */
+/**
+ * The message key for an error code; unknown codes get the generic message.
+ *
+ * @example
+ * messageFor("token_expired") // "errorTokenExpired"
+ * messageFor("brand_new_code") // "errorGeneric"
+ */
 export function messageFor(code: string): MessageKey {
-  return MESSAGES[code] ?? "errorGeneric";
+  return MESSAGES[code as ApiErrorCode] ?? "errorGeneric";
 }

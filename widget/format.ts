@@ -32,8 +32,10 @@ export function formatFiat(
  * formatCrypto("0.000000000000000001", 18, "en") // "0.000000000000000001"
  */
 export function formatCrypto(amount: string, decimals: number, locale: string): string {
+  // Never fewer fraction digits than the string carries: display must not round (Intl's cap is 100).
+  const given = amount.split(".")[1]?.length ?? 0;
   const format = new Intl.NumberFormat(locale, {
-    maximumFractionDigits: Math.min(decimals, 100),
+    maximumFractionDigits: Math.min(Math.max(decimals, given), 100),
     useGrouping: true,
   });
   return format.format(amount as unknown as number);

@@ -2,5 +2,11 @@
  * @module
  * ESM entry for bundler users: `import { defineCheckoutElement, mount } from "…/widget.esm.js"`.
  */
-export type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
+export type {
+  CheckoutSnapshot,
+  CryptoCurrency,
+  DepositSnapshot,
+  PaymentInstructions,
+} from "../worker/api/contract.ts";
+export type { CheckoutErrorDetail, CheckoutEventMap } from "./events.ts";
 export { defineCheckoutElement, type MountOptions, mount } from "./element.ts";

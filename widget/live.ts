@@ -4,7 +4,9 @@
  *
  * Invariants: EventSource resumes with `Last-Event-ID` on its own; a final snapshot closes the
  * source (the server also closes and answers a reconnect with 204). Three errors in a row
- * without any message, or no EventSource at all, switch to polling every 3 s.
+ * without any message, a source the browser gave up on (`CLOSED`: an HTTP error or a wrong
+ * content type, which EventSource never retries) before a final snapshot, or no EventSource at
+ * all, switch to polling every 3 s, so the shopper's status never freezes.
  */
 
 /** Polling period when SSE is unavailable. */
@@ -45,16 +47,25 @@ export function follow<S extends { final: boolean }>(
     startPolling();
   } else {
     let errors = 0;
-    source = new EventSource(eventsUrl);
-    source.addEventListener("snapshot", (event) => {
+    let done = false;
+    const es = new EventSource(eventsUrl);
+    source = es;
+    es.addEventListener("snapshot", (event) => {
       errors = 0;
       const snapshot = JSON.parse((event as MessageEvent<string>).data) as S;
       onSnapshot(snapshot);
-      if (snapshot.final) source?.close();
+      if (snapshot.final) {
+        done = true;
+        es.close();
+      }
     });
-    source.onerror = () => {
+    es.onerror = () => {
       errors += 1;
-      if (errors >= 3 && !stopped) startPolling();
+      // readyState 2 = CLOSED: the browser will not reconnect by itself.
+      if (!stopped && !done && (errors >= 3 || es.readyState === 2)) {
+        done = true;
+        startPolling();
+      }
     };
   }
   return () => {

@@ -105,6 +105,18 @@ describe("pay in full", () => {
     );
     await checkout.locator("#ledger dl, #ledger p").first().waitFor();
     expect(await seriousViolations(checkout)).toEqual([]);
+    // The same payment instructions in the dark theme: contrast holds there too.
+    await checkout.locator("crypto-checkout").evaluate((el) => el.setAttribute("theme", "dark"));
+    await checkout
+      .locator("crypto-checkout")
+      .getByText(/Send only/)
+      .waitFor();
+    expect(
+      await checkout
+        .locator("crypto-checkout")
+        .evaluate((el) => getComputedStyle(el.shadowRoot!.querySelector(".card")!).backgroundColor),
+    ).toBe("rgb(21, 24, 29)");
+    expect(await seriousViolations(checkout)).toEqual([]);
     await checkoutContext.close();
   });
 });

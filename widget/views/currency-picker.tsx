@@ -16,7 +16,9 @@ export function CurrencyPicker(props: {
   const networks = [...new Set(props.currencies.map((c) => c.network))];
   return (
     <section aria-labelledby="cc-pick">
-      <h2 id="cc-pick">{t("chooseCurrency")}</h2>
+      <h2 id="cc-pick" tabIndex={-1}>
+        {t("chooseCurrency")}
+      </h2>
       {networks.map((network) => (
         <fieldset class="group" key={network}>
           <legend>{t("network", { network })}</legend>

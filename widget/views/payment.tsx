@@ -63,7 +63,10 @@ export function PaymentPanel(props: {
   const code = p.cryptoCurrencyCode.split("_")[0] ?? p.cryptoCurrencyCode;
   const left = countdown(p.expiresAt, props.now);
   return (
-    <section class="payment">
+    <section class="payment" aria-labelledby="cc-pay">
+      <h2 id="cc-pay" tabIndex={-1}>
+        {t("payTitle")}
+      </h2>
       <QrCode
         text={p.walletUri}
         label={t("qrLabel", { amount, code, network: p.network, address: p.address })}

@@ -12,7 +12,8 @@ export function RefundForm(props: {
   currency: CryptoCurrency;
   saved: string | null;
   i18n: Translator;
-  onSave: (address: string) => Promise<void>;
+  /** Resolves false when the worker refused the address as invalid. */
+  onSave: (address: string) => Promise<boolean>;
 }) {
   const { t } = props.i18n;
   const { currency } = props;
@@ -35,7 +36,8 @@ export function RefundForm(props: {
       class="refund"
       onSubmit={async (event) => {
         event.preventDefault();
-        if (await verify(value)) await props.onSave(value.trim());
+        if ((await verify(value)) && !(await props.onSave(value.trim())))
+          setProblem(t("addressInvalid", names));
       }}
     >
       <label for="cc-refund">{t("refundTitle")}</label>
