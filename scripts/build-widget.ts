@@ -5,7 +5,7 @@
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), and the ESM build
  * `dist/widget.esm.js` with its types.
  */
-import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, transform } from "esbuild";
 
 const LOCALES = ["de", "fr", "es", "ar"];
@@ -72,4 +72,11 @@ await build({
   format: "esm",
   outfile: "dist/widget.esm.js",
 });
-copyFileSync("widget/index.d.ts", "dist/widget.esm.d.ts");
+// Self-contained types: the contract (types only, no runtime code) in place of its import.
+const contract = readFileSync("worker/api/contract.ts", "utf8");
+const declarations = readFileSync("widget/esm-types.d.ts", "utf8").replace(
+  /^import type \{[^}]*\} from "\.\.\/worker\/api\/contract\.ts";$/m,
+  contract,
+);
+if (declarations.includes("contract.ts\"")) throw new Error("widget/esm-types.d.ts: contract import not inlined");
+writeFileSync("dist/widget.esm.d.ts", declarations);

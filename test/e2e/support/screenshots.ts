@@ -1,12 +1,21 @@
 /**
  * @module
- * Saves the final state of each journey to `docs/screenshots/<journey>.png`.
+ * Saves the final state of each journey to `test-results/screenshots/<journey>.png` (ignored by
+ * git), or to `docs/screenshots/` — the copies the README shows — with
+ * `E2E_UPDATE_SCREENSHOTS=1`, so a normal test run leaves the working tree clean.
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 
-const DIR = fileURLToPath(new URL("../../../docs/screenshots/", import.meta.url));
+const DIR = fileURLToPath(
+  new URL(
+    process.env.E2E_UPDATE_SCREENSHOTS === "1"
+      ? "../../../docs/screenshots/"
+      : "../../../test-results/screenshots/",
+    import.meta.url,
+  ),
+);
 
 /**
  * @example
