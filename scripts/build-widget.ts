@@ -78,5 +78,6 @@ const declarations = readFileSync("widget/esm-types.d.ts", "utf8").replace(
   /^import type \{[^}]*\} from "\.\.\/worker\/api\/contract\.ts";$/m,
   contract,
 );
-if (declarations.includes("contract.ts\"")) throw new Error("widget/esm-types.d.ts: contract import not inlined");
+if (declarations.includes('contract.ts"'))
+  throw new Error("widget/esm-types.d.ts: contract import not inlined");
 writeFileSync("dist/widget.esm.d.ts", declarations);

@@ -24,7 +24,6 @@ import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
-
 export interface CheckoutProps {
   api: CheckoutApi;
   token: string | null;
@@ -34,7 +33,13 @@ export interface CheckoutProps {
 
 const ENDED = new Set(["expired", "failed", "cancelled"]);
 /** Opening failures worth a "Retry" button (the token itself is fine). */
-const TRANSIENT = new Set(["network", "service_busy", "upstream_error", "rate_limited", "internal"]);
+const TRANSIENT = new Set([
+  "network",
+  "service_busy",
+  "upstream_error",
+  "rate_limited",
+  "internal",
+]);
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;

@@ -8,5 +8,5 @@ export type {
   DepositSnapshot,
   PaymentInstructions,
 } from "../worker/api/contract.ts";
-export type { CheckoutErrorDetail, CheckoutEventMap } from "./events.ts";
 export { defineCheckoutElement, type MountOptions, mount } from "./element.ts";
+export type { CheckoutErrorDetail, CheckoutEventMap } from "./events.ts";

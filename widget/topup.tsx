@@ -10,8 +10,8 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CryptoCurrency, DepositSnapshot } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
-import type { Emit } from "./events.ts";
 import { messageFor } from "./errors.ts";
+import type { Emit } from "./events.ts";
 import { formatCrypto } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";

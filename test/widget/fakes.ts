@@ -131,6 +131,8 @@ export class FakeEventSource {
   static instances: FakeEventSource[] = [];
   readonly url: string;
   closed = false;
+  /** 0 connecting, 1 open, 2 closed (the browser gave up): what `fail(true)` simulates. */
+  readyState = 0;
   onerror: (() => void) | null = null;
   readonly listeners: ((e: MessageEvent<string>) => void)[] = [];
   constructor(url: string) {
@@ -142,11 +144,14 @@ export class FakeEventSource {
   }
   close() {
     this.closed = true;
+    this.readyState = 2;
   }
   push(s: CheckoutSnapshot) {
     for (const l of this.listeners) l({ data: JSON.stringify(s) } as MessageEvent<string>);
   }
-  fail() {
+  /** A stream error; `giveUp` as when the server answered an HTTP error (no reconnect). */
+  fail(giveUp = false) {
+    if (giveUp) this.readyState = 2;
     this.onerror?.();
   }
 }

@@ -22,6 +22,16 @@ describe("amount formatting is exact", () => {
     expect(formatCrypto(amount, dp, "en")).toBe(shown);
   });
 
+  it("never rounds, even when the string carries more digits than decimalPlaces says", () => {
+    expect(formatCrypto("0.123456789", 6, "en")).toBe("0.123456789");
+    expect(formatCrypto("1.999999999999999999", 2, "en")).toBe("1.999999999999999999");
+  });
+
+  it("uses the shopper's decimal separator (de: comma, digits unchanged)", () => {
+    expect(formatCrypto("0.000000000000000001", 18, "de")).toBe("0,000000000000000001");
+    expect(formatCrypto("1234.5", 8, "de")).toBe("1.234,5");
+  });
+
   it("fiat with the fiat's decimal places, in the shopper's locale", () => {
     expect(formatFiat("49.9", "USD", 2, "en")).toBe("$49.90");
     expect(formatFiat("1234.5", "EUR", 2, "de")).toBe("1.234,50\u00a0€");
@@ -50,8 +60,42 @@ describe("refund address checks (mask + checksum)", () => {
     [eth, "0x52908400098527886E0F7030069857D2E4169EE7", "ok"],
     [eth, "0x52908400098527886E0F7030069857D2E4169EE", "invalid"],
     [eth, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7", "invalid"],
+    // A real testnet P2WSH (BIP-173) and a taproot address (bech32m, BIP-350).
+    [btc, "tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", "ok"],
+    [btc, "tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k8", "checksum"],
+    [btc, "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0", "ok"],
+    [btc, "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj1", "checksum"],
+    // Mixed case breaks bech32 (and a legacy address with one letter changed breaks base58check).
+    [btc, "tb1qRP33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", "checksum"],
+    [btc, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNvN2", "checksum"],
+    [usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7 ", "ok"],
+    // EVM: the mask only (EIP-55 mixed-case checksums need keccak-256, not bundled).
+    [eth, "0x52908400098527886e0f7030069857d2e4169ee7", "ok"],
+    [eth, "0x52908400098527886E0F7030069857D2E4169EG7", "invalid"],
   ])("%s: %s → %s", async (currency, address, verdict) => {
     expect(await checkAddress(currency, address)).toBe(verdict);
+  });
+
+  it("checksums only on networks that have them: a Solana address starting with T is fine", async () => {
+    const sol = {
+      ...eth,
+      code: "SOL",
+      network: "Solana",
+      addressMask: "^[1-9A-HJ-NP-Za-km-z]{32,44}$",
+    };
+    // The same 34 base58 characters fail Tron's base58check but are a valid Solana shape.
+    expect(await checkAddress(usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8")).toBe("checksum");
+    expect(await checkAddress(sol, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8")).toBe("ok");
+    expect(await checkAddress(sol, "0x52908400098527886E0F7030069857D2E4169EE7")).toBe("invalid");
+  });
+
+  it("a mask the browser cannot compile is skipped (the worker checks again); the shape still applies", async () => {
+    const odd = { ...eth, network: "Other", addressMask: "^(unclosed" };
+    expect(await checkAddress(odd, "bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a")).toBe(
+      "ok",
+    );
+    expect(await checkAddress(odd, "short")).toBe("invalid");
+    expect(await checkAddress(odd, "has spaces in the middle of it")).toBe("invalid");
   });
 });
 

@@ -1,5 +1,3 @@
-import { FINAL_CLOSE_MAX_MS } from "../../worker/order/sse.ts";
-
 /**
  * Reads server-sent events from a worker response in tests: snapshots until `count` arrived
  * or the stream ended, and whether the server closed the stream right after.
@@ -36,10 +34,11 @@ export async function readFrames<T>(
     }
   }
   if (!ended) {
-    // Final streams close right after their last event: check for that.
+    // Final streams close shortly after their last event (a grace of 100 ms + 2 ms per
+    // watcher, see worker/order/sse.ts): check for that.
     const next = await Promise.race([
       reader.read(),
-      new Promise<null>((r) => setTimeout(() => r(null), 200)),
+      new Promise<null>((r) => setTimeout(() => r(null), 500)),
     ]);
     ended = next !== null && next.done === true;
   }

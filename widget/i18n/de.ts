@@ -59,9 +59,11 @@ export const de: Messages = {
   errorCurrency: "Diese Währung ist derzeit nicht verfügbar. Bitte eine andere wählen.",
   errorConfig:
     "Der Checkout des Shops ist noch nicht eingerichtet. Bitte wenden Sie sich an den Shop.",
-  errorNotFound: "Diesen Checkout gibt es nicht mehr. Bitte gehen Sie zurück zum Shop und beginnen Sie neu.",
+  errorNotFound:
+    "Diesen Checkout gibt es nicht mehr. Bitte gehen Sie zurück zum Shop und beginnen Sie neu.",
   errorOrderPaid: "Diese Bestellung ist bereits bezahlt.",
-  errorAttemptOpen: "Für diese Bestellung ist noch eine Zahlung offen. Bitte warten Sie kurz und versuchen Sie es erneut.",
+  errorAttemptOpen:
+    "Für diese Bestellung ist noch eine Zahlung offen. Bitte warten Sie kurz und versuchen Sie es erneut.",
   payTitle: "Zahlung senden",
   retry: "Erneut versuchen",
   topUpTitle: "Aufladen mit {code} im Netzwerk {network}",

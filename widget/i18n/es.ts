@@ -55,7 +55,8 @@ export const es: Messages = {
   errorConfig: "El pago de la tienda aún no está configurado. Contacte con la tienda.",
   errorNotFound: "Este pago ya no existe. Vuelva a la tienda y empiece de nuevo.",
   errorOrderPaid: "Este pedido ya está pagado.",
-  errorAttemptOpen: "Todavía hay un pago abierto para este pedido. Espere un momento e inténtelo de nuevo.",
+  errorAttemptOpen:
+    "Todavía hay un pago abierto para este pedido. Espere un momento e inténtelo de nuevo.",
   payTitle: "Envíe su pago",
   retry: "Reintentar",
   topUpTitle: "Recargar con {code} en {network}",

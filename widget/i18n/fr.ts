@@ -56,7 +56,8 @@ export const fr: Messages = {
   errorConfig: "Le paiement de la boutique n'est pas encore configuré. Contactez la boutique.",
   errorNotFound: "Ce paiement n'existe plus. Retournez à la boutique et recommencez.",
   errorOrderPaid: "Cette commande est déjà payée.",
-  errorAttemptOpen: "Un paiement est encore ouvert pour cette commande. Patientez un instant puis réessayez.",
+  errorAttemptOpen:
+    "Un paiement est encore ouvert pour cette commande. Patientez un instant puis réessayez.",
   payTitle: "Envoyez votre paiement",
   retry: "Réessayer",
   topUpTitle: "Recharger en {code} sur {network}",
