@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseHub, sseFrame } from "../../worker/order/sse.ts";
+import { SseHub, sseFrame } from "../../worker/events/sse.ts";
 
 async function readSome(res: Response, until: (text: string) => boolean): Promise<string> {
   const reader = res.body!.getReader();

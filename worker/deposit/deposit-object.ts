@@ -8,16 +8,14 @@
  * is applied once, and SSE subscribers hear each change from the one place that makes it.
  * A webhook is only a prompt: the deposit is re-read from the service before anything changes.
  */
-import { DurableObject } from "cloudflare:workers";
 import type { DepositSnapshot } from "../api/contract.ts";
-import { type Config, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamFor } from "../config/upstream.ts";
-import { EventLog } from "../events/event-log.ts";
-import { deliverOutbox, enqueue } from "../events/outbox-store.ts";
-import { createLogger } from "../http/log.ts";
+import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
+import { enqueue } from "../events/outbox-store.ts";
+import { SseHub } from "../events/sse.ts";
+import { StoredObject } from "../events/stored-object.ts";
 import { failure, type Outcome, success } from "../order/outcome.ts";
-import { SseHub, sseFrame } from "../order/sse.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
 import type { Deposit } from "../upstream/client.ts";
 import { depositNotifications } from "./notifications.ts";
@@ -40,54 +38,21 @@ export interface OpenDeposit {
   currency: DepositCurrency;
 }
 
-type Published = { frame: string; snapshot: DepositSnapshot };
-
-export class DepositObject extends DurableObject<Env> {
-  readonly log: EventLog;
+export class DepositObject extends StoredObject {
   readonly hub = new SseHub();
-  /** False until the first open: reads of unknown ids must not create storage. */
-  #hasSchema = false;
   /** In-flight upstream creation, shared by concurrent callers (one deposit per top-up). */
   #creating: Promise<Outcome<DepositSnapshot>> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.log = new EventLog(ctx.storage.sql);
-    ctx.blockConcurrencyWhile(async () => {
-      const { n } = ctx.storage.sql
-        .exec<{ n: number }>(
-          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'deposit_info'",
-        )
-        .one();
-      if (n > 0) this.#ensureSchema();
-    });
-  }
-
-  #ensureSchema(): void {
-    this.ctx.storage.sql.exec(DEPOSIT_SCHEMA);
-    this.#hasSchema = true;
+    super(ctx, env, { ddl: DEPOSIT_SCHEMA, marker: "deposit_info" });
   }
 
   #row(): DepositRow | null {
-    return this.#hasSchema ? readDeposit(this.ctx.storage.sql) : null;
-  }
-
-  #config(): Config {
-    const result = parseConfig(this.env);
-    if (!result.ok) throw new Error(`configuration invalid: ${result.problems.join("; ")}`);
-    return result.config;
-  }
-
-  #logger() {
-    const c = this.#config();
-    return createLogger({
-      enabled: c.DEBUG_LOG,
-      secrets: [c.API_KEY, c.WEBHOOK_SIGNING_KEY, c.CHECKOUT_SIGNING_SECRET, c.MERCHANT_API_TOKEN],
-    });
+    return this.hasSchema ? readDeposit(this.ctx.storage.sql) : null;
   }
 
   #snapshotAt(row: DepositRow, seq: number): DepositSnapshot {
-    const config = this.#config();
+    const config = this.config();
     return buildDepositSnapshot(row, {
       displayName: config.DISPLAY_NAME,
       sandbox: config.SANDBOX,
@@ -97,25 +62,15 @@ export class DepositObject extends DurableObject<Env> {
   }
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
-  #append(row: DepositRow, type: string, message: string): Published {
-    let json = "";
-    const seq = this.log.append(
-      type,
-      message,
-      (s) => {
-        json = JSON.stringify(this.#snapshotAt(row, s));
-        return json;
-      },
-      new Date().toISOString(),
-    );
-    return { frame: sseFrame(seq, json), snapshot: JSON.parse(json) as DepositSnapshot };
+  #append(row: DepositRow, type: string, message: string): Appended<DepositSnapshot> {
+    return appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(row, seq));
   }
 
   /** Pushes a committed event to every subscriber. */
-  #publish(event: Published, type: string): DepositSnapshot {
+  #publish(event: Appended<DepositSnapshot>, type: string): DepositSnapshot {
     this.hub.broadcast(event.frame, event.snapshot.final);
     const { topUpId, seq, status } = event.snapshot;
-    this.#logger().debug(type, { topUpId, seq, status });
+    this.logger().debug(type, { topUpId, seq, status });
     return event.snapshot;
   }
 
@@ -123,7 +78,7 @@ export class DepositObject extends DurableObject<Env> {
   async open(
     input: OpenDeposit,
   ): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>> {
-    if (!this.#hasSchema) this.#ensureSchema();
+    if (!this.hasSchema) this.ensureSchema();
     const existing = this.#row();
     if (existing) {
       if (existing.currency.code !== input.currency.code) {
@@ -153,7 +108,7 @@ export class DepositObject extends DurableObject<Env> {
   }
 
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {
-    const config = this.#config();
+    const config = this.config();
     const orderId = `${config.ORDER_ID_PREFIX}-${input.topUpId}`;
     let deposit: Deposit;
     try {
@@ -164,7 +119,7 @@ export class DepositObject extends DurableObject<Env> {
         ...(input.customerId ? { customerId: input.customerId } : {}),
       });
     } catch (error) {
-      return upstreamFailure(error, this.#logger());
+      return upstreamFailure(error, this.logger());
     }
     if (deposit.cryptoCurrencyCode && deposit.cryptoCurrencyCode !== input.currency.code) {
       return failure(
@@ -216,9 +171,9 @@ export class DepositObject extends DurableObject<Env> {
     if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
     let deposit: Deposit;
     try {
-      deposit = await upstreamFor(this.#config()).getDeposit({ id: depositId });
+      deposit = await upstreamFor(this.config()).getDeposit({ id: depositId });
     } catch (error) {
-      const failed = upstreamFailure(error, this.#logger());
+      const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
     this.#applyFacts(deposit);
@@ -234,7 +189,7 @@ export class DepositObject extends DurableObject<Env> {
     const statusMoves = acceptsDepositStatus(row.status, incoming);
     const newSettlement = deposit.settlement !== null && row.settlement === null;
     if (!statusMoves && !newSettlement) {
-      this.#logger().debug("deposit.unchanged", {
+      this.logger().debug("deposit.unchanged", {
         topUpId: row.topUpId,
         status: row.status,
         incoming,
@@ -252,7 +207,7 @@ export class DepositObject extends DurableObject<Env> {
     };
     if (next.settlement && !settlementAgrees(settlementView(next.settlement), next.currency)) {
       // The service is authoritative; a disagreement with the published rule is worth a look.
-      this.#logger().warn("deposit.settlement_unexpected", { topUpId: row.topUpId });
+      this.logger().warn("deposit.settlement_unexpected", { topUpId: row.topUpId });
     }
     const notes = depositNotifications(next, row.status, now);
     const event = this.ctx.storage.transactionSync(() => {
@@ -260,26 +215,8 @@ export class DepositObject extends DurableObject<Env> {
       for (const note of notes) enqueue(this.ctx.storage.sql, note, Date.now());
       return this.#append(next, "deposit.status", `webhook: ${row.orderId} is ${incoming}`);
     });
-    if (notes.length > 0) this.#scheduleAlarm();
+    if (notes.length > 0) this.scheduleAlarm();
     this.#publish(event, "deposit.status");
-  }
-
-  #scheduleAlarm(): void {
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null || at > Date.now()) return this.ctx.storage.setAlarm(Date.now());
-    });
-  }
-
-  /** Delivers due merchant notifications; reschedules itself for the next one. */
-  override async alarm(): Promise<void> {
-    if (!this.#hasSchema) return;
-    const config = this.#config();
-    const next = await deliverOutbox(this.ctx.storage.sql, {
-      url: config.MERCHANT_WEBHOOK_URL ?? null,
-      secret: config.MERCHANT_API_TOKEN,
-      now: Date.now(),
-    });
-    if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
@@ -291,19 +228,6 @@ export class DepositObject extends DurableObject<Env> {
         { status: 404 },
       );
     }
-    const url = new URL(request.url);
-    const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
-    const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
-    const lastSeq = this.log.lastSeq();
-    const current = this.#snapshotAt(row, lastSeq);
-    // A finished top-up the client has fully seen: 204 makes EventSource stop for good.
-    if (current.final && lastId !== null && lastId >= lastSeq) {
-      return new Response(null, { status: 204 });
-    }
-    const frames =
-      lastId === null || lastId > lastSeq
-        ? [sseFrame(lastSeq, JSON.stringify(current))]
-        : this.log.after(lastId).map((e) => sseFrame(e.seq, e.snapshot));
-    return this.hub.open(frames, { close: current.final });
+    return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(row, seq));
   }
 }

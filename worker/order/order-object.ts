@@ -7,14 +7,14 @@
  * webhook and a retry cannot interleave, and SSE subscribers hear every change from the one
  * place that makes it.
  */
-import { DurableObject } from "cloudflare:workers";
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
-import { type Config, parseConfig } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { checkoutMode, upstreamFor } from "../config/upstream.ts";
-import { EventLog } from "../events/event-log.ts";
-import { deliverOutbox, enqueue } from "../events/outbox-store.ts";
-import { createLogger } from "../http/log.ts";
+import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
+import { enqueue } from "../events/outbox-store.ts";
+import { SseHub } from "../events/sse.ts";
+import { StoredObject } from "../events/stored-object.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
@@ -25,7 +25,6 @@ import { notificationsFor } from "./notifications.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals } from "./snapshot.ts";
-import { SseHub, sseFrame } from "./sse.ts";
 import { type AttemptRow, OrderStore } from "./store.ts";
 import { upstreamFailure } from "./upstream-failure.ts";
 
@@ -41,56 +40,24 @@ export interface OpenCheckout {
   returnUrl: string | null;
 }
 
-export class OrderObject extends DurableObject<Env> {
+export class OrderObject extends StoredObject {
   readonly store: OrderStore;
-  readonly log: EventLog;
   readonly hub = new SseHub();
-  /** False until the first `open`: reads of unknown ids must not create storage. */
-  #hasSchema = false;
   /** In-flight upstream invoice creation, shared by concurrent callers (one invoice per attempt). */
   #creating: Promise<Outcome<CheckoutSnapshot>> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
+    super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
     this.store = new OrderStore(ctx.storage.sql);
-    this.log = new EventLog(ctx.storage.sql);
-    ctx.blockConcurrencyWhile(async () => {
-      const { n } = ctx.storage.sql
-        .exec<{ n: number }>(
-          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'order_info'",
-        )
-        .one();
-      // Re-running the idempotent schema on existing objects also adds tables of newer versions.
-      if (n > 0) this.#ensureSchema();
-    });
-  }
-
-  #ensureSchema(): void {
-    this.ctx.storage.sql.exec(ORDER_SCHEMA);
-    this.#hasSchema = true;
   }
 
   /** The current attempt, or null for an object that never opened a checkout. */
   #current(): AttemptRow | null {
-    return this.#hasSchema ? this.store.currentAttempt() : null;
-  }
-
-  #config(): Config {
-    const result = parseConfig(this.env);
-    if (!result.ok) throw new Error(`configuration invalid: ${result.problems.join("; ")}`);
-    return result.config;
-  }
-
-  #logger() {
-    const c = this.#config();
-    return createLogger({
-      enabled: c.DEBUG_LOG,
-      secrets: [c.API_KEY, c.WEBHOOK_SIGNING_KEY, c.CHECKOUT_SIGNING_SECRET, c.MERCHANT_API_TOKEN],
-    });
+    return this.hasSchema ? this.store.currentAttempt() : null;
   }
 
   #snapshotAt(seq: number): CheckoutSnapshot {
-    const config = this.#config();
+    const config = this.config();
     const order = this.store.order();
     if (!order) throw new Error("no order");
     return buildSnapshot(order, this.store.attempts(), {
@@ -103,25 +70,15 @@ export class OrderObject extends DurableObject<Env> {
   }
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
-  #append(type: string, message: string): { frame: string; snapshot: CheckoutSnapshot } {
-    let json = "";
-    const seq = this.log.append(
-      type,
-      message,
-      (s) => {
-        json = JSON.stringify(this.#snapshotAt(s));
-        return json;
-      },
-      new Date().toISOString(),
-    );
-    return { frame: sseFrame(seq, json), snapshot: JSON.parse(json) as CheckoutSnapshot };
+  #append(type: string, message: string): Appended<CheckoutSnapshot> {
+    return appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq));
   }
 
   /** Pushes an appended event to every subscriber; call only after its write committed. */
-  #publish(event: { frame: string; snapshot: CheckoutSnapshot }, type: string): CheckoutSnapshot {
+  #publish(event: Appended<CheckoutSnapshot>, type: string): CheckoutSnapshot {
     this.hub.broadcast(event.frame, event.snapshot.final);
     const { invoiceNumber, seq, attempt } = event.snapshot;
-    this.#logger().debug(type, { invoiceNumber, seq, status: attempt.status });
+    this.logger().debug(type, { invoiceNumber, seq, status: attempt.status });
     return event.snapshot;
   }
 
@@ -134,7 +91,7 @@ export class OrderObject extends DurableObject<Env> {
   async open(
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
-    if (!this.#hasSchema) this.#ensureSchema();
+    if (!this.hasSchema) this.ensureSchema();
     const existing = this.store.order();
     if (existing) {
       if (existing.currency !== input.currency || cmp(existing.amount, input.amount) !== 0) {
@@ -164,7 +121,7 @@ export class OrderObject extends DurableObject<Env> {
 
   async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
     if (this.store.currentAttempt()) return success(this.#snapshotAt(this.log.lastSeq()));
-    const config = this.#config();
+    const config = this.config();
     const invoice = await this.#createInvoice(
       config,
       `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`,
@@ -221,7 +178,7 @@ export class OrderObject extends DurableObject<Env> {
       });
       return success(invoice);
     } catch (error) {
-      return upstreamFailure(error, this.#logger());
+      return upstreamFailure(error, this.logger());
     }
   }
 
@@ -285,16 +242,10 @@ export class OrderObject extends DurableObject<Env> {
       const detail = effect.changed
         ? message
         : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
-      if (notes.length > 0) this.#scheduleAlarm();
+      if (notes.length > 0) this.scheduleAlarm();
       return this.#append(type, detail);
     });
     return this.#publish(event, type);
-  }
-
-  #scheduleAlarm(): void {
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null || at > Date.now()) return this.ctx.storage.setAlarm(Date.now());
-    });
   }
 
   /** The current snapshot, or 404 when the order does not exist. */
@@ -307,7 +258,7 @@ export class OrderObject extends DurableObject<Env> {
   async lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
     const attempt = this.#current();
     if (!attempt) return failure(404, "not_found", "No such checkout.");
-    const config = this.#config();
+    const config = this.config();
     if (checkoutMode(config) !== "in-page") {
       return failure(
         409,
@@ -347,7 +298,7 @@ export class OrderObject extends DurableObject<Env> {
         ),
       );
     } catch (error) {
-      return upstreamFailure(error, this.#logger());
+      return upstreamFailure(error, this.logger());
     }
   }
 
@@ -364,7 +315,7 @@ export class OrderObject extends DurableObject<Env> {
     return this.#once(async () => {
       const current = this.store.currentAttempt()!;
       if (current.number !== attempt.number) return success(this.#snapshotAt(this.log.lastSeq()));
-      const config = this.#config();
+      const config = this.config();
       const number = attempt.number + 1;
       const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
       const due = orderTotals(order, this.store.attempts()).due;
@@ -402,14 +353,14 @@ export class OrderObject extends DurableObject<Env> {
     invoiceId: string,
     deliveryKey: string,
   ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
-    const attempt = this.#hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
+    const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
     if (!attempt) return success({ known: false, duplicate: false });
     if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
     let invoice: Invoice;
     try {
-      invoice = await upstreamFor(this.#config()).getInvoice({ id: invoiceId });
+      invoice = await upstreamFor(this.config()).getInvoice({ id: invoiceId });
     } catch (error) {
-      const failed = upstreamFailure(error, this.#logger());
+      const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
     this.#applyFacts(
@@ -424,42 +375,19 @@ export class OrderObject extends DurableObject<Env> {
 
   /** The merchant's ledger view. */
   async ledger(): Promise<Outcome<OrderLedger>> {
-    const order = this.#hasSchema ? this.store.order() : null;
+    const order = this.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
     return success(readLedger(this.store, this.log, order));
   }
 
-  /** Delivers due merchant notifications; reschedules itself for the next one. */
-  override async alarm(): Promise<void> {
-    if (!this.#hasSchema) return;
-    const config = this.#config();
-    const next = await deliverOutbox(this.store.sql, {
-      url: config.MERCHANT_WEBHOOK_URL ?? null,
-      secret: config.MERCHANT_API_TOKEN,
-      now: Date.now(),
-    });
-    if (next !== null) await this.ctx.storage.setAlarm(next);
-  }
-
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
   override async fetch(request: Request): Promise<Response> {
-    if (!this.#current())
+    if (!this.#current()) {
       return Response.json(
         { error: { code: "not_found", message: "No such checkout." } },
         { status: 404 },
       );
-    const url = new URL(request.url);
-    const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
-    const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
-    const lastSeq = this.log.lastSeq();
-    const current = this.#snapshotAt(lastSeq);
-    // A finished checkout that the client has fully seen: 204 makes EventSource stop for good.
-    if (current.final && lastId !== null && lastId >= lastSeq)
-      return new Response(null, { status: 204 });
-    const frames =
-      lastId === null || lastId > lastSeq
-        ? [sseFrame(lastSeq, JSON.stringify(current))]
-        : this.log.after(lastId).map((e) => sseFrame(e.seq, e.snapshot));
-    return this.hub.open(frames, { close: current.final });
+    }
+    return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(seq));
   }
 }

@@ -14,14 +14,11 @@
  *   existing withdrawal is read back and adopted, never paid again;
  * - a refused commit (insufficient balance) records nothing as committed.
  */
-import { DurableObject } from "cloudflare:workers";
 import type { PayoutView, WithdrawalStatus } from "../api/contract.ts";
-import { type Config, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamFor } from "../config/upstream.ts";
-import { EventLog } from "../events/event-log.ts";
-import { deliverOutbox, enqueue } from "../events/outbox-store.ts";
-import { createLogger } from "../http/log.ts";
+import { enqueue } from "../events/outbox-store.ts";
+import { StoredObject } from "../events/stored-object.ts";
 import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../order/outcome.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
@@ -59,45 +56,15 @@ function sameParams(
 
 type QuoteAnswer = { quote: WithdrawalQuote } | { committed: Withdrawal };
 
-export class PayoutObject extends DurableObject<Env> {
-  readonly log: EventLog;
-  #hasSchema = false;
+export class PayoutObject extends StoredObject {
   #tail: Promise<unknown> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.log = new EventLog(ctx.storage.sql);
-    ctx.blockConcurrencyWhile(async () => {
-      const { n } = ctx.storage.sql
-        .exec<{ n: number }>(
-          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'payout_info'",
-        )
-        .one();
-      if (n > 0) this.#ensureSchema();
-    });
-  }
-
-  #ensureSchema(): void {
-    this.ctx.storage.sql.exec(PAYOUT_SCHEMA);
-    this.#hasSchema = true;
+    super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info" });
   }
 
   #row(): PayoutRow | null {
-    return this.#hasSchema ? readPayout(this.ctx.storage.sql) : null;
-  }
-
-  #config(): Config {
-    const result = parseConfig(this.env);
-    if (!result.ok) throw new Error(`configuration invalid: ${result.problems.join("; ")}`);
-    return result.config;
-  }
-
-  #logger() {
-    const c = this.#config();
-    return createLogger({
-      enabled: c.DEBUG_LOG,
-      secrets: [c.API_KEY, c.WEBHOOK_SIGNING_KEY, c.CHECKOUT_SIGNING_SECRET, c.MERCHANT_API_TOKEN],
-    });
+    return this.hasSchema ? readPayout(this.ctx.storage.sql) : null;
   }
 
   /** Runs `fn` after every earlier call of this object finished (a per-object mutex). */
@@ -117,8 +84,8 @@ export class PayoutObject extends DurableObject<Env> {
         enqueue(this.ctx.storage.sql, payoutNotification(next, previous.status, now), Date.now());
       this.log.append(type, message, () => JSON.stringify(payoutView(next)), now);
     });
-    if (notify) this.#scheduleAlarm();
-    this.#logger().debug(type, { orderId: next.orderId, status: next.status });
+    if (notify) this.scheduleAlarm();
+    this.logger().debug(type, { orderId: next.orderId, status: next.status });
     return next;
   }
 
@@ -139,7 +106,7 @@ export class PayoutObject extends DurableObject<Env> {
   /** Quotes the payout, or returns the existing one for this orderId (201 only when new). */
   quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>> {
     return this.#serial(async () => {
-      if (!this.#hasSchema) this.#ensureSchema();
+      if (!this.hasSchema) this.ensureSchema();
       const row = this.#row();
       if (row) {
         if (!sameParams(row, req) || row.kind !== req.kind) return this.#conflict(req.orderId);
@@ -220,18 +187,18 @@ export class PayoutObject extends DurableObject<Env> {
   }
 
   async #upstreamQuote(req: PayoutRequest): Promise<Outcome<QuoteAnswer>> {
-    const client = upstreamFor(this.#config());
+    const client = upstreamFor(this.config());
     const { orderId, cryptoCurrencyCode, address, amount } = req;
     try {
       return success({
         quote: await client.quoteWithdrawal({ orderId, cryptoCurrencyCode, address, amount }),
       });
     } catch (error) {
-      if (reasonOf(error) !== "orderIdAlreadyExists") return upstreamFailure(error, this.#logger());
+      if (reasonOf(error) !== "orderIdAlreadyExists") return upstreamFailure(error, this.logger());
       try {
         return success({ committed: await client.getWithdrawal({ orderId }) });
       } catch (readError) {
-        return upstreamFailure(readError, this.#logger());
+        return upstreamFailure(readError, this.logger());
       }
     }
   }
@@ -260,7 +227,7 @@ export class PayoutObject extends DurableObject<Env> {
 
   /** One commit of the current quote; `"quote_expired"` when the service refuses it as expired. */
   async #upstreamCommit(row: PayoutRow): Promise<Outcome<Withdrawal> | "quote_expired"> {
-    const config = this.#config();
+    const config = this.config();
     try {
       return success(
         await upstreamFor(config).commitWithdrawal({
@@ -272,7 +239,7 @@ export class PayoutObject extends DurableObject<Env> {
     } catch (error) {
       const reason = reasonOf(error);
       if (reason === "quoteExpired") return "quote_expired";
-      const mapped = upstreamFailure(error, this.#logger());
+      const mapped = upstreamFailure(error, this.logger());
       if (reason === "insufficientBalance") {
         const { totalDeduction, fee } = row.quote;
         const message = `The merchant's ${row.cryptoCurrencyCode} balance is too low for this payout: it needs ${totalDeduction} ${row.cryptoCurrencyCode} (amount ${row.amount} + network fee ${fee.feeInCryptoCurrencyCode}). Nothing was sent; top up the balance and commit again.`;
@@ -322,13 +289,13 @@ export class PayoutObject extends DurableObject<Env> {
       if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
       let w: Withdrawal;
       try {
-        w = await upstreamFor(this.#config()).getWithdrawal({ id: withdrawalId });
+        w = await upstreamFor(this.config()).getWithdrawal({ id: withdrawalId });
       } catch (error) {
-        const failed = upstreamFailure(error, this.#logger());
+        const failed = upstreamFailure(error, this.logger());
         return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
       }
       if (w.orderId !== row.orderId || !sameParams(w, row)) {
-        this.#logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
+        this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
         return success({ known: false, duplicate: false });
       }
       const incoming: WithdrawalStatus = w.status;
@@ -338,23 +305,5 @@ export class PayoutObject extends DurableObject<Env> {
       this.log.rememberDelivery(deliveryKey, new Date().toISOString());
       return success({ known: true, duplicate: false });
     });
-  }
-
-  #scheduleAlarm(): void {
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null || at > Date.now()) return this.ctx.storage.setAlarm(Date.now());
-    });
-  }
-
-  /** Delivers due merchant notifications; reschedules itself for the next one. */
-  override async alarm(): Promise<void> {
-    if (!this.#hasSchema) return;
-    const config = this.#config();
-    const next = await deliverOutbox(this.ctx.storage.sql, {
-      url: config.MERCHANT_WEBHOOK_URL ?? null,
-      secret: config.MERCHANT_API_TOKEN,
-      now: Date.now(),
-    });
-    if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 }

@@ -1,0 +1,64 @@
+/**
+ * @module
+ * Events that carry a snapshot: append one to the log (inside the caller's transaction) and
+ * answer an SSE request with exactly what the client missed. Shared by orders and top-ups.
+ */
+
+import type { EventLog } from "./event-log.ts";
+import { type SseHub, sseFrame } from "./sse.ts";
+
+/** An appended event: its SSE frame and the snapshot it carries. */
+export interface Appended<S> {
+  frame: string;
+  snapshot: S;
+}
+
+/**
+ * Appends an event whose snapshot is rendered with the event's own sequence number.
+ *
+ * @example
+ * const event = appendSnapshot(this.log, "invoice.status", "paid", (seq) => snapshotAt(seq));
+ */
+export function appendSnapshot<S>(
+  log: EventLog,
+  type: string,
+  message: string,
+  render: (seq: number) => S,
+): Appended<S> {
+  let json = "";
+  const seq = log.append(
+    type,
+    message,
+    (s) => {
+      json = JSON.stringify(render(s));
+      return json;
+    },
+    new Date().toISOString(),
+  );
+  return { frame: sseFrame(seq, json), snapshot: JSON.parse(json) as S };
+}
+
+/**
+ * `GET …/events`: a fresh client gets the current snapshot; `Last-Event-ID` (or
+ * `?lastEventId=`) gets exactly the events after it; a client that already saw the final event
+ * gets 204, which makes EventSource stop for good.
+ */
+export function eventStream<S extends { final: boolean }>(
+  request: Request,
+  log: EventLog,
+  hub: SseHub,
+  current: (seq: number) => S,
+): Response {
+  const url = new URL(request.url);
+  const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
+  const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
+  const lastSeq = log.lastSeq();
+  const snapshot = current(lastSeq);
+  if (snapshot.final && lastId !== null && lastId >= lastSeq)
+    return new Response(null, { status: 204 });
+  const frames =
+    lastId === null || lastId > lastSeq
+      ? [sseFrame(lastSeq, JSON.stringify(snapshot))]
+      : log.after(lastId).map((e) => sseFrame(e.seq, e.snapshot));
+  return hub.open(frames, { close: snapshot.final });
+}
