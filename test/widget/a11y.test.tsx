@@ -2,16 +2,14 @@
  * axe-core over each step in happy-dom: names, labels, roles and ARIA (contrast needs a real
  * layout and is checked by the e2e journey in Chromium, in both themes).
  */
-import { cleanup, render, screen } from "@testing-library/preact";
+import { render, screen } from "@testing-library/preact";
 import axe from "axe-core";
-import { encode } from "uqr";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { translator } from "../../widget/i18n/index.ts";
-import { registerQrEncoder } from "../../widget/qr.ts";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { BASE, CURRENCIES, FakeEventSource, fakeWorker, payment, snapshot } from "./fakes.ts";
+import { BASE, CURRENCIES, fakeWorker, payment, snapshot, useWidgetTestDoubles } from "./fakes.ts";
 
 const ok = (data: unknown) => ({ status: 200, body: { data } });
 
@@ -34,12 +32,7 @@ async function violations(first: CheckoutSnapshot, ready: string | RegExp) {
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(" | ")}`);
 }
 
-beforeAll(() => registerQrEncoder(encode));
-beforeEach(() => vi.stubGlobal("EventSource", FakeEventSource));
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useWidgetTestDoubles();
 
 describe("accessibility (axe, WCAG 2 A/AA rules that need no layout)", () => {
   it.each([

@@ -1,12 +1,18 @@
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { encode } from "uqr";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { de } from "../../widget/i18n/de.ts";
 import { registerLocale, translator } from "../../widget/i18n/index.ts";
-import { registerQrEncoder } from "../../widget/qr.ts";
-import { BASE, CURRENCIES, FakeEventSource, fakeWorker, payment, snapshot } from "./fakes.ts";
+import {
+  BASE,
+  CURRENCIES,
+  FakeEventSource,
+  fakeWorker,
+  payment,
+  snapshot,
+  useWidgetTestDoubles,
+} from "./fakes.ts";
 
 const ok = (data: unknown, status = 200) => ({ status, body: { data } });
 
@@ -29,15 +35,7 @@ function setup(
   return { worker, events };
 }
 
-beforeAll(() => registerQrEncoder(encode));
-beforeEach(() => {
-  FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useWidgetTestDoubles();
 
 describe("opening the checkout", () => {
   it("shows the order summary, the test-mode banner and the live currency list grouped by network", async () => {

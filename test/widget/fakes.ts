@@ -1,6 +1,10 @@
 /**
  * Test doubles for the widget: a scripted worker (`fetch`) and an EventSource the test drives.
  */
+import { cleanup } from "@testing-library/preact";
+import { encode } from "uqr";
+import { afterEach, beforeAll, beforeEach, vi } from "vitest";
+import { registerQrEncoder } from "../../widget/qr.ts";
 import type {
   CheckoutSnapshot,
   CryptoCurrency,
@@ -154,4 +158,21 @@ export class FakeEventSource {
     if (giveUp) this.readyState = 2;
     this.onerror?.();
   }
+}
+
+/**
+ * The hooks every rendering test needs: the QR encoder registered (it is an on-demand script in
+ * production), a fresh fake EventSource per test, and a clean DOM, timers and globals after.
+ */
+export function useWidgetTestDoubles(): void {
+  beforeAll(() => registerQrEncoder(encode));
+  beforeEach(() => {
+    FakeEventSource.instances = [];
+    vi.stubGlobal("EventSource", FakeEventSource);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
 }

@@ -4,17 +4,23 @@
  * failures with a way out, error codes in plain words, a locale switch mid-checkout, and a
  * stream the browser gave up on.
  */
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { encode } from "uqr";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { de } from "../../widget/i18n/de.ts";
 import { registerLocale, type Translator, translator } from "../../widget/i18n/index.ts";
 import { POLL_MS } from "../../widget/live.ts";
-import { registerQrEncoder } from "../../widget/qr.ts";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { BASE, CURRENCIES, FakeEventSource, fakeWorker, payment, snapshot } from "./fakes.ts";
+import {
+  BASE,
+  CURRENCIES,
+  FakeEventSource,
+  fakeWorker,
+  payment,
+  snapshot,
+  useWidgetTestDoubles,
+} from "./fakes.ts";
 
 const ok = (data: unknown, status = 200) => ({ status, body: { data } });
 const ID = "abcdefghijklmnopqrstuv";
@@ -37,16 +43,7 @@ function setup(routes: Parameters<typeof fakeWorker>[0], i18n: Translator = tran
   return { worker, events, relocalise: (t: Translator) => rerender(view(t)) };
 }
 
-beforeAll(() => registerQrEncoder(encode));
-beforeEach(() => {
-  FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => {
-  cleanup();
-  vi.useRealTimers();
-  vi.unstubAllGlobals();
-});
+useWidgetTestDoubles();
 
 describe("keyboard path", () => {
   it("focus moves to the payment heading after a pick, and to the choice after 'Change currency'", async () => {

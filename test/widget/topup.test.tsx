@@ -1,12 +1,10 @@
-import { cleanup, fireEvent, render, screen } from "@testing-library/preact";
-import { encode } from "uqr";
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { translator } from "../../widget/i18n/index.ts";
-import { registerQrEncoder } from "../../widget/qr.ts";
 import { fixedCurrency, TopUp } from "../../widget/topup.tsx";
 import type { DepositSnapshot } from "../../worker/api/contract.ts";
-import { BASE, CURRENCIES, FakeEventSource, fakeWorker } from "./fakes.ts";
+import { BASE, CURRENCIES, FakeEventSource, fakeWorker, useWidgetTestDoubles } from "./fakes.ts";
 
 const jwt = (claims: Record<string, unknown>) =>
   `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")}.sig`;
@@ -38,15 +36,7 @@ function deposit(over: Partial<DepositSnapshot> = {}): DepositSnapshot {
   };
 }
 
-beforeAll(() => registerQrEncoder(encode));
-beforeEach(() => {
-  FakeEventSource.instances = [];
-  vi.stubGlobal("EventSource", FakeEventSource);
-});
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+useWidgetTestDoubles();
 
 describe("top-up mode", () => {
   it("reads whether the token fixes the currency (unverified, for the UI only)", () => {

@@ -156,3 +156,16 @@ export function fault(spec: Record<string, unknown>) {
     body: JSON.stringify(spec),
   });
 }
+
+/** HMAC-SHA256 hex, written independently of the worker's own signer (tests check it). */
+export async function hmacHex(key: string, message: string): Promise<string> {
+  const k = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -5,6 +5,7 @@ import { deliverOutbox } from "../../worker/events/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliverAll,
+  hmacHex,
   merchant,
   openCheckout,
   postJson,
@@ -21,19 +22,6 @@ interface InboxEntry {
 }
 
 const secret = env.MERCHANT_API_TOKEN as string;
-
-async function hmacHex(key: string, message: string) {
-  const k = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(key),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  return [...new Uint8Array(await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message)))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
-}
 
 /** The merchant's check, written independently of the worker's signer. */
 async function verifyMerchantSignature(header: string, body: string, key: string) {

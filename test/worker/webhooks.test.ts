@@ -6,6 +6,7 @@ import {
   deliverAll,
   deliveriesFor,
   fault,
+  hmacHex,
   merchant,
   openCheckout,
   postJson,
@@ -29,18 +30,6 @@ async function ledger(sub: string): Promise<Ledger> {
   const res = await merchant(`/v1/orders/${sub}`);
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: Ledger }).data;
-}
-
-async function hmacHex(key: string, body: string) {
-  const k = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(key),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(body));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 const signingKey = env.WEBHOOK_SIGNING_KEY as string;
