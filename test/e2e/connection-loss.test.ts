@@ -10,7 +10,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { instrumentedContext, launchBrowser } from "./support/browser.ts";
-import { DEFAULT_CRYPTO, paidNotifications, sleep } from "./support/journey.ts";
+import { DEFAULT_CRYPTO, expectOnePaidNotification, sleep } from "./support/journey.ts";
 import { type CuttableProxy, startCuttableProxy } from "./support/proxy.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { type Stack, startStack } from "./support/stack.ts";
@@ -67,8 +67,7 @@ it("offline while the payment settles → back online → paid, no duplicate not
   expect(paid.attempt.status).toBe("paid");
   await waitForWidgetText(page, /thank you/i);
 
-  await sleep(2000);
-  expect(await paidNotifications(stack, order.invoiceNumber)).toHaveLength(1);
+  await expectOnePaidNotification(stack, order.invoiceNumber);
   await page.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(page, "connection-loss");
   await context.close();

@@ -4,7 +4,7 @@
  * overpayment; the ledger records the fiat overpaid.
  */
 import { expect, it } from "vitest";
-import { DEFAULT_CRYPTO, openCheckout, paidNotifications } from "./support/journey.ts";
+import { DEFAULT_CRYPTO, expectOnePaidNotification, openCheckout } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
@@ -29,10 +29,7 @@ it("overpaid → paid, and the widget explains the extra", async () => {
   }, "the ledger to say paid");
   expect(ledger.amountOverpaid).toBe(paid.amountOverpaid);
   expect(ledger.amountDue).toBe("0.00");
-  await waitFor(
-    async () => (await paidNotifications(e2e.stack, order.invoiceNumber)).length === 1,
-    "one order.paid",
-  );
+  await expectOnePaidNotification(e2e.stack, order.invoiceNumber);
   await page.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(page, "overpaid");
   await context.close();

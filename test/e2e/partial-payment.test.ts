@@ -4,7 +4,12 @@
  * the rest; the order turns paid and the ledger's payments sum exactly to the order amount.
  */
 import { expect, it } from "vitest";
-import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sumFiat } from "./support/journey.ts";
+import {
+  DEFAULT_CRYPTO,
+  expectOnePaidNotification,
+  openCheckout,
+  sumFiat,
+} from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
@@ -52,10 +57,7 @@ it("partial, then the rest → paid; the ledger sums exactly", async () => {
   const payments = ledger.payments as { fiatAmount: string }[];
   expect(payments.length).toBeGreaterThanOrEqual(2);
   expect(sumFiat(payments.map((p) => p.fiatAmount))).toBe("30.75");
-  await waitFor(
-    async () => (await paidNotifications(e2e.stack, order.invoiceNumber)).length === 1,
-    "one order.paid",
-  );
+  await expectOnePaidNotification(e2e.stack, order.invoiceNumber);
 
   await page.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(page, "partial-then-paid");

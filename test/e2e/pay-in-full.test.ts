@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { seriousViolations } from "./support/axe.ts";
 import { collectPageErrors, instrumentedContext } from "./support/browser.ts";
-import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sleep } from "./support/journey.ts";
+import { DEFAULT_CRYPTO, expectOnePaidNotification, openCheckout } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
@@ -56,6 +56,14 @@ describe("pay in full", () => {
     expect(shown).toContain(payment.amount);
     expect(await widget(page).getByRole("img", { name: /qr/i }).count()).toBeGreaterThan(0);
 
+    // "Paid" must arrive over SSE: a snapshot poll (`GET /v1/checkouts/:id`) would mean the
+    // widget fell back to polling, which would hide a broken event stream.
+    const polls: string[] = [];
+    page.on("request", (request) => {
+      const { pathname } = new URL(request.url());
+      if (request.method() === "GET" && /^\/v1\/checkouts\/[^/]+$/.test(pathname))
+        polls.push(pathname);
+    });
     // The sandbox panel beside the checkout: the service's "Simulate payment".
     await page.locator("#current-invoice", { hasText: snapshot.attempt.orderId }).waitFor();
     await page.getByRole("button", { name: "Paid in full" }).click();
@@ -63,6 +71,7 @@ describe("pay in full", () => {
     expect(paid.attempt.status).toBe("paid");
     expect(paid.amountDue).toBe("0.00");
     await waitForWidgetText(page, /thank you/i);
+    expect(polls).toEqual([]);
     expect(
       await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
     ).toBe(true);
@@ -74,12 +83,7 @@ describe("pay in full", () => {
     expect(ledger.amountPaid).toBe("34.90");
     expect(ledger.amountDue).toBe("0.00");
 
-    await waitFor(
-      async () => (await paidNotifications(e2e.stack, invoiceNumber)).length > 0,
-      "order.paid",
-    );
-    await sleep(2000); // a duplicate delivery would arrive by now
-    expect(await paidNotifications(e2e.stack, invoiceNumber)).toHaveLength(1);
+    await expectOnePaidNotification(e2e.stack, invoiceNumber);
 
     await page.locator("#ledger .pill[data-status='paid']").waitFor();
     await page.locator("#notifications [data-type='order.paid']").waitFor();

@@ -57,6 +57,9 @@ async function invoiceRequests(): Promise<number> {
 it("an edited amount is refused: clear error, no invoice", async () => {
   const order = await e2e.stack.createOrder([{ productId: "pour-over-kit", quantity: 1 }]);
   const forged = withEditedAmount(await realToken(order.invoiceNumber), "0.01");
+  // The order was never opened, so only the signature check stands between this token and a
+  // new invoice (the same-sub/other-amount conflict rule cannot be what refuses it).
+  const invoicesBefore = await invoiceRequests();
 
   const direct = await fetch(`${e2e.stack.urls.workerUrl}/v1/checkouts`, {
     method: "POST",
@@ -65,6 +68,7 @@ it("an edited amount is refused: clear error, no invoice", async () => {
   });
   expect(direct.status).toBe(401);
   expect(((await direct.json()) as { error: { code: string } }).error.code).toBe("token_invalid");
+  expect(await invoiceRequests()).toBe(invoicesBefore);
 
   const { context, page, before } = await showToken(order.invoiceNumber, forged);
   await waitForWidgetText(page, /not valid/i);

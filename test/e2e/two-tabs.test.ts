@@ -4,7 +4,7 @@
  * and the merchant gets one `order.paid`.
  */
 import { expect, it } from "vitest";
-import { DEFAULT_CRYPTO, openCheckout, paidNotifications, sleep } from "./support/journey.ts";
+import { DEFAULT_CRYPTO, expectOnePaidNotification, openCheckout } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitForSnapshot, waitForWidgetText } from "./support/widget.ts";
@@ -36,8 +36,7 @@ it("two tabs on one checkout both turn paid from one webhook", async () => {
     waitForWidgetText(second, /thank you/i),
   ]);
 
-  await sleep(2000);
-  expect(await paidNotifications(e2e.stack, order.invoiceNumber)).toHaveLength(1);
+  await expectOnePaidNotification(e2e.stack, order.invoiceNumber);
   await second.bringToFront();
   await second.locator("#ledger .pill[data-status='paid']").waitFor();
   await saveScreenshot(second, "two-tabs");

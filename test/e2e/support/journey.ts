@@ -4,9 +4,11 @@
  * crypto currency, and count the merchant's `order.paid` notifications.
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { expect } from "vitest";
 import type { CheckoutSnapshot } from "../../../worker/api/contract.ts";
 import { collectPageErrors, instrumentedContext } from "./browser.ts";
 import type { ShopOrder, Stack, StoredNotification } from "./stack.ts";
+import { waitFor } from "./wait.ts";
 import { chooseCurrency, waitForSnapshot } from "./widget.ts";
 
 /** The crypto currency journeys pay with unless they say otherwise. */
@@ -58,6 +60,19 @@ export async function paidNotifications(
 ): Promise<StoredNotification[]> {
   const { notifications } = await stack.merchantView(invoiceNumber);
   return notifications.filter((n) => n.type === "order.paid");
+}
+
+/**
+ * Waits for the first `order.paid` of an order, gives a duplicate delivery time to arrive,
+ * then expects exactly one: the outbox is at-least-once, the ledger must make it exactly once.
+ */
+export async function expectOnePaidNotification(stack: Stack, invoiceNumber: string) {
+  await waitFor(
+    async () => (await paidNotifications(stack, invoiceNumber)).length > 0,
+    "an order.paid notification",
+  );
+  await sleep(2000);
+  expect(await paidNotifications(stack, invoiceNumber)).toHaveLength(1);
 }
 
 /** Exact sum of two-decimal fiat strings, in integer cents. */
