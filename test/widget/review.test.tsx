@@ -2,6 +2,7 @@
  * The widget review's findings (issue 5), one block each, in severity order: every test here
  * failed before its fix.
  */
+import { readFileSync } from "node:fs";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { encode } from "uqr";
 import { describe, expect, it, vi } from "vitest";
@@ -433,5 +434,25 @@ describe("12. the script tag loaded as a module (no currentScript)", () => {
       vi.doUnmock("../../widget/element.ts");
       script.remove();
     }
+  });
+});
+
+describe("13. themes without light-dark()", () => {
+  it("light by default; the same dark values for theme=dark and for a dark OS (unless theme=light)", () => {
+    const css = readFileSync("widget/styles.css", "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
+    expect(css).not.toContain("light-dark(");
+    const block = (selector: string) => {
+      const start = css.indexOf(`${selector} {`);
+      expect(start).toBeGreaterThanOrEqual(0);
+      return css.slice(start, css.indexOf("}", start)).match(/--cc-[\w-]+: #\w+/g) ?? [];
+    };
+    const light = block(":host");
+    const dark = block(':host([theme="dark"])');
+    expect(light).toHaveLength(10);
+    expect(dark).toHaveLength(10);
+    expect(css).toMatch(
+      /@media \(prefers-color-scheme: dark\) \{\s*:host\(:not\(\[theme="light"\]\)\) \{/,
+    );
+    expect(block(':host(:not([theme="light"]))')).toEqual(dark);
   });
 });
