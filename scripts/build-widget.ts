@@ -2,7 +2,8 @@
  * @module
  * `npm run build:widget`: the script-tag bundle `dist/public/widget.js` (IIFE, served by the
  * worker as a static asset at /widget.js), one small script per extra locale
- * (`dist/public/i18n/<lang>.js`, loaded only when needed), and the ESM build
+ * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
+ * (`qr.js`) and refund-address check (`address.js`), and the ESM build
  * `dist/widget.esm.js` with its types.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -65,6 +66,16 @@ await build({
   },
   format: "iife",
   outfile: "dist/public/qr.js",
+});
+await build({
+  ...common,
+  stdin: {
+    contents: `import { checkAddress } from "./address.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
+    resolveDir: "widget",
+    loader: "ts",
+  },
+  format: "iife",
+  outfile: "dist/public/address.js",
 });
 await build({
   ...common,

@@ -29,7 +29,7 @@ export function widgetSizes(dist = "dist"): FileSize[] {
   const locales = existsSync(`${dist}/public/i18n`)
     ? readdirSync(`${dist}/public/i18n`).map((f) => `public/i18n/${f}`)
     : [];
-  return ["public/widget.js", "public/qr.js", ...locales, "widget.esm.js"]
+  return ["public/widget.js", "public/qr.js", "public/address.js", ...locales, "widget.esm.js"]
     .filter((file) => existsSync(`${dist}/${file}`))
     .map((file) => {
       const bytes = readFileSync(`${dist}/${file}`);

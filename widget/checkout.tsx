@@ -14,12 +14,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
-import { messageFor } from "./errors.ts";
+import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
 import { formatCrypto, formatFiat } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
+import { safeUrl } from "./url.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
@@ -32,18 +33,19 @@ export interface CheckoutProps {
 }
 
 const ENDED = new Set(["expired", "failed", "cancelled"]);
-/** Opening failures worth a "Retry" button (the token itself is fine). */
-const TRANSIENT = new Set([
-  "network",
-  "service_busy",
-  "upstream_error",
-  "rate_limited",
-  "internal",
-]);
+/** Lock failures that rule a currency out for this order (shown on its button). */
+const RULED_OUT = /^(currency_unavailable|amount_below_minimum)$/;
+/** Fiat strings like "0.00": any non-zero digit means an overpayment. */
+const isOverpaid = (s: CheckoutSnapshot) => /[1-9]/.test(s.amountOverpaid);
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
-  if (s.final) return /[1-9]/.test(s.amountOverpaid) ? t("statusOverpaid") : t("statusPaid");
+  if (s.final)
+    return isOverpaid(s)
+      ? t("statusOverpaid", {
+          extra: formatFiat(s.amountOverpaid, s.currency, s.fiatDecimalPlaces, i18n.locale),
+        })
+      : t("statusPaid");
   const p = s.attempt.payment;
   switch (s.attempt.status) {
     case "processing":
@@ -65,7 +67,8 @@ function statusText(s: CheckoutSnapshot, i18n: Translator): string {
     case "cancelled":
       return t("statusCancelled");
     default:
-      return t("statusWaiting");
+      // Nothing to wait for before a currency is chosen.
+      return p ? t("statusWaiting") : t("statusNew");
   }
 }
 
@@ -77,6 +80,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const [busy, setBusy] = useState(false);
   const [hosted, setHosted] = useState(false);
   const [choosing, setChoosing] = useState(false);
+  const [off, setOff] = useState<Record<string, string>>({});
   const [qrReady, setQrReady] = useState(false);
   const [announce, setAnnounce] = useState("");
   const [now, setNow] = useState(Date.now());
@@ -114,14 +118,19 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
     setError(code);
     emit("checkout:error", { code, message: lang.current.t(messageFor(code)) });
   };
-  const run = async (action: () => Promise<CheckoutSnapshot>) => {
+  /** Runs a shopper's action; `picked` is the currency a lock asked for. */
+  const run = async (action: () => Promise<CheckoutSnapshot>, picked?: string) => {
     setBusy(true);
     try {
       accept(await action());
     } catch (e) {
       focusNext.current = null;
-      if (e instanceof ApiFailure && e.code === "lock_unsupported") setHosted(true);
-      else fail(e);
+      const code = e instanceof ApiFailure ? e.code : "";
+      if (code === "lock_unsupported") setHosted(true);
+      else {
+        if (picked && RULED_OUT.test(code)) setOff((o) => ({ ...o, [picked]: code }));
+        fail(e);
+      }
     } finally {
       setBusy(false);
     }
@@ -140,8 +149,8 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       .then((first) => {
         if (cancelled) return;
         accept(first);
-        if (!first.final) stop = follow(api.eventsUrl(first.id), () => api.get(first.id), accept);
-        if (first.mode === "in-page") loadQrEncoder(api.base).then(() => setQrReady(true));
+        if (!first.final)
+          stop = follow(api.eventsUrl(first.id), () => api.get(first.id), accept, fail);
         // Also in hosted mode: the refund form needs the currency's addressMask.
         api.currencies().then(setCurrencies, () => setCurrencies([]));
       })
@@ -154,15 +163,11 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
     };
   }, [token, reload]);
 
-  const copy = async (value: string) => {
-    try {
-      await navigator.clipboard.writeText(value);
-    } catch {
-      // Clipboard blocked (permissions, insecure page): the value stays selectable on screen.
-    }
-    // A changed string makes screen readers announce a second copy too.
-    setAnnounce((before) => (before === t("copied") ? `${t("copied")}\u00a0` : t("copied")));
-  };
+  // The encoder loads once any payment shows: in-page, or hosted after a pick on the service's page.
+  const showsPayment = !!snapshot?.attempt.payment;
+  useEffect(() => {
+    if (showsPayment) loadQrEncoder(api.base).then(() => setQrReady(true));
+  }, [showsPayment]);
 
   if (!snapshot) {
     return (
@@ -181,8 +186,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const status = s.attempt.status;
   const code = p?.cryptoCurrencyCode ?? s.refundAddress?.cryptoCurrencyCode ?? null;
   const lockedCurrency = currencies?.find((c) => c.code === code) ?? null;
-  // Fiat strings like "0.00": any non-zero digit means an overpayment.
-  const overpaid = /[1-9]/.test(s.amountOverpaid);
+  const overpaid = isOverpaid(s);
   const wantsRefund = status === "partially_paid" || overpaid;
   const payable = !s.final && !ENDED.has(status) && !s.canRetry;
   const inPage = s.mode === "in-page" && !hosted;
@@ -221,9 +225,10 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
             currencies={currencies}
             i18n={i18n}
             busy={busy}
+            off={off}
             onPick={(c) => {
               focusNext.current = "#cc-pay";
-              void run(() => api.lock(s.id, c)).then(() => setChoosing(false));
+              void run(() => api.lock(s.id, c), c).then(() => setChoosing(false));
             }}
           />
         ) : (
@@ -231,12 +236,14 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         )
       ) : null}
 
-      {payable && !p && !inPage ? (
+      {payable && !inPage ? (
         <div class="hosted">
           <p>{t("hostedIntro")}</p>
-          <a class="button" href={s.attempt.paymentPageUrl} target="_blank" rel="noopener">
-            {t("openPaymentPage")}
-          </a>
+          {safeUrl(s.attempt.paymentPageUrl) ? (
+            <a class="button" href={s.attempt.paymentPageUrl} target="_blank" rel="noopener">
+              {t("openPaymentPage")}
+            </a>
+          ) : null}
         </div>
       ) : null}
 
@@ -247,7 +254,6 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           i18n={i18n}
           now={now}
           qrReady={qrReady}
-          onCopy={copy}
           onChange={
             status === "created" && !/[1-9]/.test(p.received) && inPage
               ? () => {
@@ -265,7 +271,8 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           class="primary"
           disabled={busy}
           onClick={() => {
-            focusNext.current = "#cc-pick";
+            // Hosted mode has no currency list: the payment page link comes back instead.
+            focusNext.current = inPage ? "#cc-pick" : ".hosted a";
             void run(() => api.retry(s.id));
           }}
         >
@@ -273,8 +280,19 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         </button>
       ) : null}
 
+      {overpaid && p ? (
+        <p class="muted">
+          {t("statusPartial", {
+            received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
+            amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
+            code: p.cryptoCurrencyCode,
+          })}
+        </p>
+      ) : null}
+
       {wantsRefund && lockedCurrency ? (
         <RefundForm
+          base={api.base}
           currency={lockedCurrency}
           saved={s.refundAddress?.address ?? null}
           i18n={i18n}

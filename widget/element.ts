@@ -54,7 +54,7 @@ export function mount(host: HTMLElement, options: MountOptions): () => void {
   let live = true;
   const draw = (i18n: Translator) => {
     if (!live) return;
-    target.setAttribute("lang", i18n.locale);
+    target.setAttribute("lang", i18n.lang);
     target.setAttribute("dir", i18n.dir);
     host.setAttribute("dir", i18n.dir);
     const view = options.mode === "deposit" ? TopUp : Checkout;
@@ -64,7 +64,7 @@ export function mount(host: HTMLElement, options: MountOptions): () => void {
   draw(first);
   // Another catalogue may need loading first; the checkout keeps its state across the redraw.
   void loadTranslator(requested, options.api).then((i18n) => {
-    if (i18n.locale !== first.locale) draw(i18n);
+    if (i18n.lang !== first.lang) draw(i18n);
   });
   return () => {
     live = false;

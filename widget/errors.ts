@@ -33,6 +33,15 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", Messa
   forbidden_origin: "errorConfig",
 };
 
+/** Failures worth asking again (the token and the checkout are fine): "Retry", keep polling. */
+export const TRANSIENT = new Set([
+  "network",
+  "service_busy",
+  "upstream_error",
+  "rate_limited",
+  "internal",
+]);
+
 /**
  * The message key for an error code; unknown codes get the generic message.
  *

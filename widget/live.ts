@@ -3,25 +3,34 @@
  * Live status: server-sent events, with polling as the fallback.
  *
  * Invariants: EventSource resumes with `Last-Event-ID` on its own; a final snapshot closes the
- * source (the server also closes and answers a reconnect with 204). Three errors in a row
- * without any message, a source the browser gave up on (`CLOSED`: an HTTP error or a wrong
- * content type, which EventSource never retries) before a final snapshot, or no EventSource at
- * all, switch to polling every 3 s, so the shopper's status never freezes.
+ * source (the server also closes and answers a reconnect with 204). The worker closes every
+ * stream after 10 min by design, so an `open` resets the error count: only three errors in a
+ * row without a working connection, a source the browser gave up on (`CLOSED`: an HTTP error or
+ * a wrong content type, which EventSource never retries) before a final snapshot, or no
+ * EventSource at all, switch to polling. Polling runs every 3 s and doubles its delay after each
+ * transient failure (up to 1 min); a non-transient failure (not found, token refused) stops it
+ * and is reported, since asking again cannot change the answer.
  */
+import { ApiFailure } from "./api.ts";
+import { TRANSIENT } from "./errors.ts";
 
 /** Polling period when SSE is unavailable. */
 export const POLL_MS = 3000;
+/** Longest wait between polls after repeated transient failures. */
+export const POLL_MAX_MS = 60_000;
 
 /**
- * Follows a checkout; returns a function that stops following.
+ * Follows a checkout; returns a function that stops following. `onFatal` gets the failure that
+ * stopped polling for good.
  *
  * @example
- * const stop = follow(api.eventsUrl(id), () => api.get(id), render);
+ * const stop = follow(api.eventsUrl(id), () => api.get(id), render, showError);
  */
 export function follow<S extends { final: boolean }>(
   eventsUrl: string,
   poll: () => Promise<S>,
   onSnapshot: (snapshot: S) => void,
+  onFatal: (failure: ApiFailure) => void,
 ): () => void {
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -29,18 +38,21 @@ export function follow<S extends { final: boolean }>(
 
   const startPolling = () => {
     source?.close();
+    let delay = POLL_MS;
     const tick = async () => {
       if (stopped) return;
       try {
         const snapshot = await poll();
         onSnapshot(snapshot);
         if (snapshot.final) return;
-      } catch {
-        // Keep polling through transient failures.
+        delay = POLL_MS;
+      } catch (e) {
+        if (e instanceof ApiFailure && !TRANSIENT.has(e.code)) return stopped || onFatal(e);
+        delay = Math.min(delay * 2, POLL_MAX_MS);
       }
-      if (!stopped) timer = setTimeout(tick, POLL_MS);
+      if (!stopped) timer = setTimeout(tick, delay);
     };
-    timer = setTimeout(tick, POLL_MS);
+    timer = setTimeout(tick, delay);
   };
 
   if (typeof EventSource !== "function") {
@@ -50,6 +62,9 @@ export function follow<S extends { final: boolean }>(
     let done = false;
     const es = new EventSource(eventsUrl);
     source = es;
+    es.onopen = () => {
+      errors = 0;
+    };
     es.addEventListener("snapshot", (event) => {
       errors = 0;
       const snapshot = JSON.parse((event as MessageEvent<string>).data) as S;

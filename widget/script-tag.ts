@@ -2,9 +2,13 @@
  * @module
  * Script-tag entry (`<script src="https://<worker>/widget.js" async>`): the API origin
  * defaults to the script's own origin, captured while the script runs (`currentScript` is
- * gone afterwards).
+ * gone afterwards, and null when the page loads it as `type="module"`: then the first
+ * `script[src*="/widget.js"]` tells the origin).
  */
 import { defineCheckoutElement } from "./element.ts";
 
-const src = (document.currentScript as HTMLScriptElement | null)?.src;
+const src = (
+  (document.currentScript as HTMLScriptElement | null) ??
+  document.querySelector<HTMLScriptElement>('script[src*="/widget.js"]')
+)?.src;
 defineCheckoutElement(src ? new URL(src).origin : location.origin);

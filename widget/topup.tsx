@@ -6,11 +6,15 @@
  *
  * The token's claims are read (not verified: the worker verifies) only to know whether the
  * merchant fixed the currency; otherwise the customer picks one from the live list.
+ *
+ * Invariants: one deposit request at a time (a double click opens one deposit); an answer that
+ * arrives after unmount (or a token change) is dropped, so no stream outlives the view; a
+ * snapshot older than the one shown is ignored before any event; `checkout:paid` fires once.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CryptoCurrency, DepositSnapshot } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
-import { messageFor } from "./errors.ts";
+import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
 import { formatCrypto } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
@@ -50,32 +54,52 @@ export function TopUp({
   const [currencies, setCurrencies] = useState<CryptoCurrency[] | null>(null);
   const [error, setError] = useState<string | null>(token ? null : "missing_token");
   const [qrReady, setQrReady] = useState(false);
-  const [announce, setAnnounce] = useState("");
+  const [busy, setBusy] = useState(false);
+  /** The currency of the last request, for "Retry". */
+  const [asked, setAsked] = useState<string>();
   const stop = useRef<() => void>(() => {});
+  const shown = useRef<DepositSnapshot | null>(null);
+  /** Bumped on unmount and token change: answers to an older generation are dropped. */
+  const generation = useRef(0);
+  const inFlight = useRef(false);
 
   const accept = (next: DepositSnapshot) => {
-    setDeposit((prev) => (prev && next.seq < prev.seq ? prev : next));
+    const prev = shown.current;
+    if (prev && next.seq <= prev.seq) return;
+    shown.current = next;
+    setDeposit(next);
     emit("checkout:status", next);
-    if (next.status === "completed") emit("checkout:paid", next);
+    if (next.status === "completed" && prev?.status !== "completed") emit("checkout:paid", next);
+  };
+  const fail = (e: unknown) => {
+    const failure = e instanceof ApiFailure ? e.code : "internal";
+    setError(failure);
+    emit("checkout:error", { code: failure, message: t(messageFor(failure)) });
   };
   const open = (code?: string) => {
-    if (!token) return;
-    api.openDeposit(token, code).then(
-      (first) => {
+    if (!token || inFlight.current) return;
+    inFlight.current = true;
+    const mine = generation.current;
+    setBusy(true);
+    setError(null);
+    setAsked(code);
+    api
+      .openDeposit(token, code)
+      .then((first) => {
+        if (mine !== generation.current) return;
         accept(first);
         if (!first.final)
           stop.current = follow(
             api.depositEventsUrl(first.id),
             () => api.getDeposit(first.id),
             accept,
+            fail,
           );
-      },
-      (e: unknown) => {
-        const failure = e instanceof ApiFailure ? e.code : "internal";
-        setError(failure);
-        emit("checkout:error", { code: failure, message: t(messageFor(failure)) });
-      },
-    );
+      }, fail)
+      .finally(() => {
+        inFlight.current = false;
+        setBusy(false);
+      });
   };
 
   useEffect(() => {
@@ -87,25 +111,29 @@ export function TopUp({
     const fixed = fixedCurrency(token);
     if (fixed) open(fixed);
     else api.currencies().then(setCurrencies, () => setCurrencies([]));
-    return () => stop.current();
+    return () => {
+      generation.current++;
+      stop.current();
+    };
   }, [token]);
 
-  const copy = async (value: string) => {
-    await navigator.clipboard?.writeText(value).catch(() => {});
-    setAnnounce(t("copied"));
-  };
-
+  const problem = error ? (
+    <p class="error" role="alert">
+      {t(messageFor(error), { code: "", network: "" })}
+    </p>
+  ) : null;
   if (!deposit) {
     return (
       <div class="card">
-        {error ? (
-          <p class="error" role="alert">
-            {t(messageFor(error), { code: "", network: "" })}
-          </p>
-        ) : currencies ? (
+        {problem}
+        {error && TRANSIENT.has(error) ? (
+          <button type="button" class="primary" disabled={busy} onClick={() => open(asked)}>
+            {t("retry")}
+          </button>
+        ) : error ? null : currencies ? (
           <>
             <h2>{t("topUpChoose")}</h2>
-            <CurrencyPicker currencies={currencies} i18n={i18n} busy={false} onPick={open} />
+            <CurrencyPicker currencies={currencies} i18n={i18n} busy={busy} onPick={open} />
           </>
         ) : (
           <p class="muted">{t("loading")}</p>
@@ -140,6 +168,7 @@ export function TopUp({
           ? t("topUpCompleted", { net: fmt(s.net), code })
           : (statusText[d.status] ?? t("topUpWaiting"))}
       </p>
+      {problem}
       {s ? (
         <p class="muted">
           {t("topUpBreakdown", {
@@ -156,15 +185,11 @@ export function TopUp({
           <QrCode
             text={d.walletUri}
             label={t("qrLabel", { amount: "", code, network: d.network, address: d.address })}
+            ready={qrReady}
+            failed={t("qrFailed")}
           />
           <div class="details">
-            <CopyRow
-              label={t("topUpSendTo")}
-              value={d.address}
-              shown={d.address}
-              onCopy={copy}
-              copyLabel={t("copy")}
-            />
+            <CopyRow label={t("topUpSendTo")} value={d.address} shown={d.address} i18n={i18n} />
             <a class="button" href={d.walletUri}>
               {t("openWallet")}
             </a>
@@ -182,7 +207,7 @@ export function TopUp({
         </section>
       ) : null}
       <p class="sr-only" aria-live="polite">
-        {announce || (s ? t("topUpCompleted", { net: fmt(s.net), code }) : statusText[d.status])}
+        {s ? t("topUpCompleted", { net: fmt(s.net), code }) : statusText[d.status]}
       </p>
     </div>
   );

@@ -71,7 +71,8 @@ describe("paying in-page", () => {
       seq: 2,
       attempt: {
         ...snapshot().attempt,
-        payment: payment({ walletUri: "bitcoin:tb1qexample?amount=0.00076770" }),
+        // Tron (TRC-20): the wallet link is the bare address, as the worker builds it.
+        payment: payment(),
       },
     });
     const { worker } = setup({
@@ -88,7 +89,7 @@ describe("paying in-page", () => {
     expect(screen.getByText("49.9 USDT")).toBeTruthy();
     expect(screen.getByText("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Open in wallet" }).getAttribute("href")).toBe(
-      "bitcoin:tb1qexample?amount=0.00076770",
+      "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
     );
     const qr = screen.getByRole("img");
     expect(qr.getAttribute("aria-label")).toBe(
@@ -121,13 +122,18 @@ describe("paying in-page", () => {
       "POST /v1/checkouts": () =>
         ok(snapshot({ attempt: { ...snapshot().attempt, payment: payment() } }), 201),
     });
-    fireEvent.click(await screen.findByRole("button", { name: "Copy: Send exactly" }));
+    const amount = await screen.findByRole("button", { name: "Copy: Send exactly" });
+    fireEvent.click(amount);
     await waitFor(() => expect(writeText).toHaveBeenCalledWith("49.9"));
+    // Visible beside the button that was used, and spoken (polite live region).
+    const note = await screen.findByText("Copied to clipboard");
+    expect(note.getAttribute("aria-live")).toBe("polite");
+    expect(amount.parentElement?.contains(note)).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Copy: To this address" }));
     await waitFor(() =>
       expect(writeText).toHaveBeenCalledWith("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7"),
     );
-    expect(screen.getByText("Copied to clipboard").getAttribute("aria-live")).toBe("polite");
+    await waitFor(() => expect(screen.getAllByText("Copied to clipboard")).toHaveLength(2));
   });
 
   it("offers the hosted payment page when the service has no in-page currency lock", async () => {
@@ -241,7 +247,11 @@ describe("live status", () => {
       final: true,
       orderState: "paid",
       amountOverpaid: "5.00",
-      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
+      attempt: {
+        ...snapshot().attempt,
+        status: "overpaid",
+        payment: payment({ received: "55", remaining: "0" }),
+      },
     });
     const saved = {
       ...over,
@@ -255,7 +265,9 @@ describe("live status", () => {
       "POST /v1/checkouts": () => ok(over, 201),
       "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () => ok(saved),
     });
-    await screen.findAllByText(/you sent more than needed/);
+    // How much extra (fiat), the crypto figures behind it, and how to claim it.
+    await screen.findAllByText(/you sent \$5\.00 more than needed\. Leave a refund address below/);
+    expect(screen.getByText("Received 55 of 49.9 USDT_TRC20.")).toBeTruthy();
     const input = await screen.findByLabelText("Refund address");
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" } });
     fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));

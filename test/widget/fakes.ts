@@ -4,6 +4,8 @@
 import { cleanup } from "@testing-library/preact";
 import { encode } from "uqr";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
+import { checkAddress } from "../../widget/address.ts";
+import { registerAddressCheck } from "../../widget/address-check.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
 import type {
   CheckoutSnapshot,
@@ -138,6 +140,7 @@ export class FakeEventSource {
   /** 0 connecting, 1 open, 2 closed (the browser gave up): what `fail(true)` simulates. */
   readyState = 0;
   onerror: (() => void) | null = null;
+  onopen: (() => void) | null = null;
   readonly listeners: ((e: MessageEvent<string>) => void)[] = [];
   constructor(url: string) {
     this.url = url;
@@ -153,6 +156,11 @@ export class FakeEventSource {
   push(s: CheckoutSnapshot) {
     for (const l of this.listeners) l({ data: JSON.stringify(s) } as MessageEvent<string>);
   }
+  /** The connection (re)opened, as after each server-side rotation. */
+  open() {
+    this.readyState = 1;
+    this.onopen?.();
+  }
   /** A stream error; `giveUp` as when the server answered an HTTP error (no reconnect). */
   fail(giveUp = false) {
     if (giveUp) this.readyState = 2;
@@ -161,11 +169,14 @@ export class FakeEventSource {
 }
 
 /**
- * The hooks every rendering test needs: the QR encoder registered (it is an on-demand script in
- * production), a fresh fake EventSource per test, and a clean DOM, timers and globals after.
+ * The hooks every rendering test needs: the QR encoder and the address check registered (they
+ * are on-demand scripts in production), a fresh fake EventSource per test, and a clean DOM, timers and globals after.
  */
 export function useWidgetTestDoubles(): void {
-  beforeAll(() => registerQrEncoder(encode));
+  beforeAll(() => {
+    registerQrEncoder(encode);
+    registerAddressCheck(checkAddress);
+  });
   beforeEach(() => {
     FakeEventSource.instances = [];
     vi.stubGlobal("EventSource", FakeEventSource);

@@ -191,7 +191,7 @@ describe("announcements", () => {
         attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
       }),
     );
-    const live = document.querySelector("[aria-live=polite]")!;
+    const live = document.querySelector(".sr-only[aria-live=polite]")!;
     await waitFor(() => expect(live.textContent).toBe(de.statusProcessing));
   });
 
@@ -199,7 +199,7 @@ describe("announcements", () => {
     vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText: async () => {} } });
     setup({ "POST /v1/checkouts": () => ok(locked(), 201) });
     const button = await screen.findByRole("button", { name: "Copy: To this address" });
-    const live = document.querySelector("[aria-live=polite]")!;
+    const live = button.parentElement!.querySelector("[aria-live=polite]")!;
     fireEvent.click(button);
     await waitFor(() => expect(live.textContent?.trim()).toBe("Copied to clipboard"));
     const first = live.textContent;

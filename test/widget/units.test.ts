@@ -100,6 +100,9 @@ describe("refund address checks (mask + checksum)", () => {
 });
 
 describe("live status fallback", () => {
+  const fatal = () => {
+    throw new Error("no failure here is final");
+  };
   afterEach(() => {
     vi.useRealTimers();
     vi.unstubAllGlobals();
@@ -114,7 +117,7 @@ describe("live status fallback", () => {
       n += 1;
       return snapshot({ seq: n, final: n >= 3 });
     });
-    follow("https://x/events", poll, (s) => seen.push(s.seq));
+    follow("https://x/events", poll, (s) => seen.push(s.seq), fatal);
     await vi.advanceTimersByTimeAsync(POLL_MS);
     await vi.advanceTimersByTimeAsync(POLL_MS);
     await vi.advanceTimersByTimeAsync(POLL_MS * 3);
@@ -140,7 +143,7 @@ describe("live status fallback", () => {
       },
     );
     const poll = vi.fn(async () => snapshot({ seq: 7, final: true }));
-    follow("https://x/events", poll, () => {});
+    follow("https://x/events", poll, () => {}, fatal);
     sources[0]!.onerror?.();
     sources[0]!.onerror?.();
     await vi.advanceTimersByTimeAsync(POLL_MS);

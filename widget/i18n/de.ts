@@ -14,6 +14,8 @@ export const de: Messages = {
   toAddress: "An diese Adresse",
   copy: "Kopieren",
   copied: "In die Zwischenablage kopiert",
+  copyFailed: "Kopieren fehlgeschlagen — markieren Sie den Text",
+  qrFailed: "Der QR-Code konnte nicht laden: kopieren Sie Betrag und Adresse.",
   openWallet: "In Wallet öffnen",
   sendOnly:
     "Senden Sie nur {code} im Netzwerk {network}. Andere Coins oder Netzwerke gehen verloren.",
@@ -25,12 +27,13 @@ export const de: Messages = {
     "Fahren Sie auf der Zahlungsseite fort; dieses Feld aktualisiert sich, sobald Ihre Zahlung eintrifft.",
   openPaymentPage: "Zahlungsseite öffnen",
   statusWaiting: "Warten auf Ihre Zahlung…",
+  statusNew: "Noch nicht bezahlt.",
   statusProcessing: "Zahlung erkannt — warten auf Netzwerkbestätigungen.",
   statusSuspended:
     "Ihre Zahlung wird geprüft. Sie müssen nichts tun; diese Seite aktualisiert sich.",
   statusPaid: "Bezahlt — vielen Dank!",
   statusOverpaid:
-    "Bezahlt — Sie haben mehr als nötig gesendet. Hinterlegen Sie eine Rückerstattungsadresse für den Überschuss.",
+    "Bezahlt — Sie haben {extra} mehr als nötig gesendet. Hinterlegen Sie unten eine Rückerstattungsadresse für den Überschuss.",
   statusPartial: "{received} von {amount} {code} erhalten.",
   statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
   statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",

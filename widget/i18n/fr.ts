@@ -14,6 +14,8 @@ export const fr: Messages = {
   toAddress: "À cette adresse",
   copy: "Copier",
   copied: "Copié dans le presse-papiers",
+  copyFailed: "Copie impossible — sélectionnez le texte",
+  qrFailed: "Le code QR n'a pas pu se charger : copiez le montant et l'adresse.",
   openWallet: "Ouvrir dans le portefeuille",
   sendOnly:
     "Envoyez uniquement des {code} sur le réseau {network}. Toute autre pièce ou réseau sera perdu.",
@@ -25,11 +27,12 @@ export const fr: Messages = {
     "Continuez sur la page de paiement ; ce cadre se met à jour dès que votre paiement arrive.",
   openPaymentPage: "Ouvrir la page de paiement",
   statusWaiting: "En attente de votre paiement…",
+  statusNew: "Pas encore payé.",
   statusProcessing: "Paiement détecté — en attente des confirmations du réseau.",
   statusSuspended: "Votre paiement est en cours de vérification. Aucune action n'est requise.",
   statusPaid: "Payé — merci !",
   statusOverpaid:
-    "Payé — vous avez envoyé plus que nécessaire. Indiquez une adresse de remboursement pour récupérer l'excédent.",
+    "Payé — vous avez envoyé {extra} de plus que nécessaire. Indiquez ci-dessous une adresse de remboursement pour récupérer l'excédent.",
   statusPartial: "{received} reçus sur {amount} {code}.",
   statusExpired: "Cette tentative de paiement a expiré avant l'arrivée d'un paiement.",
   statusFailed: "Cette tentative de paiement a échoué.",

@@ -5,6 +5,10 @@
  * keeps the script-tag bundle small. A locale script registers itself on a page global, so a
  * second widget on the page reuses it. Unknown locales, or a locale that fails to load within
  * 3 s, fall back to English. RTL locales set `dir="rtl"`.
+ *
+ * Invariant: the requested tag is canonicalised once, here (`Intl.getCanonicalLocales`); a tag
+ * `Intl` refuses (`de-`) becomes `en`, so no `RangeError` reaches a render. A valid tag without
+ * a catalogue (`pt-BR`) still formats numbers and dates its way, with English texts.
  */
 import { loadScriptOnce, pageGlobal } from "../assets.ts";
 import { en, type MessageKey, type Messages } from "./en.ts";
@@ -22,27 +26,39 @@ export function registerLocale(lang: string, messages: Messages): void {
 
 /** A translator bound to one locale. */
 export interface Translator {
+  /** Canonical BCP 47 tag for numbers and dates (`Intl`). */
   locale: string;
+  /** The texts' language (the element's `lang`): `locale`, or `en` when it has no catalogue. */
+  lang: string;
   dir: "ltr" | "rtl";
   t(key: MessageKey, values?: Record<string, string>): string;
 }
 
-const baseOf = (locale: string | null | undefined) =>
-  (locale?.trim() || "en").toLowerCase().split("-")[0] ?? "en";
+function canonical(requested: string | null | undefined): string {
+  try {
+    return Intl.getCanonicalLocales(requested?.trim() || "en")[0] ?? "en";
+  } catch {
+    return "en";
+  }
+}
+const baseOf = (requested: string | null | undefined) =>
+  canonical(requested).toLowerCase().split("-")[0] ?? "en";
 
 /**
  * A translator for the catalogues loaded so far: `de-CH` → `de`, unknown → `en`.
  *
  * @example
  * translator("de-DE").t("copy") // "Kopieren" once the German catalogue is loaded
+ * translator("pt-BR").locale // "pt-BR" (numbers), with English texts (lang "en")
  */
 export function translator(requested: string | null | undefined): Translator {
-  const base = baseOf(requested);
+  const locale = canonical(requested);
+  const base = baseOf(locale);
   const messages = base === "en" ? en : registry()[base];
-  const locale = messages ? requested?.trim() || "en" : "en";
   const catalogue = messages ?? en;
   return {
     locale,
+    lang: messages ? locale : "en",
     dir: messages && RTL.has(base) ? "rtl" : "ltr",
     t: (key, values = {}) =>
       catalogue[key].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? ""),

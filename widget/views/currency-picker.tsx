@@ -1,14 +1,19 @@
 /**
  * @module
  * The currency choice: the service's live list, grouped by network. Never a hardcoded list.
+ * A currency the service refused for this order (`off`: code → error code) stays listed,
+ * disabled, with the reason in place of its name.
  */
 import type { CryptoCurrency } from "../../worker/api/contract.ts";
+import { messageFor } from "../errors.ts";
 import type { Translator } from "../i18n/index.ts";
+import { safeUrl } from "../url.ts";
 
 export function CurrencyPicker(props: {
   currencies: CryptoCurrency[];
   i18n: Translator;
   busy: boolean;
+  off?: Record<string, string>;
   onPick: (code: string) => void;
 }) {
   const { t } = props.i18n;
@@ -25,21 +30,26 @@ export function CurrencyPicker(props: {
           <div class="choices">
             {props.currencies
               .filter((c) => c.network === network)
-              .map((c) => (
-                <button
-                  type="button"
-                  class="choice"
-                  key={c.code}
-                  disabled={props.busy}
-                  aria-label={t("payWith", { code: c.code, network: c.network })}
-                  onClick={() => props.onPick(c.code)}
-                >
-                  {c.imageUrl ? <img src={c.imageUrl} alt="" width={20} height={20} /> : null}
-                  <strong>{c.code.split("_")[0]}</strong>
-                  <span class="muted">{c.name}</span>
-                  <span class="badge">{c.network}</span>
-                </button>
-              ))}
+              .map((c) => {
+                const refused = props.off?.[c.code];
+                const why = refused && t(messageFor(refused));
+                const icon = safeUrl(c.imageUrl);
+                return (
+                  <button
+                    type="button"
+                    class="choice"
+                    key={c.code}
+                    disabled={props.busy || !!why}
+                    aria-label={`${t("payWith", { code: c.code, network: c.network })}${why ? `: ${why}` : ""}`}
+                    onClick={() => props.onPick(c.code)}
+                  >
+                    {icon ? <img src={icon} alt="" width={20} height={20} /> : null}
+                    <strong>{c.code.split("_")[0]}</strong>
+                    <span class="muted">{why || c.name}</span>
+                    <span class="badge">{c.network}</span>
+                  </button>
+                );
+              })}
           </div>
         </fieldset>
       ))}

@@ -1,21 +1,22 @@
 /**
  * @module
  * What to send, where: exact amount (the worker's string, never re-rounded), address, copy
- * buttons, QR code, wallet link, network warning and countdown.
+ * buttons, QR code, wallet link, network warning and countdown. Once the countdown reaches
+ * zero only the "window closed" message stays: paying to a closed window would go astray.
  */
+import { useState } from "preact/hooks";
 import type { PaymentInstructions } from "../../worker/api/contract.ts";
 import { countdown, formatCrypto } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";
 import { qrPath } from "../qr.ts";
 
-/** A labelled value with a copy button. */
-export function CopyRow(props: {
-  label: string;
-  value: string;
-  shown: string;
-  onCopy: (v: string) => void;
-  copyLabel: string;
-}) {
+/**
+ * A labelled value with a copy button. The outcome (copied, or the clipboard refused: select
+ * the text instead) shows beside the button in a polite live region, for eyes and ears alike.
+ */
+export function CopyRow(props: { label: string; value: string; shown: string; i18n: Translator }) {
+  const { t } = props.i18n;
+  const [note, setNote] = useState("");
   return (
     <div class="copy-row">
       <span class="label">{props.label}</span>
@@ -23,19 +24,37 @@ export function CopyRow(props: {
       <button
         type="button"
         class="secondary"
-        aria-label={`${props.copyLabel}: ${props.label}`}
-        onClick={() => props.onCopy(props.value)}
+        aria-label={`${t("copy")}: ${props.label}`}
+        onClick={async () => {
+          let said = t("copyFailed");
+          try {
+            await navigator.clipboard.writeText(props.value);
+            said = t("copied");
+          } catch {
+            // Blocked (permissions, http page) or no clipboard API: the value stays selectable.
+          }
+          // A changed string makes screen readers announce a second copy too.
+          setNote((before) => (before === said ? `${said}\u00a0` : said));
+        }}
       >
-        {props.copyLabel}
+        {t("copy")}
       </button>
+      <span class="label" aria-live="polite">
+        {note}
+      </span>
     </div>
   );
 }
 
-/** The QR code of `text`; an empty framed box until the on-demand encoder has loaded. */
-export function QrCode(props: { text: string; label: string }) {
+/**
+ * The QR code of `text`: an empty framed box while the on-demand encoder loads, the `failed`
+ * text once loading ended without it (the amount and address stay copyable).
+ */
+export function QrCode(props: { text: string; label: string; ready: boolean; failed: string }) {
   const qr = qrPath(props.text);
-  return (
+  return !qr && props.ready ? (
+    <p class="muted">{props.failed}</p>
+  ) : (
     <div class="qr" role="img" aria-label={props.label}>
       {qr ? (
         <svg viewBox={`0 0 ${qr.size} ${qr.size}`} aria-hidden="true" shape-rendering="crispEdges">
@@ -52,9 +71,8 @@ export function PaymentPanel(props: {
   partial: boolean;
   i18n: Translator;
   now: number;
-  /** Changes when the on-demand QR encoder arrives, so the code is drawn then. */
+  /** True once loading the on-demand QR encoder ended (loaded or not), so the code is drawn then. */
   qrReady: boolean;
-  onCopy: (value: string) => void;
   onChange?: () => void;
 }) {
   const { payment: p, i18n } = props;
@@ -67,38 +85,39 @@ export function PaymentPanel(props: {
       <h2 id="cc-pay" tabIndex={-1}>
         {t("payTitle")}
       </h2>
-      <QrCode
-        text={p.walletUri}
-        label={t("qrLabel", { amount, code, network: p.network, address: p.address })}
-      />
-      <div class="details">
-        <CopyRow
-          label={props.partial ? t("sendRemaining") : t("sendExactly")}
-          value={amount}
-          shown={`${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`}
-          onCopy={props.onCopy}
-          copyLabel={t("copy")}
-        />
-        <CopyRow
-          label={t("toAddress")}
-          value={p.address}
-          shown={p.address}
-          onCopy={props.onCopy}
-          copyLabel={t("copy")}
-        />
-        <a class="button" href={p.walletUri}>
-          {t("openWallet")}
-        </a>
-        <p class="warning">{t("sendOnly", { code: p.cryptoCurrencyCode, network: p.network })}</p>
-        <p class="muted">
-          {left ? t("expiresIn", { time: left }) : p.expiresAt ? t("expired") : ""}
-        </p>
-        {props.onChange ? (
-          <button type="button" class="link" onClick={props.onChange}>
-            {t("changeCurrency")}
-          </button>
-        ) : null}
-      </div>
+      {p.expiresAt && !left ? (
+        <p class="muted">{t("expired")}</p>
+      ) : (
+        <>
+          <QrCode
+            text={p.walletUri}
+            label={t("qrLabel", { amount, code, network: p.network, address: p.address })}
+            ready={props.qrReady}
+            failed={t("qrFailed")}
+          />
+          <div class="details">
+            <CopyRow
+              label={props.partial ? t("sendRemaining") : t("sendExactly")}
+              value={amount}
+              shown={`${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`}
+              i18n={i18n}
+            />
+            <CopyRow label={t("toAddress")} value={p.address} shown={p.address} i18n={i18n} />
+            <a class="button" href={p.walletUri}>
+              {t("openWallet")}
+            </a>
+            <p class="warning">
+              {t("sendOnly", { code: p.cryptoCurrencyCode, network: p.network })}
+            </p>
+            {left ? <p class="muted">{t("expiresIn", { time: left })}</p> : null}
+            {props.onChange ? (
+              <button type="button" class="link" onClick={props.onChange}>
+                {t("changeCurrency")}
+              </button>
+            ) : null}
+          </div>
+        </>
+      )}
     </section>
   );
 }

@@ -2,13 +2,18 @@
  * @module
  * The shopper's refund address (partial or over-payment), checked live with the currency's
  * `addressMask` and a checksum where cheap; the worker checks again.
+ *
+ * Invariant: checks are async (checksums hash), so only the newest check may speak; an older
+ * one finishing later is ignored, never shown over the address now in the field.
  */
-import { useState } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import type { CryptoCurrency } from "../../worker/api/contract.ts";
-import { checkAddress } from "../address.ts";
+import { verifyAddress } from "../address-check.ts";
 import type { Translator } from "../i18n/index.ts";
 
 export function RefundForm(props: {
+  /** Where the on-demand address check (`/address.js`) is served. */
+  base: string;
   currency: CryptoCurrency;
   saved: string | null;
   i18n: Translator;
@@ -20,8 +25,11 @@ export function RefundForm(props: {
   const [value, setValue] = useState(props.saved ?? "");
   const [problem, setProblem] = useState<string | null>(null);
   const names = { code: currency.code, network: currency.network };
+  const latest = useRef(0);
   const verify = async (address: string) => {
-    const verdict = await checkAddress(currency, address);
+    const mine = ++latest.current;
+    const verdict = await verifyAddress(props.base, currency, address);
+    if (mine !== latest.current) return false;
     const message =
       verdict === "ok"
         ? null
@@ -55,7 +63,10 @@ export function RefundForm(props: {
           const next = (event.target as HTMLInputElement).value;
           setValue(next);
           if (next.trim().length >= 20) void verify(next);
-          else setProblem(null);
+          else {
+            latest.current++;
+            setProblem(null);
+          }
         }}
       />
       {problem ? (
