@@ -8,11 +8,11 @@ import type { Hono } from "hono";
 import { newAddress } from "./addresses.ts";
 import {
   createdView,
-  depositByOrderId,
   depositView,
   findDeposit,
   insertDeposit,
   parseDepositRequest,
+  repeatedDeposit,
 } from "./deposits.ts";
 import { qrPngDataUri } from "./qr-png.ts";
 import type { SandboxState } from "./state.ts";
@@ -28,7 +28,7 @@ import { commitWithdrawal, findWithdrawal, withdrawalView } from "./withdrawals.
 export function registerFunds(app: Hono, state: SandboxState): void {
   app.post("/deposit", async (c) => {
     const req = parseDepositRequest(state, await readJsonObject(c.req.raw));
-    const existing = depositByOrderId(state, req.orderId);
+    const existing = repeatedDeposit(state, req);
     if (existing) return dataResponse(createdView(existing), 200);
     const address = await newAddress(req.currency.network);
     const qrCode = await qrPngDataUri(address);

@@ -74,6 +74,25 @@ export function depositByOrderId(state: SandboxState, orderId: string) {
 }
 
 /**
+ * The original deposit for a repeated orderId, or undefined for a new one. A repeat with another
+ * crypto currency is 409 `exceptions.deposit.orderIdAlreadyExists` (*assumed*: named like the
+ * invoice's; the public sources do not show it), never a silent answer for the wrong currency.
+ * @example
+ * repeatedDeposit(state, req); // the original, or undefined
+ */
+export function repeatedDeposit(state: SandboxState, req: DepositRequest) {
+  const existing = depositByOrderId(state, req.orderId);
+  if (existing && existing.cryptoCurrencyCode !== req.currency.code) {
+    throw new WireError(
+      409,
+      "exceptions.deposit.orderIdAlreadyExists",
+      `orderId already used for a ${existing.cryptoCurrencyCode} deposit`,
+    );
+  }
+  return existing;
+}
+
+/**
  * Inserts a deposit, or returns the original for its orderId. Synchronous (race-free).
  * @example
  * insertDeposit(state, req, address, qrCode); // { deposit, created: true }
@@ -84,7 +103,7 @@ export function insertDeposit(
   address: string,
   qrCode: string,
 ) {
-  const existing = depositByOrderId(state, req.orderId);
+  const existing = repeatedDeposit(state, req);
   if (existing) return { deposit: existing, created: false };
   const deposit: DepositRecord = {
     id: crypto.randomUUID(),

@@ -92,7 +92,10 @@ function autoConvertFor(
 
 /**
  * The quote for a request: the existing one for (accountId, orderId) while unexpired, or a new
- * one. Synchronous, so concurrent identical requests collapse to one quote.
+ * one. Synchronous, so concurrent identical requests collapse to one quote. An orderId is bound
+ * to its terms: a repeat with another currency, address or amount is 409
+ * `exceptions.withdrawal.orderIdAlreadyExists` (*assumed*: the public sources do not say what a
+ * repeat with other terms gets), never the old quote for terms the caller did not ask for.
  * @example
  * const { quote, created } = quoteWithdrawal(state, parseQuoteRequest(state, body));
  */
@@ -101,6 +104,14 @@ export function quoteWithdrawal(state: SandboxState, req: QuoteRequest) {
   const existing = state.quotes.get(state.quoteIdByOrderKey.get(key) ?? "");
   if (existing?.withdrawalId) {
     throw err(409, "orderIdAlreadyExists", "A withdrawal was already committed for this orderId");
+  }
+  const sameTerms =
+    existing?.cryptoCurrencyCode === req.currency.code &&
+    existing.address === req.address &&
+    existing.amount.eq(req.amount);
+  if (existing && !sameTerms) {
+    const was = `${existing.amount.toFixed()} ${existing.cryptoCurrencyCode} to ${existing.address}`;
+    throw err(409, "orderIdAlreadyExists", `This orderId was already quoted as ${was}`);
   }
   if (existing && Date.parse(existing.expiresAt) > state.now().getTime()) {
     return { quote: existing, created: false };

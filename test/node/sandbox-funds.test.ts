@@ -11,6 +11,7 @@ Big.DP = 60;
 const API_KEY = "sk_funds_test";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const TRON_TO = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TRON_TO2 = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const EVM_TO = "0x52908400098527886E0F7030069857D2E4169EE7";
 let clock = Date.parse("2030-06-01T12:00:00.000Z");
 let sb: RunningSandbox;
@@ -72,6 +73,12 @@ describe("deposits", () => {
     const again = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-1" });
     expect(again.status).toBe(200);
     expect(again.json.data).toEqual(d);
+    // The same orderId for another currency is refused, never answered with the USDT address.
+    const otherCurrency = await deposit({ cryptoCurrencyCode: "TRX", orderId: "dep-1" });
+    expect([otherCurrency.status, otherCurrency.json.code]).toEqual([
+      409,
+      "exceptions.deposit.orderIdAlreadyExists",
+    ]);
     const other = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-2" });
     expect(other.json.data.id).not.toBe(d.id);
   });
@@ -206,10 +213,18 @@ describe("withdrawals", () => {
       orderId: "wd-collapse",
     };
     const a = await quote(body);
-    const b = await quote({ ...body, amount: 60 });
+    const b = await quote({ ...body, amount: 50.0 });
     expect(b.status).toBe(200);
     expect(b.json.data.quoteId).toBe(a.json.data.quoteId);
-    expect(b.json.data.amount).toBe(50);
+    // Other terms for the same orderId are refused, never answered with the old quote.
+    for (const other of [
+      { amount: 60 },
+      { address: TRON_TO2 },
+      { cryptoCurrencyCode: "USDT_TRC20" },
+    ]) {
+      const c = await quote({ ...body, ...other });
+      expect([c.status, c.json.code]).toEqual([409, "exceptions.withdrawal.orderIdAlreadyExists"]);
+    }
     clock += 61_000;
     const c = await quote(body);
     expect(c.status).toBe(201);

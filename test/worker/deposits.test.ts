@@ -6,6 +6,10 @@
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CryptoCurrency, DepositSnapshot } from "../../worker/api/contract.ts";
+import { depositNotifications } from "../../worker/deposit/notifications.ts";
+import { computeSettlement, settlementAgrees } from "../../worker/deposit/settlement.ts";
+import type { DepositRow } from "../../worker/deposit/store.ts";
+import type { Settlement } from "../../worker/upstream/types.ts";
 import {
   deliver,
   deliveriesFor,
@@ -249,7 +253,8 @@ describe("deposit.statusChanged webhooks", () => {
     const { body } = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
     const live = await liveCurrency("USDT_TRC20");
     const balanceBefore = await balance("USDT_TRC20");
-    const received = "123.456789";
+    // 100.000001 × 0.0075 = 0.7500000075: rounded up it is 0.750001, half-up would give 0.75.
+    const received = "100.000001";
     expect((await simulateDeposit(orderId, "completed", received)).status).toBe(200);
     const hooks = await depositDeliveries(orderId);
     expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "completed"]);
@@ -262,6 +267,10 @@ describe("deposit.statusChanged webhooks", () => {
     const commission = new Big(received)
       .times(live.depositCommission)
       .round(live.decimalPlaces, Big.roundUp);
+    const halfUp = new Big(received)
+      .times(live.depositCommission)
+      .round(live.decimalPlaces, Big.roundHalfUp);
+    expect(commission.eq(halfUp)).toBe(false);
     const fee = new Big(live.depositNetworkFee!.amount);
     const net = new Big(received).minus(fee).minus(commission);
     expect(snap.settlement).toEqual({
@@ -274,15 +283,22 @@ describe("deposit.statusChanged webhooks", () => {
     // The service credited exactly that net.
     expect(new Big(await balance("USDT_TRC20")).minus(balanceBefore).toFixed()).toBe(net.toFixed());
 
-    // The merchant hears deposit.completed once, with the same exact amounts.
-    let completed: { data: Record<string, unknown> }[] = [];
-    for (let i = 0; i < 50 && completed.length === 0; i++) {
+    // The merchant hears deposit.completed once, with the same exact amounts: wait for it,
+    // redeliver every webhook, let the outbox run again, and only then count.
+    const completedNotes = async () => {
       const inbox = await sandbox<{ data: { body: string }[] }>("/sandbox/merchant-inbox");
-      completed = inbox.body.data
+      return inbox.body.data
         .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
         .filter((n) => n.type === "deposit.completed" && n.data.topUpId === sub);
+    };
+    let completed: { data: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 50 && completed.length === 0; i++) {
+      completed = await completedNotes();
       if (completed.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
+    for (const h of hooks) expect((await deliver(h)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_500));
+    completed = await completedNotes();
     expect(completed).toHaveLength(1);
     expect(completed[0]!.data).toMatchObject({
       orderId,
@@ -398,5 +414,64 @@ describe("GET /v1/deposits/:id/events", () => {
     // Fully seen and final: 204 stops EventSource for good.
     const done = await worker(`/v1/deposits/${id}/events`, { headers: { "last-event-id": "3" } });
     expect(done.status).toBe(204);
+  });
+});
+
+describe("settlement maths and the completion notification (pure)", () => {
+  const terms = { depositCommission: "0.0075", decimalPlaces: 6, depositNetworkFee: "1" };
+
+  it("computeSettlement rounds the commission up, caps the fee, never gives a negative net", () => {
+    expect(computeSettlement("100.000001", terms)).toEqual({
+      received: "100.000001",
+      commission: "0.750001",
+      networkFee: "1",
+      net: "98.25",
+    });
+    // Less than the fee left after commission: the fee takes what is left, net is 0.
+    expect(computeSettlement("0.5", terms)).toEqual({
+      received: "0.5",
+      commission: "0.00375",
+      networkFee: "0.49625",
+      net: "0",
+    });
+  });
+
+  it("settlementAgrees accepts the rule's numbers and flags a half-up commission or a broken identity", () => {
+    const ok = { received: "100.000001", networkFee: "1", commission: "0.750001", net: "98.25" };
+    expect(settlementAgrees({ ...ok, source: "service" }, terms)).toBe(true);
+    const halfUp = { ...ok, commission: "0.75", net: "98.250001", source: "service" as const };
+    expect(settlementAgrees(halfUp, terms)).toBe(false);
+    expect(settlementAgrees({ ...ok, net: "98.26", source: "service" }, terms)).toBe(false);
+  });
+
+  it("sends deposit.completed once, only when the completed deposit carries its settlement", () => {
+    const settlement = {
+      amountPaid: "40",
+      commissionAmount: "0.3",
+      depositNetworkFeeAmount: "1",
+      netAmount: "38.7",
+      txHash: "0xabc",
+    } as unknown as Settlement;
+    const row = {
+      topUpId: "t1",
+      orderId: "cc-t1",
+      depositId: "dep_1",
+      customerId: null,
+      currency: { code: "USDT_TRC20", depositCommission: "0.0075" },
+      status: "completed",
+      settlement: null,
+    } as unknown as DepositRow;
+    const now = "2026-01-01T00:00:00.000Z";
+    const types = (ns: { type: string }[]) => ns.map((n) => n.type);
+    // Completed, but read back before the service settled it: no completion with null amounts.
+    const early = depositNotifications(row, { status: "processing", settlement: null }, now);
+    expect(types(early)).toEqual(["deposit.status_changed"]);
+    // The settlement arrives later: now the merchant hears it, with the amounts.
+    const settled = { ...row, settlement };
+    const late = depositNotifications(settled, { status: "completed", settlement: null }, now);
+    expect(types(late)).toEqual(["deposit.completed"]);
+    expect(late[0]!.data).toMatchObject({ amount: "40", commission: "0.3", net: "38.7" });
+    // Once reported, never again.
+    expect(depositNotifications(settled, { status: "completed", settlement }, now)).toEqual([]);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Refunds: `POST /v1/orders/:invoiceNumber/refund` pays the shopper's refund address the
- * excess of an overpaid order (or what a partially paid order received), exactly, through the
- * payout quote → commit path with orderId `<prefix>-<invoiceNumber>-refund`.
+ * excess of an overpaid order (or what a partially paid order received, once no attempt is
+ * open), exactly, through the payout quote → commit path with orderId
+ * `<prefix>-<invoiceNumber>-refund`, then `-refund-2`, … after a failed refund withdrawal.
  */
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import type { PayoutView } from "../../worker/api/contract.ts";
 import {
+  deliver,
   deliverAll,
+  deliveriesFor,
   merchant,
   openCheckout,
   postJson,
@@ -15,6 +18,7 @@ import {
   simulate,
   uniqueSub,
   upstreamRequests,
+  worker,
 } from "./helpers.ts";
 
 type Body = { data: PayoutView; error?: { code: string; message: string } };
@@ -42,6 +46,26 @@ async function paidOrder(
     expect(set.status).toBe(200);
   }
   return sub;
+}
+
+/** Ends the order's (partially paid) first attempt: the shopper can no longer pay into it. */
+async function endAttempt(sub: string) {
+  expect((await simulate(`cc-${sub}`, "expire")).status).toBe(200);
+  await deliverAll(`cc-${sub}`);
+}
+
+async function ledgerOf(sub: string) {
+  const res = await merchant(`/v1/orders/${sub}`);
+  return (
+    (await res.json()) as {
+      data: {
+        state: string;
+        amountPaid: string;
+        checkoutId: string;
+        refunds: { orderId: string; cryptoCurrencyCode: string; amount: string; status: string }[];
+      };
+    }
+  ).data;
 }
 
 async function refund(sub: string, body?: Record<string, unknown>) {
@@ -107,6 +131,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
 
   it("refunds what a partially paid order received, or a smaller amount the merchant names", async () => {
     const sub = await paidOrder("partial", "20");
+    await endAttempt(sub);
     const tooMuch = await refund(sub, { amount: "20.000001" });
     expect([tooMuch.status, tooMuch.body.error?.code]).toEqual([400, "validation_failed"]);
     expect(tooMuch.body.error?.message).toContain("20");
@@ -130,5 +155,119 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     const sub = await paidOrder("over", "2");
     const res = await refund(sub);
     expect([res.status, res.body.error?.code]).toEqual([400, "amount_below_minimum"]);
+  });
+
+  it("refuses to refund a partial payment while the shopper can still pay the rest", async () => {
+    const sub = await paidOrder("partial", "20");
+    const early = await refund(sub);
+    expect([early.status, early.body.error?.code]).toEqual([409, "attempt_open"]);
+    // The shopper pays the rest: the order is paid and nothing was refunded.
+    expect((await simulate(`cc-${sub}`, "paid")).status).toBe(200);
+    await deliverAll(`cc-${sub}`);
+    const ledger = await ledgerOf(sub);
+    expect([ledger.state, ledger.amountPaid, ledger.refunds]).toEqual(["paid", "49.90", []]);
+    const none = await refund(sub);
+    expect([none.status, none.body.error?.code]).toEqual([409, "nothing_to_refund"]);
+  });
+
+  it("closes a refunded partial order: state refunded, no retry, no lock, shown in the snapshot", async () => {
+    const sub = await paidOrder("partial", "20");
+    await endAttempt(sub);
+    const res = await refund(sub);
+    expect([res.status, res.body.data.amount, res.body.data.orderId]).toEqual([
+      201,
+      "20",
+      `cc-${sub}-refund`,
+    ]);
+    const ledger = await ledgerOf(sub);
+    expect(ledger.state).toBe("refunded");
+    expect(ledger.refunds).toEqual([
+      {
+        orderId: `cc-${sub}-refund`,
+        cryptoCurrencyCode: "USDT_TRC20",
+        amount: "20",
+        status: "created",
+      },
+    ]);
+    const id = ledger.checkoutId;
+    const snap = (await (await postJson(`/v1/checkouts/${id}/retry`, {})).json()) as {
+      error?: { code: string };
+    };
+    expect(snap.error?.code).toBe("order_refunded");
+    const lock = await postJson(`/v1/checkouts/${id}/currency`, {
+      cryptoCurrencyCode: "USDT_TRC20",
+    });
+    expect(lock.status).toBe(409);
+    expect(((await lock.json()) as { error: { code: string } }).error.code).toBe("order_refunded");
+    const view = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: { orderState: string; canRetry: boolean; refunds: unknown[] };
+    };
+    expect([view.data.orderState, view.data.canRetry, view.data.refunds.length]).toEqual([
+      "refunded",
+      false,
+      1,
+    ]);
+    // Asking again returns the same refund; a refund never pays the same money twice.
+    const again = await refund(sub);
+    expect([again.status, again.body.data.orderId]).toEqual([200, `cc-${sub}-refund`]);
+  });
+
+  it("starts refund -refund-2 after the first refund's withdrawal failed, for the same amount", async () => {
+    const sub = await paidOrder("over", "15");
+    const first = await refund(sub);
+    expect(first.status).toBe(201);
+    const failed = await sandbox(
+      `/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ action: "fail" }),
+      },
+    );
+    expect(failed.status).toBe(200);
+    const hooks = (await deliveriesFor(`cc-${sub}-refund`)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    );
+    for (const h of hooks) expect((await deliver(h)).status).toBe(200);
+    expect((await ledgerOf(sub)).refunds[0]?.status).toBe("failed");
+
+    const second = await refund(sub);
+    expect(second.status).toBe(201);
+    expect(second.body.data).toMatchObject({
+      orderId: `cc-${sub}-refund-2`,
+      amount: "15",
+      status: "created",
+    });
+    const ledger = await ledgerOf(sub);
+    expect(ledger.state).toBe("paid");
+    expect(ledger.refunds.map((r) => [r.orderId, r.status])).toEqual([
+      [`cc-${sub}-refund`, "failed"],
+      [`cc-${sub}-refund-2`, "created"],
+    ]);
+    // The second refund is live: asking again returns it, and nothing more is refundable.
+    const third = await refund(sub);
+    expect([third.status, third.body.data.orderId]).toEqual([200, `cc-${sub}-refund-2`]);
+  });
+
+  it("reserves refund orderIds: a merchant payout named …-refund or …-refund-<n> is refused", async () => {
+    for (const orderId of ["cc-1001-refund", "cc-1001-refund-2"]) {
+      const res = await merchant("/v1/payouts", {
+        method: "POST",
+        body: JSON.stringify({
+          orderId,
+          cryptoCurrencyCode: "USDT_TRC20",
+          address: SHOPPER,
+          amount: "25",
+        }),
+      });
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect([res.status, body.error.code]).toEqual([400, "validation_failed"]);
+      expect(body.error.message).toContain("reserved for order refunds");
+    }
+    expect(
+      (await upstreamRequests("/withdrawal/quote", "POST")).some((r) =>
+        String(r.query.orderId ?? "").startsWith("cc-1001-refund"),
+      ),
+    ).toBe(false);
   });
 });

@@ -245,6 +245,37 @@ describe("POST /v1/payouts/:orderId/commit", () => {
     expect(await count("/withdrawal/quote")).toBe(quotes + 1);
   });
 
+  it("adopts the withdrawal when a lost commit answer is followed by expiry: one commit, one debit", async () => {
+    const orderId = uniqueSub("adopt");
+    const { body } = await quote({
+      orderId,
+      cryptoCurrencyCode: "TRX",
+      address: TRON,
+      amount: "25",
+    });
+    const before = await balance("TRX");
+    // Every commit answer is lost (the service did commit the first one).
+    await fault({
+      path: "/withdrawal/commit",
+      method: "POST",
+      mode: "timeout-after-create",
+      times: 3,
+      delayMs: 8500,
+    });
+    const first = await commit(orderId);
+    expect(first.status).not.toBe(200);
+    // Past the quote's expiry, the re-quote hears orderIdAlreadyExists and reads the withdrawal back.
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(body.data.expiresAt) + 1_000 });
+    const second = await commit(orderId);
+    vi.useRealTimers();
+    expect(second.status).toBe(200);
+    expect(second.body.data.withdrawal).not.toBeNull();
+    expect(new Big(before).minus(await balance("TRX")).toFixed()).toBe(
+      new Big(body.data.totalDeduction).toFixed(),
+    );
+    // Debited exactly once: the adopted withdrawal is the one the lost commit made.
+  }, 60_000);
+
   it("answers 409 insufficient_balance with a clear message and records nothing as committed", async () => {
     await setBalance("BNB", "0");
     const orderId = uniqueSub("poor");

@@ -146,6 +146,16 @@ function fakeService(options: { conflictOnRepeat?: boolean } = {}) {
           `{"data":{"id":"${dep.id}","minimumAmount":0.00001,"address":"TAddr","createdAt":"2026-01-01T00:00:00Z","expiresAt":null,"qrCode":"data:image/png;base64,AA=="}}`,
         );
       }
+      case "GET /deposit": {
+        const [id, orderId] = [url.searchParams.get("id"), url.searchParams.get("orderId")];
+        const found = [...deposits.entries()].find(([o, d]) => d.id === id || o === orderId);
+        if (!found) return json(404, '{"code":"exceptions.deposit.notFound","message":"no"}');
+        const [o, d] = found;
+        return json(
+          200,
+          `{"data":{"id":"${d.id}","orderId":"${o}","cryptoCurrencyCode":"${d.code}","status":"created","minimumAmount":0.00001,"address":"TAddr","createdAt":"2026-01-01T00:00:00Z","expiresAt":null,"qrCode":null,"settlement":null}}`,
+        );
+      }
       case "POST /withdrawal/quote":
         return json(
           201,
@@ -545,6 +555,18 @@ describe("orderId conflict after an uncertain attempt", () => {
     const error = await failure(client.createInvoice(invoiceInput("cc-10")));
     expect(error.status).toBe(409);
     expect(fake.count("GET /invoice")).toBe(0);
+  });
+
+  it("never labels a repeated deposit with the requested currency: reads it back and refuses another", async () => {
+    const { fake, client } = setup();
+    const first = await client.createDeposit({ orderId: "top-3", cryptoCurrencyCode: "BTC" });
+    expect(first.cryptoCurrencyCode).toBe("BTC");
+    expect(fake.count("GET /deposit")).toBeGreaterThan(0);
+    // The service answers a repeated orderId with the ORIGINAL (BTC) deposit.
+    const error = await failure(
+      client.createDeposit({ orderId: "top-3", cryptoCurrencyCode: "ETH" }),
+    );
+    expect([error.status, error.code]).toEqual([409, "exceptions.deposit.orderIdAlreadyExists"]);
   });
 
   it("deposits recover the same way, matched on the crypto currency", async () => {

@@ -91,8 +91,20 @@ export interface AttemptView {
   payment: PaymentInstructions | null;
 }
 
-/** Merchant-side state of the order, from the seed's gateway-module table. */
-export type OrderState = "unpaid" | "partially_paid" | "paid";
+/**
+ * Merchant-side state of the order, from the seed's gateway-module table, plus `refunded`: a
+ * partially paid order whose received money is being (or was) refunded; it takes no more payment.
+ */
+export type OrderState = "unpaid" | "partially_paid" | "paid" | "refunded";
+
+/** One refund of an order (`POST /v1/orders/:invoiceNumber/refund`), in the crypto refunded. */
+export interface RefundView {
+  /** The refund's payout orderId: `<prefix>-<n>-refund`, then `-refund-2`, … after a failure. */
+  orderId: string;
+  cryptoCurrencyCode: string;
+  amount: string;
+  status: WithdrawalStatus;
+}
 
 /** `GET /v1/checkouts/:id`, `POST /v1/checkouts` and every SSE `snapshot` event. */
 export interface CheckoutSnapshot {
@@ -123,6 +135,8 @@ export interface CheckoutSnapshot {
   /** True when nothing more will change for the shopper (order paid). */
   final: boolean;
   refundAddress: { cryptoCurrencyCode: string; address: string } | null;
+  /** Refunds of this order, oldest first (always sent by the worker; absent means none). */
+  refunds?: RefundView[];
   returnUrl: string | null;
   /** Sequence number of the last event applied; the SSE `id`. */
   seq: number;
@@ -246,6 +260,7 @@ export type ApiErrorCode =
   | "checkout_conflict"
   | "attempt_open"
   | "order_paid"
+  | "order_refunded"
   | "unknown_currency"
   | "currency_unavailable"
   | "amount_below_minimum"

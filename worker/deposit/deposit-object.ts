@@ -209,7 +209,7 @@ export class DepositObject extends StoredObject {
       // The service is authoritative; a disagreement with the published rule is worth a look.
       this.logger().warn("deposit.settlement_unexpected", { topUpId: row.topUpId });
     }
-    const notes = depositNotifications(next, row.status, now);
+    const notes = depositNotifications(next, row, now);
     const event = this.ctx.storage.transactionSync(() => {
       writeDeposit(this.ctx.storage.sql, next);
       for (const note of notes) enqueue(this.ctx.storage.sql, note, Date.now());

@@ -1,8 +1,12 @@
 /**
  * @module
  * Merchant notifications of a top-up: every status change (`deposit.status_changed`), and the
- * completion with exact amounts (`deposit.completed`: received, network fee, commission, net),
- * reported once because a completed deposit is final.
+ * completion with exact amounts (`deposit.completed`: received, network fee, commission, net).
+ *
+ * Invariant: `deposit.completed` goes out exactly once, on the first applied state that is
+ * `completed` *and* carries a settlement. A completed deposit read back before the service
+ * settled it waits (no notification with null amounts); the later state that brings the
+ * settlement sends it.
  */
 import type { DepositStatus } from "../api/contract.ts";
 import type { Notification } from "../events/outbox.ts";
@@ -13,13 +17,15 @@ import type { DepositRow } from "./store.ts";
  * What one applied deposit state tells the merchant.
  *
  * @example
- * depositNotifications(row, "processing", now).map((n) => n.type); // ["deposit.status_changed", "deposit.completed"] when row is completed
+ * depositNotifications(row, { status: "processing", settlement: null }, now).map((n) => n.type);
+ * // ["deposit.status_changed", "deposit.completed"] when row is completed with a settlement
  */
 export function depositNotifications(
   row: DepositRow,
-  previousStatus: DepositStatus,
+  previous: Pick<DepositRow, "status" | "settlement">,
   now: string,
 ): Notification[] {
+  const previousStatus: DepositStatus = previous.status;
   const base = {
     topUpId: row.topUpId,
     orderId: row.orderId,
@@ -37,16 +43,17 @@ export function depositNotifications(
       data: { ...base, ...data },
     });
   if (row.status !== previousStatus) note("deposit.status_changed", { previousStatus });
-  if (row.status === "completed" && previousStatus !== "completed") {
-    const s = row.settlement ? settlementView(row.settlement) : null;
+  const wasReported = previousStatus === "completed" && previous.settlement !== null;
+  if (row.status === "completed" && row.settlement && !wasReported) {
+    const s = settlementView(row.settlement);
     note("deposit.completed", {
-      amount: s?.received ?? null,
-      networkFee: s?.networkFee ?? null,
-      commission: s?.commission ?? null,
-      net: s?.net ?? null,
+      amount: s.received,
+      networkFee: s.networkFee,
+      commission: s.commission,
+      net: s.net,
       depositCommission: row.currency.depositCommission,
-      settlementSource: s?.source ?? null,
-      txHash: row.settlement?.txHash ?? null,
+      settlementSource: s.source,
+      txHash: row.settlement.txHash ?? null,
     });
   }
   return out;

@@ -1,19 +1,21 @@
 /**
  * @module
  * The merchant's view of an order (`GET /v1/orders/:invoiceNumber`): state, exact amounts,
- * attempts, payments, the event log and the notification outbox.
+ * attempts, refunds, payments, the event log and the notification outbox.
  */
 
 import type { EventLog } from "../events/event-log.ts";
 import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
+import { readRefunds, refundViews } from "./refunds.ts";
 import { orderTotals } from "./snapshot.ts";
 import type { OrderRow, OrderStore } from "./store.ts";
 
 /** Reads the ledger of an order. */
 export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
   const attempts = store.attempts();
-  const totals = orderTotals(order, attempts);
+  const refunds = readRefunds(store.sql);
+  const totals = orderTotals(order, attempts, refunds);
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   return {
     invoiceNumber: order.invoiceNumber,
@@ -43,6 +45,7 @@ export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
       fiatOverpaid: fiat(a.fiatOverpaid),
       settlement: a.settlement,
     })),
+    refunds: refundViews(refunds),
     payments: store.payments().map((p) => ({ ...p, fiatAmount: fiat(p.fiatAmount) })),
     log: log.entries(),
     notifications: outboxRows(store.sql),

@@ -23,6 +23,7 @@ import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { notificationsFor } from "./notifications.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
+import { type RefundRecord, readRefunds, stateWithRefunds, writeRefund } from "./refunds.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals } from "./snapshot.ts";
 import { type AttemptRow, OrderStore } from "./store.ts";
@@ -60,13 +61,33 @@ export class OrderObject extends StoredObject {
     const config = this.config();
     const order = this.store.order();
     if (!order) throw new Error("no order");
-    return buildSnapshot(order, this.store.attempts(), {
-      displayName: config.DISPLAY_NAME,
-      sandbox: config.SANDBOX,
-      mode: checkoutMode(config),
-      seq,
-      now: new Date().toISOString(),
-    });
+    return buildSnapshot(
+      order,
+      this.store.attempts(),
+      {
+        displayName: config.DISPLAY_NAME,
+        sandbox: config.SANDBOX,
+        mode: checkoutMode(config),
+        seq,
+        now: new Date().toISOString(),
+      },
+      readRefunds(this.store.sql),
+    );
+  }
+
+  /** 409 `order_refunded` once a live refund closed the order (no more payment into it). */
+  #refundedGuard(): Outcome<never> | null {
+    const refunds = readRefunds(this.store.sql);
+    if (stateWithRefunds("partially_paid", refunds) !== "refunded") return null;
+    const order = this.store.order();
+    const paid = order ? orderTotals(order, this.store.attempts()).state === "paid" : false;
+    return paid
+      ? null
+      : failure(
+          409,
+          "order_refunded",
+          "This order was refunded to the shopper; it takes no further payment.",
+        );
   }
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
@@ -258,6 +279,8 @@ export class OrderObject extends StoredObject {
   async lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
     const attempt = this.#current();
     if (!attempt) return failure(404, "not_found", "No such checkout.");
+    const refunded = this.#refundedGuard();
+    if (refunded) return refunded;
     const config = this.config();
     if (checkoutMode(config) !== "in-page") {
       return failure(
@@ -307,6 +330,8 @@ export class OrderObject extends StoredObject {
     const attempt = this.#current();
     const order = attempt ? this.store.order() : null;
     if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
+    const refunded = this.#refundedGuard();
+    if (refunded) return refunded;
     const snapshot = this.#snapshotAt(this.log.lastSeq());
     if (snapshot.orderState === "paid")
       return failure(409, "order_paid", "This order is already paid.");
@@ -371,6 +396,24 @@ export class OrderObject extends StoredObject {
     );
     this.log.rememberDelivery(deliveryKey, new Date().toISOString());
     return success({ known: true, duplicate: false });
+  }
+
+  /**
+   * Records a committed refund of this order, or a later status of its withdrawal (from the
+   * payout object and the refund route; idempotent: the same report twice changes nothing).
+   */
+  async recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
+    if (!this.hasSchema || !this.store.order()) return failure(404, "not_found", "No such order.");
+    const now = new Date().toISOString();
+    const event = this.ctx.storage.transactionSync(() => {
+      if (!writeRefund(this.store.sql, refund, now)) return null;
+      return this.#append(
+        "refund.status",
+        `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
+      );
+    });
+    if (event) this.#publish(event, "refund.status");
+    return success({ changed: event !== null });
   }
 
   /** The merchant's ledger view. */

@@ -6,6 +6,8 @@
  * - `order_info`: the order itself (one row);
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
  * - `payments`: money applied to the order (append-only);
+ * - `refunds`: committed refund withdrawals (`<prefix>-<n>-refund`, `-refund-2`, …), one row per
+ *   refund orderId, written idempotently by `refunds.ts`; status only moves forward;
  * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
@@ -53,6 +55,15 @@ CREATE TABLE IF NOT EXISTS payments (
   crypto_amount TEXT NOT NULL,
   fiat_amount TEXT NOT NULL,
   at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS refunds (
+  order_id TEXT PRIMARY KEY,
+  number INTEGER NOT NULL,
+  crypto_code TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  status TEXT NOT NULL,
+  withdrawal_id TEXT,
+  updated_at TEXT NOT NULL
 );
 ${EVENT_LOG_SCHEMA}
 `;

@@ -6,6 +6,7 @@
 import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../api/contract.ts";
 import { add, cmp, formatFixed, isPositive, sub } from "../money/decimal.ts";
 import { walletUri } from "../wallet/wallet-uri.ts";
+import { type RefundRecord, refundViews, stateWithRefunds } from "./refunds.ts";
 import { ENDED } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
@@ -22,13 +23,19 @@ export interface SnapshotContext {
  * Sum of fiat applied across attempts, and the order state it implies. Fiat amounts are
  * written with exactly the fiat's decimal places (`"49.90"`, `"0.00"`); every fiat amount in
  * the ledger already fits them (the ledger rounds down to them), so no rounding happens here.
+ * With `refunds`, a not fully paid order that has a live refund is `refunded` (closed).
  */
-export function orderTotals(order: OrderRow, attempts: readonly AttemptRow[]) {
+export function orderTotals(
+  order: OrderRow,
+  attempts: readonly AttemptRow[],
+  refunds: readonly RefundRecord[] = [],
+) {
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), "0");
   const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), "0");
-  const state: OrderState =
+  const paymentState: OrderState =
     cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
+  const state = stateWithRefunds(paymentState, refunds);
   const due = cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
   return {
     amount: fiat(order.amount),
@@ -70,10 +77,11 @@ export function buildSnapshot(
   order: OrderRow,
   attempts: readonly AttemptRow[],
   ctx: SnapshotContext,
+  refunds: readonly RefundRecord[] = [],
 ): CheckoutSnapshot {
   const attempt = attempts[attempts.length - 1];
   if (!attempt) throw new Error("an order always has at least one attempt");
-  const totals = orderTotals(order, attempts);
+  const totals = orderTotals(order, attempts, refunds);
   const paid = totals.state === "paid";
   return {
     id: order.checkoutId,
@@ -98,12 +106,13 @@ export function buildSnapshot(
       expiresAt: attempt.expiresAt,
       payment: instructions(attempt, ctx.sandbox),
     },
-    canRetry: !paid && (ENDED.has(attempt.status) || attempt.ended),
+    canRetry: !paid && totals.state !== "refunded" && (ENDED.has(attempt.status) || attempt.ended),
     final: paid,
     refundAddress:
       order.refundCurrency && order.refundAddress
         ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
         : null,
+    refunds: refundViews(refunds),
     returnUrl: order.returnUrl,
     seq: ctx.seq,
     updatedAt: ctx.now,

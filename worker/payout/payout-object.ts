@@ -12,7 +12,10 @@
  * - a quote that expired is re-quoted with the same orderId before committing; if the service
  *   answers that the orderId is already committed (an earlier commit's answer was lost), the
  *   existing withdrawal is read back and adopted, never paid again;
- * - a refused commit (insufficient balance) records nothing as committed.
+ * - a refused commit (insufficient balance) records nothing as committed;
+ * - a refund's withdrawal (its commit and every later status) is reported to its order before
+ *   the call returns, so the order's refund bookkeeping never lags the payout; a webhook whose
+ *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
 import type { PayoutView, WithdrawalStatus } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
@@ -24,6 +27,7 @@ import { failure, type Outcome, success } from "../order/outcome.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
+import { reportRefund } from "./refund-id.ts";
 import { acceptsPayoutStatus } from "./status.ts";
 import {
   PAYOUT_SCHEMA,
@@ -65,6 +69,24 @@ export class PayoutObject extends StoredObject {
 
   #row(): PayoutRow | null {
     return this.hasSchema ? readPayout(this.ctx.storage.sql) : null;
+  }
+
+  /** Reports a committed refund to its order; false (and logged) when the order did not answer. */
+  async #reportRefund(row: PayoutRow): Promise<boolean> {
+    try {
+      const answer = await reportRefund(
+        this.env,
+        this.config().CHECKOUT_SIGNING_SECRET,
+        payoutView(row),
+      );
+      return answer === null || answer.ok;
+    } catch (error) {
+      this.logger().warn("payout.refund_report_failed", {
+        orderId: row.orderId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return false;
+    }
   }
 
   /** Runs `fn` after every earlier call of this object finished (a per-object mutex). */
@@ -177,7 +199,9 @@ export class PayoutObject extends StoredObject {
           continue;
         }
         if (!result.ok) return result;
-        return success(payoutView(this.#committed(row, result.value, "payout.committed")));
+        const committed = this.#committed(row, result.value, "payout.committed");
+        await this.#reportRefund(committed);
+        return success(payoutView(committed));
       }
     });
   }
@@ -210,7 +234,9 @@ export class PayoutObject extends StoredObject {
     if ("committed" in answer.value) {
       const w = answer.value.committed;
       if (!sameParams(w, row)) return this.#conflict(row.orderId);
-      return success(this.#committed(row, w, "payout.adopted"));
+      const adopted = this.#committed(row, w, "payout.adopted");
+      await this.#reportRefund(adopted);
+      return success(adopted);
     }
     const { quote } = answer.value;
     if (!sameParams(quote, row)) return this.#conflict(row.orderId);
@@ -299,8 +325,12 @@ export class PayoutObject extends StoredObject {
         return success({ known: false, duplicate: false });
       }
       const incoming: WithdrawalStatus = w.status;
-      if (!row.withdrawal || acceptsPayoutStatus(row.status, incoming)) {
-        this.#committed(row, w, "payout.status");
+      const next =
+        !row.withdrawal || acceptsPayoutStatus(row.status, incoming)
+          ? this.#committed(row, w, "payout.status")
+          : row;
+      if (!(await this.#reportRefund(next))) {
+        return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
       }
       this.log.rememberDelivery(deliveryKey, new Date().toISOString());
       return success({ known: true, duplicate: false });

@@ -1,25 +1,40 @@
 /**
  * @module
- * What a refund of an order pays back, computed exactly from the order's ledger:
- * - an `overpaid` attempt: the excess, `cryptoReceived − cryptoExpected`;
- * - while the order is `partially_paid` (not yet paid in full): all crypto received on its
- *   `partially_paid` attempts.
- * Only attempts paid in the currency of the shopper's refund address count (a refund is paid in
- * the currency that was received). The upstream orderId is `<prefix>-<invoiceNumber>-refund`,
- * so an order has at most one refund withdrawal.
+ * What a refund of an order pays back, computed exactly from the order's ledger, in the crypto
+ * currency of the shopper's refund address (a refund returns the crypto actually received, never
+ * a conversion):
+ * - a `paid` order: the excess `cryptoReceived − cryptoExpected` of its `overpaid` attempts (the
+ *   order stays paid);
+ * - a `partially_paid` order: all crypto received on its settled attempts, but only once no
+ *   attempt is open: every attempt ended (expired/failed/cancelled, or `partially_paid` whose
+ *   invoice ended). Otherwise the shopper could still pay the rest after the refund and the
+ *   order would count as paid with money already returned (409 `attempt_open`);
+ * - minus every live (not failed/cancelled) refund already made in that currency, so a refund
+ *   never exceeds what was received net of earlier refunds.
  */
+
+import type { InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { add, cmp, isPositive, sub } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../order/outcome.ts";
+import { ENDED, FINAL, SETTLED } from "../order/status.ts";
 
 /** The parts of the order ledger a refund reads. */
 export interface RefundLedger {
   state: string;
   refundAddress: { cryptoCurrencyCode: string; address: string } | null;
   attempts: readonly {
-    status: string;
+    number: number;
+    status: InvoiceStatus;
+    ended: boolean;
     cryptoCurrencyCode: string | null;
     cryptoExpected: string | null;
     cryptoReceived: string;
+  }[];
+  refunds: readonly {
+    orderId: string;
+    cryptoCurrencyCode: string;
+    amount: string;
+    status: WithdrawalStatus;
   }[];
 }
 
@@ -32,12 +47,17 @@ export interface RefundPlan {
   reason: "overpaid" | "partially_paid";
 }
 
+const isOpen = (a: RefundLedger["attempts"][number]) =>
+  !a.ended && !ENDED.has(a.status) && !FINAL.has(a.status);
+
 /**
- * The refund an order allows, or 409 `refund_address_missing` / `nothing_to_refund`.
+ * The refund an order allows, or 409 `refund_address_missing` / `attempt_open` /
+ * `nothing_to_refund`.
  *
  * @example
  * refundPlan({ state: "paid", refundAddress: { cryptoCurrencyCode: "USDT_TRC20", address: "T…" },
- *   attempts: [{ status: "overpaid", cryptoCurrencyCode: "USDT_TRC20", cryptoExpected: "49.9", cryptoReceived: "64.9" }] });
+ *   attempts: [{ number: 1, status: "overpaid", ended: true, cryptoCurrencyCode: "USDT_TRC20",
+ *     cryptoExpected: "49.9", cryptoReceived: "64.9" }], refunds: [] });
  * // success({ cryptoCurrencyCode: "USDT_TRC20", address: "T…", refundable: "15", reason: "overpaid" })
  */
 export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
@@ -49,38 +69,52 @@ export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
       "The shopper has not left a refund address for this order.",
     );
   }
+  const partial = ledger.state === "partially_paid";
+  const open = partial ? ledger.attempts.find(isOpen) : undefined;
+  if (open) {
+    return failure(
+      409,
+      "attempt_open",
+      `Payment attempt ${open.number} is still ${open.status.replace("_", " ")} and the shopper may still pay the rest; a partial payment can be refunded only after the attempt ended (expired, failed or cancelled).`,
+    );
+  }
   const code = to.cryptoCurrencyCode;
-  let excess = "0";
-  let partial = "0";
+  let received = "0";
   let otherCurrency: string | null = null;
   for (const a of ledger.attempts) {
-    const overpaid =
-      a.status === "overpaid" &&
-      a.cryptoExpected !== null &&
-      cmp(a.cryptoReceived, a.cryptoExpected) > 0;
-    const part =
-      a.status === "partially_paid" &&
-      ledger.state === "partially_paid" &&
-      isPositive(a.cryptoReceived);
-    if (!overpaid && !part) continue;
+    const amount =
+      ledger.state === "paid"
+        ? a.status === "overpaid" && a.cryptoExpected !== null
+          ? sub(a.cryptoReceived, a.cryptoExpected)
+          : "0"
+        : partial && SETTLED.has(a.status)
+          ? a.cryptoReceived
+          : "0";
+    if (!isPositive(amount)) continue;
     if (a.cryptoCurrencyCode !== code) {
       otherCurrency ??= a.cryptoCurrencyCode;
       continue;
     }
-    if (overpaid) excess = add(excess, sub(a.cryptoReceived, a.cryptoExpected!));
-    else partial = add(partial, a.cryptoReceived);
+    received = add(received, amount);
   }
-  const refundable = add(excess, partial);
+  const refunded = ledger.refunds
+    .filter(
+      (r) => r.cryptoCurrencyCode === code && r.status !== "failed" && r.status !== "cancelled",
+    )
+    .reduce((sum, r) => add(sum, r.amount), "0");
+  const refundable = cmp(received, refunded) > 0 ? sub(received, refunded) : "0";
   if (!isPositive(refundable)) {
-    const why = otherCurrency
-      ? `the money to refund was paid in ${otherCurrency}, but the refund address is for ${code}`
-      : "the order is neither overpaid nor partially paid";
+    const why = isPositive(refunded)
+      ? `${refunded} ${code} was already refunded`
+      : otherCurrency
+        ? `the money to refund was paid in ${otherCurrency}, but the refund address is for ${code}`
+        : "the order is neither overpaid nor partially paid";
     return failure(409, "nothing_to_refund", `Nothing to refund: ${why}.`);
   }
   return success({
     cryptoCurrencyCode: code,
     address: to.address,
     refundable,
-    reason: isPositive(excess) ? "overpaid" : "partially_paid",
+    reason: ledger.state === "paid" ? "overpaid" : "partially_paid",
   });
 }

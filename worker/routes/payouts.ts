@@ -20,7 +20,8 @@ import type { AppEnv } from "../http/types.ts";
 import { cmp } from "../money/decimal.ts";
 import { unwrap } from "../order/outcome.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
-import { refundPlan } from "../payout/refund.ts";
+import { type RefundLedger, refundPlan } from "../payout/refund.ts";
+import { isRefundOrderId, refundNumber, refundOrderId, reportRefund } from "../payout/refund-id.ts";
 import type { PayoutRequest } from "../payout/store.ts";
 import { payoutStub } from "../payout/stub.ts";
 import { checkPayoutAmount } from "../payout/validate.ts";
@@ -70,6 +71,14 @@ async function quotePayout(c: Context<AppEnv>, input: Omit<PayoutRequest, "netwo
 
 payoutRoutes.post("/", limitBody(), async (c) => {
   const body = await readJson(c, payoutBody);
+  if (isRefundOrderId(body.orderId)) {
+    // Refund payouts live under these orderIds; a merchant payout there would take one over.
+    throw new ApiError(
+      400,
+      "validation_failed",
+      "orderId must not end in -refund or -refund-<n>: those are reserved for order refunds.",
+    );
+  }
   const { created, view } = await quotePayout(c, { ...body, kind: "payout", invoiceNumber: null });
   return c.json({ data: view }, created ? 201 : 200, { "cache-control": "no-store" });
 });
@@ -101,12 +110,40 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
   if (!INVOICE_NUMBER.test(invoiceNumber)) throw new ApiError(404, "not_found", "No such order.");
   const raw = await c.req.raw.clone().text();
   const { amount } = raw.trim() === "" ? {} : await readJson(c, refundBody);
+  if (amount !== undefined && !/^\d+(\.\d+)?$/.test(amount)) {
+    throw new ApiError(400, "validation_failed", 'amount must be a decimal string such as "15".');
+  }
   const { config } = c.var;
-  const { stub } = await stubForInvoiceNumber(c.env, invoiceNumber, config.CHECKOUT_SIGNING_SECRET);
-  const plan = unwrap(refundPlan(unwrap(await stub.ledger())));
+  const secret = config.CHECKOUT_SIGNING_SECRET;
+  const { stub } = await stubForInvoiceNumber(c.env, invoiceNumber, secret);
+  const readLedger = async (): Promise<RefundLedger> => unwrap(await stub.ledger());
+  let ledger = await readLedger();
+
+  // One live refund per order: asking again returns it.
+  const live = ledger.refunds.find((r) => r.status !== "failed" && r.status !== "cancelled");
+  if (live) {
+    const view = unwrap(await payoutStub(c.env, live.orderId).view());
+    if (view.status !== "failed" && view.status !== "cancelled") {
+      if (amount !== undefined && cmp(amount, live.amount) !== 0) {
+        throw new ApiError(
+          409,
+          "checkout_conflict",
+          `Order ${invoiceNumber} already has refund ${live.orderId} of ${live.amount} ${live.cryptoCurrencyCode}; an order has one refund unless it fails.`,
+        );
+      }
+      return c.json({ data: view }, 200, { "cache-control": "no-store" });
+    }
+    // The order missed the failure (its report was lost): record it, then refund anew.
+    await reportRefund(c.env, secret, view);
+    ledger = await readLedger();
+    if (ledger.refunds.some((r) => r.orderId === live.orderId && r.status === live.status)) {
+      throw new ApiError(503, "service_busy", "The order did not record its refund; try again.");
+    }
+  }
+
+  const plan = unwrap(refundPlan(ledger));
   if (amount !== undefined) {
-    const fits = /^\d+(\.\d+)?$/.test(amount) && cmp(amount, plan.refundable) <= 0;
-    if (!fits) {
+    if (cmp(amount, plan.refundable) > 0) {
       throw new ApiError(
         400,
         "validation_failed",
@@ -114,7 +151,9 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
       );
     }
   }
-  const orderId = `${config.ORDER_ID_PREFIX}-${invoiceNumber}-refund`;
+  // A new refund attempt follows the last one that failed or was cancelled.
+  const last = ledger.refunds.reduce((n, r) => Math.max(n, refundNumber(r.orderId) ?? 0), 0);
+  const orderId = refundOrderId(config.ORDER_ID_PREFIX, invoiceNumber, last + 1);
   const quoted = await quotePayout(c, {
     orderId,
     kind: "refund",
@@ -124,5 +163,7 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
     amount: amount ?? plan.refundable,
   });
   const view = unwrap(await payoutStub(c.env, orderId).commit());
+  // The payout object reported the commit already; this repeat is idempotent and covers a lost report.
+  await reportRefund(c.env, secret, view);
   return c.json({ data: view }, quoted.created ? 201 : 200, { "cache-control": "no-store" });
 }

@@ -192,11 +192,24 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         if (existing.cryptoCurrencyCode === input.cryptoCurrencyCode) return existing;
         throw error;
       }
-      // The create answer omits these; the object was made for exactly this request.
+      // The create answer omits the currency, and a repeated orderId answers with the ORIGINAL
+      // deposit whatever currency was asked: never label the address with the requested
+      // currency; read the deposit back and compare.
+      const stored =
+        deposit.cryptoCurrencyCode && deposit.orderId
+          ? deposit
+          : await getDeposit({ id: deposit.id });
+      if (stored.cryptoCurrencyCode !== input.cryptoCurrencyCode) {
+        throw new UpstreamError(
+          "http",
+          `orderId ${input.orderId} already names a ${stored.cryptoCurrencyCode ?? "different"} deposit, not ${input.cryptoCurrencyCode}`,
+          { status: 409, code: "exceptions.deposit.orderIdAlreadyExists" },
+        );
+      }
       return {
         ...deposit,
-        orderId: deposit.orderId ?? input.orderId,
-        cryptoCurrencyCode: deposit.cryptoCurrencyCode ?? input.cryptoCurrencyCode,
+        orderId: stored.orderId ?? input.orderId,
+        cryptoCurrencyCode: stored.cryptoCurrencyCode,
       };
     },
     getDeposit,
