@@ -244,6 +244,7 @@ export type ApiErrorCode =
   | "token_invalid"
   | "token_expired"
   | "checkout_conflict"
+  | "order_id_collision"
   | "attempt_open"
   | "order_paid"
   | "unknown_currency"

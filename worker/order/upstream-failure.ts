@@ -55,6 +55,18 @@ const BY_REASON: Record<string, Mapped> = {
 };
 
 /**
+ * True when a failed create may still have created the object upstream (no answer, a garbled
+ * answer, or a 5xx after the request may have been processed).
+ *
+ * @example
+ * isUncertainFailure(new UpstreamError("timeout", "no answer")); // true
+ */
+export function isUncertainFailure(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  return error.kind !== "http" || (error.status ?? 0) >= 500;
+}
+
+/**
  * Converts a thrown upstream error into a failed outcome; rethrows anything else.
  *
  * @example
