@@ -122,6 +122,26 @@ describe("POST /v1/checkouts", () => {
     expect(ledger.data.attempts.map((a) => a.invoiceId)).toEqual([upstream.body.data.id]);
   }, 30_000);
 
+  it("answers the service's own rate limit with 429 and Retry-After in whole seconds", async () => {
+    const sub = uniqueSub("r429");
+    await fault({
+      path: "/invoice",
+      method: "POST",
+      mode: "status",
+      status: 429,
+      msBeforeNext: 1200,
+      times: 3,
+    });
+    const res = await postJson(
+      "/v1/checkouts",
+      { token: await token({ sub }) },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(((await res.json()) as Body).error?.code).toBe("service_busy");
+  });
+
   it("answers 503 service_busy when the service keeps failing, and a later open succeeds", async () => {
     const sub = uniqueSub("busy");
     await fault({ path: "/invoice", method: "POST", mode: "status", status: 503, times: 3 });
@@ -165,6 +185,10 @@ describe("claims of a create that has no order row yet", () => {
     await fault({ path: "/invoice", method: "POST", mode: "status", status: 400, times: 1 });
     const refused = await openCheckout({ sub, amount: "10.00" });
     expect(refused.status).toBe(502);
+    expect(refused.body.error?.code).toBe("upstream_error");
+    // The service's raw code is logged, never shown to the shopper.
+    expect(refused.body.error?.message).not.toContain("exceptions");
+    expect(refused.body.error?.message).not.toContain("400");
     const corrected = await openCheckout({ sub, amount: "12.00" });
     expect(corrected.status).toBe(201);
     expect(corrected.body.data.amount).toBe("12.00");
@@ -370,6 +394,10 @@ describe("abuse limits", () => {
     });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
+    // CORS runs once per request: one Vary entry, not "Origin, Origin".
+    expect(allowed.headers.get("vary")).toBe("Origin");
+    const list = await worker("/v1/currencies", { headers: { origin: "http://127.0.0.1:5173" } });
+    expect(list.headers.get("vary")).toBe("Origin");
   });
 
   it("refuses an oversized body with 413 payload_too_large", async () => {
