@@ -111,6 +111,9 @@ function crossFieldProblems(config: z.output<typeof schema>): string[] {
     .map((name) => `${name} ${why}`);
 }
 
+/** Every variable the configuration reads (for tools that collect them, e.g. the doctor). */
+export const CONFIG_NAMES = Object.keys(schema.shape) as readonly (keyof typeof schema.shape)[];
+
 /** The parsed configuration. */
 export type Config = z.output<typeof schema>;
 
@@ -130,7 +133,7 @@ export function parseConfig(env: Env): ConfigResult {
   const cached = cache.get(env);
   if (cached) return cached;
   const input: Record<string, unknown> = {};
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of CONFIG_NAMES) {
     const value = (env as unknown as Record<string, unknown>)[key];
     if (typeof value === "string" && value !== "") input[key] = value;
   }
