@@ -19,14 +19,8 @@ export const app = new Hono<AppEnv>();
 
 app.use("/v1/*", requireConfig);
 app.use("/webhooks/*", requireConfig);
-for (const path of [
-  "/v1/currencies",
-  "/v1/currencies/*",
-  "/v1/checkouts",
-  "/v1/checkouts/*",
-  "/v1/deposits",
-  "/v1/deposits/*",
-]) {
+// "/x/*" also matches "/x": listing both ran CORS twice ("Vary: Origin, Origin").
+for (const path of ["/v1/currencies/*", "/v1/checkouts/*", "/v1/deposits/*"]) {
   app.use(path, storefrontCors);
 }
 
@@ -48,7 +42,10 @@ app.onError((error) => {
   if (error instanceof ApiError) {
     return Response.json(error.toBody(), {
       status: error.status,
-      headers: { "cache-control": "no-store" },
+      headers: {
+        "cache-control": "no-store",
+        ...(error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) }),
+      },
     });
   }
   // Unknown errors: log the name only (messages of third-party errors may echo inputs).

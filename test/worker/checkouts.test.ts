@@ -1,5 +1,9 @@
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/api/contract.ts";
+import type { Env } from "../../worker/config/env.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliverAll,
   fault,
@@ -118,6 +122,26 @@ describe("POST /v1/checkouts", () => {
     expect(ledger.data.attempts.map((a) => a.invoiceId)).toEqual([upstream.body.data.id]);
   }, 30_000);
 
+  it("answers the service's own rate limit with 429 and Retry-After in whole seconds", async () => {
+    const sub = uniqueSub("r429");
+    await fault({
+      path: "/invoice",
+      method: "POST",
+      mode: "status",
+      status: 429,
+      msBeforeNext: 1200,
+      times: 3,
+    });
+    const res = await postJson(
+      "/v1/checkouts",
+      { token: await token({ sub }) },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("retry-after")).toBe("2");
+    expect(((await res.json()) as Body).error?.code).toBe("service_busy");
+  });
+
   it("answers 503 service_busy when the service keeps failing, and a later open succeeds", async () => {
     const sub = uniqueSub("busy");
     await fault({ path: "/invoice", method: "POST", mode: "status", status: 503, times: 3 });
@@ -129,7 +153,113 @@ describe("POST /v1/checkouts", () => {
   });
 });
 
+describe("claims of a create that has no order row yet", () => {
+  it("answers 409 to another amount while the first create is still in flight", async () => {
+    const sub = uniqueSub("race");
+    await fault({ path: "/invoice", method: "POST", mode: "delay", delayMs: 800, times: 1 });
+    const first = openCheckout({ sub, amount: "10.00" });
+    await new Promise((r) => setTimeout(r, 200));
+    const other = await openCheckout({ sub, amount: "99.00" });
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe("checkout_conflict");
+    const done = await first;
+    expect(done.status).toBe(201);
+    expect(done.body.data.amount).toBe("10.00");
+    expect((await upstreamInvoice(`cc-${sub}`)).body.data.amount).toBe(10);
+  });
+
+  it("keeps the terms after an uncertain failure: another amount gets 409 with no upstream call", async () => {
+    const sub = uniqueSub("unc");
+    await fault({ path: "/invoice", method: "POST", mode: "status", status: 503, times: 3 });
+    expect((await openCheckout({ sub, amount: "10.00" })).status).toBe(503);
+    const before = (await upstreamRequests("/invoice", "POST")).length;
+    const other = await openCheckout({ sub, amount: "12.00" });
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe("checkout_conflict");
+    expect((await upstreamRequests("/invoice", "POST")).length).toBe(before);
+    expect((await openCheckout({ sub, amount: "10.00" })).status).toBe(201);
+  });
+
+  it("forgets the terms after a definite refusal: a corrected token can open the order", async () => {
+    const sub = uniqueSub("def");
+    await fault({ path: "/invoice", method: "POST", mode: "status", status: 400, times: 1 });
+    const refused = await openCheckout({ sub, amount: "10.00" });
+    expect(refused.status).toBe(502);
+    expect(refused.body.error?.code).toBe("upstream_error");
+    // The service's raw code is logged, never shown to the shopper.
+    expect(refused.body.error?.message).not.toContain("exceptions");
+    expect(refused.body.error?.message).not.toContain("400");
+    const corrected = await openCheckout({ sub, amount: "12.00" });
+    expect(corrected.status).toBe(201);
+    expect(corrected.body.data.amount).toBe("12.00");
+  });
+});
+
+describe("orderId collisions (invoice numbers may end in -<digits>)", () => {
+  type Ledger = { data: { attempts: { invoiceId: string; orderId: string }[] } };
+  const attemptsOf = async (sub: string) =>
+    ((await (await merchant(`/v1/orders/${sub}`)).json()) as Ledger).data.attempts;
+
+  it("refuses attempt 2 of order Y with 409 order_id_collision when order Y-2 owns cc-Y-2", async () => {
+    const y = uniqueSub("col");
+    const other = await openCheckout({ sub: `${y}-2`, amount: "10.00" });
+    expect(other.status).toBe(201);
+    const mine = await openCheckout({ sub: y, amount: "10.00" });
+    await simulate(`cc-${y}`, "expire");
+    await deliverAll(`cc-${y}`);
+    const res = await worker(`/v1/checkouts/${mine.body.data.id}/retry`, { method: "POST" });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as Body).error?.code).toBe("order_id_collision");
+    // No attempt adopted the other order's invoice.
+    const owner = (await upstreamInvoice(`cc-${y}-2`)).body.data.id;
+    expect((await attemptsOf(y)).map((a) => a.orderId)).toEqual([`cc-${y}`]);
+    expect((await attemptsOf(`${y}-2`)).map((a) => a.invoiceId)).toEqual([owner]);
+  });
+
+  it("refuses order Y-2 with 409 order_id_collision when attempt 2 of order Y owns cc-Y-2", async () => {
+    const y = uniqueSub("col");
+    const mine = await openCheckout({ sub: y, amount: "10.00" });
+    await simulate(`cc-${y}`, "expire");
+    await deliverAll(`cc-${y}`);
+    const retry = await worker(`/v1/checkouts/${mine.body.data.id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(200);
+    const other = await openCheckout({ sub: `${y}-2`, amount: "10.00" });
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe("order_id_collision");
+    expect((await merchant(`/v1/orders/${y}-2`)).status).toBe(404);
+    expect((await attemptsOf(y)).map((a) => a.orderId)).toEqual([`cc-${y}`, `cc-${y}-2`]);
+  });
+});
+
 describe("attempts", () => {
+  it("refuses retry with 409 order_paid once the order is paid", async () => {
+    const sub = uniqueSub("paid");
+    const { body } = await openCheckout({ sub });
+    await simulate(`cc-${sub}`, "paid");
+    await deliverAll(`cc-${sub}`);
+    const before = (await upstreamRequests("/invoice", "POST")).length;
+    const res = await worker(`/v1/checkouts/${body.data.id}/retry`, { method: "POST" });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as Body).error?.code).toBe("order_paid");
+    expect((await upstreamRequests("/invoice", "POST")).length).toBe(before);
+  });
+
+  it("a failed retry stores no attempt; the next retry opens -2", async () => {
+    const sub = uniqueSub("fret");
+    const { body } = await openCheckout({ sub });
+    await simulate(`cc-${sub}`, "expire");
+    await deliverAll(`cc-${sub}`);
+    await fault({ path: "/invoice", method: "POST", mode: "status", status: 400, times: 1 });
+    const failed = await worker(`/v1/checkouts/${body.data.id}/retry`, { method: "POST" });
+    expect(failed.status).toBe(502);
+    const still = ((await (await worker(`/v1/checkouts/${body.data.id}`)).json()) as Body).data;
+    expect(still.attempt.number).toBe(1);
+    expect(still.canRetry).toBe(true);
+    const ok = await worker(`/v1/checkouts/${body.data.id}/retry`, { method: "POST" });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as Body).data.attempt.orderId).toBe(`cc-${sub}-2`);
+  });
+
   it("refuses retry while the attempt is open, then numbers new attempts -2, -3", async () => {
     const sub = uniqueSub("att");
     const { body } = await openCheckout({ sub });
@@ -196,6 +326,38 @@ describe("currency lock (in-page mode, through the sandbox adapter)", () => {
   });
 });
 
+describe("hosted fallback (an upstream without the currency-lock operation)", () => {
+  it("reports mode hosted with the payment page, and refuses a lock with 409 lock_unsupported", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("hosted") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const list = (await (await worker("/v1/currencies")).json()) as { data: CryptoCurrency[] };
+    const btc = list.data.find((c) => c.code === "BTC")!;
+    const before = (await upstreamRequests("/x-sandbox/invoice/lock-currency")).length;
+    // The official service (no UPSTREAM_BASE_URL) has no lock operation.
+    const hostedEnv = {
+      ...env,
+      UPSTREAM_BASE_URL: undefined,
+      PUBLIC_BASE_URL: "https://pay.example.com",
+      MERCHANT_WEBHOOK_URL: "https://shop.example.com/hook",
+    } as unknown as Env;
+    const [snapshot, locked] = await runInDurableObject(stub, async (o: OrderObject) => {
+      (o as unknown as { env: Env }).env = hostedEnv;
+      const view = await o.view();
+      const lock = await o.lockCurrency(btc);
+      (o as unknown as { env: Env }).env = env as unknown as Env;
+      return [view, lock] as const;
+    });
+    expect(snapshot.ok && snapshot.value.mode).toBe("hosted");
+    expect(snapshot.ok && snapshot.value.attempt.paymentPageUrl).toBe(
+      body.data.attempt.paymentPageUrl,
+    );
+    expect(locked.ok).toBe(false);
+    expect(!locked.ok && locked.code).toBe("lock_unsupported");
+    expect(!locked.ok && locked.status).toBe(409);
+    expect((await upstreamRequests("/x-sandbox/invoice/lock-currency")).length).toBe(before);
+  });
+});
+
 describe("refund address", () => {
   it("accepts an address matching the currency's addressMask and refuses others", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("refund") });
@@ -232,6 +394,10 @@ describe("abuse limits", () => {
     });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:5173");
+    // CORS runs once per request: one Vary entry, not "Origin, Origin".
+    expect(allowed.headers.get("vary")).toBe("Origin");
+    const list = await worker("/v1/currencies", { headers: { origin: "http://127.0.0.1:5173" } });
+    expect(list.headers.get("vary")).toBe("Origin");
   });
 
   it("refuses an oversized body with 413 payload_too_large", async () => {

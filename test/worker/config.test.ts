@@ -38,6 +38,20 @@ describe("configuration (the seed's gateway-module settings)", () => {
     ["ORDER_ID_PREFIX", "bad prefix!", "ORDER_ID_PREFIX must be 1-24"],
     ["SANDBOX", "yes", "SANDBOX"],
     ["CHECKOUT_SIGNING_SECRET", "short", "CHECKOUT_SIGNING_SECRET must be at least 16"],
+    ["UPSTREAM_BASE_URL", "ftp://example.com", "UPSTREAM_BASE_URL must be an http:// or https://"],
+    [
+      "UPSTREAM_BASE_URL",
+      "javascript:alert(1)",
+      "UPSTREAM_BASE_URL must be an http:// or https://",
+    ],
+    ["MERCHANT_API_TOKEN", "token with spaces !!!!", "MERCHANT_API_TOKEN must use only"],
+    ["MERCHANT_API_TOKEN", "0123456789abcdef=0123", "MERCHANT_API_TOKEN must use only"],
+    ["MERCHANT_WEBHOOK_URL", "javascript:alert(1)", "MERCHANT_WEBHOOK_URL must be an https:// URL"],
+    [
+      "MERCHANT_WEBHOOK_URL",
+      "http://shop.example.com/hook",
+      "MERCHANT_WEBHOOK_URL must be an https://",
+    ],
   ])("names %s when it is %s", (name, value, message) => {
     const e = valid() as unknown as Record<string, unknown>;
     e[name] = value;
@@ -47,9 +61,44 @@ describe("configuration (the seed's gateway-module settings)", () => {
     expect(result.problems.join("; ")).toContain(message);
   });
 
-  it("allows plain http only on loopback (local development against the sandbox)", () => {
-    const e = { ...valid(), PUBLIC_BASE_URL: "http://127.0.0.1:8787" } as Env;
+  it("allows plain http only on loopback, and only against a loopback upstream (the local sandbox)", () => {
+    const local = {
+      ...valid(),
+      UPSTREAM_BASE_URL: "http://127.0.0.1:8788",
+      PUBLIC_BASE_URL: "http://127.0.0.1:8787",
+      MERCHANT_WEBHOOK_URL: "http://localhost:5173/api/notifications",
+    } as Env;
+    expect(parseConfig(local).ok).toBe(true);
+    // The real service (no override, or a public override) cannot call a loopback worker.
+    for (const upstream of [undefined, "https://sandbox-api-merchant.cryptonly.net"]) {
+      const result = parseConfig({ ...local, UPSTREAM_BASE_URL: upstream } as Env);
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.problems.join("; ")).toContain("PUBLIC_BASE_URL must be an https:// URL");
+      expect(result.problems.join("; ")).toContain("MERCHANT_WEBHOOK_URL must be an https:// URL");
+    }
+  });
+
+  it("accepts an https merchant webhook URL and a Bearer token with trailing =", () => {
+    const e = {
+      ...valid(),
+      MERCHANT_WEBHOOK_URL: "https://shop.example.com/hook",
+      MERCHANT_API_TOKEN: "abc.DEF_ghi~jkl+mno/pqr-st==",
+    } as Env;
     expect(parseConfig(e).ok).toBe(true);
+  });
+
+  it("the running worker names a non-http UPSTREAM_BASE_URL with 503 config_error", async () => {
+    const { app } = await import("../../worker/app.ts");
+    const res = await app.fetch(
+      new Request("http://127.0.0.1:8787/v1/currencies/fiat"),
+      { ...env, UPSTREAM_BASE_URL: "ftp://example.com" } as unknown as Env,
+      { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
+    );
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("config_error");
+    expect(body.error.message).toContain("UPSTREAM_BASE_URL");
   });
 
   it("never puts a secret's value into a problem message", () => {

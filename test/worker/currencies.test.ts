@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CryptoCurrency, FiatCurrency } from "../../worker/api/contract.ts";
-import { clearCatalogMemory } from "../../worker/checkout/catalog.ts";
+import { CATALOG_TTL_MS, catalogClock, clearCatalogMemory } from "../../worker/checkout/catalog.ts";
 import { STOREFRONT, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {
@@ -65,5 +65,33 @@ describe("GET /v1/currencies", () => {
       (r) => r.query.network === "BNB",
     ).length;
     expect(after - before).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("currency cache period", () => {
+  const fiatCalls = async () => (await upstreamRequests("/currencies/fiat")).length;
+
+  it("expires every copy of a list one period after it was fetched, never later", async () => {
+    const realNow = catalogClock.now;
+    let now = Date.now() + 10 * CATALOG_TTL_MS; // past anything earlier tests cached
+    catalogClock.now = () => now;
+    try {
+      clearCatalogMemory();
+      const start = await fiatCalls();
+      expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+      expect(await fiatCalls()).toBe(start + 1);
+      // Another isolate (empty memory) half a period later gets the shared copy…
+      now += CATALOG_TTL_MS / 2;
+      clearCatalogMemory();
+      expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+      expect(await fiatCalls()).toBe(start + 1);
+      // …and its memory copy expires with the shared copy's fetch time, not a period later.
+      now += CATALOG_TTL_MS / 2 + 1;
+      expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+      expect(await fiatCalls()).toBe(start + 2);
+    } finally {
+      catalogClock.now = realNow;
+      clearCatalogMemory();
+    }
   });
 });

@@ -1,17 +1,32 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../worker/app.ts";
+import { checkoutIdFor } from "../../worker/checkout/checkout-id.ts";
 import type { Env } from "../../worker/config/env.ts";
-import {
-  deliver,
-  deliverAll,
-  merchant,
-  openCheckout,
-  postJson,
-  simulate,
-  uniqueSub,
-  worker,
-} from "./helpers.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import { deliverAll, SANDBOX_URL, STOREFRONT, simulate, token, uniqueSub } from "./helpers.ts";
+
+/** Every request of this file runs with debug logging on: the worker… */
+const debugEnv = { ...env, DEBUG_LOG: "true" } as Env;
+const call = (path: string, init: RequestInit = {}) =>
+  app.fetch(new Request(`http://127.0.0.1:8787${path}`, init), debugEnv, ctx);
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  call(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: STOREFRONT, ...headers },
+    body: JSON.stringify(body),
+  });
+const bearer = { authorization: `Bearer ${env.MERCHANT_API_TOKEN}` };
+
+/** …and the order's Durable Object (it reads its own bindings). */
+async function debugOrderObject(sub: string) {
+  const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+  await runInDurableObject(stub, (o: OrderObject) => {
+    (o as unknown as { env: Env }).env = debugEnv;
+  });
+}
 
 const SECRETS = [
   env.API_KEY,
@@ -38,7 +53,6 @@ describe("secrets never leave the worker", () => {
   afterEach(() => vi.restoreAllMocks());
 
   it("appear in no response body, header or log line across the API (debug logging on)", async () => {
-    const debugEnv = { ...env, DEBUG_LOG: "true" } as Env;
     const seen: string[] = [];
     const record = async (res: Response) => {
       seen.push(
@@ -46,18 +60,26 @@ describe("secrets never leave the worker", () => {
       );
     };
     const sub = uniqueSub("sec");
-    const { body } = await openCheckout({ sub });
-    seen.push(JSON.stringify(body));
+    await debugOrderObject(sub);
+    const opened = await post("/v1/checkouts", { token: await token({ sub }) });
+    const body = (await opened.clone().json()) as { data: { id: string } };
+    await record(opened);
     await record(
-      await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "ETH" }),
+      await post(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "ETH" }),
     );
-    await record(await worker(`/v1/checkouts/${body.data.id}`));
-    await record(await worker("/v1/currencies"));
+    await record(await call(`/v1/checkouts/${body.data.id}`));
+    await record(await call("/v1/currencies"));
     await simulate(`cc-${sub}`, "paid");
     await deliverAll(`cc-${sub}`);
-    await record(await merchant(`/v1/orders/${sub}`));
-    await record(await merchant("/v1/doctor"));
-    await record(await deliver({ body: "{}", signature: "b".repeat(64) }));
+    await record(await call(`/v1/orders/${sub}`, { headers: bearer }));
+    await record(await call("/v1/doctor", { headers: bearer }));
+    await record(
+      await call("/webhooks/payment", {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-webhook-signature": "b".repeat(64) },
+        body: "{}",
+      }),
+    );
     // Error paths with a wrong key and debug logging on.
     for (const path of ["/v1/currencies", "/v1/doctor", "/v1/currencies/fiat"]) {
       const res = await app.fetch(
@@ -67,7 +89,7 @@ describe("secrets never leave the worker", () => {
         {
           ...debugEnv,
           API_KEY: "wrong-key-but-secret-too", // Another spelling of the sandbox URL: misses the currency cache, so the wrong key is sent.
-          UPSTREAM_BASE_URL: (env.UPSTREAM_BASE_URL as string).replace("127.0.0.1", "localhost"),
+          UPSTREAM_BASE_URL: SANDBOX_URL.replace("127.0.0.1", "localhost"),
         } as Env,
         ctx,
       );
@@ -75,6 +97,10 @@ describe("secrets never leave the worker", () => {
     }
     const everything = [...seen, ...logged].join("\n");
     expect(seen.length).toBeGreaterThan(8);
+    // Debug logging really was on, in the worker and in the order's object.
+    const debugEvents = logged.filter((l) => l.includes('"level":"debug"'));
+    expect(debugEvents.some((l) => l.includes('"event":"checkout.created"'))).toBe(true);
+    expect(debugEvents.some((l) => l.includes('"event":"currency.locked"'))).toBe(true);
     for (const secret of [...SECRETS, "wrong-key-but-secret-too"]) {
       expect(everything).not.toContain(secret);
     }

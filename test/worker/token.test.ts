@@ -70,8 +70,9 @@ describe("checkout token rejections (nothing reaches the service)", () => {
     ],
     [
       "a bad invoice number",
-      async () =>
-        sign({ sub: "has space", amount: "10.00", currency: "USD", exp: exp() }, secret, "HS256"),
+      // The bad sub is this case's sub plus a space: the check below looks for its orderId.
+      async (sub: string) =>
+        sign({ sub: `${sub} x`, amount: "10.00", currency: "USD", exp: exp() }, secret, "HS256"),
       400,
       "validation_failed",
     ],
@@ -106,8 +107,9 @@ describe("checkout token rejections (nothing reaches the service)", () => {
     expect(got).toBe(status);
     expect(body.error.code).toBe(code);
     expect(body.error.message.length).toBeGreaterThan(10);
-    // No upstream invoice exists for this order.
+    // No upstream invoice exists for this order (under either spelling of its orderId).
     expect((await upstreamInvoice(`cc-${sub}`)).status).toBe(404);
+    expect((await upstreamInvoice(`cc-${sub} x`)).status).toBe(404);
   });
 
   it("rejects a body without a token with 400 validation_failed", async () => {

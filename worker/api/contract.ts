@@ -258,6 +258,7 @@ export type ApiErrorCode =
   | "token_invalid"
   | "token_expired"
   | "checkout_conflict"
+  | "order_id_collision"
   | "attempt_open"
   | "order_paid"
   | "order_refunded"

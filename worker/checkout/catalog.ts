@@ -15,35 +15,72 @@ import { upstreamBaseUrl, upstreamFor } from "../config/upstream.ts";
 /** How long a list is reused. */
 export const CATALOG_TTL_MS = 60_000;
 
+/** The catalogue's clock; tests move it instead of waiting out a cache period. */
+export const catalogClock = { now: (): number => Date.now() };
+
+/**
+ * A list as the Cache API holds it: with the time it was fetched from the service, so that
+ * whichever layer serves it, it expires `CATALOG_TTL_MS` after that fetch and no later.
+ */
+interface Stored<T> {
+  fetchedAt: number;
+  value: T;
+}
+
 interface Entry<T> {
   expiresAt: number;
   value: Promise<T>;
 }
 const memory = new Map<string, Entry<unknown>>();
 
+function cacheApi(): Cache {
+  return (caches as unknown as { default: Cache }).default;
+}
+
+/** A still-fresh shared entry, or undefined (missing, expired, or an older format). */
+async function readShared<T>(cacheUrl: string, now: number): Promise<Stored<T> | undefined> {
+  const shared = await cacheApi()
+    .match(cacheUrl)
+    .catch(() => undefined);
+  const stored = shared ? ((await shared.json()) as Partial<Stored<T>>) : undefined;
+  if (typeof stored?.fetchedAt !== "number" || stored.fetchedAt + CATALOG_TTL_MS <= now) return;
+  return stored as Stored<T>;
+}
+
 async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-  const now = Date.now();
+  const now = catalogClock.now();
   const hit = memory.get(key) as Entry<T> | undefined;
   if (hit && hit.expiresAt > now) return hit.value;
   const cacheUrl = `https://catalog.crypto-checkout.internal/${encodeURIComponent(key)}`;
-  const value = (async () => {
-    const shared = await (caches as unknown as { default: Cache }).default
-      .match(cacheUrl)
-      .catch(() => undefined);
-    if (shared) return (await shared.json()) as T;
-    const fresh = await load();
+  // Until the list arrives, concurrent callers share this entry; its expiry is then set from
+  // the list's fetch time (an entry copied from the Cache API keeps that entry's age).
+  const entry: Entry<T> = { expiresAt: now + CATALOG_TTL_MS, value: Promise.resolve() as never };
+  entry.value = (async () => {
+    const shared = await readShared<T>(cacheUrl, now);
+    if (shared) {
+      entry.expiresAt = shared.fetchedAt + CATALOG_TTL_MS;
+      return shared.value;
+    }
+    const value = await load();
+    const fetchedAt = catalogClock.now();
+    entry.expiresAt = fetchedAt + CATALOG_TTL_MS;
     const maxAge = Math.floor(CATALOG_TTL_MS / 1000);
-    await (caches as unknown as { default: Cache }).default
-      .put(cacheUrl, Response.json(fresh, { headers: { "cache-control": `max-age=${maxAge}` } }))
+    await cacheApi()
+      .put(
+        cacheUrl,
+        Response.json({ fetchedAt, value } satisfies Stored<T>, {
+          headers: { "cache-control": `max-age=${maxAge}` },
+        }),
+      )
       .catch(() => {});
-    return fresh;
+    return value;
   })();
-  memory.set(key, { expiresAt: now + CATALOG_TTL_MS, value });
+  memory.set(key, entry);
   // A failed load must not be reused: the next request tries again.
-  value.catch(() => {
-    if (memory.get(key)?.value === value) memory.delete(key);
+  entry.value.catch(() => {
+    if (memory.get(key) === entry) memory.delete(key);
   });
-  return value;
+  return entry.value;
 }
 
 /**

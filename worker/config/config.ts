@@ -20,15 +20,33 @@ const bool = z.pipe(
 const isLoopback = (host: string) =>
   host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
-const publicUrl = z.pipe(
-  z.url().check(
-    z.refine((raw: string) => {
-      const u = new URL(raw);
-      return u.protocol === "https:" || (u.protocol === "http:" && isLoopback(u.hostname));
-    }, "must be an https:// URL (plain http is allowed only on loopback for local development)"),
-  ),
+/** True for an `http://` URL on a loopback host: a local-development address. */
+const isLoopbackHttp = (raw: string) => {
+  const u = new URL(raw);
+  return u.protocol === "http:" && isLoopback(u.hostname);
+};
+
+const LOOPBACK_HTTP_RULE =
+  "must be an https:// URL (plain http is allowed only on loopback for local development)";
+
+/**
+ * A URL the service or the worker calls: https, or loopback http. Loopback http is further
+ * allowed only against a loopback upstream (the local sandbox); `parseConfig` checks that.
+ */
+const callbackUrl = z.pipe(
+  z
+    .url()
+    .check(
+      z.refine(
+        (raw: string) => new URL(raw).protocol === "https:" || isLoopbackHttp(raw),
+        LOOPBACK_HTTP_RULE,
+      ),
+    ),
   z.transform((raw: string) => raw.replace(/\/+$/, "")),
 );
+
+/** What hono's bearer-auth accepts as a token (RFC 6750 b64token): anything else never matches. */
+const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 
 const origins = z.pipe(
   z.optional(z.string()),
@@ -59,15 +77,42 @@ const schema = z.object({
   ),
   DEBUG_LOG: bool,
   CHECKOUT_SIGNING_SECRET: secret(16),
-  MERCHANT_API_TOKEN: secret(16),
-  MERCHANT_WEBHOOK_URL: z.optional(z.url()),
+  MERCHANT_API_TOKEN: secret(16).check(
+    z.regex(
+      BEARER_TOKEN,
+      "must use only A-Z a-z 0-9 . _ ~ + / - (and trailing =), as a Bearer token",
+    ),
+  ),
+  MERCHANT_WEBHOOK_URL: z.optional(callbackUrl),
   ALLOWED_ORIGINS: origins,
-  PUBLIC_BASE_URL: publicUrl,
+  PUBLIC_BASE_URL: callbackUrl,
   UPSTREAM_BASE_URL: z.pipe(
-    z.optional(z.url()),
+    z.optional(z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })),
     z.transform((v: string | undefined) => v?.replace(/\/+$/, "")),
   ),
 });
+
+/**
+ * Loopback http callbacks make sense only when the upstream is the local sandbox: the real
+ * service cannot call a loopback `PUBLIC_BASE_URL`, and a deployed worker cannot reach a
+ * loopback merchant backend.
+ */
+function crossFieldProblems(config: z.output<typeof schema>): string[] {
+  const localUpstream =
+    config.UPSTREAM_BASE_URL !== undefined &&
+    isLoopback(new URL(config.UPSTREAM_BASE_URL).hostname);
+  if (localUpstream) return [];
+  const why = `${LOOPBACK_HTTP_RULE}; loopback needs UPSTREAM_BASE_URL on loopback (the local sandbox)`;
+  return (["PUBLIC_BASE_URL", "MERCHANT_WEBHOOK_URL"] as const)
+    .filter((name) => {
+      const value = config[name];
+      return value !== undefined && isLoopbackHttp(value);
+    })
+    .map((name) => `${name} ${why}`);
+}
+
+/** Every variable the configuration reads (for tools that collect them, e.g. the doctor). */
+export const CONFIG_NAMES = Object.keys(schema.shape) as readonly (keyof typeof schema.shape)[];
 
 /** The parsed configuration. */
 export type Config = z.output<typeof schema>;
@@ -88,13 +133,16 @@ export function parseConfig(env: Env): ConfigResult {
   const cached = cache.get(env);
   if (cached) return cached;
   const input: Record<string, unknown> = {};
-  for (const key of Object.keys(schema.shape)) {
+  for (const key of CONFIG_NAMES) {
     const value = (env as unknown as Record<string, unknown>)[key];
     if (typeof value === "string" && value !== "") input[key] = value;
   }
   const parsed = schema.safeParse(input);
+  const crossProblems = parsed.success ? crossFieldProblems(parsed.data) : [];
   const result: ConfigResult = parsed.success
-    ? { ok: true, config: parsed.data }
+    ? crossProblems.length === 0
+      ? { ok: true, config: parsed.data }
+      : { ok: false, problems: crossProblems }
     : {
         ok: false,
         problems: parsed.error.issues.map((issue) => {

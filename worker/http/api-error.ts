@@ -17,11 +17,19 @@ import type { ApiErrorBody, ApiErrorCode } from "../api/contract.ts";
 export class ApiError extends Error {
   readonly status: ContentfulStatusCode;
   readonly code: ApiErrorCode;
-  constructor(status: ContentfulStatusCode, code: ApiErrorCode, message: string) {
+  /** Seconds before a retry may succeed; sent as `Retry-After` when set. */
+  readonly retryAfter?: number;
+  constructor(
+    status: ContentfulStatusCode,
+    code: ApiErrorCode,
+    message: string,
+    retryAfter?: number,
+  ) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    if (retryAfter !== undefined) this.retryAfter = retryAfter;
   }
 
   /** The JSON body for this error. */

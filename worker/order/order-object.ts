@@ -19,6 +19,7 @@ import { cmp, isPositive } from "../money/decimal.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
+import { checkoutPayload, isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { notificationsFor } from "./notifications.ts";
@@ -27,7 +28,7 @@ import { type RefundRecord, readRefunds, stateWithRefunds, writeRefund } from ".
 import { ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals } from "./snapshot.ts";
 import { type AttemptRow, OrderStore } from "./store.ts";
-import { upstreamFailure } from "./upstream-failure.ts";
+import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
 
 /** What the worker passes when a widget opens a checkout. */
 export interface OpenCheckout {
@@ -40,6 +41,23 @@ export interface OpenCheckout {
   customerId: string | null;
   returnUrl: string | null;
 }
+
+/**
+ * Storage key of the claims (amount, currency) of a first create that has not produced an
+ * order row yet: written before the upstream call, removed once the order row holds them or
+ * the service definitely refused. It stays after an uncertain failure (timeout, 5xx), because
+ * the service may then hold an invoice under this orderId with exactly these terms.
+ */
+const PENDING_CLAIMS = "pending_claims";
+
+/** The terms a checkout token fixes; two tokens for one order must agree on them. */
+interface Claims {
+  amount: string;
+  currency: string;
+}
+
+/** An upstream create's result; `uncertain` when the service may have created it anyway. */
+type Created = Outcome<Invoice> & { uncertain?: boolean };
 
 export class OrderObject extends StoredObject {
   readonly store: OrderStore;
@@ -114,17 +132,21 @@ export class OrderObject extends StoredObject {
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
     const existing = this.store.order();
-    if (existing) {
-      if (existing.currency !== input.currency || cmp(existing.amount, input.amount) !== 0) {
-        return failure(
-          409,
-          "checkout_conflict",
-          `Order ${input.invoiceNumber} already has a checkout for ${existing.amount} ${existing.currency}; a token with another amount or currency cannot reuse it.`,
-        );
-      }
-      if (this.store.currentAttempt())
-        return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
+    // Every open compares against the terms already claimed: the order row, or (before it
+    // exists) the claims of a create in flight or of one that failed uncertainly.
+    const claimed: Claims | undefined = existing ?? this.ctx.storage.kv.get<Claims>(PENDING_CLAIMS);
+    if (
+      claimed &&
+      (claimed.currency !== input.currency || cmp(claimed.amount, input.amount) !== 0)
+    ) {
+      return failure(
+        409,
+        "checkout_conflict",
+        `Order ${input.invoiceNumber} already has a checkout for ${claimed.amount} ${claimed.currency}; a token with another amount or currency cannot reuse it.`,
+      );
     }
+    if (existing && this.store.currentAttempt())
+      return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
     // Only the caller that starts the creation reports 201; concurrent callers share its result.
     const starter = this.#creating === null;
     const outcome = await this.#once(() => this.#createFirst(input));
@@ -143,13 +165,20 @@ export class OrderObject extends StoredObject {
   async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
     if (this.store.currentAttempt()) return success(this.#snapshotAt(this.log.lastSeq()));
     const config = this.config();
+    this.ctx.storage.kv.put<Claims>(PENDING_CLAIMS, {
+      amount: input.amount,
+      currency: input.currency,
+    });
     const invoice = await this.#createInvoice(
       config,
       `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`,
       input.amount,
       input,
     );
-    if (!invoice.ok) return invoice;
+    if (!invoice.ok) {
+      if (!invoice.uncertain) this.ctx.storage.kv.delete(PENDING_CLAIMS);
+      return invoice;
+    }
     const now = new Date().toISOString();
     this.ctx.storage.transactionSync(() => {
       if (!this.store.order()) {
@@ -161,6 +190,7 @@ export class OrderObject extends StoredObject {
         });
       }
       this.store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
+      this.ctx.storage.kv.delete(PENDING_CLAIMS);
     });
     return success(
       this.#applyFacts(
@@ -184,23 +214,35 @@ export class OrderObject extends StoredObject {
       customerId: string | null;
       returnUrl: string | null;
     },
-  ): Promise<Outcome<Invoice>> {
+  ): Promise<Created> {
+    let invoice: Invoice;
     try {
-      const invoice = await upstreamFor(config).createInvoice({
+      invoice = await upstreamFor(config).createInvoice({
         orderId,
         fiatCurrencyCode: order.currency,
         amount,
         number: order.invoiceNumber,
         webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
-        customPayload: `cc1:${order.checkoutId}`,
+        customPayload: checkoutPayload(order.checkoutId),
         ...(order.description ? { description: order.description } : {}),
         ...(order.customerId ? { customerId: order.customerId } : {}),
         ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
       });
-      return success(invoice);
     } catch (error) {
-      return upstreamFailure(error, this.logger());
+      return { ...upstreamFailure(error, this.logger()), uncertain: isUncertainFailure(error) };
     }
+    // A repeated orderId returns the invoice the service already has: it may be another
+    // order's (see invoice-ownership.ts). Such an invoice is never adopted as an attempt.
+    const requested = { checkoutId: order.checkoutId, amount, currency: order.currency };
+    if (!isOwnInvoice(invoice, requested)) {
+      this.logger().warn("order_id.collision", { orderId, invoiceId: invoice.id });
+      return failure(
+        409,
+        "order_id_collision",
+        `The payment service already uses orderId ${orderId} for another order (invoice numbers that end in -<digits> can meet another order's retry number). Use another invoice number for this order.`,
+      );
+    }
+    return success(invoice);
   }
 
   /**

@@ -9,7 +9,14 @@ import { ApiError } from "../http/api-error.ts";
 
 export type Outcome<T> =
   | { ok: true; value: T }
-  | { ok: false; status: ContentfulStatusCode; code: ApiErrorCode; message: string };
+  | {
+      ok: false;
+      status: ContentfulStatusCode;
+      code: ApiErrorCode;
+      message: string;
+      /** Seconds the client should wait before trying again (sent as `Retry-After`). */
+      retryAfter?: number;
+    };
 
 /** A successful outcome. */
 export const success = <T>(value: T): Outcome<T> => ({ ok: true, value });
@@ -19,7 +26,11 @@ export const failure = (
   status: ContentfulStatusCode,
   code: ApiErrorCode,
   message: string,
-): Outcome<never> => ({ ok: false, status, code, message });
+  retryAfter?: number,
+): Outcome<never> =>
+  retryAfter === undefined
+    ? { ok: false, status, code, message }
+    : { ok: false, status, code, message, retryAfter };
 
 /**
  * Unwraps an outcome in a route, throwing its error as an `ApiError`.
@@ -29,5 +40,5 @@ export const failure = (
  */
 export function unwrap<T>(outcome: Outcome<T>): T {
   if (outcome.ok) return outcome.value;
-  throw new ApiError(outcome.status, outcome.code, outcome.message);
+  throw new ApiError(outcome.status, outcome.code, outcome.message, outcome.retryAfter);
 }

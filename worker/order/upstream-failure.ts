@@ -46,13 +46,24 @@ const BY_REASON: Record<string, Mapped> = {
     "The merchant balance is too low for this payout.",
   ],
   quoteUnavailable: [503, "service_busy", "The payment service is busy; try again in a moment."],
-  exceeded: [503, "service_busy", "The payment service is busy; try again in a moment."],
   invalidApiKey: [
     502,
     "config_error",
     "The payment service rejected the API key; the merchant should run `npm run doctor`.",
   ],
 };
+
+/**
+ * True when a failed create may still have created the object upstream (no answer, a garbled
+ * answer, or a 5xx after the request may have been processed).
+ *
+ * @example
+ * isUncertainFailure(new UpstreamError("timeout", "no answer")); // true
+ */
+export function isUncertainFailure(error: unknown): boolean {
+  if (!(error instanceof UpstreamError)) return false;
+  return error.kind !== "http" || (error.status ?? 0) >= 500;
+}
 
 /**
  * Converts a thrown upstream error into a failed outcome; rethrows anything else.
@@ -78,6 +89,16 @@ export function upstreamFailure(error: unknown, log: Logger): Outcome<never> {
   if (error.kind === "invalid_response") {
     return failure(502, "upstream_error", "The payment service sent an unexpected answer.");
   }
+  if (error.status === 429) {
+    // The service's own rate limit: tell the client when to come back (whole seconds, ≥ 1).
+    const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return failure(
+      429,
+      "service_busy",
+      "The payment service is busy; try again in a moment.",
+      seconds,
+    );
+  }
   const reason = error.code?.split(".").pop() ?? "";
   const mapped = BY_REASON[reason];
   if (mapped) return failure(...mapped);
@@ -88,9 +109,6 @@ export function upstreamFailure(error: unknown, log: Logger): Outcome<never> {
       "The payment service is having trouble; try again in a moment.",
     );
   }
-  return failure(
-    502,
-    "upstream_error",
-    `The payment service refused the request (${error.code ?? error.status}).`,
-  );
+  // The service's code is in the log line above; shoppers get a generic message.
+  return failure(502, "upstream_error", "The payment service refused the request.");
 }
