@@ -187,7 +187,7 @@ describe("withdrawals", () => {
     const eth = await quote({
       cryptoCurrencyCode: "ETH",
       address: EVM_TO,
-      amount: "0.01",
+      amount: 0.01,
       orderId: "wd-eth",
     });
     expect(eth.json.data.fee).toMatchObject({
@@ -223,7 +223,7 @@ describe("withdrawals", () => {
     const q = await quote({
       cryptoCurrencyCode: "USDT_TRC20",
       address: TRON_TO,
-      amount: "250.123456",
+      amount: 250.123456,
       orderId: "wd-once",
     });
     const rs = await Promise.all(
@@ -251,7 +251,7 @@ describe("withdrawals", () => {
     const again = await quote({
       cryptoCurrencyCode: "USDT_TRC20",
       address: TRON_TO,
-      amount: "250.123456",
+      amount: 250.123456,
       orderId: "wd-once",
     });
     expect([again.status, again.json.code]).toEqual([
@@ -292,7 +292,7 @@ describe("withdrawals", () => {
         "exceptions.withdrawal.invalidAddress",
       ],
       [
-        { cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO, amount: "10.1234567" },
+        { cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO, amount: 10.1234567 },
         "exceptions.withdrawal.amountInvalidDecimalPlaces",
       ],
       [

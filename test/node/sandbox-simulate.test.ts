@@ -19,8 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
+/** `amount` as a number, or as the exact text of a JSON numeral (sent as a number). */
 async function newInvoice(amount: number | string, currency?: string, fiat = "USD") {
-  const r = await api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: fiat, amount });
+  const numeral = typeof amount === "number" ? JSON.stringify(amount) : amount;
+  const r = await api(
+    "POST",
+    "/invoice",
+    `{"accountId":"${ACCOUNT}","fiatCurrencyCode":"${fiat}","amount":${numeral}}`,
+  );
   const id: string = r.json.data.id;
   if (currency) {
     await api("POST", "/x-sandbox/invoice/lock-currency", {
