@@ -16,7 +16,7 @@ import {
   toBaseUnits,
   toDecimal,
 } from "../../worker/money/decimal.ts";
-import { exactJsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+import { exactJsonNumber, type JsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
 import type { Rounding } from "../../worker/money/rounding-mode.ts";
 
 const RUNS = { numRuns: 1000 };
@@ -222,16 +222,16 @@ describe("money properties", () => {
     fc.assert(
       fc.property(numeral, ({ text, expected }) => {
         const parsed = parseExactJson(`{"v":${text},"list":[${text}]}`) as {
-          v: string;
-          list: string[];
+          v: JsonNumber;
+          list: JsonNumber[];
         };
-        expect(parsed.v).toBe(text);
-        expect(parsed.list[0]).toBe(text);
-        const decimal = toDecimal(parsed.v);
+        expect(parsed.v.source).toBe(text);
+        expect(parsed.list[0]?.source).toBe(text);
+        const decimal = toDecimal(parsed.v.source);
         expect(decimal).toBe(expected);
         const written = JSON.stringify({ v: exactJsonNumber(decimal) });
         expect(written).toBe(`{"v":${expected}}`);
-        expect((parseExactJson(written) as { v: string }).v).toBe(expected);
+        expect((parseExactJson(written) as { v: JsonNumber }).v.source).toBe(expected);
       }),
       RUNS,
     );

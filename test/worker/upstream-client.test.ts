@@ -385,6 +385,32 @@ describe("invalid answers", () => {
     expect((await failure(client.getWithdrawal({ id: "w" }))).message).toContain("data.status");
   });
 
+  it("amounts and counts must be JSON numbers, text must be JSON strings", async () => {
+    const { fake, client } = setup();
+    fake.fault("GET /currencies/fiat", {
+      kind: "malformed",
+      body: '{"data":[{"code":"USD","name":"x","decimalPlaces":"2","minInvoiceAmount":"1.5"}]}',
+    });
+    const strings = await failure(client.listFiatCurrencies());
+    expect(strings.kind).toBe("invalid_response");
+    expect(strings.message).toContain("data[0].decimalPlaces: expected an integer");
+    expect(strings.message).toContain("data[0].minInvoiceAmount: expected a number");
+    fake.fault("GET /accounts", {
+      kind: "malformed",
+      body: '{"data":[{"id":12345,"name":null,"createdAt":null}]}',
+    });
+    expect((await failure(client.listAccounts())).message).toContain("data[0].id");
+    // The same answer with numbers where numbers belong parses, and amounts come out as
+    // canonical decimal strings.
+    fake.fault("GET /currencies/fiat", {
+      kind: "malformed",
+      body: '{"data":[{"code":"USD","name":"x","decimalPlaces":2,"minInvoiceAmount":1.50}]}',
+    });
+    expect(await client.listFiatCurrencies()).toEqual([
+      { code: "USD", name: "x", decimalPlaces: 2, minInvoiceAmount: "1.5" },
+    ]);
+  });
+
   it("a body that is not JSON is invalid_response", async () => {
     const { fake, client } = setup();
     fake.fault("GET /accounts", { kind: "malformed", body: "<html>oops</html>" });

@@ -22,7 +22,7 @@
  * `{ maxAttempts: 1, deadlineMs: 3000 }`: one attempt of at most 3 s.
  */
 import type * as z from "zod/mini";
-import { parseExactJson } from "../money/exact-json.ts";
+import { JsonNumber, parseExactJson } from "../money/exact-json.ts";
 import { redact, UpstreamError } from "./errors.ts";
 import {
   isUncertain,
@@ -236,7 +236,7 @@ export function createTransport(options: UpstreamClientOptions): Transport {
         code = redact(body.data.code, secrets);
         message = body.data.message;
         const hint = body.data.extension?.msBeforeNext;
-        if (typeof hint === "string") retryAfterMs = parseWaitMs(hint);
+        if (hint instanceof JsonNumber) retryAfterMs = parseWaitMs(hint.source);
       }
     } catch {
       // Not JSON (a proxy's HTML page, say): status alone describes the failure.
