@@ -11,7 +11,7 @@ import { CRYPTO_CURRENCIES } from "../../demo/sandbox/currencies.ts";
 import { Dec } from "../../demo/sandbox/decimal.ts";
 import { fiatToCrypto, usdPerCoin, usdPerFiat } from "../../demo/sandbox/rates.ts";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "../../demo/sandbox/test-kit.ts";
+import { sandboxClient } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_invoice_test";

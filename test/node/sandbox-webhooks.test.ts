@@ -6,7 +6,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient, startReceiver } from "../../demo/sandbox/test-kit.ts";
+import { sandboxClient, startReceiver } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_webhook_test";
 const SIGNING_KEY = "whsec_test_signing_ключ";
