@@ -11,7 +11,13 @@ import { cryptoCurrency } from "./currencies.ts";
 import { decimalPlaces } from "./decimal.ts";
 import { depositView, findDepositByRef, simulateDeposit } from "./deposits.ts";
 import { addFault } from "./faults.ts";
-import { optionalBool, optionalString, optionalUrl, readAmount, requiredString } from "./fields.ts";
+import {
+  optionalBool,
+  optionalString,
+  optionalUrl,
+  readAdminAmount,
+  requiredString,
+} from "./fields.ts";
 import { simulateInvoice } from "./invoice-payment.ts";
 import { invoiceView } from "./invoice-status.ts";
 import { findInvoiceByRef } from "./invoices.ts";
@@ -42,7 +48,7 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     const body = await readJsonObject(c.req.raw);
     const inv = findInvoiceByRef(state, c.req.param("ref"));
     const action = requiredString(body, "action");
-    const amount = readAmount(body, "amount");
+    const amount = readAdminAmount(body, "amount");
     const processingFirst = optionalBool(body, "processingFirst") ?? true;
     await simulateInvoice(state, inv, { action, amount, processingFirst });
     return dataResponse(invoiceView(inv));
@@ -51,7 +57,7 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     const body = await readJsonObject(c.req.raw);
     const dep = findDepositByRef(state, c.req.param("ref"));
     const action = requiredString(body, "action");
-    const amount = readAmount(body, "amount");
+    const amount = readAdminAmount(body, "amount");
     const processingFirst = optionalBool(body, "processingFirst") ?? true;
     await simulateDeposit(state, dep, { action, amount, processingFirst });
     return dataResponse(depositView(dep));
@@ -119,7 +125,7 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     const body = await readJsonObject(c.req.raw);
     const cur = cryptoCurrency(requiredString(body, "cryptoCurrencyCode"));
     if (!cur) throw invalidBody("Unknown cryptoCurrencyCode");
-    const amount = readAmount(body, "amount");
+    const amount = readAdminAmount(body, "amount");
     if (amount === null || decimalPlaces(amount) > cur.decimalPlaces) {
       throw invalidBody(`amount is required with at most ${cur.decimalPlaces} decimal places`);
     }

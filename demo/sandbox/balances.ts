@@ -33,7 +33,7 @@ export function seedBalances(state: SandboxState): void {
  * balanceOf(state, "BNB").toFixed(); // "0"
  */
 export function balanceOf(state: SandboxState, code: string): Decimal {
-  return state.balances.get(code) ?? new Dec(0);
+  return state.balances.get(code) ?? new Dec("0");
 }
 
 /**

@@ -3,6 +3,16 @@
  * Exact decimal arithmetic for the sandbox. Owns a private big.js constructor (so its
  * configuration never leaks into other code in the process) and the rounding helpers every
  * amount goes through. No amount is ever a JavaScript float.
+ *
+ * Invariants:
+ * - `Dec` is strict: it takes strings (and bigints) only, and `valueOf`/`toNumber` refuse to
+ *   make a lossy float. Write literals as strings: `new Dec("0")`, `x.lte("0")`.
+ * - Numerals are bounded before big.js sees them (`MAX_NUMERAL_LENGTH`, `MAX_EXPONENT`), so
+ *   `1e999999999` is rejected instead of being expanded into a billion-digit string.
+ * - Rounding is by sign, like the real service's rounding as we model it: `roundDown` is
+ *   **toward zero** and `roundUp` **away from zero**. Every amount they see in the sandbox is
+ *   non-negative, where that is the same as floor / ceiling. (The worker's own money module
+ *   rounds "down" toward −∞; the two only differ on negative values, which never occur here.)
  */
 import Big from "big.js";
 
@@ -10,31 +20,54 @@ import Big from "big.js";
 export const Dec: Big.BigConstructor = Big();
 Dec.DP = 40;
 Dec.RM = 1;
+Dec.strict = true;
 // Never switch toString to exponent notation; toFixed() is used for output anyway.
 Dec.NE = -1_000_000;
 Dec.PE = 1_000_000;
 
 export type Decimal = Big.Big;
 
-const DECIMAL_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+/** Longest numeral accepted (JSON number source or decimal string): far beyond any amount. */
+export const MAX_NUMERAL_LENGTH = 100;
+/** Largest |exponent| accepted in a JSON numeral (`1e100` is already absurd as money). */
+export const MAX_EXPONENT = 100;
+
+const DECIMAL_TEXT = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE]([+-]?\d+))?$/;
 const PLAIN_STRING = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 
 /**
- * Parses the source text of a JSON number (may carry an exponent) into an exact decimal.
+ * True when numeral text is small enough to handle: at most `MAX_NUMERAL_LENGTH` characters
+ * and an exponent of at most `MAX_EXPONENT` either way. Says nothing about the syntax.
  * @example
- * parseNumberText("1e-7")?.toFixed(); // "0.0000001"
+ * numeralInRange("1e999999999"); // false
+ * numeralInRange("12.5"); // true
  */
-export function parseNumberText(text: string): Decimal | null {
-  return DECIMAL_TEXT.test(text) ? new Dec(text) : null;
+export function numeralInRange(text: string): boolean {
+  if (text.length > MAX_NUMERAL_LENGTH) return false;
+  const exponent = /[eE]([+-]?\d+)$/.exec(text)?.[1];
+  // At most 100 characters, so the exponent's digits parse exactly.
+  return exponent === undefined || Math.abs(Number.parseInt(exponent, 10)) <= MAX_EXPONENT;
 }
 
 /**
- * Parses a decimal sent as a JSON string: plain notation only ("12.5", not "1e3").
+ * Parses the source text of a JSON number (may carry an exponent) into an exact decimal;
+ * null when malformed or out of range (`numeralInRange`).
+ * @example
+ * parseNumberText("1e-7")?.toFixed(); // "0.0000001"
+ * parseNumberText("1e999999999"); // null
+ */
+export function parseNumberText(text: string): Decimal | null {
+  return numeralInRange(text) && DECIMAL_TEXT.test(text) ? new Dec(text) : null;
+}
+
+/**
+ * Parses a decimal sent as a JSON string: plain notation only ("12.5", not "1e3"), at most
+ * `MAX_NUMERAL_LENGTH` characters.
  * @example
  * parseDecimalString("12.50")?.toFixed(); // "12.5"
  */
 export function parseDecimalString(text: string): Decimal | null {
-  return PLAIN_STRING.test(text) ? new Dec(text) : null;
+  return numeralInRange(text) && PLAIN_STRING.test(text) ? new Dec(text) : null;
 }
 
 /**
@@ -59,7 +92,8 @@ export function decimalPlaces(x: Decimal): number {
 }
 
 /**
- * Rounds towards +infinity at `dp` places (never under-charges a payer).
+ * Rounds away from zero at `dp` places (= toward +infinity for the non-negative amounts it
+ * is used on: never under-charges a payer).
  * @example
  * plain(roundUp(new Dec("0.0000001"), 6)); // "0.000001"
  */
@@ -68,7 +102,7 @@ export function roundUp(x: Decimal, dp: number): Decimal {
 }
 
 /**
- * Rounds towards zero at `dp` places.
+ * Rounds toward zero at `dp` places (= floor for the non-negative amounts it is used on).
  * @example
  * plain(roundDown(new Dec("1.999"), 2)); // "1.99"
  */
@@ -93,7 +127,7 @@ export function roundHalfUp(x: Decimal, dp: number): Decimal {
  */
 export function divRoundUp(a: Decimal, b: Decimal, dp: number): Decimal {
   const floor = roundDown(a.div(b), dp);
-  return floor.times(b).lt(a) ? floor.plus(new Dec(1).div(new Dec(10).pow(dp))) : floor;
+  return floor.times(b).lt(a) ? floor.plus(unit(dp)) : floor;
 }
 
 /**
@@ -102,13 +136,13 @@ export function divRoundUp(a: Decimal, b: Decimal, dp: number): Decimal {
  * plain(unit(6)); // "0.000001"
  */
 export function unit(dp: number): Decimal {
-  return new Dec(1).div(new Dec(10).pow(dp));
+  return new Dec("1").div(new Dec("10").pow(dp));
 }
 
 /**
  * Type guard for sandbox decimals.
  * @example
- * isDecimal(new Dec(1)); // true
+ * isDecimal(new Dec("1")); // true
  */
 export function isDecimal(x: unknown): x is Decimal {
   return x instanceof Dec;

@@ -227,8 +227,8 @@ export async function simulateDeposit(
     }
     from = to;
   }
-  const amount = sim.amount ?? d.minimumAmount.times(10);
-  if (amount.lte(0) || decimalPlaces(amount) > cur.decimalPlaces) {
+  const amount = sim.amount ?? d.minimumAmount.times("10");
+  if (amount.lte("0") || decimalPlaces(amount) > cur.decimalPlaces) {
     const msg = `amount must be above 0 with at most ${cur.decimalPlaces} decimal places`;
     throw new WireError(400, "exceptions.sandbox.invalidAmount", msg);
   }

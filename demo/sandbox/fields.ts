@@ -1,9 +1,13 @@
 /**
  * @module fields
  * Readers for request body fields and query parameters. Every bad field is a 400 with a clear
- * message; amounts are read exactly from JSON numbers (the real wire) or decimal strings.
+ * message. Amounts are read exactly from JSON numbers: the service takes numbers, so an amount
+ * sent as a JSON string is a 400 `exceptions.validation.invalidBody` (*assumed* code: the
+ * service's answer to a string amount is not published). Only the sandbox's own admin helpers
+ * (`readAdminAmount`) also take decimal strings. Numerals longer than `MAX_NUMERAL_LENGTH` or
+ * with an exponent beyond `MAX_EXPONENT` are the same 400, never expanded.
  */
-import { type Decimal, parseDecimalString, parseNumberText } from "./decimal.ts";
+import { type Decimal, numeralInRange, parseDecimalString, parseNumberText } from "./decimal.ts";
 import { invalidBody, invalidQuery, RawNumber } from "./wire.ts";
 
 type Body = Record<string, unknown>;
@@ -44,20 +48,37 @@ export function optionalUrl(body: Body, name: string): string | null {
 }
 
 /**
- * Reads an amount given as a JSON number or a decimal string; null when absent.
+ * Reads a wire amount: a non-negative JSON number; null when absent. A string, even
+ * `"12.50"`, is rejected: the real service takes JSON numbers only.
  * @example
  * readAmount({ amount: new RawNumber("12.5") }, "amount")?.toFixed(); // "12.5"
+ * readAmount({ amount: "12.5" }, "amount"); // throws 400 exceptions.validation.invalidBody
  */
 export function readAmount(body: Body, name: string): Decimal | null {
   const v = body[name];
   if (v === undefined || v === null) return null;
-  const parsed =
-    v instanceof RawNumber
-      ? parseNumberText(v.source)
-      : typeof v === "string"
-        ? parseDecimalString(v.trim())
-        : null;
-  if (parsed === null || parsed.lt(0)) throw invalidBody(`${name} must be a non-negative decimal`);
+  if (!(v instanceof RawNumber)) throw invalidBody(`${name} must be a JSON number`);
+  return nonNegative(name, v.source, parseNumberText(v.source));
+}
+
+/**
+ * Reads an amount of a sandbox admin helper (not part of the service's wire): a JSON number
+ * or a plain decimal string such as `"30.5"`; null when absent.
+ * @example
+ * readAdminAmount({ amount: "30.5" }, "amount")?.toFixed(); // "30.5"
+ */
+export function readAdminAmount(body: Body, name: string): Decimal | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  if (v instanceof RawNumber) return nonNegative(name, v.source, parseNumberText(v.source));
+  if (typeof v === "string") return nonNegative(name, v, parseDecimalString(v.trim()));
+  throw invalidBody(`${name} must be a non-negative decimal`);
+}
+
+function nonNegative(name: string, text: string, parsed: Decimal | null): Decimal {
+  if (!numeralInRange(text.trim())) throw invalidBody(`${name} is out of range`);
+  if (parsed === null || parsed.lt("0"))
+    throw invalidBody(`${name} must be a non-negative decimal`);
   return parsed;
 }
 

@@ -47,7 +47,7 @@ export function lockInvoice(
     throw new WireError(409, "exceptions.invoice.expired", "Invoice has expired");
   }
   const received = inv.cryptoAmountReceived;
-  if (inv.status !== "created" || received?.gt(0)) {
+  if (inv.status !== "created" || received?.gt("0")) {
     throw new WireError(409, "exceptions.invoice.notInCreatedStatus", `Invoice is ${inv.status}`);
   }
   const lockEnd = now + state.options.invoiceLockMinutes * 60_000;
@@ -60,7 +60,7 @@ export function lockInvoice(
     cur.code,
     cur.decimalPlaces,
   );
-  inv.cryptoAmountReceived = new Dec(0);
+  inv.cryptoAmountReceived = new Dec("0");
   if (!sameCurrency) inv.address = address;
   inv.expiresAt = new Date(end).toISOString();
   return inv;
@@ -105,14 +105,14 @@ function receivedDelta(sim: InvoiceSimulation, missing: Decimal, dp: number): De
   }
   if (sim.action === "paid") return missing;
   if (sim.action === "partial") {
-    const part = sim.amount ?? roundDown(missing.div(2), dp);
-    if (part.lte(0) || part.gte(missing)) {
+    const part = sim.amount ?? roundDown(missing.div("2"), dp);
+    if (part.lte("0") || part.gte(missing)) {
       throw invalidAmount(`partial amount must be above 0 and below ${missing.toFixed()}`);
     }
     return part;
   }
   const extra = sim.amount ?? roundUp(missing.times("0.1"), dp);
-  if (extra.lte(0)) throw invalidAmount("over amount must be above 0");
+  if (extra.lte("0")) throw invalidAmount("over amount must be above 0");
   return missing.plus(extra.lt(unit(dp)) ? unit(dp) : extra);
 }
 
@@ -172,7 +172,7 @@ function applyPayment(
   cur: CryptoCurrency,
   delta: Decimal,
 ): void {
-  const received = (inv.cryptoAmountReceived ?? new Dec(0)).plus(delta);
+  const received = (inv.cryptoAmountReceived ?? new Dec("0")).plus(delta);
   inv.cryptoAmountReceived = received;
   const at = nowIso(state);
   inv.settlement = settle(cur, received, inv.txHash, at);

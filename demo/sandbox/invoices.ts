@@ -29,8 +29,9 @@ function readItems(body: Body): InvoiceItem[] | null {
       throw invalidBody(`items[${i}] must be an object`);
     const it = item as Body;
     const name = requiredString(it, "name");
+    // A JSON number, like every count and amount on the wire (a string is a 400).
     const q = it.quantity;
-    const qText = q instanceof RawNumber ? q.source : typeof q === "string" ? q : "";
+    const qText = q instanceof RawNumber ? q.source : "";
     const quantity = /^[1-9]\d*$/.test(qText) ? parseDecimalString(qText) : null;
     if (quantity === null) throw invalidBody(`items[${i}].quantity must be a positive integer`);
     const cost = readAmount(it, "cost");
@@ -41,7 +42,7 @@ function readItems(body: Body): InvoiceItem[] | null {
 
 function amountOf(body: Body, items: InvoiceItem[] | null): Decimal {
   const amount = readAmount(body, "amount");
-  const sum = items?.reduce((acc, it) => acc.plus(it.cost.times(it.quantity)), new Dec(0));
+  const sum = items?.reduce((acc, it) => acc.plus(it.cost.times(it.quantity)), new Dec("0"));
   if (amount === null && sum === undefined) {
     throw new WireError(400, "exceptions.invoice.amountOrItemsRequired", "Give amount or items");
   }
@@ -131,7 +132,7 @@ export function createInvoice(state: SandboxState, body: Body, origin: string) {
     createdAt: nowIso(state),
     paidAt: null,
     paymentPageUrl: `${origin}/pay/${id}`,
-    creditedNet: new Dec(0),
+    creditedNet: new Dec("0"),
     ...optional,
   };
   state.invoices.set(id, invoice);

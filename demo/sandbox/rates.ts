@@ -52,7 +52,7 @@ export function usdPerFiat(code: string): Decimal {
 /**
  * Crypto amount for a fiat amount: fiat × USD/fiat ÷ USD/coin, rounded UP to `dp`.
  * @example
- * fiatToCrypto(new Dec(10), "USD", "BNB", 18).toFixed(); // "0.017241379310344828"
+ * fiatToCrypto(new Dec("10"), "USD", "BNB", 18).toFixed(); // "0.017241379310344828"
  */
 export function fiatToCrypto(amount: Decimal, fiat: string, coin: string, dp: number): Decimal {
   return divRoundUp(amount.times(usdPerFiat(fiat)), usdPerCoin(coin), dp);

@@ -28,12 +28,16 @@ export interface SandboxOptions {
   invoiceLockMinutes: number;
 }
 
-/** Defaults used by `createSandbox` for any option not given. */
+/**
+ * Defaults for any option not given, to `createSandbox` and to the CLI (`env.ts`): the one
+ * place they are written. `webhookUrl` is the design's worker webhook address; tests that must
+ * not send pass `webhookUrl: null` explicitly.
+ */
 export const DEFAULT_OPTIONS: SandboxOptions = {
   apiKey: "sk_sandbox_demo",
   accountId: "00000000-0000-4000-8000-000000000001",
   webhookSigningKey: "whsec_sandbox_demo",
-  webhookUrl: null,
+  webhookUrl: "http://127.0.0.1:8787/webhooks/payment",
   retryDelaysMs: [1000, 5000, 30000],
   invoiceLockMinutes: 15,
 };

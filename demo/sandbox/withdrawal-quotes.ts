@@ -74,7 +74,7 @@ function autoConvertFor(
   total: Decimal,
 ): AutoConvert | null {
   const shortfall = total.minus(balanceOf(state, to.code));
-  if (!to.stablecoin || shortfall.lte(0)) return null;
+  if (!to.stablecoin || shortfall.lte("0")) return null;
   for (const from of CRYPTO_CURRENCIES) {
     if (!from.stablecoin || from.code === to.code) continue;
     const amount = roundUp(shortfall, Math.min(from.decimalPlaces, to.decimalPlaces));

@@ -52,7 +52,7 @@ export function commitWithdrawal(state: SandboxState, body: Record<string, unkno
     throw new WireError(409, "exceptions.withdrawal.quoteExpired", "Quote expired: quote again");
   }
   const ac = q.autoConvert;
-  const target = balanceOf(state, q.cryptoCurrencyCode).plus(ac ? ac.toAmount : 0);
+  const target = balanceOf(state, q.cryptoCurrencyCode).plus(ac ? ac.toAmount : "0");
   const sourceShort = ac !== null && balanceOf(state, ac.fromAssetCode).lt(ac.fromAmount);
   if (target.lt(q.totalDeduction) || sourceShort) {
     throw new WireError(400, "exceptions.withdrawal.insufficientBalance", "Insufficient balance");

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "../../demo/sandbox/test-kit.ts";
+import { sandboxClient } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_admin_test_secret";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";

@@ -5,7 +5,7 @@
 import Big from "big.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "../../demo/sandbox/test-kit.ts";
+import { sandboxClient } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_funds_test";
@@ -194,7 +194,7 @@ describe("withdrawals", () => {
     const eth = await quote({
       cryptoCurrencyCode: "ETH",
       address: EVM_TO,
-      amount: "0.01",
+      amount: 0.01,
       orderId: "wd-eth",
     });
     expect(eth.json.data.fee).toMatchObject({
@@ -238,7 +238,7 @@ describe("withdrawals", () => {
     const q = await quote({
       cryptoCurrencyCode: "USDT_TRC20",
       address: TRON_TO,
-      amount: "250.123456",
+      amount: 250.123456,
       orderId: "wd-once",
     });
     const rs = await Promise.all(
@@ -266,7 +266,7 @@ describe("withdrawals", () => {
     const again = await quote({
       cryptoCurrencyCode: "USDT_TRC20",
       address: TRON_TO,
-      amount: "250.123456",
+      amount: 250.123456,
       orderId: "wd-once",
     });
     expect([again.status, again.json.code]).toEqual([
@@ -307,7 +307,7 @@ describe("withdrawals", () => {
         "exceptions.withdrawal.invalidAddress",
       ],
       [
-        { cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO, amount: "10.1234567" },
+        { cryptoCurrencyCode: "USDT_TRC20", address: TRON_TO, amount: 10.1234567 },
         "exceptions.withdrawal.amountInvalidDecimalPlaces",
       ],
       [

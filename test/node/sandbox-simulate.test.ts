@@ -5,7 +5,7 @@
 import Big from "big.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "../../demo/sandbox/test-kit.ts";
+import { sandboxClient } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_simulate_test";
@@ -19,8 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
+/** `amount` as a number, or as the exact text of a JSON numeral (sent as a number). */
 async function newInvoice(amount: number | string, currency?: string, fiat = "USD") {
-  const r = await api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: fiat, amount });
+  const numeral = typeof amount === "number" ? JSON.stringify(amount) : amount;
+  const r = await api(
+    "POST",
+    "/invoice",
+    `{"accountId":"${ACCOUNT}","fiatCurrencyCode":"${fiat}","amount":${numeral}}`,
+  );
   const id: string = r.json.data.id;
   if (currency) {
     await api("POST", "/x-sandbox/invoice/lock-currency", {

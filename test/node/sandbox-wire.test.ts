@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "../../demo/sandbox/test-kit.ts";
+import { sandboxClient } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_wire_test_key";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
@@ -159,7 +159,7 @@ describe("currencies", () => {
 });
 
 describe("exact amounts", () => {
-  it("accepts amounts as JSON numbers (with exponent) and as strings, echoing them exactly", async () => {
+  it("accepts amounts as JSON numbers (with exponent), echoing them exactly", async () => {
     const asNumber = await api(
       "POST",
       "/invoice",
@@ -167,14 +167,76 @@ describe("exact amounts", () => {
     );
     expect(asNumber.status).toBe(201);
     expect(asNumber.text).toContain('"amount":12.34,');
-    const asString = await api("POST", "/invoice", {
-      accountId: ACCOUNT,
-      fiatCurrencyCode: "USD",
-      amount: "99999999999999999.99",
-    });
-    expect(asString.status).toBe(201);
+    const big = await api(
+      "POST",
+      "/invoice",
+      `{"accountId":"${ACCOUNT}","fiatCurrencyCode":"USD","amount":99999999999999999.99}`,
+    );
+    expect(big.status).toBe(201);
     // A float would print 100000000000000000.
-    expect(asString.text).toContain('"amount":99999999999999999.99,');
+    expect(big.text).toContain('"amount":99999999999999999.99,');
+  });
+
+  it("rejects amounts sent as JSON strings: the service takes numbers (400, code assumed)", async () => {
+    const before = (await api("GET", `/invoice/list?accountId=${ACCOUNT}&limit=1`)).json.total;
+    const bodies = [
+      { accountId: ACCOUNT, fiatCurrencyCode: "USD", amount: "12.50" },
+      {
+        accountId: ACCOUNT,
+        fiatCurrencyCode: "USD",
+        items: [{ name: "a", quantity: 1, cost: "5" }],
+      },
+      {
+        accountId: ACCOUNT,
+        fiatCurrencyCode: "USD",
+        items: [{ name: "a", quantity: "1", cost: 5 }],
+      },
+    ];
+    for (const body of bodies) {
+      const r = await api("POST", "/invoice", body);
+      expect([r.status, r.json.code]).toEqual([400, "exceptions.validation.invalidBody"]);
+    }
+    const quote = await api("POST", "/withdrawal/quote", {
+      accountId: ACCOUNT,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      amount: "20",
+      orderId: "wire-string-amount",
+    });
+    expect([quote.status, quote.json.code]).toEqual([400, "exceptions.validation.invalidBody"]);
+    expect((await api("GET", `/invoice/list?accountId=${ACCOUNT}&limit=1`)).json.total).toBe(
+      before,
+    );
+  });
+
+  it("rejects huge numerals at once instead of expanding them (400)", async () => {
+    const numerals = ["1e999999999", "1e-999999999", "1e101", `1${"0".repeat(120)}`, "1.5e-101"];
+    for (const numeral of numerals) {
+      const r = await api(
+        "POST",
+        "/invoice",
+        `{"accountId":"${ACCOUNT}","fiatCurrencyCode":"USD","amount":${numeral}}`,
+      );
+      expect([numeral, r.status, r.json.code]).toEqual([
+        numeral,
+        400,
+        "exceptions.validation.invalidBody",
+      ]);
+      expect(r.json.message).toBe("amount is out of range");
+    }
+    const cost = await api(
+      "POST",
+      "/invoice",
+      `{"accountId":"${ACCOUNT}","fiatCurrencyCode":"USD","items":[{"name":"a","quantity":1,"cost":1e999999999}]}`,
+    );
+    expect([cost.status, cost.json.code]).toEqual([400, "exceptions.validation.invalidBody"]);
+    // Large but in range still works: 1e2 = 100.
+    const ok = await api(
+      "POST",
+      "/invoice",
+      `{"accountId":"${ACCOUNT}","fiatCurrencyCode":"USD","amount":1e2}`,
+    );
+    expect(ok.status).toBe(201);
   });
 
   it("writes an 18-decimal amount exactly", async () => {

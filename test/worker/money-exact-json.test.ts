@@ -2,18 +2,29 @@
  * Exact JSON in workerd: numbers are read as their source text and written as raw numerals.
  */
 import { describe, expect, it } from "vitest";
-import { exactJsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+import { exactJsonNumber, JsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+
+const n = (source: string) => new JsonNumber(source);
 
 describe("parseExactJson", () => {
-  it("gives every number its exact source text, at any depth", () => {
+  it("gives every number its exact source text, at any depth, marked as a number", () => {
     const parsed = parseExactJson(
       '{"a":0.123456789012345678901234,"b":[100,1e-7,-0,2.50],"c":{"d":"12.3","e":true,"f":null}}',
     );
-    expect(parsed).toEqual({
-      a: "0.123456789012345678901234",
-      b: ["100", "1e-7", "-0", "2.50"],
+    expect(parsed).toStrictEqual({
+      a: n("0.123456789012345678901234"),
+      b: [n("100"), n("1e-7"), n("-0"), n("2.50")],
+      // A JSON string stays a string: it is not a number, even when it reads like one.
       c: { d: "12.3", e: true, f: null },
     });
+  });
+
+  it("keeps a number and a string with the same text apart", () => {
+    const { num, str } = parseExactJson('{"num":12.5,"str":"12.5"}') as Record<string, unknown>;
+    expect(num).toBeInstanceOf(JsonNumber);
+    expect((num as JsonNumber).source).toBe("12.5");
+    expect(str).toBe("12.5");
+    expect(Object.isFrozen(num)).toBe(true);
   });
 
   it("throws SyntaxError on invalid JSON", () => {

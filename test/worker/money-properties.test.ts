@@ -8,6 +8,7 @@ import {
   add,
   cmp,
   decimalPlacesOf,
+  div,
   formatFixed,
   fromBaseUnits,
   roundDecimal,
@@ -15,7 +16,8 @@ import {
   toBaseUnits,
   toDecimal,
 } from "../../worker/money/decimal.ts";
-import { exactJsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+import { exactJsonNumber, type JsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+import type { Rounding } from "../../worker/money/rounding-mode.ts";
 
 const RUNS = { numRuns: 1000 };
 
@@ -43,6 +45,35 @@ const amountWithin = (dp: number) =>
       const padded = extraZeros && text.includes(".") ? text + "0".repeat(extraZeros) : text;
       return { text: padded, units };
     });
+
+/**
+ * Independent oracle: `num / den` rounded to `dp` places in the money module's sense ("down"
+ * toward −∞, "up" toward +∞, "half-even" to the nearest with ties to the even last digit),
+ * computed with BigInt floor division only.
+ */
+function roundRatio(num: bigint, den: bigint, dp: number, rounding: Rounding): string {
+  const [n0, d] = den < 0n ? [-num, -den] : [num, den];
+  const n = n0 * 10n ** BigInt(dp);
+  let q = n / d; // truncates toward zero
+  let r = n - q * d;
+  if (r < 0n) {
+    q -= 1n; // now the floor, with 0 <= r < d
+    r += d;
+  }
+  if (r !== 0n) {
+    if (rounding === "up") q += 1n;
+    if (rounding === "half-even" && (2n * r > d || (2n * r === d && q % 2n !== 0n))) q += 1n;
+  }
+  return canon(q, dp);
+}
+
+const roundingArb = fc.constantFrom<Rounding>("down", "up", "half-even");
+
+/** A signed decimal as [mantissa, scale]: the value is `mantissa × 10^-scale`. */
+const signedParts = fc.tuple(
+  fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
+  fc.integer({ min: 0, max: 24 }),
+);
 
 /** Any signed decimal with up to 24 places. */
 const signedDecimal = fc
@@ -135,6 +166,40 @@ describe("money properties", () => {
     );
   });
 
+  it("roundDecimal matches a BigInt oracle in every direction (half-even ties included)", () => {
+    fc.assert(
+      fc.property(signedParts, dpArb, roundingArb, ([m, scale], dp, rounding) => {
+        expect(roundDecimal(canon(m, scale), dp, rounding)).toBe(
+          roundRatio(m, 10n ** BigInt(scale), dp, rounding),
+        );
+      }),
+      RUNS,
+    );
+    // Ties, explicitly: half-even goes to the even neighbour on both signs.
+    const ties: Array<[string, string]> = [
+      ["0.5", "0"],
+      ["1.5", "2"],
+      ["2.5", "2"],
+      ["-0.5", "0"],
+      ["-1.5", "-2"],
+      ["-2.5", "-2"],
+    ];
+    for (const [x, even] of ties) expect(roundDecimal(x, 0, "half-even")).toBe(even);
+  });
+
+  it("div matches a BigInt oracle in every direction", () => {
+    const nonZero = signedParts.filter(([m]) => m !== 0n);
+    fc.assert(
+      fc.property(signedParts, nonZero, dpArb, roundingArb, ([ma, sa], [mb, sb], dp, rounding) => {
+        // (ma·10^-sa) / (mb·10^-sb) = (ma·10^sb) / (mb·10^sa)
+        const expected = roundRatio(ma * 10n ** BigInt(sb), mb * 10n ** BigInt(sa), dp, rounding);
+        expect(div(canon(ma, sa), canon(mb, sb), dp, rounding)).toBe(expected);
+      }),
+      RUNS,
+    );
+    expect(() => div("1", "0", 2, "down")).toThrow(RangeError);
+  });
+
   it("exact JSON: numerals with up to 30 significant digits survive parse → stringify", () => {
     const numeral = fc
       .record({
@@ -157,16 +222,16 @@ describe("money properties", () => {
     fc.assert(
       fc.property(numeral, ({ text, expected }) => {
         const parsed = parseExactJson(`{"v":${text},"list":[${text}]}`) as {
-          v: string;
-          list: string[];
+          v: JsonNumber;
+          list: JsonNumber[];
         };
-        expect(parsed.v).toBe(text);
-        expect(parsed.list[0]).toBe(text);
-        const decimal = toDecimal(parsed.v);
+        expect(parsed.v.source).toBe(text);
+        expect(parsed.list[0]?.source).toBe(text);
+        const decimal = toDecimal(parsed.v.source);
         expect(decimal).toBe(expected);
         const written = JSON.stringify({ v: exactJsonNumber(decimal) });
         expect(written).toBe(`{"v":${expected}}`);
-        expect((parseExactJson(written) as { v: string }).v).toBe(expected);
+        expect((parseExactJson(written) as { v: JsonNumber }).v.source).toBe(expected);
       }),
       RUNS,
     );

@@ -395,6 +395,32 @@ describe("invalid answers", () => {
     expect((await failure(client.getWithdrawal({ id: "w" }))).message).toContain("data.status");
   });
 
+  it("amounts and counts must be JSON numbers, text must be JSON strings", async () => {
+    const { fake, client } = setup();
+    fake.fault("GET /currencies/fiat", {
+      kind: "malformed",
+      body: '{"data":[{"code":"USD","name":"x","decimalPlaces":"2","minInvoiceAmount":"1.5"}]}',
+    });
+    const strings = await failure(client.listFiatCurrencies());
+    expect(strings.kind).toBe("invalid_response");
+    expect(strings.message).toContain("data[0].decimalPlaces: expected an integer");
+    expect(strings.message).toContain("data[0].minInvoiceAmount: expected a number");
+    fake.fault("GET /accounts", {
+      kind: "malformed",
+      body: '{"data":[{"id":12345,"name":null,"createdAt":null}]}',
+    });
+    expect((await failure(client.listAccounts())).message).toContain("data[0].id");
+    // The same answer with numbers where numbers belong parses, and amounts come out as
+    // canonical decimal strings.
+    fake.fault("GET /currencies/fiat", {
+      kind: "malformed",
+      body: '{"data":[{"code":"USD","name":"x","decimalPlaces":2,"minInvoiceAmount":1.50}]}',
+    });
+    expect(await client.listFiatCurrencies()).toEqual([
+      { code: "USD", name: "x", decimalPlaces: 2, minInvoiceAmount: "1.5" },
+    ]);
+  });
+
   it("a body that is not JSON is invalid_response", async () => {
     const { fake, client } = setup();
     fake.fault("GET /accounts", { kind: "malformed", body: "<html>oops</html>" });
@@ -480,19 +506,74 @@ describe("errors and retries", () => {
     expect(fake.count("GET /accounts")).toBe(2);
   });
 
-  it("429 waits msBeforeNext (capped at 10 s), else backs off", async () => {
+  const limited = (ms?: string) => ({
+    kind: "status" as const,
+    status: 429,
+    body: `{"code":"exceptions.rateLimit.exceeded","message":"slow down"${ms === undefined ? "" : `,"extension":{"msBeforeNext":${ms}}`}}`,
+  });
+
+  it("429 waits the whole msBeforeNext (rounded up to a millisecond), else backs off", async () => {
     const { fake, client, sleeps } = setup();
-    const limited = (ms?: number) => ({
-      kind: "status" as const,
-      status: 429,
-      body: `{"code":"exceptions.rateLimit.exceeded","message":"slow down"${ms === undefined ? "" : `,"extension":{"msBeforeNext":${ms}}`}}`,
-    });
-    fake.fault("GET /currencies", limited(1500), limited(60_000));
+    fake.fault("GET /currencies", limited("1500"), limited("2e3"));
     await client.listCurrencies();
-    expect(sleeps).toEqual([1500, 10_000]);
-    fake.fault("GET /currencies/fiat", limited());
+    expect(sleeps).toEqual([1500, 2000]);
+    fake.fault("GET /currencies/fiat", limited("1500.0001"), limited());
     await client.listFiatCurrencies();
-    expect(sleeps).toEqual([1500, 10_000, 200]);
+    expect(sleeps).toEqual([1500, 2000, 1501, 400]);
+    fake.fault("GET /accounts", limited("0.25"));
+    await client.listAccounts();
+    expect(sleeps.at(-1)).toBe(1);
+  });
+
+  it("429 with a hint beyond 10 s is not retried early: thrown with retryAfterMs", async () => {
+    const { fake, client, sleeps, logs } = setup();
+    fake.fault("GET /currencies", limited("60000"));
+    const error = await failure(client.listCurrencies());
+    expect(error).toMatchObject({ status: 429, retryAfterMs: 60_000 });
+    expect(fake.count("GET /currencies")).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(logs.at(-1)).toMatchObject({ outcome: "fail", retryAfterMs: 60_000 });
+    // A hint too large to be an exact JS integer is still read as "too long", never as a float.
+    fake.fault("GET /accounts", limited("123456789012345678901.5"));
+    const huge = await failure(client.listAccounts());
+    expect(huge.retryAfterMs).toBe(Number.MAX_SAFE_INTEGER);
+    expect(fake.count("GET /accounts")).toBe(1);
+  });
+
+  it("429 with a hint beyond the call's remaining budget is not retried", async () => {
+    const { fake, client, sleeps } = setup({ deadlineMs: 1000 });
+    fake.fault("GET /accounts", limited("5000"));
+    expect(await failure(client.listAccounts())).toMatchObject({ retryAfterMs: 5000 });
+    expect(fake.count("GET /accounts")).toBe(1);
+    expect(sleeps).toEqual([]);
+  });
+
+  it("Retry-After seconds count when the body has no hint", async () => {
+    const { fake, client, sleeps } = setup();
+    fake.fault("GET /accounts", { ...limited(), headers: { "retry-after": "2" } });
+    await client.listAccounts();
+    expect(sleeps).toEqual([2000]);
+    fake.fault("GET /accounts", { ...limited(), headers: { "retry-after": "30" } });
+    expect(await failure(client.listAccounts())).toMatchObject({ retryAfterMs: 30_000 });
+  });
+
+  it("the deadline bounds the whole call, per-attempt timeouts included", async () => {
+    const { fake, client } = setup({ timeoutMs: 5000, deadlineMs: 300 });
+    fake.fault("GET /accounts", { kind: "hang" }, { kind: "hang" }, { kind: "hang" });
+    const started = Date.now();
+    const error = await failure(client.listAccounts());
+    expect(error.kind).toBe("timeout");
+    expect(error.message).toMatch(/within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // No budget left for a second attempt.
+    expect(fake.count("GET /accounts")).toBe(1);
+  });
+
+  it("one short attempt: maxAttempts 1 with a short deadline", async () => {
+    const { fake, client } = setup({ timeoutMs: 5000, maxAttempts: 1, deadlineMs: 200 });
+    fake.fault("GET /invoice", { kind: "status", status: 503 });
+    expect((await failure(client.getInvoice({ id: "inv_x" }))).status).toBe(503);
+    expect(fake.count("GET /invoice")).toBe(1);
   });
 
   it("the 429 error carries retryAfterMs when attempts run out", async () => {

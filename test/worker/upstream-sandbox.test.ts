@@ -312,7 +312,7 @@ describe("sandbox: fault injection", () => {
     expect(await logged("GET", "/invoice", ["orderId", id])).toHaveLength(1);
   });
 
-  it("429 waits msBeforeNext (recorded by the injected sleep), capped at 10 s", async () => {
+  it("429 waits msBeforeNext in full (recorded by the injected sleep)", async () => {
     const { client, sleeps } = sandboxClient();
     await injectFault({
       path: "/currencies/fiat",
@@ -323,6 +323,13 @@ describe("sandbox: fault injection", () => {
       times: 1,
     });
     await client.listFiatCurrencies();
+    expect(sleeps).toEqual([1234]);
+  });
+
+  it("429 with msBeforeNext beyond 10 s: no early retry, the error carries retryAfterMs", async () => {
+    // The old behaviour (wait 10 s, then retry anyway) sent a request 590 s before the
+    // service allowed one; now the caller gets the hint to pass on as Retry-After.
+    const { client, sleeps } = sandboxClient();
     await injectFault({
       path: "/currencies/fiat",
       method: "GET",
@@ -331,8 +338,34 @@ describe("sandbox: fault injection", () => {
       msBeforeNext: 600_000,
       times: 1,
     });
-    await client.listFiatCurrencies();
-    expect(sleeps).toEqual([1234, 10_000]);
+    const before = (await logged("GET", "/currencies/fiat")).length;
+    const error = await failure(client.listFiatCurrencies());
+    expect(error).toMatchObject({
+      status: 429,
+      code: "exceptions.rateLimit.exceeded",
+      retryAfterMs: 600_000,
+    });
+    expect(sleeps).toEqual([]);
+    expect((await logged("GET", "/currencies/fiat")).length - before).toBe(1);
+  });
+
+  it("a delay longer than the per-attempt timeout on a GET is retried and succeeds", async () => {
+    const { client } = sandboxClient({ timeoutMs: 300 });
+    await injectFault({
+      path: "/currencies/fiat",
+      method: "GET",
+      mode: "delay",
+      delayMs: 1500,
+      times: 1,
+    });
+    const before = (await logged("GET", "/currencies/fiat")).length;
+    const fiats = await client.listFiatCurrencies();
+    expect(fiats.map((f) => f.code)).toContain("USD");
+    // The delayed request is logged once the sandbox finally answers it: two requests in all.
+    await vi.waitFor(
+      async () => expect((await logged("GET", "/currencies/fiat")).length - before).toBe(2),
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it("a malformed body is invalid_response naming the field, not retried", async () => {

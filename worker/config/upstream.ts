@@ -6,6 +6,7 @@
 import { resolveUpstreamBaseUrl } from "../upstream/base-url.ts";
 import { createUpstreamClient } from "../upstream/client.ts";
 import { supportsCurrencyLock } from "../upstream/currency-lock.ts";
+import type { CallLimits } from "../upstream/transport.ts";
 import type { Config } from "./config.ts";
 
 /** The service's base URL for this configuration. */
@@ -14,13 +15,17 @@ export function upstreamBaseUrl(config: Config): string {
 }
 
 /**
- * The upstream client for this configuration.
+ * The upstream client for this configuration. `limits` override the per-call defaults
+ * (8 s per attempt, 3 attempts, 15 s in all; see `upstream/transport.ts`).
  *
  * @example
  * const invoice = await upstreamFor(config).getInvoice({ id });
+ * // A webhook refetch: one attempt of at most 3 s.
+ * await upstreamFor(config, { maxAttempts: 1, deadlineMs: 3000 }).getInvoice({ id });
  */
-export function upstreamFor(config: Config) {
+export function upstreamFor(config: Config, limits: CallLimits = {}) {
   return createUpstreamClient({
+    ...limits,
     baseUrl: upstreamBaseUrl(config),
     apiKey: config.API_KEY,
     accountId: config.ACCOUNT_ID,

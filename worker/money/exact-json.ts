@@ -2,10 +2,12 @@
  * @module
  * Exact JSON numbers in both directions, so an amount is never a float at any point.
  *
- * - In: `parseExactJson` turns every JSON number into its exact **source text** (the
- *   `JSON.parse` source-text-access reviver context, available in workerd), so
- *   `0.123456789012345678901234` arrives as that string, not as a rounded double. Normalise
- *   it with `toDecimal` where a schema expects an amount.
+ * - In: `parseExactJson` turns every JSON number into a `JsonNumber` holding its exact
+ *   **source text** (the `JSON.parse` source-text-access reviver context, available in
+ *   workerd), so `0.123456789012345678901234` arrives as that text, not as a rounded double.
+ *   The wrapper keeps numbers apart from strings: `12.5` and `"12.5"` parse differently, so a
+ *   schema can insist on a JSON number (amounts, counts) or a JSON string (text). Normalise
+ *   the source with `toDecimal` where a schema expects an amount.
  * - Out: `exactJsonNumber` wraps a decimal string in `JSON.rawJSON`, so `JSON.stringify`
  *   writes the numeral as given (`{"amount":49.9}`), again without a double in between.
  *
@@ -35,13 +37,26 @@ interface JsonWithSourceAccess {
 const json = JSON as unknown as JsonWithSourceAccess;
 
 /**
- * Parses JSON text; every number becomes its exact source text string. Throws `SyntaxError`
- * on invalid JSON, and `Error` if the runtime lacks source text access (never falls back to
- * floats).
+ * A JSON number as `parseExactJson` returns it: the numeral's exact source text, in a frozen
+ * wrapper so it can never be mistaken for a JSON string.
+ * @example (parseExactJson("1e-7") as JsonNumber).source; // "1e-7"
+ */
+export class JsonNumber {
+  readonly source: string;
+  constructor(source: string) {
+    this.source = source;
+    Object.freeze(this);
+  }
+}
+
+/**
+ * Parses JSON text; every number becomes a `JsonNumber` with its exact source text, every
+ * string stays a string. Throws `SyntaxError` on invalid JSON, and `Error` if the runtime
+ * lacks source text access (never falls back to floats).
  *
  * @example
- * parseExactJson('{"amount":0.123456789012345678901234,"n":1e-7}');
- * // { amount: "0.123456789012345678901234", n: "1e-7" }
+ * parseExactJson('{"amount":0.123456789012345678901234,"n":1e-7,"s":"2"}');
+ * // { amount: JsonNumber("0.123456789012345678901234"), n: JsonNumber("1e-7"), s: "2" }
  */
 export function parseExactJson(text: string): unknown {
   return json.parse(text, (_key, value, context) => {
@@ -49,7 +64,7 @@ export function parseExactJson(text: string): unknown {
     if (typeof context?.source !== "string") {
       throw new Error("JSON.parse source text access is unavailable: refusing to read floats");
     }
-    return context.source;
+    return new JsonNumber(context.source);
   });
 }
 

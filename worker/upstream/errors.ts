@@ -18,7 +18,11 @@ export interface UpstreamErrorDetails {
   code?: string;
   /** `x-request-id` (or `x-correlation-id`) of the failing answer, for support. */
   requestId?: string;
-  /** How long the service asked us to wait (429 `extension.msBeforeNext`, or Retry-After). */
+  /**
+   * How long the service asked us to wait, whole ms rounded up (429 `extension.msBeforeNext`,
+   * or Retry-After seconds). Set on a thrown 429 when the client did not wait it out: pass it
+   * on as the caller's own Retry-After.
+   */
   retryAfterMs?: number;
 }
 

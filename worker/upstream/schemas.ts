@@ -1,16 +1,19 @@
 /**
  * @module
  * zod schemas of the service's answers, applied to `parseExactJson` output (so every JSON
- * number arrives as its source text). They normalise as they validate:
- * - amounts: numeric source text → canonical decimal string (`toDecimal`); a JSON string
- *   holding a number is tolerated, anything else fails;
- * - integers (decimalPlaces, page counts): numeric source text → safe non-negative integer;
+ * number arrives as a `JsonNumber` with its source text, distinct from a JSON string). They
+ * normalise as they validate:
+ * - amounts: a JSON number only (the wire sends numbers; `"12.5"` fails) → canonical decimal
+ *   string (`toDecimal`), so the client's output stays decimal strings;
+ * - integers (decimalPlaces, page counts): a JSON integer only → safe non-negative integer;
+ * - text fields: JSON strings only (a number where text belongs fails);
  * - fields the service may omit → `null`.
  * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
  */
 import * as z from "zod/mini";
 import type { DepositStatus, InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { toDecimal } from "../money/decimal.ts";
+import { JsonNumber } from "../money/exact-json.ts";
 import type {
   Account,
   Deposit,
@@ -24,10 +27,12 @@ import type {
   WithdrawalQuote,
 } from "./types.ts";
 
-/** A JSON number (its exact source text) → canonical decimal string. */
+/** A JSON number → canonical decimal string. */
 export const amount = z.pipe(
-  z.string({ error: "expected a number" }).check(z.refine(isNumeral, "expected a number")),
-  z.transform((source: string) => toDecimal(source)),
+  z
+    .instanceof(JsonNumber, { error: "expected a number" })
+    .check(z.refine((n: JsonNumber) => isNumeral(n.source), "number out of range")),
+  z.transform((n: JsonNumber) => toDecimal(n.source)),
 );
 
 function isNumeral(source: string): boolean {
@@ -39,12 +44,14 @@ function isNumeral(source: string): boolean {
   }
 }
 
-/** A JSON integer (source text) → non-negative safe integer. */
+/** A JSON integer → non-negative safe integer. */
 export const count = z.pipe(
   z
-    .string({ error: "expected an integer" })
-    .check(z.regex(/^\d{1,15}$/, "expected a non-negative integer")),
-  z.transform((source: string) => Number.parseInt(source, 10)),
+    .instanceof(JsonNumber, { error: "expected an integer" })
+    .check(
+      z.refine((n: JsonNumber) => /^\d{1,15}$/.test(n.source), "expected a non-negative integer"),
+    ),
+  z.transform((n: JsonNumber) => Number.parseInt(n.source, 10)),
 );
 
 /** Optional-or-null field → `null` when absent (never `undefined`). */

@@ -8,24 +8,47 @@
  * - URLs are `base origin + absolute path` (the service has no path prefix);
  * - answers are read with `parseExactJson`: no JSON number ever becomes a float;
  * - a 2xx answer that does not match its schema is `invalid_response` naming the field path;
- * - the API key is only ever in the request header; messages and log lines are redacted.
+ * - the API key is only ever in the request header; messages and log lines are redacted;
+ * - one call (all its attempts, timeouts and waits) ends within `deadlineMs` (default 15 s):
+ *   each attempt's timeout is cut to the budget left, and a retry whose wait would not leave at
+ *   least `MIN_ATTEMPT_MS` of budget is not made (the last error is thrown instead);
+ * - a 429 is retried only after its full `msBeforeNext` / Retry-After; a hint beyond
+ *   `MAX_RETRY_AFTER_MS` or the budget left is not waited out: the 429 is thrown with
+ *   `retryAfterMs` so the caller can pass its own Retry-After on.
+ *
+ * Limits are options of the client (`CallLimits`), set where it is built. Defaults suit a
+ * widget request: 8 s per attempt, 3 attempts, 15 s in all. A caller that must answer fast
+ * (e.g. a webhook refetch, where the sender retries anyway) builds its client with
+ * `{ maxAttempts: 1, deadlineMs: 3000 }`: one attempt of at most 3 s.
  */
 import type * as z from "zod/mini";
-import { parseExactJson } from "../money/exact-json.ts";
+import { JsonNumber, parseExactJson } from "../money/exact-json.ts";
 import { redact, UpstreamError } from "./errors.ts";
-import { isUncertain, type RetryPolicy, retryDelayMs, shouldRetry } from "./retry-policy.ts";
+import {
+  isUncertain,
+  parseWaitMs,
+  type RetryPolicy,
+  retryDelayMs,
+  shouldRetry,
+} from "./retry-policy.ts";
 import { errorBodySchema } from "./schemas.ts";
 
+/** How long one call may take and how often it may be tried (see the module header). */
+export interface CallLimits {
+  /** Per attempt, including reading the body (cut to the budget left). Default 8000. */
+  timeoutMs?: number;
+  /** Attempts for retryable operations, first included. Default 3. */
+  maxAttempts?: number;
+  /** Whole call: every attempt and every wait between them. Default 15000. */
+  deadlineMs?: number;
+}
+
 /** Options of the upstream client (and of its transport). */
-export interface UpstreamClientOptions {
+export interface UpstreamClientOptions extends CallLimits {
   baseUrl: string;
   apiKey: string;
   accountId: string;
   fetch?: typeof fetch;
-  /** Per attempt, including reading the body. Default 8000. */
-  timeoutMs?: number;
-  /** Attempts for retryable operations, first included. Default 3. */
-  maxAttempts?: number;
   /** Waits between attempts; injectable so tests record waits instead of sleeping. */
   sleep?: (ms: number) => Promise<void>;
   /** Structured log sink: one line per attempt. Never receives the API key. */
@@ -52,6 +75,9 @@ export type Transport = <T>(spec: RequestSpec<T>) => Promise<T>;
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A retry is only worth making if at least this much of the call's budget is left for it. */
+export const MIN_ATTEMPT_MS = 100;
+
 /**
  * A transport bound to one base URL and API key.
  * @example
@@ -62,6 +88,7 @@ export function createTransport(options: UpstreamClientOptions): Transport {
   const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
   const timeoutMs = options.timeoutMs ?? 8000;
   const maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+  const deadlineMs = options.deadlineMs ?? 15_000;
   const sleep = options.sleep ?? defaultSleep;
   const log = options.log ?? (() => {});
   const secrets = [options.apiKey];
@@ -74,17 +101,23 @@ export function createTransport(options: UpstreamClientOptions): Transport {
     const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
     const attempts = spec.retry === "never" ? 1 : maxAttempts;
     const where = `${spec.method} ${spec.path}`;
+    const deadline = Date.now() + deadlineMs;
 
     for (let attempt = 1; ; attempt++) {
       try {
-        const result = await once(spec, url, body);
+        const budget = Math.max(1, deadline - Date.now());
+        const result = await once(spec, url, body, Math.min(timeoutMs, budget));
         log({ event: "upstream", op: where, attempt, outcome: "ok" });
         return result;
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         if (isUncertain(error) && spec.trace) spec.trace.uncertain = true;
-        const retry = attempt < attempts && shouldRetry(spec.retry, error);
-        const waitMs = retry ? retryDelayMs(error, attempt) : undefined;
+        const delay =
+          attempt < attempts && shouldRetry(spec.retry, error)
+            ? retryDelayMs(error, attempt)
+            : undefined;
+        const retry = delay !== undefined && deadline - Date.now() - delay >= MIN_ATTEMPT_MS;
+        const waitMs = retry ? delay : undefined;
         log({
           event: "upstream",
           op: where,
@@ -94,6 +127,7 @@ export function createTransport(options: UpstreamClientOptions): Transport {
           status: error.status,
           code: error.code,
           requestId: error.requestId,
+          retryAfterMs: error.retryAfterMs,
           waitMs,
         });
         if (!retry) throw error;
@@ -102,7 +136,12 @@ export function createTransport(options: UpstreamClientOptions): Transport {
     }
   };
 
-  async function once<T>(spec: RequestSpec<T>, url: URL, body: string | undefined): Promise<T> {
+  async function once<T>(
+    spec: RequestSpec<T>,
+    url: URL,
+    body: string | undefined,
+    timeoutMs: number,
+  ): Promise<T> {
     const where = `${spec.method} ${spec.path}`;
     const controller = new AbortController();
     const timeoutError = () =>
@@ -197,15 +236,15 @@ export function createTransport(options: UpstreamClientOptions): Transport {
         code = redact(body.data.code, secrets);
         message = body.data.message;
         const hint = body.data.extension?.msBeforeNext;
-        if (typeof hint === "string" && /^\d+(\.\d+)?$/.test(hint))
-          retryAfterMs = Math.ceil(Number(hint));
+        if (hint instanceof JsonNumber) retryAfterMs = parseWaitMs(hint.source);
       }
     } catch {
       // Not JSON (a proxy's HTML page, say): status alone describes the failure.
     }
     const retryAfter = response.headers.get("retry-after");
+    // Only the delta-seconds form; an HTTP-date Retry-After is ignored (no hint).
     if (retryAfterMs === undefined && retryAfter && /^\d+$/.test(retryAfter)) {
-      retryAfterMs = Number(retryAfter) * 1000;
+      retryAfterMs = parseWaitMs(retryAfter, "s");
     }
     const detail = [code, message].filter(Boolean).join(": ");
     return new UpstreamError(

@@ -1,8 +1,8 @@
 /**
- * @module test-kit
+ * @module sandbox-kit
  * Node-only helpers for tests that drive a sandbox: a typed JSON client that keeps the raw
  * response text (so tests can assert exact numerals) and a local webhook receiver that records
- * raw bodies and can be told to fail.
+ * raw bodies and can be told to fail. Test code, not part of the simulator: it lives here.
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -1,0 +1,53 @@
+/**
+ * @module env
+ * The one mapping from `SANDBOX_*` environment variables to start options, with the design's
+ * defaults (`DEFAULT_OPTIONS` in `state.ts`, port `DEFAULT_PORT`). An empty variable counts as
+ * unset. An invalid port is an error naming the variable, never a silent port 0.
+ */
+import type { StartOptions } from "./server.ts";
+import { DEFAULT_OPTIONS } from "./state.ts";
+
+/** Port of `npm run sandbox` when `SANDBOX_PORT` is unset (the design's sandbox port). */
+export const DEFAULT_PORT = 8788;
+
+/** The variables read; anything else in the environment is ignored. */
+export interface SandboxEnv {
+  SANDBOX_PORT?: string;
+  SANDBOX_API_KEY?: string;
+  SANDBOX_ACCOUNT_ID?: string;
+  SANDBOX_WEBHOOK_SIGNING_KEY?: string;
+  /** A URL, or `off` to record deliveries without sending them. */
+  SANDBOX_WEBHOOK_URL?: string;
+}
+
+/**
+ * Start options from the environment. Throws `Error` for a port that is not an integer
+ * from 0 to 65535 (0 = any free port).
+ * @example
+ * optionsFromEnv({}); // { port: 8788, apiKey: "sk_sandbox_demo", …, webhookUrl: "http://127.0.0.1:8787/webhooks/payment" }
+ * optionsFromEnv({ SANDBOX_WEBHOOK_URL: "off" }).webhookUrl; // null
+ * optionsFromEnv({ SANDBOX_PORT: "http" }); // throws
+ */
+export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number } {
+  const set = (value: string | undefined) => (value === undefined || value === "" ? null : value);
+  const portText = set(env.SANDBOX_PORT);
+  const webhook = set(env.SANDBOX_WEBHOOK_URL);
+  return {
+    port: portText === null ? DEFAULT_PORT : parsePort(portText),
+    apiKey: set(env.SANDBOX_API_KEY) ?? DEFAULT_OPTIONS.apiKey,
+    accountId: set(env.SANDBOX_ACCOUNT_ID) ?? DEFAULT_OPTIONS.accountId,
+    webhookSigningKey: set(env.SANDBOX_WEBHOOK_SIGNING_KEY) ?? DEFAULT_OPTIONS.webhookSigningKey,
+    webhookUrl: webhook === "off" ? null : (webhook ?? DEFAULT_OPTIONS.webhookUrl),
+  };
+}
+
+function parsePort(text: string): number {
+  // Digits only: Number() would also take " 80", "0x50", "1e3" or "".
+  const port = /^\d{1,5}$/.test(text) ? Number.parseInt(text, 10) : Number.NaN;
+  if (!(port >= 0 && port <= 65535)) {
+    throw new Error(
+      `SANDBOX_PORT must be an integer from 0 to 65535 (0 = any free port), got ${JSON.stringify(text)}`,
+    );
+  }
+  return port;
+}

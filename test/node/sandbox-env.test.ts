@@ -1,0 +1,77 @@
+/**
+ * The sandbox's configuration: one env → options mapping with the design's defaults, the
+ * same defaults from code, and a clear error (exit 1) for an invalid SANDBOX_PORT.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { createSandbox } from "../../demo/sandbox/app.ts";
+import { optionsFromEnv } from "../../demo/sandbox/env.ts";
+
+const DESIGN_WEBHOOK_URL = "http://127.0.0.1:8787/webhooks/payment";
+
+describe("sandbox configuration", () => {
+  it("defaults to the design's values when nothing is set (empty counts as unset)", () => {
+    const expected = {
+      port: 8788,
+      apiKey: "sk_sandbox_demo",
+      accountId: "00000000-0000-4000-8000-000000000001",
+      webhookSigningKey: "whsec_sandbox_demo",
+      webhookUrl: DESIGN_WEBHOOK_URL,
+    };
+    expect(optionsFromEnv({})).toEqual(expected);
+    expect(
+      optionsFromEnv({
+        SANDBOX_PORT: "",
+        SANDBOX_API_KEY: "",
+        SANDBOX_ACCOUNT_ID: "",
+        SANDBOX_WEBHOOK_SIGNING_KEY: "",
+        SANDBOX_WEBHOOK_URL: "",
+      }),
+    ).toEqual(expected);
+  });
+
+  it("code and CLI share the defaults", () => {
+    const sb = createSandbox({});
+    try {
+      const { port: _port, ...fromEnv } = optionsFromEnv({});
+      expect(sb.options).toMatchObject(fromEnv);
+    } finally {
+      sb.dispose();
+    }
+  });
+
+  it("reads every variable; webhook URL off = null", () => {
+    expect(
+      optionsFromEnv({
+        SANDBOX_PORT: "0",
+        SANDBOX_API_KEY: "k",
+        SANDBOX_ACCOUNT_ID: "a",
+        SANDBOX_WEBHOOK_SIGNING_KEY: "s",
+        SANDBOX_WEBHOOK_URL: "off",
+      }),
+    ).toEqual({ port: 0, apiKey: "k", accountId: "a", webhookSigningKey: "s", webhookUrl: null });
+    expect(optionsFromEnv({ SANDBOX_PORT: "9000" }).port).toBe(9000);
+  });
+
+  it("an invalid port is an error naming SANDBOX_PORT", () => {
+    for (const bad of ["http", "65536", "-1", " 80", "0x50", "1e3", "80.5", "123456"]) {
+      expect(() => optionsFromEnv({ SANDBOX_PORT: bad }), bad).toThrow(/SANDBOX_PORT .*0 to 65535/);
+    }
+  });
+
+  it("the CLI exits 1 with one line for an invalid port", async () => {
+    const run = promisify(execFile)(process.execPath, ["demo/sandbox/main.ts"], {
+      env: { ...process.env, SANDBOX_PORT: "nope" },
+      timeout: 20_000,
+    });
+    const failure = (await run.then(
+      () => null,
+      (e: unknown) => e,
+    )) as { code?: number; stderr?: string } | null;
+    expect(failure?.code).toBe(1);
+    expect(failure?.stderr?.trim()).toBe(
+      'sandbox: SANDBOX_PORT must be an integer from 0 to 65535 (0 = any free port), got "nope"',
+    );
+  });
+});
