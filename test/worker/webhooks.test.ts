@@ -176,6 +176,24 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     expect(done.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
   });
 
+  it("a partial payment first read after the invoice expired is applied; the retry asks only the rest", async () => {
+    const { sub, id, orderId } = await paidOrder("100.00");
+    await simulate(orderId, "partial", "40");
+    await simulate(orderId, "expire");
+    // Every delivery's refetch already sees `expired` with 40 received.
+    expect((await deliverAll(orderId)).every((s) => s === 200)).toBe(true);
+    const l = await ledger(sub);
+    expect(l.state).toBe("partially_paid");
+    expect(l.amountPaid).toBe("40.00");
+    expect(l.payments.map((p) => p.fiatAmount)).toEqual(["40.00"]);
+    expect(l.attempts[0]!.status).toBe("partially_paid");
+    const retry = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(200);
+    const snap = ((await retry.json()) as { data: CheckoutSnapshot }).data;
+    expect(snap.attempt.orderId).toBe(`${orderId}-2`);
+    expect(snap.amountDue).toBe("60.00");
+  });
+
   it("answers 503 when the authoritative invoice cannot be fetched, and applies on the retry", async () => {
     const { sub, orderId } = await paidOrder();
     await simulate(orderId, "paid");
