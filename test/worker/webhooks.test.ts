@@ -12,6 +12,7 @@ import {
   postJson,
   simulate,
   uniqueSub,
+  upstreamRequests,
   worker,
 } from "./helpers.ts";
 
@@ -198,9 +199,15 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const { sub, orderId } = await paidOrder();
     await simulate(orderId, "paid");
     const all = await deliveriesFor(orderId);
-    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 3 });
+    const id = String(JSON.parse(all[0]!.body).data.id);
+    const reads = async () =>
+      (await upstreamRequests("/invoice", "GET")).filter((r) => r.query.id === id).length;
+    const before = await reads();
+    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 1 });
     const failed = await deliver(all[all.length - 1]!);
     expect(failed.status).toBe(503);
+    // One short read, no retries: the service retries the delivery instead.
+    expect((await reads()) - before).toBe(1);
     expect((await ledger(sub)).state).toBe("unpaid");
     const ok = await deliver(all[all.length - 1]!);
     expect(ok.status).toBe(200);

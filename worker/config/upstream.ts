@@ -4,7 +4,7 @@
  * base URL (sandbox / production / override) and whether in-page currency lock is available.
  */
 import { resolveUpstreamBaseUrl } from "../upstream/base-url.ts";
-import { createUpstreamClient } from "../upstream/client.ts";
+import { createUpstreamClient, type UpstreamClientOptions } from "../upstream/client.ts";
 import { supportsCurrencyLock } from "../upstream/currency-lock.ts";
 import type { Config } from "./config.ts";
 
@@ -14,16 +14,21 @@ export function upstreamBaseUrl(config: Config): string {
 }
 
 /**
- * The upstream client for this configuration.
+ * The upstream client for this configuration. `limits` tightens the transport's per-attempt
+ * timeout and attempt count for callers that must answer fast (the webhook refetch).
  *
  * @example
  * const invoice = await upstreamFor(config).getInvoice({ id });
  */
-export function upstreamFor(config: Config) {
+export function upstreamFor(
+  config: Config,
+  limits: Pick<UpstreamClientOptions, "timeoutMs" | "maxAttempts"> = {},
+) {
   return createUpstreamClient({
     baseUrl: upstreamBaseUrl(config),
     apiKey: config.API_KEY,
     accountId: config.ACCOUNT_ID,
+    ...limits,
   });
 }
 

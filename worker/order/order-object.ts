@@ -28,6 +28,9 @@ import { buildSnapshot, orderTotals } from "./snapshot.ts";
 import { type AttemptRow, OrderStore } from "./store.ts";
 import { upstreamFailure } from "./upstream-failure.ts";
 
+/** The webhook path's invoice refetch: one attempt, answered well within the service's patience. */
+const WEBHOOK_REFETCH = { timeoutMs: 5_000, maxAttempts: 1 } as const;
+
 /** What the worker passes when a widget opens a checkout. */
 export interface OpenCheckout {
   checkoutId: string;
@@ -45,6 +48,8 @@ export class OrderObject extends StoredObject {
   readonly hub = new SseHub();
   /** In-flight upstream invoice creation, shared by concurrent callers (one invoice per attempt). */
   #creating: Promise<Outcome<CheckoutSnapshot>> | null = null;
+  /** Tail of the webhook fetch+apply chain of each upstream invoice (see applyInvoiceWebhook). */
+  readonly #applying = new Map<string, Promise<void>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
@@ -208,9 +213,10 @@ export class OrderObject extends StoredObject {
         ended: attempt.ended,
       },
       {
+        // This read's own facts: a stale read is refused by the ledger, not mixed with newer ones.
         status: invoice.status,
         cryptoAmountExpected: refreshed.cryptoExpected,
-        cryptoAmountReceived: refreshed.cryptoReceived,
+        cryptoAmountReceived: invoice.cryptoAmountReceived ?? attempt.cryptoReceived,
       },
       order.fiatDecimalPlaces,
     );
@@ -348,8 +354,29 @@ export class OrderObject extends StoredObject {
   /**
    * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
    * only a prompt) and applies it. `deliveryKey` dedupes identical deliveries.
+   *
+   * Invariant: fetch+apply is serialised per upstream invoice. The object's input gate opens
+   * during the fetch, so without the chain a slow read of an older state could land after a
+   * newer one was applied; with it, each apply sees a read made after the previous apply.
    */
-  async applyInvoiceWebhook(
+  applyInvoiceWebhook(
+    invoiceId: string,
+    deliveryKey: string,
+  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
+    const previous = this.#applying.get(invoiceId) ?? Promise.resolve();
+    const run = previous.then(() => this.#fetchAndApply(invoiceId, deliveryKey));
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.#applying.set(invoiceId, tail);
+    void tail.then(() => {
+      if (this.#applying.get(invoiceId) === tail) this.#applying.delete(invoiceId);
+    });
+    return run;
+  }
+
+  async #fetchAndApply(
     invoiceId: string,
     deliveryKey: string,
   ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
@@ -358,7 +385,8 @@ export class OrderObject extends StoredObject {
     if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
     let invoice: Invoice;
     try {
-      invoice = await upstreamFor(this.config()).getInvoice({ id: invoiceId });
+      // One short attempt: the service retries a 503, and a webhook must be answered fast.
+      invoice = await upstreamFor(this.config(), WEBHOOK_REFETCH).getInvoice({ id: invoiceId });
     } catch (error) {
       const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
