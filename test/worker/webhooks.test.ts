@@ -88,6 +88,36 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
     expect(((await shape.json()) as { error: { code: string } }).error.code).toBe("schema_invalid");
   });
 
+  it("acknowledges a verified unknown event whatever the shape of its data (no 422 forever)", async () => {
+    for (const data of ["text", null, [1, 2]]) {
+      const body = JSON.stringify({ event: "invoice.refunded", data });
+      const res = await deliver({ body, signature: await hmacHex(signingKey, body) });
+      expect(res.status).toBe(202);
+    }
+  });
+
+  it("reads a body without content-length with a byte cap (413 without waiting for its end)", async () => {
+    const chunk = new Uint8Array(16 * 1024).fill(120);
+    let sent = 0;
+    // 80 KiB then the stream stays open: an uncapped read would wait forever.
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent < 5) {
+          sent += 1;
+          controller.enqueue(chunk);
+        }
+      },
+    });
+    const res = await worker("/webhooks/payment", {
+      method: "POST",
+      headers: { "x-webhook-signature": "a".repeat(64) },
+      body: stream,
+      // @ts-expect-error: workerd's RequestInit accepts duplex for streaming bodies
+      duplex: "half",
+    });
+    expect(res.status).toBe(413);
+  });
+
   it("acknowledges verified events it does not handle, and unknown orders, with 202", async () => {
     const other = JSON.stringify({
       event: "x402.settled",
