@@ -155,4 +155,21 @@ describe("merchant notifications (outbox)", () => {
     const accepted = (await inboxFor(sub)).filter((e) => e.status === 200);
     expect(accepted.filter((e) => e.body.includes('"order.paid"'))).toHaveLength(1);
   });
+
+  it("order.payment_applied names the crypto even when no currency was locked here (hosted)", async () => {
+    const sub = uniqueSub("obc");
+    const { body } = await openCheckout({ sub, amount: "30.00" });
+    // No lock through the worker: the service picks the currency, as on its hosted page.
+    await simulate(`cc-${sub}`, "paid");
+    await deliverAll(`cc-${sub}`);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const notes = await runInDurableObject(stub, (o: OrderObject) =>
+      o.store.sql
+        .exec<{ body: string }>("SELECT body FROM outbox WHERE type = 'order.payment_applied'")
+        .toArray()
+        .map((r) => JSON.parse(r.body) as { data: { cryptoCurrencyCode: string | null } }),
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.data.cryptoCurrencyCode).toBe("USDT_TRC20");
+  });
 });

@@ -221,13 +221,14 @@ export class OrderObject extends StoredObject {
       order.fiatDecimalPlaces,
     );
     const next: AttemptRow = { ...refreshed, ...effect.next };
+    const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
     const event = this.ctx.storage.transactionSync(() => {
       this.store.saveAttempt(next);
       if (effect.payment) {
         this.store.insertPayment({
           attempt: next.number,
           status: next.status,
-          cryptoCode: next.currency?.code ?? invoice.cryptoCurrencyCode,
+          cryptoCode,
           cryptoAmount: effect.payment.cryptoAmount,
           fiatAmount: effect.payment.fiatAmount,
           at: now,
@@ -240,6 +241,7 @@ export class OrderObject extends StoredObject {
         previousStatus: attempt.status,
         statusChanged: effect.changed && next.status !== attempt.status,
         payment: effect.payment,
+        cryptoCurrencyCode: cryptoCode,
         before,
         after,
         now,

@@ -26,7 +26,11 @@ export interface SnapshotContext {
 export function orderTotals(order: OrderRow, attempts: readonly AttemptRow[]) {
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), "0");
-  const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), "0");
+  // Overpaid: each attempt's crypto excess, plus what attempts together paid beyond the order
+  // (two attempts that both pay in full overpay by the second one; nothing is double counted:
+  // an attempt's fiatApplied never exceeds its own amount).
+  const excess = cmp(paid, order.amount) > 0 ? sub(paid, order.amount) : "0";
+  const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), excess);
   const state: OrderState =
     cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
   const due = cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
