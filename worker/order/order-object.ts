@@ -147,7 +147,7 @@ export class OrderObject extends StoredObject {
       this.store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
     });
     return success(
-      this.#applyFacts(
+      await this.#applyFacts(
         invoice.value,
         null,
         "checkout.created",
@@ -191,12 +191,12 @@ export class OrderObject extends StoredObject {
    * Applies an authoritative invoice to its attempt, records payments and notifications, and
    * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
    */
-  #applyFacts(
+  async #applyFacts(
     invoice: Invoice,
     currency: CryptoCurrency | null,
     type: string,
     message: string,
-  ): CheckoutSnapshot {
+  ): Promise<CheckoutSnapshot> {
     const order = this.store.order();
     const attempt = this.store.attemptByInvoiceId(invoice.id);
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
@@ -250,10 +250,12 @@ export class OrderObject extends StoredObject {
       const detail = effect.changed
         ? message
         : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
-      if (notes.length > 0) this.scheduleAlarm();
-      return this.#append(type, detail);
+      return { appended: this.#append(type, detail), notify: notes.length > 0 };
     });
-    return this.#publish(event, type);
+    // Published before the await, so subscribers hear events in seq order.
+    const snapshot = this.#publish(event.appended, type);
+    if (event.notify) await this.scheduleAlarm();
+    return snapshot;
   }
 
   /** The current snapshot, or 404 when the order does not exist. */
@@ -298,7 +300,7 @@ export class OrderObject extends StoredObject {
         lockExpiresAt: invoice.expiresAt,
       });
       return success(
-        this.#applyFacts(
+        await this.#applyFacts(
           invoice,
           currency,
           "currency.locked",
@@ -331,7 +333,7 @@ export class OrderObject extends StoredObject {
       if (!invoice.ok) return invoice;
       this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
       return success(
-        this.#applyFacts(
+        await this.#applyFacts(
           invoice.value,
           null,
           "attempt.created",
@@ -393,7 +395,7 @@ export class OrderObject extends StoredObject {
       const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
-    this.#applyFacts(
+    await this.#applyFacts(
       invoice,
       null,
       "invoice.status",
