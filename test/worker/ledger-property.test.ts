@@ -54,6 +54,19 @@ const HISTORIES: Record<string, InvoiceFacts[]> = {
     state("partially_paid", "0.0003"),
     state("expired", "0.0003"),
   ],
+  // The partial webhook is first processed after the service already expired the invoice.
+  expiredWithReceived: [state("created", null), state("expired", "0.0003")],
+  failedWithReceived: [
+    state("created", null),
+    state("processing", "0.0006"),
+    state("failed", "0.0006"),
+  ],
+  cancelledAfterPartials: [
+    state("created", null),
+    state("partially_paid", "0.0003"),
+    state("partially_paid", "0.0006"),
+    state("cancelled", "0.0006"),
+  ],
 };
 
 function run(history: readonly InvoiceFacts[], fiat = "49.90") {
@@ -115,35 +128,119 @@ describe("ledger: the gateway-module table, exactly once", () => {
     expect(balance.fiatApplied).toBe("9.98");
   });
 
-  it("any order of duplicated, reordered deliveries ends in the same ledger (1,200 cases)", () => {
-    const names = Object.keys(HISTORIES);
+  it("applies the partial payment of an invoice already ended when read, and keeps it ended", () => {
+    for (const status of ["expired", "failed", "cancelled"] as const) {
+      const { balance, fiatSum, cryptoSum } = run([
+        state("created", null),
+        state(status, "0.0003"),
+      ]);
+      // 0.0003 / 0.0015 × 49.90 = 9.98: the same value and row as partially_paid then expired.
+      expect(balance).toEqual(run(HISTORIES.partialThenExpired!).balance);
+      expect(balance.ended).toBe(true);
+      expect([fiatSum, cryptoSum]).toEqual(["9.98", "0.0003"]);
+    }
+  });
+
+  it("never reopens an ended attempt on a stale settled state", () => {
+    const { balance } = run([
+      state("created", null),
+      state("expired", "0.0003"),
+      state("partially_paid", "0.0003"),
+    ]);
+    expect(balance.ended).toBe(true);
+    const noMoney = run([state("expired", null), state("processing", "0.0003")]).balance;
+    expect(noMoney).toMatchObject({ status: "expired", ended: true });
+  });
+
+  it("money that really arrives after the end is still applied, and the attempt stays ended", () => {
+    const { balance, fiatSum } = run([state("expired", null), state("partially_paid", "0.0006")]);
+    expect(balance).toMatchObject({ status: "partially_paid", ended: true, fiatApplied: "19.96" });
+    expect(fiatSum).toBe("19.96");
+  });
+
+  /** Ledger fields compared by the properties (numbers normalised). */
+  const ledgerOf = (r: ReturnType<typeof run>) => ({
+    status: r.balance.status,
+    ended: r.balance.ended,
+    cryptoApplied: add(r.balance.cryptoApplied, "0"),
+    fiatApplied: add(r.balance.fiatApplied, "0"),
+    fiatOverpaid: add(r.balance.fiatOverpaid, "0"),
+    // Payments add up to what was applied: nothing applied twice.
+    cryptoSum: add(r.cryptoSum, "0"),
+    fiatSum: add(r.fiatSum, "0"),
+  });
+  const names = Object.keys(HISTORIES);
+  const shuffled = <T>(items: T[], stream: Iterator<number>) => {
+    const out = [...items];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = (stream.next().value as number) % (i + 1);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+
+  it("what the object applies (each fetch after the previous apply) equals applying the final invoice alone (1,200 cases)", () => {
+    // The order object serialises fetch+apply per invoice, so it applies states in the order the
+    // service produced them, any of them skipped or repeated; the webhook for the final state
+    // is followed by a fetch, so the last state applied is the final one.
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        (name, picks) => {
+          const history = HISTORIES[name]!;
+          const last = history.length - 1;
+          const indexes = [...picks.map((p) => p % history.length), last].sort((a, b) => a - b);
+          const got = run(indexes.map((i) => history[i]!));
+          expect(ledgerOf(got)).toEqual(ledgerOf(run([history[last]!])));
+          expect(ledgerOf(got)).toEqual(ledgerOf(run(history)));
+        },
+      ),
+      { numRuns: 1200 },
+    );
+  });
+
+  it("stale facts in any order, with the final state anywhere, still end in the final ledger (1,200 cases)", () => {
+    // Defence in depth: states applied out of order (a stale fetch landing late) never change
+    // the outcome as long as the final state is among them, wherever it lands.
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...names),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        fc.infiniteStream(fc.nat()),
+        (name, picks, stream) => {
+          const history = HISTORIES[name]!;
+          const last = history[history.length - 1]!;
+          const deliveries = shuffled(
+            [last, ...picks.map((p) => history[p % history.length]!)],
+            stream[Symbol.iterator](),
+          );
+          expect(ledgerOf(run(deliveries))).toEqual(ledgerOf(run([last])));
+        },
+      ),
+      { numRuns: 1200 },
+    );
+  });
+
+  it("without the final state, any order applies the same money as the service's order (1,200 cases)", () => {
+    // Only `processing` ↔ `suspended` may legitimately differ (both directions are allowed and
+    // carry no money), so the comparison is of money and `ended`.
     fc.assert(
       fc.property(
         fc.constantFrom(...names),
         fc.array(fc.nat(), { minLength: 1, maxLength: 12 }),
         fc.infiniteStream(fc.nat()),
-        (name, picks, shuffle) => {
+        (name, picks, stream) => {
           const history = HISTORIES[name]!;
-          // The natural order once, plus random duplicates, then shuffled.
-          const deliveries = [...history, ...picks.map((p) => history[p % history.length]!)];
-          const it = shuffle[Symbol.iterator]();
-          for (let i = deliveries.length - 1; i > 0; i--) {
-            const j = (it.next().value as number) % (i + 1);
-            [deliveries[i], deliveries[j]] = [deliveries[j]!, deliveries[i]!];
-          }
-          // The worker refetches the authoritative state on each webhook: the last delivery is
-          // always followed by the newest state. Model that by ending with the final state.
-          deliveries.push(history[history.length - 1]!);
-          const expected = run(history);
-          const got = run(deliveries);
-          expect(got.balance.fiatApplied).toBe(expected.balance.fiatApplied);
-          expect(got.balance.cryptoApplied).toBe(expected.balance.cryptoApplied);
-          expect(got.balance.fiatOverpaid).toBe(expected.balance.fiatOverpaid);
-          expect(got.balance.status).toBe(expected.balance.status);
-          // Payments add up to what was applied: nothing applied twice.
-          expect(got.balance.ended).toBe(expected.balance.ended);
-          expect(add(got.fiatSum, "0")).toBe(add(got.balance.fiatApplied, "0"));
-          expect(add(got.cryptoSum, "0")).toBe(add(got.balance.cryptoApplied, "0"));
+          const indexes = picks.map((p) => p % history.length);
+          const inOrder = ledgerOf(run([...indexes].sort((a, b) => a - b).map((i) => history[i]!)));
+          const got = ledgerOf(
+            run(shuffled(indexes, stream[Symbol.iterator]()).map((i) => history[i]!)),
+          );
+          const { status: s1, ...money1 } = got;
+          const { status: s2, ...money2 } = inOrder;
+          expect(money1).toEqual(money2);
+          if (s1 !== s2) expect([s1, s2].sort()).toEqual(["processing", "suspended"]);
         },
       ),
       { numRuns: 1200 },

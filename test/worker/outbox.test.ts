@@ -1,6 +1,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { backoffMs, MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
 import { deliverOutbox } from "../../worker/events/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
@@ -155,4 +156,115 @@ describe("merchant notifications (outbox)", () => {
     const accepted = (await inboxFor(sub)).filter((e) => e.status === 200);
     expect(accepted.filter((e) => e.body.includes('"order.paid"'))).toHaveLength(1);
   });
+
+  it("order.payment_applied names the crypto even when no currency was locked here (hosted)", async () => {
+    const sub = uniqueSub("obc");
+    const { body } = await openCheckout({ sub, amount: "30.00" });
+    // No lock through the worker: the service picks the currency, as on its hosted page.
+    await simulate(`cc-${sub}`, "paid");
+    await deliverAll(`cc-${sub}`);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const notes = await runInDurableObject(stub, (o: OrderObject) =>
+      o.store.sql
+        .exec<{ body: string }>("SELECT body FROM outbox WHERE type = 'order.payment_applied'")
+        .toArray()
+        .map((r) => JSON.parse(r.body) as { data: { cryptoCurrencyCode: string | null } }),
+    );
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.data.cryptoCurrencyCode).toBe("USDT_TRC20");
+  });
+
+  it("the alarm reschedules itself after a failed delivery and delivers on its next run", async () => {
+    const sub = uniqueSub("oba");
+    await inboxAnswers(500, 100);
+    const { body } = await openCheckout({ sub, amount: "30.00" });
+    await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+    await simulate(`cc-${sub}`, "paid");
+    await deliverAll(`cc-${sub}`);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const before = Date.now();
+    await runDurableObjectAlarm(stub); // false when the alarm set for "now" already ran
+    const failedOnce = () =>
+      runInDurableObject(stub, (o: OrderObject, state) => {
+        const { n } = o.store.sql
+          .exec<{ n: number }>("SELECT MIN(attempts) AS n FROM outbox")
+          .one();
+        return n >= 1 ? state.storage.getAlarm() : null;
+      });
+    const alarm = await eventually(failedOnce);
+    // First retry: now + backoffMs(1) = 2 s.
+    expect(alarm).not.toBe(null);
+    expect(alarm! - before).toBeGreaterThanOrEqual(backoffMs(1) - 50);
+    expect(alarm! - Date.now()).toBeLessThanOrEqual(backoffMs(1) + 50);
+    expect((await inboxFor(sub)).every((e) => e.status === 500)).toBe(true);
+
+    await inboxAnswers(200, 0);
+    await new Promise((r) => setTimeout(r, Math.max(0, alarm! - Date.now()) + 50));
+    // Runs the alarm unless workerd already fired it on schedule; either way that next run
+    // delivers everything.
+    await runDurableObjectAlarm(stub);
+    const accepted = await eventually(async () => {
+      const ok = (await inboxFor(sub)).filter((e) => e.status === 200);
+      return ok.some((e) => e.body.includes('"order.paid"')) ? ok : null;
+    });
+    expect(accepted.filter((e) => e.body.includes('"order.paid"'))).toHaveLength(1);
+    const rows = await runInDurableObject(stub, (o: OrderObject) =>
+      o.store.sql.exec("SELECT 1 FROM outbox WHERE delivered_at IS NULL").toArray(),
+    );
+    expect(rows).toHaveLength(0);
+    expect(
+      await runInDurableObject(stub, (_o: OrderObject, state) => state.storage.getAlarm()),
+    ).toBe(null);
+  });
+
+  it("signs each notification with the time of its own send", async () => {
+    const sub = uniqueSub("obt");
+    await inboxAnswers(500, 100);
+    const stub = await paid(sub);
+    await runDurableObjectAlarm(stub);
+    await inboxAnswers(200, 0);
+    // A run whose `now` is far from the clock (as an alarm late in a long run would be).
+    await runInDurableObject(stub, (o: OrderObject) =>
+      deliverOutbox(o.store.sql, {
+        url: env.MERCHANT_WEBHOOK_URL as string,
+        secret,
+        now: Date.now() + 600_000,
+      }),
+    );
+    const accepted = (await inboxFor(sub)).filter((e) => e.status === 200);
+    expect(accepted.length).toBeGreaterThan(0);
+    for (const entry of accepted) {
+      const t = Number(/t=(\d+)/.exec(entry.headers["x-checkout-signature"]!)![1]);
+      expect(Math.abs(t - Date.now() / 1000)).toBeLessThan(30);
+    }
+  });
+
+  it("logs a line when it gives up on a notification", async () => {
+    const sub = uniqueSub("obg");
+    await inboxAnswers(500, 100);
+    const stub = await paid(sub);
+    const lines: string[] = [];
+    const log = { debug: () => {}, warn: (event: string) => void lines.push(event) };
+    await runInDurableObject(stub, async (o: OrderObject) => {
+      o.store.sql.exec("UPDATE outbox SET attempts = ?, next_at = 0", MAX_ATTEMPTS - 1);
+      await deliverOutbox(o.store.sql, {
+        url: env.MERCHANT_WEBHOOK_URL as string,
+        secret,
+        now: Date.now(),
+        log,
+      });
+    });
+    await inboxAnswers(200, 0);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l === "outbox.gave_up")).toBe(true);
+  });
 });
+
+/** Makes the fake merchant answer `status` to the next `times` deliveries (0: always 200). */
+function inboxAnswers(status: number, times: number) {
+  return sandbox("/sandbox/merchant-inbox/behaviour", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ status, times }),
+  });
+}

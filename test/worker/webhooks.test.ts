@@ -12,6 +12,7 @@ import {
   postJson,
   simulate,
   uniqueSub,
+  upstreamRequests,
   worker,
 } from "./helpers.ts";
 
@@ -85,6 +86,36 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
     });
     expect(shape.status).toBe(422);
     expect(((await shape.json()) as { error: { code: string } }).error.code).toBe("schema_invalid");
+  });
+
+  it("acknowledges a verified unknown event whatever the shape of its data (no 422 forever)", async () => {
+    for (const data of ["text", null, [1, 2]]) {
+      const body = JSON.stringify({ event: "invoice.refunded", data });
+      const res = await deliver({ body, signature: await hmacHex(signingKey, body) });
+      expect(res.status).toBe(202);
+    }
+  });
+
+  it("reads a body without content-length with a byte cap (413 without waiting for its end)", async () => {
+    const chunk = new Uint8Array(16 * 1024).fill(120);
+    let sent = 0;
+    // 80 KiB then the stream stays open: an uncapped read would wait forever.
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent < 5) {
+          sent += 1;
+          controller.enqueue(chunk);
+        }
+      },
+    });
+    const res = await worker("/webhooks/payment", {
+      method: "POST",
+      headers: { "x-webhook-signature": "a".repeat(64) },
+      body: stream,
+      // @ts-expect-error: workerd's RequestInit accepts duplex for streaming bodies
+      duplex: "half",
+    });
+    expect(res.status).toBe(413);
   });
 
   it("acknowledges verified events it does not handle, and unknown orders, with 202", async () => {
@@ -176,13 +207,37 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     expect(done.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
   });
 
+  it("a partial payment first read after the invoice expired is applied; the retry asks only the rest", async () => {
+    const { sub, id, orderId } = await paidOrder("100.00");
+    await simulate(orderId, "partial", "40");
+    await simulate(orderId, "expire");
+    // Every delivery's refetch already sees `expired` with 40 received.
+    expect((await deliverAll(orderId)).every((s) => s === 200)).toBe(true);
+    const l = await ledger(sub);
+    expect(l.state).toBe("partially_paid");
+    expect(l.amountPaid).toBe("40.00");
+    expect(l.payments.map((p) => p.fiatAmount)).toEqual(["40.00"]);
+    expect(l.attempts[0]!.status).toBe("partially_paid");
+    const retry = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(200);
+    const snap = ((await retry.json()) as { data: CheckoutSnapshot }).data;
+    expect(snap.attempt.orderId).toBe(`${orderId}-2`);
+    expect(snap.amountDue).toBe("60.00");
+  });
+
   it("answers 503 when the authoritative invoice cannot be fetched, and applies on the retry", async () => {
     const { sub, orderId } = await paidOrder();
     await simulate(orderId, "paid");
     const all = await deliveriesFor(orderId);
-    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 3 });
+    const id = String(JSON.parse(all[0]!.body).data.id);
+    const reads = async () =>
+      (await upstreamRequests("/invoice", "GET")).filter((r) => r.query.id === id).length;
+    const before = await reads();
+    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 1 });
     const failed = await deliver(all[all.length - 1]!);
     expect(failed.status).toBe(503);
+    // One short read, no retries: the service retries the delivery instead.
+    expect((await reads()) - before).toBe(1);
     expect((await ledger(sub)).state).toBe("unpaid");
     const ok = await deliver(all[all.length - 1]!);
     expect(ok.status).toBe(200);

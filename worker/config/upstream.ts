@@ -20,15 +20,15 @@ export function upstreamBaseUrl(config: Config): string {
  *
  * @example
  * const invoice = await upstreamFor(config).getInvoice({ id });
- * // A webhook refetch: one attempt of at most 3 s.
- * await upstreamFor(config, { maxAttempts: 1, deadlineMs: 3000 }).getInvoice({ id });
+ * // A webhook refetch: one short attempt, no retries.
+ * await upstreamFor(config, { maxAttempts: 1, timeoutMs: 5000 }).getInvoice({ id });
  */
 export function upstreamFor(config: Config, limits: CallLimits = {}) {
   return createUpstreamClient({
-    ...limits,
     baseUrl: upstreamBaseUrl(config),
     apiKey: config.API_KEY,
     accountId: config.ACCOUNT_ID,
+    ...limits,
   });
 }
 

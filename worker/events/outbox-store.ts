@@ -3,6 +3,7 @@
  * The outbox table: notifications written in the same transaction as the effect they report,
  * then delivered by the alarm. At-least-once: a row is marked delivered only after a 2xx.
  */
+import type { Logger } from "../http/log.ts";
 import { backoffMs, MAX_ATTEMPTS, type Notification, postNotification } from "./outbox.ts";
 
 type Row = Record<string, SqlStorageValue>;
@@ -22,10 +23,14 @@ export function enqueue(sql: SqlStorage, note: Notification, now: number): void 
 /**
  * Delivers every due row once; returns when the alarm should fire next (or null).
  * Without a merchant URL, rows are marked `skipped` (nothing to deliver to).
+ *
+ * `now` decides which rows are due and their next retry; each signature carries the time of
+ * its own send (the merchant checks it against a tolerance, and earlier sends of the same run
+ * may take up to their timeout each).
  */
 export async function deliverOutbox(
   sql: SqlStorage,
-  options: { url: string | null; secret: string; now: number },
+  options: { url: string | null; secret: string; now: number; log?: Logger },
 ): Promise<number | null> {
   const due = sql
     .exec<Row>(
@@ -49,7 +54,7 @@ export async function deliverOutbox(
       String(row.body),
       id,
       options.secret,
-      options.now,
+      Date.now(),
     );
     const attempts = Number(row.attempts) + 1;
     if (result.ok) {
@@ -68,6 +73,9 @@ export async function deliverOutbox(
         options.now + backoffMs(attempts),
         id,
       );
+      if (attempts >= MAX_ATTEMPTS) {
+        options.log?.warn("outbox.gave_up", { id, attempts, lastStatus: result.status });
+      }
     }
   }
   const next = sql

@@ -67,11 +67,14 @@ export abstract class StoredObject extends DurableObject<Env> {
     });
   }
 
-  /** Makes the alarm fire now, unless it already will sooner. */
-  protected scheduleAlarm(): void {
-    void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null || at > Date.now()) return this.ctx.storage.setAlarm(Date.now());
-    });
+  /**
+   * Makes the alarm fire now, unless it already will sooner. Await it after the transaction
+   * that enqueued the notifications committed, so the caller answers only once it is set.
+   */
+  protected async scheduleAlarm(): Promise<void> {
+    const at = await this.ctx.storage.getAlarm();
+    const now = Date.now();
+    if (at === null || at > now) await this.ctx.storage.setAlarm(now);
   }
 
   /** Delivers due merchant notifications; reschedules itself for the next one. */
@@ -82,6 +85,7 @@ export abstract class StoredObject extends DurableObject<Env> {
       url: config.MERCHANT_WEBHOOK_URL ?? null,
       secret: config.MERCHANT_API_TOKEN,
       now: Date.now(),
+      log: this.logger(),
     });
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }

@@ -2,9 +2,17 @@
  * @module
  * Attempt rows from upstream invoices: the first write of an attempt, and the refresh of its
  * upstream facts (currency, amounts, address) without touching what was applied.
+ *
+ * Invariant: facts are monotonic. An invoice read can land after a newer one was applied (the
+ * order object serialises its webhook reads, but other paths and retries still race), so a
+ * read older than what the attempt holds never replaces its facts, and `cryptoReceived` never
+ * decreases.
  */
 import type { CryptoCurrency, InvoiceStatus } from "../api/contract.ts";
+import { cmp, max } from "../money/decimal.ts";
 import type { Invoice } from "../upstream/client.ts";
+import { effectiveStatus } from "./ledger.ts";
+import { acceptsStatus } from "./status.ts";
 import type { AttemptRow } from "./store.ts";
 
 /**
@@ -40,8 +48,24 @@ export function newAttempt(
 }
 
 /**
- * Refreshes the upstream facts of an attempt. `currency` is the catalogue entry for the
- * invoice's crypto currency when known (needed for wallet links).
+ * Whether an invoice read is at least as new as the facts the attempt holds: more crypto
+ * received, or as much and a status the attempt may move to (or already has).
+ *
+ * @example
+ * isCurrentRead(paidAttempt, partiallyPaidInvoice) // false: a stale read, keep the paid facts
+ */
+export function isCurrentRead(attempt: AttemptRow, invoice: Invoice): boolean {
+  const received = invoice.cryptoAmountReceived ?? "0";
+  const order = cmp(received, attempt.cryptoReceived);
+  if (order !== 0) return order > 0;
+  const status = effectiveStatus(invoice.status, received);
+  return status === attempt.status || acceptsStatus(attempt.status, status, false);
+}
+
+/**
+ * Refreshes the upstream facts of an attempt from a current read; from a stale read only
+ * fills facts the attempt lacks. `currency` is the catalogue entry for the invoice's crypto
+ * currency when known (needed for wallet links).
  */
 export function withInvoiceFacts(
   attempt: AttemptRow,
@@ -49,12 +73,23 @@ export function withInvoiceFacts(
   currency: CryptoCurrency | null,
   now: string,
 ): AttemptRow {
+  if (!isCurrentRead(attempt, invoice)) {
+    return {
+      ...attempt,
+      expiresAt: attempt.expiresAt ?? invoice.expiresAt,
+      currency: currency ?? attempt.currency,
+      cryptoExpected: attempt.cryptoExpected ?? invoice.cryptoAmountExpected,
+      address: attempt.address ?? invoice.address,
+      settlement: attempt.settlement ?? (invoice.settlement as Record<string, unknown> | null),
+      updatedAt: now,
+    };
+  }
   return {
     ...attempt,
     expiresAt: invoice.expiresAt ?? attempt.expiresAt,
     currency: currency ?? attempt.currency,
     cryptoExpected: invoice.cryptoAmountExpected ?? attempt.cryptoExpected,
-    cryptoReceived: invoice.cryptoAmountReceived ?? attempt.cryptoReceived,
+    cryptoReceived: max(invoice.cryptoAmountReceived ?? "0", attempt.cryptoReceived),
     address: invoice.address ?? attempt.address,
     settlement: (invoice.settlement as Record<string, unknown> | null) ?? attempt.settlement,
     updatedAt: now,

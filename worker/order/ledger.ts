@@ -7,6 +7,13 @@
  * applied, so applying the same state twice (a duplicate webhook) yields a zero delta, and an
  * older state (a reordered webhook) is refused by `acceptsStatus`.
  *
+ * Money follows `cryptoAmountReceived`, not the status label: an invoice that is already
+ * `expired`/`failed`/`cancelled` when we read it but reports crypto received is a partial
+ * payment that ended. It is applied exactly like `partially_paid` and recorded as
+ * `partially_paid` + `ended` — the same row as seeing `partially_paid` then `expired` — so the
+ * ledger does not depend on which intermediate states we happened to read. `ended` is sticky:
+ * once the service ended an attempt, no later (possibly stale) state reopens it.
+ *
  * Fiat value of crypto received (exact decimals, rounded down to the fiat's decimal places):
  * - `paid` / `overpaid`: the attempt's whole fiat amount (the service says the balance is cleared);
  *   the excess crypto's fiat value is recorded as overpaid;
@@ -14,7 +21,7 @@
  */
 import type { InvoiceStatus } from "../api/contract.ts";
 import { add, cmp, div, isPositive, min, mul, sub } from "../money/decimal.ts";
-import { acceptsStatus, ENDED, SETTLED } from "./status.ts";
+import { acceptsStatus, ENDED, FINAL, SETTLED } from "./status.ts";
 
 /** What an attempt has applied so far. */
 export interface AttemptBalance {
@@ -55,20 +62,20 @@ export function applyInvoiceState(
 ): AttemptEffect {
   const received = facts.cryptoAmountReceived ?? "0";
   const moreReceived = cmp(received, current.cryptoApplied) > 0;
-  if (!acceptsStatus(current.status, facts.status, moreReceived)) {
-    // A partial attempt that the service ends keeps its settled status but takes no more money.
-    const endsPartial =
-      current.status === "partially_paid" && ENDED.has(facts.status) && !current.ended;
-    return endsPartial
+  const endsNow = ENDED.has(facts.status) && !current.ended;
+  const status = effectiveStatus(facts.status, received);
+  if (!acceptsStatus(current.status, status, moreReceived)) {
+    // Refused (older or equal state), but the service may have ended the attempt meanwhile.
+    return endsNow && !FINAL.has(current.status)
       ? { changed: true, next: { ...current, ended: true }, payment: null }
       : { changed: false, next: current, payment: null };
   }
-  const next: AttemptBalance = { ...current, status: facts.status, ended: ENDED.has(facts.status) };
-  if (!SETTLED.has(facts.status)) return { changed: true, next, payment: null };
+  const next: AttemptBalance = { ...current, status, ended: current.ended || endsNow };
+  if (!SETTLED.has(status)) return { changed: true, next, payment: null };
 
   const expected = facts.cryptoAmountExpected;
   let fiatTotal: string;
-  if (facts.status === "paid" || facts.status === "overpaid") {
+  if (status === "paid" || status === "overpaid") {
     fiatTotal = current.fiatAmount;
     if (expected && isPositive(expected) && cmp(received, expected) > 0) {
       const excess = sub(received, expected);
@@ -90,4 +97,12 @@ export function applyInvoiceState(
       ? { cryptoAmount: cryptoDelta, fiatAmount: fiatDelta }
       : null;
   return { changed: true, next, payment };
+}
+
+/**
+ * The status the ledger records for an invoice state: an ended invoice that reports crypto
+ * received is a partial payment (its money is applied; `ended` is kept separately).
+ */
+export function effectiveStatus(status: InvoiceStatus, received: string): InvoiceStatus {
+  return ENDED.has(status) && isPositive(received) ? "partially_paid" : status;
 }

@@ -25,6 +25,8 @@ export function notificationsFor(input: {
   previousStatus: string;
   statusChanged: boolean;
   payment: { cryptoAmount: string; fiatAmount: string } | null;
+  /** The crypto paid in: the attempt's catalogue currency, else the invoice's (hosted mode). */
+  cryptoCurrencyCode: string | null;
   before: Totals;
   after: Totals;
   now: string;
@@ -52,7 +54,7 @@ export function notificationsFor(input: {
   if (input.statusChanged) note("order.status_changed", { previousStatus: input.previousStatus });
   if (input.payment) {
     note("order.payment_applied", {
-      cryptoCurrencyCode: attempt.currency?.code ?? null,
+      cryptoCurrencyCode: input.cryptoCurrencyCode,
       cryptoAmount: input.payment.cryptoAmount,
       fiatAmount: formatFixed(input.payment.fiatAmount, order.fiatDecimalPlaces),
       settlement: attempt.settlement,

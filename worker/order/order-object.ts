@@ -30,6 +30,9 @@ import { buildSnapshot, orderTotals } from "./snapshot.ts";
 import { type AttemptRow, OrderStore } from "./store.ts";
 import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
 
+/** The webhook path's invoice refetch: one attempt, answered well within the service's patience. */
+const WEBHOOK_REFETCH = { timeoutMs: 5_000, maxAttempts: 1 } as const;
+
 /** What the worker passes when a widget opens a checkout. */
 export interface OpenCheckout {
   checkoutId: string;
@@ -64,6 +67,8 @@ export class OrderObject extends StoredObject {
   readonly hub = new SseHub();
   /** In-flight upstream invoice creation, shared by concurrent callers (one invoice per attempt). */
   #creating: Promise<Outcome<CheckoutSnapshot>> | null = null;
+  /** Tail of the webhook fetch+apply chain of each upstream invoice (see applyInvoiceWebhook). */
+  readonly #applying = new Map<string, Promise<void>>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
@@ -193,7 +198,7 @@ export class OrderObject extends StoredObject {
       this.ctx.storage.kv.delete(PENDING_CLAIMS);
     });
     return success(
-      this.#applyFacts(
+      await this.#applyFacts(
         invoice.value,
         null,
         "checkout.created",
@@ -249,12 +254,12 @@ export class OrderObject extends StoredObject {
    * Applies an authoritative invoice to its attempt, records payments and notifications, and
    * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
    */
-  #applyFacts(
+  async #applyFacts(
     invoice: Invoice,
     currency: CryptoCurrency | null,
     type: string,
     message: string,
-  ): CheckoutSnapshot {
+  ): Promise<CheckoutSnapshot> {
     const order = this.store.order();
     const attempt = this.store.attemptByInvoiceId(invoice.id);
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
@@ -271,20 +276,22 @@ export class OrderObject extends StoredObject {
         ended: attempt.ended,
       },
       {
+        // This read's own facts: a stale read is refused by the ledger, not mixed with newer ones.
         status: invoice.status,
         cryptoAmountExpected: refreshed.cryptoExpected,
-        cryptoAmountReceived: refreshed.cryptoReceived,
+        cryptoAmountReceived: invoice.cryptoAmountReceived ?? attempt.cryptoReceived,
       },
       order.fiatDecimalPlaces,
     );
     const next: AttemptRow = { ...refreshed, ...effect.next };
+    const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
     const event = this.ctx.storage.transactionSync(() => {
       this.store.saveAttempt(next);
       if (effect.payment) {
         this.store.insertPayment({
           attempt: next.number,
           status: next.status,
-          cryptoCode: next.currency?.code ?? invoice.cryptoCurrencyCode,
+          cryptoCode,
           cryptoAmount: effect.payment.cryptoAmount,
           fiatAmount: effect.payment.fiatAmount,
           at: now,
@@ -297,6 +304,7 @@ export class OrderObject extends StoredObject {
         previousStatus: attempt.status,
         statusChanged: effect.changed && next.status !== attempt.status,
         payment: effect.payment,
+        cryptoCurrencyCode: cryptoCode,
         before,
         after,
         now,
@@ -305,10 +313,12 @@ export class OrderObject extends StoredObject {
       const detail = effect.changed
         ? message
         : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
-      if (notes.length > 0) this.scheduleAlarm();
-      return this.#append(type, detail);
+      return { appended: this.#append(type, detail), notify: notes.length > 0 };
     });
-    return this.#publish(event, type);
+    // Published before the await, so subscribers hear events in seq order.
+    const snapshot = this.#publish(event.appended, type);
+    if (event.notify) await this.scheduleAlarm();
+    return snapshot;
   }
 
   /** The current snapshot, or 404 when the order does not exist. */
@@ -355,7 +365,7 @@ export class OrderObject extends StoredObject {
         lockExpiresAt: invoice.expiresAt,
       });
       return success(
-        this.#applyFacts(
+        await this.#applyFacts(
           invoice,
           currency,
           "currency.locked",
@@ -390,7 +400,7 @@ export class OrderObject extends StoredObject {
       if (!invoice.ok) return invoice;
       this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
       return success(
-        this.#applyFacts(
+        await this.#applyFacts(
           invoice.value,
           null,
           "attempt.created",
@@ -415,8 +425,29 @@ export class OrderObject extends StoredObject {
   /**
    * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
    * only a prompt) and applies it. `deliveryKey` dedupes identical deliveries.
+   *
+   * Invariant: fetch+apply is serialised per upstream invoice. The object's input gate opens
+   * during the fetch, so without the chain a slow read of an older state could land after a
+   * newer one was applied; with it, each apply sees a read made after the previous apply.
    */
-  async applyInvoiceWebhook(
+  applyInvoiceWebhook(
+    invoiceId: string,
+    deliveryKey: string,
+  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
+    const previous = this.#applying.get(invoiceId) ?? Promise.resolve();
+    const run = previous.then(() => this.#fetchAndApply(invoiceId, deliveryKey));
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.#applying.set(invoiceId, tail);
+    void tail.then(() => {
+      if (this.#applying.get(invoiceId) === tail) this.#applying.delete(invoiceId);
+    });
+    return run;
+  }
+
+  async #fetchAndApply(
     invoiceId: string,
     deliveryKey: string,
   ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
@@ -425,12 +456,13 @@ export class OrderObject extends StoredObject {
     if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
     let invoice: Invoice;
     try {
-      invoice = await upstreamFor(this.config()).getInvoice({ id: invoiceId });
+      // One short attempt: the service retries a 503, and a webhook must be answered fast.
+      invoice = await upstreamFor(this.config(), WEBHOOK_REFETCH).getInvoice({ id: invoiceId });
     } catch (error) {
       const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
-    this.#applyFacts(
+    await this.#applyFacts(
       invoice,
       null,
       "invoice.status",

@@ -32,7 +32,11 @@ export function orderTotals(
 ) {
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), "0");
-  const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), "0");
+  // Overpaid: each attempt's crypto excess, plus what attempts together paid beyond the order
+  // (two attempts that both pay in full overpay by the second one; nothing is double counted:
+  // an attempt's fiatApplied never exceeds its own amount).
+  const excess = cmp(paid, order.amount) > 0 ? sub(paid, order.amount) : "0";
+  const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), excess);
   const paymentState: OrderState =
     cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
   const state = stateWithRefunds(paymentState, refunds);

@@ -7,7 +7,8 @@
  * - `paid` and `overpaid` are final;
  * - `partially_paid` moves only to `paid`, `overpaid`, or `partially_paid` with more received;
  * - `expired`/`failed`/`cancelled` end the attempt, but a later settled status still wins
- *   (money that really arrived is never ignored);
+ *   (money that really arrived is never ignored); the attempt's `ended` flag, though, is sticky
+ *   (see `ledger.ts`): a stale settled state landing after the end never reopens the attempt;
  * - `created` never follows anything, and `processing`/`suspended` only follow `created` or
  *   each other.
  */

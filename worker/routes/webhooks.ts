@@ -2,8 +2,10 @@
  * @module
  * `POST /webhooks/payment`: the service's signed deliveries.
  *
- * Order of checks (each refusal stores nothing): size → signature over the raw bytes →
- * JSON → envelope schema → event kind → routing. A verified delivery is only a prompt: the
+ * Order of checks (each refusal stores nothing): size (read with a byte cap) → signature over
+ * the raw bytes → JSON → event kind → envelope schema → routing. The kind comes before the
+ * schema: a verified event we do not handle is acknowledged (2xx) whatever its shape, or the
+ * service would retry it forever. A verified delivery is only a prompt: the
  * order object fetches the authoritative invoice before changing anything, and answers 503
  * when it cannot, so the service retries.
  */
@@ -11,7 +13,8 @@ import { Hono } from "hono";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
-import { HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
+import { eventKind, HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
+import { readCapped } from "../webhooks/read-capped.ts";
 import { checkoutCandidates } from "../webhooks/route-invoice.ts";
 import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
 import { handleWithdrawalWebhook } from "../webhooks/withdrawal-webhook.ts";
@@ -32,9 +35,8 @@ webhookRoutes.post("/payment", async (c) => {
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > MAX_WEBHOOK_BODY)
     return errorResponse(413, "payload_too_large", "Webhook body too large.");
-  const raw = new Uint8Array(await c.req.arrayBuffer());
-  if (raw.byteLength > MAX_WEBHOOK_BODY)
-    return errorResponse(413, "payload_too_large", "Webhook body too large.");
+  const raw = await readCapped(c.req.raw.body, MAX_WEBHOOK_BODY);
+  if (!raw) return errorResponse(413, "payload_too_large", "Webhook body too large.");
 
   const problem = await checkWebhookSignature(
     raw,
@@ -51,6 +53,11 @@ webhookRoutes.post("/payment", async (c) => {
   } catch {
     return errorResponse(400, "invalid_json", "The webhook body is not JSON.");
   }
+  const kind = eventKind(body);
+  if (kind !== null && !HANDLED_EVENTS.has(kind)) {
+    log.warn("webhook.ignored", { event: kind });
+    return c.json({ received: true, ignored: "event not handled" }, 202);
+  }
   const envelope = webhookEnvelope.safeParse(body);
   if (!envelope.success) {
     return errorResponse(
@@ -60,10 +67,6 @@ webhookRoutes.post("/payment", async (c) => {
     );
   }
   const { event, data } = envelope.data;
-  if (!HANDLED_EVENTS.has(event)) {
-    log.debug("webhook.ignored", { event });
-    return c.json({ received: true, ignored: "event not handled" }, 202);
-  }
   if (event === "deposit.statusChanged")
     return handleDepositWebhook(c, data, await deliveryKey(raw));
   if (event === "withdrawal.statusChanged")

@@ -23,3 +23,13 @@ export const HANDLED_EVENTS = new Set([
   "deposit.statusChanged",
   "withdrawal.statusChanged",
 ]);
+
+/**
+ * The `event` of a parsed body, read before the envelope is checked (a verified event of a
+ * kind we do not handle is acknowledged whatever the shape of its data); null if absent.
+ */
+export function eventKind(body: unknown): string | null {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
+  const event = (body as { event?: unknown }).event;
+  return typeof event === "string" ? event.slice(0, 80) : null;
+}
