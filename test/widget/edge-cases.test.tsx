@@ -1,6 +1,8 @@
 /**
- * The widget review's findings (issue 5), one block each, in severity order: every test here
- * failed before its fix.
+ * Edge cases a shopper or a storefront can hit: stream rotation and polling back-off, hosted
+ * mode after a pick on the service's page, odd locale tags, a refused clipboard, top-up double
+ * clicks, racing address checks, the countdown at zero, refused currencies and foreign URLs.
+ * Each test failed before its fix.
  */
 import { readFileSync } from "node:fs";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
@@ -52,7 +54,7 @@ function setup(routes: Parameters<typeof fakeWorker>[0], locale = "en") {
 
 useWidgetTestDoubles();
 
-describe("1. live status survives the worker's 10-minute stream rotation", () => {
+describe("live status survives the worker's 10-minute stream rotation", () => {
   it("an open resets the error count: three normal rotations never switch to polling", async () => {
     vi.useFakeTimers();
     const poll = vi.fn(async () => snapshot());
@@ -101,7 +103,7 @@ describe("1. live status survives the worker's 10-minute stream rotation", () =>
   });
 });
 
-describe("2. hosted mode after a pick on the service's page", () => {
+describe("hosted mode after a pick on the service's page", () => {
   it("draws the QR and keeps the payment page link", async () => {
     setup({
       "POST /v1/checkouts": () =>
@@ -133,7 +135,7 @@ describe("2. hosted mode after a pick on the service's page", () => {
   });
 });
 
-describe("3. locale tags", () => {
+describe("locale tags", () => {
   it("a malformed tag ('de-') is English, not a RangeError", async () => {
     expect(translator("de-")).toMatchObject({ locale: "en", lang: "en" });
     setup({ "POST /v1/checkouts": () => ok(snapshot(), 201) }, "de-");
@@ -148,7 +150,7 @@ describe("3. locale tags", () => {
   });
 });
 
-describe("4. copy buttons tell the truth", () => {
+describe("copy buttons tell the truth", () => {
   it("a refused clipboard says so, visibly, and never 'Copied'", async () => {
     vi.stubGlobal("navigator", {
       ...navigator,
@@ -167,7 +169,7 @@ describe("4. copy buttons tell the truth", () => {
   });
 });
 
-describe("5. top-up", () => {
+describe("top-up", () => {
   const dep = (over: Partial<DepositSnapshot> = {}): DepositSnapshot => ({
     id: "d1",
     kind: "deposit",
@@ -270,7 +272,7 @@ describe("5. top-up", () => {
   });
 });
 
-describe("6. refund address live check", () => {
+describe("refund address live check", () => {
   it("an older, slower check never overwrites the newer verdict", async () => {
     render(
       <RefundForm
@@ -297,7 +299,7 @@ describe("6. refund address live check", () => {
   });
 });
 
-describe("7. countdown at zero", () => {
+describe("countdown at zero", () => {
   it("hides QR, wallet link and copy buttons; keeps the 'window closed' message", async () => {
     const past = new Date(Date.now() - 1000).toISOString();
     setup({
@@ -314,7 +316,7 @@ describe("7. countdown at zero", () => {
   });
 });
 
-describe("8. a currency the service refused", () => {
+describe("a currency the service refused", () => {
   it("stays listed, disabled, with the reason", async () => {
     setup({
       "POST /v1/checkouts": () => ok(snapshot(), 201),
@@ -332,7 +334,7 @@ describe("8. a currency the service refused", () => {
   });
 });
 
-describe("9. hosted 'Try again'", () => {
+describe("hosted 'Try again'", () => {
   it("moves focus to the payment page link (there is no currency list)", async () => {
     const ended = snapshot({
       mode: "hosted",
@@ -350,7 +352,7 @@ describe("9. hosted 'Try again'", () => {
   });
 });
 
-describe("10. before a currency is chosen", () => {
+describe("before a currency is chosen", () => {
   it("does not say it waits for a payment", async () => {
     setup({ "POST /v1/checkouts": () => ok(snapshot(), 201) });
     await screen.findAllByText("Not paid yet.");
@@ -358,7 +360,7 @@ describe("10. before a currency is chosen", () => {
   });
 });
 
-describe("11. URLs from the service", () => {
+describe("URLs from the service", () => {
   it("only https: (or http: on loopback) reaches href/src", () => {
     expect(safeUrl("https://pay.example.com/p/1")).toBe("https://pay.example.com/p/1");
     expect(safeUrl("http://127.0.0.1:8787/p/1")).toBe("http://127.0.0.1:8787/p/1");
@@ -418,7 +420,7 @@ describe("11. URLs from the service", () => {
   });
 });
 
-describe("12. the script tag loaded as a module (no currentScript)", () => {
+describe("the script tag loaded as a module (no currentScript)", () => {
   it("takes the API origin from the widget.js script element", async () => {
     const script = document.createElement("script");
     script.type = "text/plain"; // present, not run
@@ -437,7 +439,7 @@ describe("12. the script tag loaded as a module (no currentScript)", () => {
   });
 });
 
-describe("13. themes without light-dark()", () => {
+describe("themes without light-dark()", () => {
   it("light by default; the same dark values for theme=dark and for a dark OS (unless theme=light)", () => {
     const css = readFileSync("widget/styles.css", "utf8").replace(/\/\*[\s\S]*?\*\//g, "");
     expect(css).not.toContain("light-dark(");
