@@ -9,7 +9,7 @@ declare global {
     interface Env extends WorkerEnv {}
     interface GlobalProps {
       mainModule: typeof import("./index.ts");
-      durableNamespaces: "OrderObject" | "DepositObject" | "PayoutObject";
+      durableNamespaces: "OrderObject" | "DepositObject" | "PayoutObject" | "CatalogObject";
     }
   }
 }

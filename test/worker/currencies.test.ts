@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CryptoCurrency, FiatCurrency } from "../../worker/api/contract.ts";
 import { CATALOG_TTL_MS, catalogClock, clearCatalogMemory } from "../../worker/checkout/catalog.ts";
-import { STOREFRONT, upstreamRequests, worker } from "./helpers.ts";
+import { fault, STOREFRONT, sandbox, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {
   it("lists the service's currencies with amounts as decimal strings", async () => {
@@ -52,7 +52,7 @@ describe("GET /v1/currencies", () => {
   });
 
   it("makes at most one upstream call per cache period for 1,000 concurrent requests", async () => {
-    clearCatalogMemory();
+    await clearCatalogMemory();
     const before = (await upstreamRequests("/currencies")).filter(
       (r) => r.query.network === "BNB",
     ).length;
@@ -76,13 +76,13 @@ describe("currency cache period", () => {
     let now = Date.now() + 10 * CATALOG_TTL_MS; // past anything earlier tests cached
     catalogClock.now = () => now;
     try {
-      clearCatalogMemory();
+      await clearCatalogMemory();
       const start = await fiatCalls();
       expect((await worker("/v1/currencies/fiat")).status).toBe(200);
       expect(await fiatCalls()).toBe(start + 1);
       // Another isolate (empty memory) half a period later gets the shared copy…
       now += CATALOG_TTL_MS / 2;
-      clearCatalogMemory();
+      await clearCatalogMemory();
       expect((await worker("/v1/currencies/fiat")).status).toBe(200);
       expect(await fiatCalls()).toBe(start + 1);
       // …and its memory copy expires with the shared copy's fetch time, not a period later.
@@ -91,7 +91,62 @@ describe("currency cache period", () => {
       expect(await fiatCalls()).toBe(start + 2);
     } finally {
       catalogClock.now = realNow;
-      clearCatalogMemory();
+      await clearCatalogMemory();
+    }
+  });
+
+  it("a service failure behind the list's object still reaches the widget as service_busy", async () => {
+    const realNow = catalogClock.now;
+    catalogClock.now = () => Date.now() + 40 * CATALOG_TTL_MS; // past anything earlier tests cached
+    try {
+      await clearCatalogMemory({ shared: true });
+      // Every attempt of the call fails (3 attempts), so the list cannot be had.
+      await fault({
+        path: "/currencies/fiat",
+        method: "GET",
+        mode: "status",
+        status: 503,
+        times: 3,
+      });
+      const res = await worker("/v1/currencies/fiat");
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("service_busy");
+      // The failure is not kept: the next request fetches again and succeeds.
+      expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+    } finally {
+      catalogClock.now = realNow;
+      await sandbox("/sandbox/faults", { method: "DELETE" });
+      await clearCatalogMemory({ shared: true });
+    }
+  });
+
+  it("isolates with no copy of their own (workers.dev: no Cache API) still share one call per period", async () => {
+    const realNow = catalogClock.now;
+    let now = Date.now() + 60 * CATALOG_TTL_MS; // past anything earlier tests cached
+    catalogClock.now = () => now;
+    try {
+      await clearCatalogMemory({ shared: true });
+      const start = await fiatCalls();
+      expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+      expect(await fiatCalls()).toBe(start + 1);
+      // Five more isolates within the period, each starting with neither memory nor the
+      // colo's cache: the list's Durable Object answers, the service is not asked again.
+      for (let i = 0; i < 5; i++) {
+        now += CATALOG_TTL_MS / 10;
+        await clearCatalogMemory({ shared: true });
+        const res = await worker("/v1/currencies/fiat");
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { data: FiatCurrency[] }).data.length).toBeGreaterThan(0);
+      }
+      expect(await fiatCalls()).toBe(start + 1);
+      // Once the period is over, one new call.
+      now += CATALOG_TTL_MS;
+      await clearCatalogMemory({ shared: true });
+      expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+      expect(await fiatCalls()).toBe(start + 2);
+    } finally {
+      catalogClock.now = realNow;
+      await clearCatalogMemory({ shared: true });
     }
   });
 });

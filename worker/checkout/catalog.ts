@@ -3,17 +3,21 @@
  * The live currency lists, cached briefly so that widgets loading at once cost the service at
  * most one call per list per cache period.
  *
- * Two layers: a per-isolate single-flight entry (concurrent requests share one in-flight
- * upstream call and its result until it expires), then the Cache API shared by isolates in a
- * colo. (On `*.workers.dev` hosts the Cache API does nothing; the isolate layer still holds.)
- * Never hardcoded: every entry comes from the service.
+ * Three layers, cheapest first: a per-isolate single-flight entry (concurrent requests share
+ * one answer until it expires), the Cache API shared by isolates in a colo (a no-op on
+ * `*.workers.dev` hosts), and last the list's own Durable Object (`catalog-object.ts`), the
+ * only caller of the service: one object worldwide per list, so the service sees at most one
+ * call per list per period whatever the number of isolates. Never hardcoded: every entry comes
+ * from the service.
  */
+import { env } from "cloudflare:workers";
 import type { CryptoCurrency, FiatCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
-import { upstreamBaseUrl, upstreamFor } from "../config/upstream.ts";
+import type { Env } from "../config/env.ts";
+import { upstreamBaseUrl } from "../config/upstream.ts";
+import { CATALOG_TTL_MS, type CatalogList, unwrapCatalogAnswer } from "./catalog-object.ts";
 
-/** How long a list is reused. */
-export const CATALOG_TTL_MS = 60_000;
+export { CATALOG_TTL_MS };
 
 /** The catalogue's clock; tests move it instead of waiting out a cache period. */
 export const catalogClock = { now: (): number => Date.now() };
@@ -32,6 +36,8 @@ interface Entry<T> {
   value: Promise<T>;
 }
 const memory = new Map<string, Entry<unknown>>();
+/** Cache API entries this isolate wrote (so tests can forget them). */
+const sharedUrls = new Set<string>();
 
 function cacheApi(): Cache {
   return (caches as unknown as { default: Cache }).default;
@@ -47,7 +53,14 @@ async function readShared<T>(cacheUrl: string, now: number): Promise<Stored<T> |
   return stored as Stored<T>;
 }
 
-async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+/** Asks the list's Durable Object (the one caller of the service). */
+async function fromCatalogObject<T>(key: string, which: CatalogList, now: number) {
+  const namespace = (env as Env).CATALOG;
+  const answer = await namespace.get(namespace.idFromName(key)).list(which, now);
+  return unwrapCatalogAnswer(answer) as Stored<T>;
+}
+
+async function cached<T>(key: string, which: CatalogList): Promise<T> {
   const now = catalogClock.now();
   const hit = memory.get(key) as Entry<T> | undefined;
   if (hit && hit.expiresAt > now) return hit.value;
@@ -61,10 +74,10 @@ async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
       entry.expiresAt = shared.fetchedAt + CATALOG_TTL_MS;
       return shared.value;
     }
-    const value = await load();
-    const fetchedAt = catalogClock.now();
+    const { fetchedAt, value } = await fromCatalogObject<T>(key, which, now);
     entry.expiresAt = fetchedAt + CATALOG_TTL_MS;
     const maxAge = Math.floor(CATALOG_TTL_MS / 1000);
+    sharedUrls.add(cacheUrl);
     await cacheApi()
       .put(
         cacheUrl,
@@ -91,16 +104,22 @@ async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {
  */
 export function cryptoCurrencies(config: Config, network?: string): Promise<CryptoCurrency[]> {
   const key = `crypto:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}:${network?.toLowerCase() ?? "*"}`;
-  return cached(key, () => upstreamFor(config).listCurrencies(network));
+  return cached(key, { kind: "crypto", network });
 }
 
 /** The fiat currencies the tenant can invoice in. */
 export function fiatCurrencies(config: Config): Promise<FiatCurrency[]> {
   const key = `fiat:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}`;
-  return cached(key, () => upstreamFor(config).listFiatCurrencies());
+  return cached(key, { kind: "fiat" });
 }
 
-/** Forgets the isolate layer (tests). */
-export function clearCatalogMemory(): void {
+/**
+ * Forgets the isolate layer; with `shared`, also the Cache API entries this isolate wrote —
+ * together, what another isolate on a `*.workers.dev` host starts with (tests).
+ */
+export async function clearCatalogMemory(options: { shared?: boolean } = {}): Promise<void> {
   memory.clear();
+  if (!options.shared) return;
+  await Promise.all([...sharedUrls].map((url) => cacheApi().delete(url)));
+  sharedUrls.clear();
 }

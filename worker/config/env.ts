@@ -20,6 +20,7 @@ export interface Env {
   ORDERS: DurableObjectNamespace<import("../order/order-object.ts").OrderObject>;
   DEPOSITS: DurableObjectNamespace<import("../deposit/deposit-object.ts").DepositObject>;
   PAYOUTS: DurableObjectNamespace<import("../payout/payout-object.ts").PayoutObject>;
+  CATALOG: DurableObjectNamespace<import("../checkout/catalog-object.ts").CatalogObject>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }
