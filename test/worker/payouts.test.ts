@@ -392,4 +392,49 @@ describe("withdrawal.statusChanged webhooks", () => {
       ["created", "completed"],
     ]);
   });
+  it("keeps a completed payout completed when a stale processing read follows (monotonic rule), one completion notice", async () => {
+    const orderId = uniqueSub("stale");
+    await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "45" });
+    const id = (await commit(orderId)).body.data.withdrawal!.id;
+    await sandbox(`/sandbox/withdrawals/${id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed" }),
+    });
+    const [processing, completed] = (await deliveriesFor(orderId)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    );
+    expect(await (await deliver(completed!)).json()).toEqual({ received: true, duplicate: false });
+    expect(((await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body).data.status).toBe(
+      "completed",
+    );
+    // The service's next read lags behind (a replica): GET /withdrawal answers "processing" once.
+    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
+    const reads = (await upstreamRequests("/withdrawal", "GET")).length;
+    expect(await (await deliver(processing!)).json()).toEqual({ received: true, duplicate: false });
+    // The worker did read the stale body (the fault is spent), and ignored it.
+    expect((await upstreamRequests("/withdrawal", "GET")).length).toBe(reads + 1);
+    expect((await sandbox<{ data: unknown[] }>("/sandbox/faults")).body.data).toEqual([]);
+    const view = ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body).data;
+    expect([view.status, view.withdrawal?.status]).toEqual(["completed", "completed"]);
+
+    const notesFor = async () => {
+      const inbox = await sandbox<{ data: { body: string }[] }>("/sandbox/merchant-inbox");
+      return inbox.body.data
+        .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
+        .filter((n) => n.type === "payout.status_changed" && n.data.orderId === orderId)
+        .map((n) => [n.data.previousStatus, n.data.status]);
+    };
+    let notes = await notesFor();
+    for (let i = 0; i < 50 && !notes.some(([, to]) => to === "completed"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      notes = await notesFor();
+    }
+    // Give a wrongly queued backward notice time to arrive before asserting there is none.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await notesFor()).toEqual([
+      ["quoted", "created"],
+      ["created", "completed"],
+    ]);
+  });
 });
