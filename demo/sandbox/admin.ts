@@ -1,7 +1,7 @@
 /**
  * @module admin
  * The sandbox's own helpers under /sandbox/* (no API key, CORS `*` for the demo's panel):
- * health, payment simulation, webhook log / redelivery / test sender, request log, faults,
+ * health, payment simulation, quote expiry, webhook log / redelivery / test sender, request log, faults,
  * balances and the merchant inbox. None of these exist on the real service.
  */
 import type { Hono } from "hono";
@@ -26,6 +26,7 @@ import { queryRequests } from "./request-log.ts";
 import type { SandboxState } from "./state.ts";
 import { redeliver, sendTestWebhook } from "./webhooks.ts";
 import { dataResponse, invalidBody, plainJsonResponse, readJsonObject } from "./wire.ts";
+import { expireQuote, findQuoteByRef, quoteView } from "./withdrawal-quotes.ts";
 import { findWithdrawalByRef, simulateWithdrawal, withdrawalView } from "./withdrawals.ts";
 
 const noContent = () => new Response(null, { status: 204 });
@@ -70,6 +71,9 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     await simulateWithdrawal(state, w, { action, processingFirst });
     return dataResponse(withdrawalView(w));
   });
+  app.post("/sandbox/withdrawal-quotes/:ref/expire", (c) =>
+    dataResponse(quoteView(expireQuote(state, findQuoteByRef(state, c.req.param("ref"))))),
+  );
 
   app.get("/sandbox/webhooks", (c) => {
     const q = new URL(c.req.url).searchParams;

@@ -2,16 +2,24 @@
  * @module faults
  * Fault injection per API path, for testing clients against a misbehaving service: `delay`,
  * `status` (429 with msBeforeNext, 5xx, 503 quoteUnavailable…), `timeout-after-create` (the
- * object IS created, the answer comes too late) and `malformed` (truncated JSON or no `data`
- * envelope). Each fault is consumed `times` times, then removed.
+ * object IS created, the answer comes too late), `malformed` (truncated JSON or no `data`
+ * envelope) and `stale` (a GET answers the object as it was at an earlier status, taken from
+ * its webhook for that status: a lagging read replica). Each fault is consumed `times` times,
+ * then removed.
  */
 import type { MiddlewareHandler } from "hono";
 import { optionalInt, optionalString, requiredString } from "./fields.ts";
 import type { SandboxState } from "./state.ts";
-import { errorResponse, invalidBody, WireError } from "./wire.ts";
+import { dataResponse, errorResponse, invalidBody, parseJsonExact, WireError } from "./wire.ts";
 
-export type FaultMode = "delay" | "status" | "timeout-after-create" | "malformed";
-const MODES: readonly FaultMode[] = ["delay", "status", "timeout-after-create", "malformed"];
+export type FaultMode = "delay" | "status" | "timeout-after-create" | "malformed" | "stale";
+const MODES: readonly FaultMode[] = [
+  "delay",
+  "status",
+  "timeout-after-create",
+  "malformed",
+  "stale",
+];
 
 export interface Fault {
   id: string;
@@ -25,6 +33,8 @@ export interface Fault {
   msBeforeNext: number;
   code: string | null;
   variant: "truncated" | "shape";
+  /** `stale` only: the earlier status whose snapshot is answered. */
+  asStatus: string | null;
 }
 
 /**
@@ -41,6 +51,8 @@ export function addFault(state: SandboxState, body: Record<string, unknown>): Fa
   if (variant !== "truncated" && variant !== "shape") {
     throw invalidBody("variant must be truncated or shape");
   }
+  const asStatus = optionalString(body, "asStatus");
+  if (mode === "stale" && !asStatus) throw invalidBody("mode stale needs asStatus");
   const fault: Fault = {
     id: `flt_${crypto.randomUUID()}`,
     method: optionalString(body, "method")?.toUpperCase() ?? null,
@@ -52,6 +64,7 @@ export function addFault(state: SandboxState, body: Record<string, unknown>): Fa
     msBeforeNext: optionalInt(body, "msBeforeNext", 0, 3_600_000) ?? 1000,
     code: optionalString(body, "code"),
     variant,
+    asStatus,
   };
   state.faults.push(fault);
   return fault;
@@ -77,6 +90,23 @@ function injectedError(f: Fault): WireError {
 }
 
 /**
+ * The object of a successful GET as it was when it last entered `asStatus`: the `data` of its
+ * webhook for that status (exact numerals kept, `previousStatus` dropped). Any other answer,
+ * or an object that never had that status, passes unchanged.
+ */
+async function staleAnswer(state: SandboxState, res: Response, asStatus: string) {
+  if (res.status !== 200) return res;
+  const text = await res.clone().text();
+  const id = (JSON.parse(text) as { data?: { id?: unknown } }).data?.id;
+  const hook = state.webhooks.findLast((w) => w.objectId === id && w.status === asStatus);
+  if (!hook) return res;
+  const { previousStatus: _, ...data } = (parseJsonExact(hook.body) as WebhookBody).data;
+  return dataResponse(data);
+}
+
+type WebhookBody = { data: Record<string, unknown> };
+
+/**
  * Middleware applying the first matching fault to an API request.
  * @example
  * app.use("*", faultMiddleware(state));
@@ -96,6 +126,10 @@ export function faultMiddleware(state: SandboxState): MiddlewareHandler {
     await next();
     if (fault.mode === "timeout-after-create") {
       await state.scheduler.sleep(fault.delayMs);
+      return;
+    }
+    if (fault.mode === "stale") {
+      c.res = await staleAnswer(state, c.res, fault.asStatus ?? "");
       return;
     }
     const text = await c.res.text();

@@ -26,6 +26,8 @@ export interface SandboxOptions {
   now?: () => Date;
   /** How long a currency lock holds the crypto amount and address. */
   invoiceLockMinutes: number;
+  /** How long a withdrawal quote can be committed (the service says about 60 s). */
+  quoteLifetimeMs: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   webhookUrl: "http://127.0.0.1:8787/webhooks/payment",
   retryDelaysMs: [1000, 5000, 30000],
   invoiceLockMinutes: 15,
+  quoteLifetimeMs: 60_000,
 };
 
 export type InvoiceStatus =

@@ -3,7 +3,8 @@
  * POST /withdrawal/quote: validation, the fee breakdown (on-chain fee in the base coin and in
  * the withdrawal currency, rounded UP), stablecoin auto-convert at 1:1 without commission, and
  * the (accountId, orderId) collapse: same unexpired quote → itself; expired and uncommitted →
- * a fresh quote; committed → 409. A quote reserves no balance.
+ * a fresh quote with a new quoteId; committed → 409. A quote lives `quoteLifetimeMs` (default
+ * 60 s) and can be expired at once by the admin helper. A quote reserves no balance.
  */
 import { requireAccount } from "./accounts.ts";
 import { balanceOf } from "./balances.ts";
@@ -19,9 +20,6 @@ import {
   type SandboxState,
 } from "./state.ts";
 import { invalidBody, WireError } from "./wire.ts";
-
-/** How long a quote can be committed. */
-export const QUOTE_LIFETIME_MS = 60_000;
 
 /** A validated quote request. */
 export interface QuoteRequest {
@@ -139,7 +137,7 @@ export function quoteWithdrawal(state: SandboxState, req: QuoteRequest) {
       feeInCryptoCurrencyCode,
       feeUsd: cryptoToUsd(feeNative, base.code),
     },
-    expiresAt: isoAfter(state, QUOTE_LIFETIME_MS),
+    expiresAt: isoAfter(state, state.options.quoteLifetimeMs),
     createdAt: nowIso(state),
     withdrawalId: null,
   };
@@ -160,4 +158,32 @@ export function quoteView(q: QuoteRecord) {
     ...{ quoteId, orderId, accountId, cryptoCurrencyCode, address, amount },
     ...{ autoConvert, totalDeduction, fee, expiresAt },
   };
+}
+
+/**
+ * Finds a quote by quoteId, or the account's current quote for an orderId (admin helpers).
+ * @example
+ * findQuoteByRef(state, "wd-1").quoteId;
+ */
+export function findQuoteByRef(state: SandboxState, ref: string): QuoteRecord {
+  const byOrder = state.quoteIdByOrderKey.get(`${state.options.accountId}|${ref}`);
+  const q = state.quotes.get(ref) ?? state.quotes.get(byOrder ?? "");
+  if (!q) throw err(404, "notFound", "Quote not found");
+  return q;
+}
+
+/**
+ * Ends an uncommitted quote's life now (admin helper), as if `quoteLifetimeMs` had passed:
+ * committing it is then 409 `quoteExpired`, and quoting its orderId again gives a new quoteId.
+ * A committed quote is 409 `exceptions.sandbox.invalidTransition`.
+ * @example
+ * expireQuote(state, findQuoteByRef(state, "wd-1")).expiresAt; // now
+ */
+export function expireQuote(state: SandboxState, q: QuoteRecord): QuoteRecord {
+  if (q.withdrawalId) {
+    const msg = "This quote is committed; only an uncommitted quote can expire";
+    throw new WireError(409, "exceptions.sandbox.invalidTransition", msg);
+  }
+  if (Date.parse(q.expiresAt) > state.now().getTime()) q.expiresAt = nowIso(state);
+  return q;
 }

@@ -127,6 +127,41 @@ describe("faults", () => {
     expect(r.json).not.toHaveProperty("data");
   });
 
+  it("stale answers a GET with the object as it was at an earlier status, exact numerals kept", async () => {
+    const q = await api("POST", "/withdrawal/quote", {
+      accountId: ACCOUNT,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      amount: 12.345678,
+      orderId: "stale-1",
+    });
+    const w = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+    const sim = await admin("POST", `/sandbox/withdrawals/${w.json.data.id}/simulate`, {
+      action: "completed",
+    });
+    expect(sim.json.data.status).toBe("completed");
+    const get = () => api("GET", `/withdrawal?accountId=${ACCOUNT}&id=${w.json.data.id}`);
+    const current = await get();
+    expect((await fault({ path: "/withdrawal", mode: "stale" })).status).toBe(400); // no asStatus
+    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
+    const stale = await get();
+    expect(stale.status).toBe(200);
+    const { status: _s, updatedAt: _u, ...same } = current.json.data;
+    expect(stale.json.data).toEqual({
+      ...same,
+      status: "processing",
+      updatedAt: expect.any(String),
+    });
+    expect(stale.json.data).not.toHaveProperty("previousStatus");
+    expect(stale.text).toContain('"amount":12.345678,');
+    expect(stale.json.data.transactionHash).toBe(current.json.data.transactionHash);
+    // Consumed once; then the real object again.
+    expect((await get()).json.data.status).toBe("completed");
+    // A status the object never had: the real answer passes unchanged.
+    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "failed" });
+    expect((await get()).text).toBe(current.text);
+  });
+
   it("validates fault bodies and clears them", async () => {
     expect((await fault({ path: "/x", mode: "explode" })).status).toBe(400);
     expect((await fault({ mode: "delay" })).status).toBe(400);

@@ -4,6 +4,7 @@
  */
 import Big from "big.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox } from "../../demo/sandbox/app.ts";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
 import { sandboxClient } from "./sandbox-kit.ts";
 
@@ -231,6 +232,83 @@ describe("withdrawals", () => {
     expect(c.json.data.quoteId).not.toBe(a.json.data.quoteId);
     const stale = await api("POST", "/withdrawal/commit", { quoteId: a.json.data.quoteId });
     expect([stale.status, stale.json.code]).toEqual([409, "exceptions.withdrawal.quoteExpired"]);
+  });
+
+  it("expires a quote at once through POST /sandbox/withdrawal-quotes/:ref/expire", async () => {
+    const body = { cryptoCurrencyCode: "TRX", address: TRON_TO, amount: 40, orderId: "wd-expire" };
+    const a = await quote(body);
+    expect(a.json.data.expiresAt).toBe(new Date(clock + 60_000).toISOString());
+    const expire = (ref: string) =>
+      fetch(`${sb.url}/sandbox/withdrawal-quotes/${ref}/expire`, { method: "POST" }).then(
+        async (r) => ({ status: r.status, json: await r.json() }),
+      );
+    // By orderId: the account's current quote for it; its expiresAt becomes now.
+    const byOrder = await expire("wd-expire");
+    expect(byOrder.status).toBe(200);
+    expect(byOrder.json.data).toMatchObject({
+      quoteId: a.json.data.quoteId,
+      expiresAt: new Date(clock).toISOString(),
+    });
+    const before = await balance("TRX");
+    const stale = await api("POST", "/withdrawal/commit", { quoteId: a.json.data.quoteId });
+    expect([stale.status, stale.json.code]).toEqual([409, "exceptions.withdrawal.quoteExpired"]);
+    // The same orderId and terms now get a fresh quote with a new quoteId.
+    const b = await quote(body);
+    expect(b.status).toBe(201);
+    expect(b.json.data.quoteId).not.toBe(a.json.data.quoteId);
+    // By quoteId; the old quote stays expired.
+    expect((await expire(b.json.data.quoteId)).status).toBe(200);
+    expect((await expire(a.json.data.quoteId)).json.data.expiresAt).toBe(
+      byOrder.json.data.expiresAt,
+    );
+    const c = await quote(body);
+    const ok = await api("POST", "/withdrawal/commit", { quoteId: c.json.data.quoteId });
+    expect([ok.status, ok.json.data.quoteId]).toEqual([201, c.json.data.quoteId]);
+    expect(before.minus(await balance("TRX")).eq(c.json.data.totalDeduction)).toBe(true);
+    const committed = await expire("wd-expire");
+    expect([committed.status, committed.json.code]).toEqual([
+      409,
+      "exceptions.sandbox.invalidTransition",
+    ]);
+    const unknown = await expire("no-such-quote");
+    expect([unknown.status, unknown.json.code]).toEqual([404, "exceptions.withdrawal.notFound"]);
+  });
+
+  it("takes the quote lifetime from the quoteLifetimeMs option", async () => {
+    const short = createSandbox({
+      apiKey: API_KEY,
+      accountId: ACCOUNT,
+      webhookUrl: null,
+      quoteLifetimeMs: 5_000,
+      now: () => new Date(clock),
+    });
+    try {
+      const res = await short.app.request("/withdrawal/quote", {
+        method: "POST",
+        headers: { "x-tenant-api-key": API_KEY, "content-type": "application/json" },
+        body: JSON.stringify({
+          accountId: ACCOUNT,
+          cryptoCurrencyCode: "TRX",
+          address: TRON_TO,
+          amount: 40,
+          orderId: "wd-short",
+        }),
+      });
+      const q = (await res.json()).data;
+      expect(q.expiresAt).toBe(new Date(clock + 5_000).toISOString());
+      clock += 5_000;
+      const commit = await short.app.request("/withdrawal/commit", {
+        method: "POST",
+        headers: { "x-tenant-api-key": API_KEY, "content-type": "application/json" },
+        body: JSON.stringify({ quoteId: q.quoteId }),
+      });
+      expect([commit.status, (await commit.json()).code]).toEqual([
+        409,
+        "exceptions.withdrawal.quoteExpired",
+      ]);
+    } finally {
+      short.dispose();
+    }
   });
 
   it("commits once under 20 concurrent commits, debits totalDeduction exactly once, then 409s the orderId", async () => {

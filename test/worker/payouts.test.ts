@@ -51,6 +51,14 @@ function setBalance(cryptoCurrencyCode: string, amount: string) {
 
 const count = async (path: string) => (await upstreamRequests(path, "POST")).length;
 
+/** Ends the sandbox's current quote for an orderId now (the service's own expiry). */
+function expireUpstreamQuote(orderId: string) {
+  return sandbox<{ data: { quoteId: string; expiresAt: string } }>(
+    `/sandbox/withdrawal-quotes/${encodeURIComponent(orderId)}/expire`,
+    { method: "POST" },
+  );
+}
+
 afterEach(async () => {
   vi.useRealTimers();
   await sandbox("/sandbox/faults", { method: "DELETE" });
@@ -203,6 +211,43 @@ describe("POST /v1/payouts/:orderId/commit", () => {
     expect([requote.status, requote.body.data.status]).toEqual([200, "created"]);
   });
 
+  it("re-quotes a quote the sandbox really expired: a new quoteId, one withdrawal, one debit, even under 20 concurrent commits", async () => {
+    const orderId = uniqueSub("expired");
+    const first = (
+      await quote({ orderId, cryptoCurrencyCode: "USDT_TRC20", address: TRON, amount: "15" })
+    ).body.data;
+    // The worker still believes the quote valid (its expiresAt is ~60 s ahead); the service does not.
+    const expired = await expireUpstreamQuote(orderId);
+    expect([expired.status, expired.body.data.quoteId]).toEqual([200, first.quoteId]);
+    const before = await balance("USDT_TRC20");
+    const quotes = await count("/withdrawal/quote");
+    const commitsBefore = await count("/withdrawal/commit");
+    const results = await Promise.all(Array.from({ length: 20 }, () => commit(orderId)));
+    expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const ids = new Set(results.map((r) => r.body.data.withdrawal?.id));
+    expect(ids.size).toBe(1);
+    const view = results[0]!.body.data;
+    expect(view.status).toBe("created");
+    expect(view.quoteId).not.toBe(first.quoteId);
+    // Upstream: the expired quoteId is refused once, one re-quote (same orderId), one commit.
+    const commits = (await upstreamRequests("/withdrawal/commit", "POST")).slice(commitsBefore);
+    expect(commits.map((r) => r.status)).toEqual([409, 201]);
+    expect(await count("/withdrawal/quote")).toBe(quotes + 1);
+    const upstream = await sandbox<{ data: { id: string; quoteId: string; orderId: string } }>(
+      `/withdrawal?accountId=00000000-0000-4000-8000-000000000001&orderId=${orderId}`,
+      { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
+    );
+    expect(upstream.body.data).toMatchObject({ id: [...ids][0], quoteId: view.quoteId, orderId });
+    // totalDeduction debited exactly once.
+    const debited = new Big(before).minus(await balance("USDT_TRC20"));
+    expect(debited.toFixed()).toBe(new Big(view.totalDeduction).toFixed());
+    expect(view.withdrawal?.debitedAmount).toBe(view.totalDeduction);
+    const later = await commit(orderId);
+    expect(later.body.data.withdrawal?.id).toBe([...ids][0]);
+    expect(new Big(before).minus(await balance("USDT_TRC20")).toFixed()).toBe(debited.toFixed());
+    expect(await count("/withdrawal/commit")).toBe(commitsBefore + 2);
+  });
+
   it("re-quotes with the same orderId when the service reports the quote expired, then commits", async () => {
     const orderId = uniqueSub("exp");
     await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
@@ -235,14 +280,19 @@ describe("POST /v1/payouts/:orderId/commit", () => {
       address: TRON,
       amount: "25",
     });
+    // Both clocks agree: the sandbox ends the quote, and the payout object (it runs in this
+    // isolate) sees its expiresAt passed, so it re-quotes first and never commits the stale quote.
+    expect((await expireUpstreamQuote(orderId)).status).toBe(200);
     const quotes = await count("/withdrawal/quote");
-    // The payout object runs in this isolate: move its clock past the quote's expiry.
+    const commits = await count("/withdrawal/commit");
     vi.useFakeTimers({ toFake: ["Date"], now: Date.parse(body.data.expiresAt) + 1_000 });
     const res = await commit(orderId);
     vi.useRealTimers();
     expect(res.status).toBe(200);
     expect(res.body.data.withdrawal).not.toBeNull();
+    expect(res.body.data.quoteId).not.toBe(body.data.quoteId);
     expect(await count("/withdrawal/quote")).toBe(quotes + 1);
+    expect(await count("/withdrawal/commit")).toBe(commits + 1);
   });
 
   it("adopts the withdrawal when a lost commit answer is followed by expiry: one commit, one debit", async () => {
@@ -338,6 +388,51 @@ describe("withdrawal.statusChanged webhooks", () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(notes.map((n) => [n.data.previousStatus, n.data.status])).toEqual([
+      ["quoted", "created"],
+      ["created", "completed"],
+    ]);
+  });
+  it("keeps a completed payout completed when a stale processing read follows (monotonic rule), one completion notice", async () => {
+    const orderId = uniqueSub("stale");
+    await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "45" });
+    const id = (await commit(orderId)).body.data.withdrawal!.id;
+    await sandbox(`/sandbox/withdrawals/${id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed" }),
+    });
+    const [processing, completed] = (await deliveriesFor(orderId)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    );
+    expect(await (await deliver(completed!)).json()).toEqual({ received: true, duplicate: false });
+    expect(((await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body).data.status).toBe(
+      "completed",
+    );
+    // The service's next read lags behind (a replica): GET /withdrawal answers "processing" once.
+    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
+    const reads = (await upstreamRequests("/withdrawal", "GET")).length;
+    expect(await (await deliver(processing!)).json()).toEqual({ received: true, duplicate: false });
+    // The worker did read the stale body (the fault is spent), and ignored it.
+    expect((await upstreamRequests("/withdrawal", "GET")).length).toBe(reads + 1);
+    expect((await sandbox<{ data: unknown[] }>("/sandbox/faults")).body.data).toEqual([]);
+    const view = ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body).data;
+    expect([view.status, view.withdrawal?.status]).toEqual(["completed", "completed"]);
+
+    const notesFor = async () => {
+      const inbox = await sandbox<{ data: { body: string }[] }>("/sandbox/merchant-inbox");
+      return inbox.body.data
+        .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
+        .filter((n) => n.type === "payout.status_changed" && n.data.orderId === orderId)
+        .map((n) => [n.data.previousStatus, n.data.status]);
+    };
+    let notes = await notesFor();
+    for (let i = 0; i < 50 && !notes.some(([, to]) => to === "completed"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      notes = await notesFor();
+    }
+    // Give a wrongly queued backward notice time to arrive before asserting there is none.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await notesFor()).toEqual([
       ["quoted", "created"],
       ["created", "completed"],
     ]);
