@@ -1,11 +1,17 @@
 /**
- * Keccak-256 and EIP-55 (`worker/crypto/eip55.ts`): the official Keccak vectors, SHA3-256
- * (same sponge, other padding) against `node:crypto` across every block boundary, and EIP-55's
- * own examples.
+ * Keccak-256 and EIP-55, in the worker (`worker/crypto/eip55.ts`) and in the widget's copy
+ * (`widget/eip55.ts`): the official Keccak vectors, SHA3-256 (same sponge, other padding)
+ * against `node:crypto` across every block boundary, EIP-55's own examples; and the two copies
+ * (and the networks they run on) kept in step.
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { checkAddress } from "../../widget/address.ts";
+import * as widget from "../../widget/eip55.ts";
 import * as worker from "../../worker/crypto/eip55.ts";
+import { networkKind } from "../../worker/wallet/networks.ts";
+import { CURRENCIES } from "./fakes.ts";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 const ascii = (text: string) => new TextEncoder().encode(text);
@@ -26,7 +32,10 @@ function flipLetter(address: string, n: number): string {
   return address.slice(0, at) + flipped + address.slice(at + 1);
 }
 
-describe.each([["worker/crypto/eip55.ts", worker]])("%s", (_, impl) => {
+describe.each([
+  ["worker/crypto/eip55.ts", worker],
+  ["widget/eip55.ts", widget],
+])("%s", (_, impl) => {
   it("keccak256: the official vectors (Ethereum's Keccak, not SHA3)", () => {
     expect(hex(impl.keccak256(new Uint8Array(0)))).toBe(
       "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
@@ -68,5 +77,27 @@ describe.each([["worker/crypto/eip55.ts", worker]])("%s", (_, impl) => {
     expect(impl.hasEip55Typo("0x52908400098527886E0F7030069857D2E4169EE7")).toBe(false);
     expect(impl.hasEip55Typo("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAe")).toBe(false);
     expect(impl.hasEip55Typo("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7")).toBe(false);
+  });
+});
+
+describe("the widget's copy and the worker's stay in step", () => {
+  it("widget/eip55.ts is worker/crypto/eip55.ts below the module comment", () => {
+    const body = (path: string) => readFileSync(path, "utf8").replace(/^\/\*\*[\s\S]*?\*\/\n/, "");
+    expect(body("widget/eip55.ts")).toBe(body("worker/crypto/eip55.ts"));
+  });
+
+  it("the widget checks EIP-55 on exactly the worker's Ethereum and BNB Smart Chain names", async () => {
+    const eth = CURRENCIES.find((c) => c.code === "ETH")!;
+    const typo = "0x5aAeb6053F3E94C9b9A09f33669435E7EF1BeAed";
+    const evmNames = ["Ethereum", "ETH", "erc20", "BNB", "bsc", "BEP20", "BNB Smart Chain"];
+    const spelledOddly = ["bnb  chain", " Binance Smart Chain "];
+    const others = ["RSK", "Polygon", "Arbitrum One", "Solana"];
+    for (const network of [...evmNames, ...spelledOddly, ...others]) {
+      const kind = networkKind(network);
+      const evm = kind === "ethereum" || kind === "bsc";
+      expect([network, evm]).toEqual([network, !others.includes(network)]);
+      const verdict = await checkAddress({ ...eth, network }, typo);
+      expect([network, verdict]).toEqual([network, evm ? "checksum" : "ok"]);
+    }
   });
 });
