@@ -2,8 +2,9 @@
  * @module
  * Refund-address checks in the browser: the service's `addressMask` first, then a checksum
  * where it is cheap — bech32/bech32m for `bc1…`/`tb1…`, base58check for Tron `T…` and legacy
- * Bitcoin. EVM addresses get the mask only (EIP-55 needs keccak-256, not worth its size here).
- * The worker checks the mask again; these checks only catch typos early.
+ * Bitcoin, EIP-55 for mixed-case Ethereum and BNB Smart Chain `0x…` (all-lower or all-upper
+ * case carries no checksum and passes). All of it ships in the on-demand `/address.js`.
+ * The worker checks the mask and EIP-55 again; these checks only catch typos early.
  *
  * Invariants: the shape check is the worker's (`worker/checkout/address-rules.ts`), so the
  * widget never refuses what the worker would take; a checksum runs only on the networks whose
@@ -11,6 +12,7 @@
  * Solana address may start with `T` or `1` and has no checksum).
  */
 import type { CryptoCurrency } from "../worker/api/contract.ts";
+import { hasEip55Typo } from "./eip55.ts";
 
 /** `ok`, `invalid` (shape), or `checksum` (right shape, a typo inside). */
 export type AddressVerdict = "ok" | "invalid" | "checksum";
@@ -88,5 +90,13 @@ export async function checkAddress(currency: CryptoCurrency, raw: string): Promi
     return bech32Valid(address) ? "ok" : "checksum";
   if (/^(btc|bitcoin|ltc|litecoin|doge|dogecoin|tron|trx)$/i.test(net))
     return (await base58checkValid(address)) ? "ok" : "checksum";
+  // EVM: the worker's network aliases (`worker/wallet/networks.ts`); other EVM chains may use
+  // another checksum (RSK: EIP-1191), so only these two are checked.
+  if (
+    /^(eth|ethereum|erc20|bnb|bsc|bep20|bnb smart chain|bnb chain|binance smart chain)$/i.test(
+      net.trim().replace(/\s+/g, " "),
+    )
+  )
+    return hasEip55Typo(address) ? "checksum" : "ok";
   return "ok";
 }

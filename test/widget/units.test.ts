@@ -9,6 +9,10 @@ const [btc, usdt, eth] = CURRENCIES as [
   (typeof CURRENCIES)[0],
   (typeof CURRENCIES)[0],
 ];
+const usdcErc20 = { ...eth, code: "USDC_ERC20", tokenType: "erc20" };
+const bsc = { ...eth, code: "USDT_BEP20", network: "BNB", tokenType: "bep20" };
+const bscLong = { ...bsc, code: "BNB", network: "BNB Smart Chain", tokenType: null };
+const rsk = { ...eth, code: "RBTC", network: "RSK" };
 
 describe("amount formatting is exact", () => {
   it.each([
@@ -69,9 +73,23 @@ describe("refund address checks (mask + checksum)", () => {
     [btc, "tb1qRP33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", "checksum"],
     [btc, "1BvBMSEYstWetqTFn5Au4m4GFg7xJaNvN2", "checksum"],
     [usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7 ", "ok"],
-    // EVM: the mask only (EIP-55 mixed-case checksums need keccak-256, not bundled).
+    // EVM: all-lowercase or all-uppercase hex carries no checksum (the mask decides)…
     [eth, "0x52908400098527886e0f7030069857d2e4169ee7", "ok"],
     [eth, "0x52908400098527886E0F7030069857D2E4169EG7", "invalid"],
+    [bsc, "0xfb6916095ca1df60bb79ce92ce3ea74c37c5d359", "ok"],
+    [bsc, "0xFB6916095CA1DF60BB79CE92CE3EA74C37C5D359", "ok"],
+    // …mixed case must be the EIP-55 checksum: one letter's case flipped is a typo.
+    [eth, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed", "ok"],
+    [eth, "0x5aAeb6053F3E94C9b9A09f33669435E7EF1BeAed", "checksum"],
+    [eth, "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", "checksum"],
+    [usdcErc20, "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb", "ok"],
+    [usdcErc20, "0xd1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb", "checksum"],
+    [bsc, "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", "ok"],
+    [bsc, "0xfB6916095ca1dF60bB79Ce92cE3Ea74c37c5d359", "checksum"],
+    [bscLong, "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB", "ok"],
+    [bscLong, "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6Fb", "checksum"],
+    // Another EVM chain may checksum differently (RSK: EIP-1191): the mask only there.
+    [rsk, "0x5aAeb6053F3E94C9b9A09f33669435E7EF1BeAed", "ok"],
   ])("%s: %s → %s", async (currency, address, verdict) => {
     expect(await checkAddress(currency, address)).toBe(verdict);
   });

@@ -377,6 +377,33 @@ describe("refund address", () => {
       address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
     });
   });
+
+  it("refuses an EVM address whose mixed case is not its EIP-55 checksum (a typo)", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("refund-evm") });
+    const url = `/v1/checkouts/${body.data.id}/refund-address`;
+    // EIP-55's own example; the typo flips the case of one letter (e → E).
+    const right = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed";
+    const typo = "0x5aAeb6053F3E94C9b9A09f33669435E7EF1BeAed";
+    for (const cryptoCurrencyCode of ["USDT_ERC20", "ETH", "USDC_BEP20", "BNB"]) {
+      const bad = await postJson(url, { cryptoCurrencyCode, address: typo });
+      const error = ((await bad.json()) as Body).error;
+      expect([cryptoCurrencyCode, bad.status, error?.code]).toEqual([
+        cryptoCurrencyCode,
+        400,
+        "invalid_address",
+      ]);
+      expect(error?.message).toContain("checksum");
+      for (const address of [right, right.toLowerCase()]) {
+        const good = await postJson(url, { cryptoCurrencyCode, address });
+        expect([cryptoCurrencyCode, address, good.status]).toEqual([
+          cryptoCurrencyCode,
+          address,
+          200,
+        ]);
+        expect(((await good.json()) as Body).data.refundAddress?.address).toBe(address);
+      }
+    }
+  }, 30_000);
 });
 
 describe("abuse limits", () => {

@@ -119,6 +119,43 @@ describe("POST /v1/payouts (quote)", () => {
     expect(await count("/withdrawal/quote")).toBe(before + 1);
   });
 
+  it("refuses an EVM address whose mixed case is not its EIP-55 checksum, and quotes nothing", async () => {
+    // EIP-55's own example; the typo flips the case of one letter (f → F after "ca1d").
+    const right = "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359";
+    const typo = "0xfB6916095ca1dF60bB79Ce92cE3Ea74c37c5d359";
+    for (const cryptoCurrencyCode of ["USDT_ERC20", "BNB"]) {
+      const before = await count("/withdrawal/quote");
+      const amount = "25";
+      const bad = await quote({
+        orderId: uniqueSub("typo"),
+        cryptoCurrencyCode,
+        address: typo,
+        amount,
+      });
+      expect([cryptoCurrencyCode, bad.status, bad.body.error?.code]).toEqual([
+        cryptoCurrencyCode,
+        400,
+        "invalid_address",
+      ]);
+      expect(bad.body.error?.message).toContain("checksum");
+      expect(await count("/withdrawal/quote")).toBe(before);
+      for (const address of [right, right.toLowerCase()]) {
+        const good = await quote({
+          orderId: uniqueSub("evm"),
+          cryptoCurrencyCode,
+          address,
+          amount,
+        });
+        expect([cryptoCurrencyCode, address, good.status]).toEqual([
+          cryptoCurrencyCode,
+          address,
+          201,
+        ]);
+        expect(good.body.data.address).toBe(address);
+      }
+    }
+  }, 30_000);
+
   it("refuses bad input with a clear code and quotes nothing", async () => {
     const before = await count("/withdrawal/quote");
     const base = {
