@@ -3,8 +3,8 @@
  * EIP-55 mixed-case checksums of EVM addresses (Ethereum, BNB Smart Chain), with the
  * Keccak-256 they need (Keccak-f[1600] on pairs of 32-bit words, no BigInt).
  *
- * Invariants: pure, no imports (the widget's `address.js` carries a copy, `widget/eip55.ts`;
- * `test/widget/eip55.test.ts` keeps the two in step). Keccak-256 is the original Keccak
+ * Invariants: pure, no imports: the widget bundles this very module into its on-demand
+ * `/address.js`, so both sides check the same way. Keccak-256 is the original Keccak
  * padding (0x01) that Ethereum uses, not SHA3-256 (0x06).
  */
 
