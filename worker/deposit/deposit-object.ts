@@ -176,13 +176,16 @@ export class DepositObject extends StoredObject {
       const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
     }
-    this.#applyFacts(deposit);
+    await this.#applyFacts(deposit);
     this.log.rememberDelivery(deliveryKey, new Date().toISOString());
     return success({ known: true, duplicate: false });
   }
 
-  /** Applies an authoritative deposit under the monotonic status rules. */
-  #applyFacts(deposit: Deposit): void {
+  /**
+   * Applies an authoritative deposit under the monotonic status rules; sets the outbox alarm
+   * after the write committed (awaited, so the webhook is answered only once it is set).
+   */
+  async #applyFacts(deposit: Deposit): Promise<void> {
     // Re-read: another call may have changed the row while the fetch was in flight.
     const row = this.#row()!;
     const incoming = deposit.status ?? row.status;
@@ -215,8 +218,9 @@ export class DepositObject extends StoredObject {
       for (const note of notes) enqueue(this.ctx.storage.sql, note, Date.now());
       return this.#append(next, "deposit.status", `webhook: ${row.orderId} is ${incoming}`);
     });
-    if (notes.length > 0) this.scheduleAlarm();
+    // Published before the await, so subscribers hear events in seq order.
     this.#publish(event, "deposit.status");
+    if (notes.length > 0) await this.scheduleAlarm();
   }
 
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */

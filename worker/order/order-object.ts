@@ -16,6 +16,8 @@ import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
+import { type RefundPlan, refundPlan } from "../payout/refund.ts";
+import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
@@ -24,10 +26,18 @@ import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { notificationsFor } from "./notifications.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
-import { type RefundRecord, readRefunds, stateWithRefunds, writeRefund } from "./refunds.ts";
+import {
+  isLive,
+  type RefundRecord,
+  readHold,
+  readRefunds,
+  releaseHold,
+  writeHold,
+  writeRefund,
+} from "./refunds.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals } from "./snapshot.ts";
-import { type AttemptRow, OrderStore } from "./store.ts";
+import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
 
 /** The webhook path's invoice refetch: one attempt, answered well within the service's patience. */
@@ -98,19 +108,47 @@ export class OrderObject extends StoredObject {
     );
   }
 
-  /** 409 `order_refunded` once a live refund closed the order (no more payment into it). */
+  /**
+   * 409 `order_refunded` once a live refund closed the order, or while a refund of a not fully
+   * paid order is in progress (its hold is taken before the quote): no more payment into it.
+   */
   #refundedGuard(): Outcome<never> | null {
-    const refunds = readRefunds(this.store.sql);
-    if (stateWithRefunds("partially_paid", refunds) !== "refunded") return null;
     const order = this.store.order();
-    const paid = order ? orderTotals(order, this.store.attempts()).state === "paid" : false;
-    return paid
-      ? null
-      : failure(
-          409,
-          "order_refunded",
-          "This order was refunded to the shopper; it takes no further payment.",
-        );
+    if (!order) return null;
+    const attempts = this.store.attempts();
+    if (orderTotals(order, attempts, readRefunds(this.store.sql)).state === "refunded") {
+      return failure(
+        409,
+        "order_refunded",
+        "This order was refunded to the shopper; it takes no further payment.",
+      );
+    }
+    if (readHold(this.store.sql) && orderTotals(order, attempts).state !== "paid") {
+      return failure(
+        409,
+        "order_refunded",
+        "A refund of this order is in progress; it takes no further payment unless the refund fails.",
+      );
+    }
+    return null;
+  }
+
+  /**
+   * Runs `fn` after the webhook fetch+apply chains of every invoice in `invoiceIds`, and makes
+   * later webhooks of those invoices wait for it (see applyInvoiceWebhook).
+   */
+  #serialised<T>(invoiceIds: readonly string[], fn: () => Promise<T>): Promise<T> {
+    const previous = Promise.all(invoiceIds.map((id) => this.#applying.get(id)));
+    const run = previous.then(fn);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    for (const id of invoiceIds) this.#applying.set(id, tail);
+    void tail.then(() => {
+      for (const id of invoiceIds) if (this.#applying.get(id) === tail) this.#applying.delete(id);
+    });
+    return run;
   }
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
@@ -264,7 +302,9 @@ export class OrderObject extends StoredObject {
     const attempt = this.store.attemptByInvoiceId(invoice.id);
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
     const now = new Date().toISOString();
-    const before = orderTotals(order, this.store.attempts());
+    // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
+    const refunds = readRefunds(this.store.sql);
+    const before = orderTotals(order, this.store.attempts(), refunds);
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
     const effect = applyInvoiceState(
       {
@@ -297,7 +337,7 @@ export class OrderObject extends StoredObject {
           at: now,
         });
       }
-      const after = orderTotals(order, this.store.attempts());
+      const after = orderTotals(order, this.store.attempts(), refunds);
       const notes = notificationsFor({
         order,
         attempt: next,
@@ -377,11 +417,8 @@ export class OrderObject extends StoredObject {
     }
   }
 
-  /** Starts the next attempt (`-2`, `-3`, …) after the current one ended unpaid. */
-  async retry(): Promise<Outcome<CheckoutSnapshot>> {
-    const attempt = this.#current();
-    const order = attempt ? this.store.order() : null;
-    if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
+  /** Why the next attempt may not start now, or null. */
+  #retryRefusal(): Outcome<never> | null {
     const refunded = this.#refundedGuard();
     if (refunded) return refunded;
     const snapshot = this.#snapshotAt(this.log.lastSeq());
@@ -389,25 +426,51 @@ export class OrderObject extends StoredObject {
       return failure(409, "order_paid", "This order is already paid.");
     if (!snapshot.canRetry)
       return failure(409, "attempt_open", "The current payment attempt is still open.");
-    return this.#once(async () => {
-      const current = this.store.currentAttempt()!;
-      if (current.number !== attempt.number) return success(this.#snapshotAt(this.log.lastSeq()));
-      const config = this.config();
-      const number = attempt.number + 1;
-      const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
-      const due = orderTotals(order, this.store.attempts()).due;
-      const invoice = await this.#createInvoice(config, orderId, due, order);
-      if (!invoice.ok) return invoice;
-      this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
-      return success(
-        await this.#applyFacts(
-          invoice.value,
-          null,
-          "attempt.created",
-          `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`,
-        ),
-      );
-    });
+    return null;
+  }
+
+  /**
+   * Starts the next attempt (`-2`, `-3`, …) after the current one ended unpaid.
+   *
+   * Invariant: the amount due is computed after every webhook in flight for the order's
+   * invoices was applied, and none of them applies while the next invoice is created, so money
+   * that reached an earlier (ended) attempt before the retry is never asked for again.
+   */
+  async retry(): Promise<Outcome<CheckoutSnapshot>> {
+    const attempt = this.#current();
+    const order = attempt ? this.store.order() : null;
+    if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
+    const refused = this.#retryRefusal();
+    if (refused) return refused;
+    return this.#once(() =>
+      this.#serialised(
+        this.store.attempts().map((a) => a.invoiceId),
+        () => this.#nextAttempt(order, attempt.number),
+      ),
+    );
+  }
+
+  async #nextAttempt(order: OrderRow, seen: number): Promise<Outcome<CheckoutSnapshot>> {
+    const current = this.store.currentAttempt()!;
+    if (current.number !== seen) return success(this.#snapshotAt(this.log.lastSeq()));
+    // Webhooks applied while this call waited may have paid the order or closed it.
+    const refused = this.#retryRefusal();
+    if (refused) return refused;
+    const config = this.config();
+    const number = seen + 1;
+    const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
+    const due = orderTotals(order, this.store.attempts()).due;
+    const invoice = await this.#createInvoice(config, orderId, due, order);
+    if (!invoice.ok) return invoice;
+    this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
+    return success(
+      await this.#applyFacts(
+        invoice.value,
+        null,
+        "attempt.created",
+        `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`,
+      ),
+    );
   }
 
   /** Stores the shopper's refund address (already validated by the route). */
@@ -434,17 +497,7 @@ export class OrderObject extends StoredObject {
     invoiceId: string,
     deliveryKey: string,
   ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
-    const previous = this.#applying.get(invoiceId) ?? Promise.resolve();
-    const run = previous.then(() => this.#fetchAndApply(invoiceId, deliveryKey));
-    const tail = run.then(
-      () => {},
-      () => {},
-    );
-    this.#applying.set(invoiceId, tail);
-    void tail.then(() => {
-      if (this.#applying.get(invoiceId) === tail) this.#applying.delete(invoiceId);
-    });
-    return run;
+    return this.#serialised([invoiceId], () => this.#fetchAndApply(invoiceId, deliveryKey));
   }
 
   async #fetchAndApply(
@@ -481,6 +534,8 @@ export class OrderObject extends StoredObject {
     const now = new Date().toISOString();
     const event = this.ctx.storage.transactionSync(() => {
       if (!writeRefund(this.store.sql, refund, now)) return null;
+      // A refund that failed or was cancelled returned nothing: the order takes payment again.
+      if (!isLive(refund)) releaseHold(this.store.sql, refund.orderId);
       return this.#append(
         "refund.status",
         `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
@@ -488,6 +543,47 @@ export class OrderObject extends StoredObject {
     });
     if (event) this.#publish(event, "refund.status");
     return success({ changed: event !== null });
+  }
+
+  /**
+   * Starts a refund: checks what the order allows and takes the refund hold in one step (no
+   * await between), so no retry or currency lock can slip in between the check and the commit.
+   * Returns the refund's orderId (the next `-refund-N`, or the held one when an earlier call
+   * ended without knowing whether the service committed) and the plan. 409 `attempt_open`
+   * while a payment attempt is being opened.
+   */
+  async beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan }>> {
+    const order = this.hasSchema ? this.store.order() : null;
+    if (!order) return failure(404, "not_found", "No such order.");
+    if (this.#creating) {
+      return failure(
+        409,
+        "attempt_open",
+        "A payment attempt is being opened for this order; refund once it is settled or ended.",
+      );
+    }
+    const plan = refundPlan(readLedger(this.store, this.log, order));
+    if (!plan.ok) return plan;
+    const hold = readHold(this.store.sql);
+    if (hold) return success({ orderId: hold.orderId, plan: plan.value });
+    const refunds = readRefunds(this.store.sql);
+    const last = refunds.reduce((n, r) => Math.max(n, refundNumber(r.orderId) ?? 0), 0);
+    const orderId = refundOrderId(this.config().ORDER_ID_PREFIX, order.invoiceNumber, last + 1);
+    writeHold(this.store.sql, {
+      orderId,
+      reason: plan.value.reason,
+      startedAt: new Date().toISOString(),
+    });
+    return success({ orderId, plan: plan.value });
+  }
+
+  /**
+   * Ends a refund that definitely never reached the service (refused quote or commit): its
+   * hold is released unless that refund was recorded live meanwhile.
+   */
+  async abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
+    if (!this.hasSchema) return failure(404, "not_found", "No such order.");
+    return success({ released: releaseHold(this.store.sql, orderId) });
   }
 
   /** The merchant's ledger view. */

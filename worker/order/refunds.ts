@@ -10,7 +10,14 @@
  * - a refund is *live* unless its withdrawal ended `failed` or `cancelled` (then no money left
  *   the balance for the shopper, and a new refund attempt may start);
  * - a partially paid order with a live refund is closed: the shopper can no longer pay into it
- *   (the money already received is on its way back), so its state is `refunded`.
+ *   (the money already received is on its way back), so its state is `refunded`; it stays
+ *   `refunded` even if money that was already on its way lands afterwards and reaches the
+ *   amount (that money is applied, shown and notified, but the order is not `paid`: part of
+ *   what it received went back);
+ * - the *hold* (table `refund_hold`, one row) is taken inside the order object before a refund
+ *   is quoted, atomically with its eligibility check, and records the refund's orderId and
+ *   reason; while it exists no new attempt or currency lock starts. It is released only when
+ *   that refund ends `failed`/`cancelled` or definitely never reached the service.
  */
 import type { OrderState, RefundView, WithdrawalStatus } from "../api/contract.ts";
 
@@ -24,6 +31,21 @@ export interface RefundRecord {
   amount: string;
   status: WithdrawalStatus;
   withdrawalId: string | null;
+  /**
+   * Why the refund was made (from the hold; read only): `partially_paid` closes the order for
+   * good, `overpaid` returns a paid order's excess. Null when unknown.
+   */
+  reason?: RefundReason | null;
+}
+
+/** What a refund pays back: a paid order's excess, or what a not fully paid order received. */
+export type RefundReason = "overpaid" | "partially_paid";
+
+/** The order's refund in progress or made (see the module invariants). */
+export interface RefundHold {
+  orderId: string;
+  reason: RefundReason;
+  startedAt: string;
 }
 
 const RANK: Record<WithdrawalStatus, number> = {
@@ -48,7 +70,10 @@ type Row = Record<string, SqlStorageValue>;
  */
 export function readRefunds(sql: SqlStorage): RefundRecord[] {
   return sql
-    .exec<Row>("SELECT * FROM refunds ORDER BY number")
+    .exec<Row>(
+      `SELECT r.*, h.reason AS reason FROM refunds r
+        LEFT JOIN refund_hold h ON h.order_id = r.order_id ORDER BY r.number`,
+    )
     .toArray()
     .map((r) => ({
       orderId: String(r.order_id),
@@ -57,7 +82,56 @@ export function readRefunds(sql: SqlStorage): RefundRecord[] {
       amount: String(r.amount),
       status: String(r.status) as WithdrawalStatus,
       withdrawalId: r.withdrawal_id === null ? null : String(r.withdrawal_id),
+      reason: r.reason === null ? null : (String(r.reason) as RefundReason),
     }));
+}
+
+/**
+ * The order's refund hold, or null.
+ *
+ * @example
+ * readHold(sql)?.orderId; // "cc-1001-refund"
+ */
+export function readHold(sql: SqlStorage): RefundHold | null {
+  const r = sql.exec<Row>("SELECT * FROM refund_hold WHERE id = 1").toArray()[0];
+  return r
+    ? {
+        orderId: String(r.order_id),
+        reason: String(r.reason) as RefundReason,
+        startedAt: String(r.started_at),
+      }
+    : null;
+}
+
+/**
+ * Takes (or replaces) the hold for a new refund orderId.
+ *
+ * @example
+ * writeHold(sql, { orderId: "cc-1001-refund", reason: "partially_paid", startedAt: now });
+ */
+export function writeHold(sql: SqlStorage, hold: RefundHold): void {
+  sql.exec(
+    "INSERT OR REPLACE INTO refund_hold (id, order_id, reason, started_at) VALUES (1, ?, ?, ?)",
+    hold.orderId,
+    hold.reason,
+    hold.startedAt,
+  );
+}
+
+/**
+ * Releases the hold of `orderId` unless that refund is live (recorded and not failed or
+ * cancelled); true when released.
+ *
+ * @example
+ * releaseHold(sql, "cc-1001-refund"); // after its withdrawal failed
+ */
+export function releaseHold(sql: SqlStorage, orderId: string): boolean {
+  const hold = readHold(sql);
+  if (!hold || hold.orderId !== orderId) return false;
+  const refund = readRefunds(sql).find((r) => r.orderId === orderId);
+  if (refund && isLive(refund)) return false;
+  sql.exec("DELETE FROM refund_hold WHERE id = 1");
+  return true;
 }
 
 /**
@@ -90,21 +164,27 @@ export function writeRefund(sql: SqlStorage, r: RefundRecord, now: string): bool
 
 /**
  * The order state once refunds are known: a not fully paid order with a live refund is
- * `refunded` (closed); a paid order stays `paid` (only its excess was refunded).
+ * `refunded` (closed); a paid order stays `paid` (only its excess was refunded), unless the
+ * live refund returned a partial payment: money landing after that refund never makes the
+ * order `paid`.
  *
  * @example
  * stateWithRefunds("partially_paid", [{ status: "created", … }]); // "refunded"
+ * stateWithRefunds("paid", [{ status: "created", reason: "partially_paid", … }]); // "refunded"
  */
 export function stateWithRefunds(
   paymentState: OrderState,
   refunds: readonly RefundRecord[],
 ): OrderState {
+  const live = refunds.filter(isLive);
+  if (live.some((r) => r.reason === "partially_paid")) return "refunded";
   if (paymentState === "paid") return "paid";
-  return refunds.some(isLive) ? "refunded" : paymentState;
+  return live.length > 0 ? "refunded" : paymentState;
 }
 
 /** The refunds as the snapshot and the ledger show them. */
 export function refundViews(refunds: readonly RefundRecord[]): RefundView[] {
+  // The view's shape is the API contract's: `reason` stays internal.
   return refunds.map(({ orderId, cryptoCurrencyCode, amount, status }) => ({
     orderId,
     cryptoCurrencyCode,

@@ -8,6 +8,9 @@
  * - `payments`: money applied to the order (append-only);
  * - `refunds`: committed refund withdrawals (`<prefix>-<n>-refund`, `-refund-2`, …), one row per
  *   refund orderId, written idempotently by `refunds.ts`; status only moves forward;
+ * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
+ *   no new attempt or currency lock starts under a refund; released when that refund ends
+ *   failed/cancelled or definitely never happened (`refunds.ts`);
  * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
@@ -64,6 +67,12 @@ CREATE TABLE IF NOT EXISTS refunds (
   status TEXT NOT NULL,
   withdrawal_id TEXT,
   updated_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS refund_hold (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  order_id TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  started_at TEXT NOT NULL
 );
 ${EVENT_LOG_SCHEMA}
 `;

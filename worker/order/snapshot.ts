@@ -23,7 +23,8 @@ export interface SnapshotContext {
  * Sum of fiat applied across attempts, and the order state it implies. Fiat amounts are
  * written with exactly the fiat's decimal places (`"49.90"`, `"0.00"`); every fiat amount in
  * the ledger already fits them (the ledger rounds down to them), so no rounding happens here.
- * With `refunds`, a not fully paid order that has a live refund is `refunded` (closed).
+ * With `refunds`, a not fully paid order that has a live refund is `refunded` (closed, nothing
+ * due), and so is one whose live refund returned a partial payment, whatever arrived later.
  */
 export function orderTotals(
   order: OrderRow,
@@ -40,7 +41,8 @@ export function orderTotals(
   const paymentState: OrderState =
     cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
   const state = stateWithRefunds(paymentState, refunds);
-  const due = cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
+  // A refunded order is closed: it takes no further payment, so nothing is due.
+  const due = state === "refunded" || cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
   return {
     amount: fiat(order.amount),
     paid: fiat(paid),

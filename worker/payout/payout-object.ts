@@ -96,8 +96,16 @@ export class PayoutObject extends StoredObject {
     return run;
   }
 
-  /** Writes the row, its event and (on a status change) the merchant notification, atomically. */
-  #save(next: PayoutRow, previous: PayoutRow | null, type: string, message: string): PayoutRow {
+  /**
+   * Writes the row, its event and (on a status change) the merchant notification, atomically;
+   * then, once that committed, sets the outbox alarm (awaited: the caller answers only after).
+   */
+  async #save(
+    next: PayoutRow,
+    previous: PayoutRow | null,
+    type: string,
+    message: string,
+  ): Promise<PayoutRow> {
     const now = new Date().toISOString();
     const notify = previous !== null && previous.status !== next.status;
     this.ctx.storage.transactionSync(() => {
@@ -106,7 +114,7 @@ export class PayoutObject extends StoredObject {
         enqueue(this.ctx.storage.sql, payoutNotification(next, previous.status, now), Date.now());
       this.log.append(type, message, () => JSON.stringify(payoutView(next)), now);
     });
-    if (notify) this.scheduleAlarm();
+    if (notify) await this.scheduleAlarm();
     this.logger().debug(type, { orderId: next.orderId, status: next.status });
     return next;
   }
@@ -156,7 +164,7 @@ export class PayoutObject extends StoredObject {
         createdAt: now,
         updatedAt: now,
       };
-      this.#save(
+      await this.#save(
         created,
         null,
         "payout.quoted",
@@ -199,7 +207,7 @@ export class PayoutObject extends StoredObject {
           continue;
         }
         if (!result.ok) return result;
-        const committed = this.#committed(row, result.value, "payout.committed");
+        const committed = await this.#committed(row, result.value, "payout.committed");
         await this.#reportRefund(committed);
         return success(payoutView(committed));
       }
@@ -234,7 +242,7 @@ export class PayoutObject extends StoredObject {
     if ("committed" in answer.value) {
       const w = answer.value.committed;
       if (!sameParams(w, row)) return this.#conflict(row.orderId);
-      const adopted = this.#committed(row, w, "payout.adopted");
+      const adopted = await this.#committed(row, w, "payout.adopted");
       await this.#reportRefund(adopted);
       return success(adopted);
     }
@@ -247,7 +255,7 @@ export class PayoutObject extends StoredObject {
       updatedAt: new Date().toISOString(),
     };
     return success(
-      this.#save(next, row, "payout.requoted", `quote expired; new quote ${quote.quoteId}`),
+      await this.#save(next, row, "payout.requoted", `quote expired; new quote ${quote.quoteId}`),
     );
   }
 
@@ -269,7 +277,7 @@ export class PayoutObject extends StoredObject {
       if (reason === "insufficientBalance") {
         const { totalDeduction, fee } = row.quote;
         const message = `The merchant's ${row.cryptoCurrencyCode} balance is too low for this payout: it needs ${totalDeduction} ${row.cryptoCurrencyCode} (amount ${row.amount} + network fee ${fee.feeInCryptoCurrencyCode}). Nothing was sent; top up the balance and commit again.`;
-        this.#save(
+        await this.#save(
           { ...row, updatedAt: new Date().toISOString() },
           row,
           "payout.refused",
@@ -277,7 +285,7 @@ export class PayoutObject extends StoredObject {
         );
         return failure(409, "insufficient_balance", message);
       }
-      this.#save(
+      await this.#save(
         { ...row, updatedAt: new Date().toISOString() },
         row,
         "payout.commit_failed",
@@ -288,7 +296,7 @@ export class PayoutObject extends StoredObject {
   }
 
   /** Stores a committed withdrawal (status never moves backward). */
-  #committed(row: PayoutRow, w: Withdrawal, type: string): PayoutRow {
+  #committed(row: PayoutRow, w: Withdrawal, type: string): Promise<PayoutRow> {
     const status = acceptsPayoutStatus(row.status, w.status) ? w.status : row.status;
     const next: PayoutRow = { ...row, status, withdrawal: w, updatedAt: new Date().toISOString() };
     return this.#save(
@@ -327,7 +335,7 @@ export class PayoutObject extends StoredObject {
       const incoming: WithdrawalStatus = w.status;
       const next =
         !row.withdrawal || acceptsPayoutStatus(row.status, incoming)
-          ? this.#committed(row, w, "payout.status")
+          ? await this.#committed(row, w, "payout.status")
           : row;
       if (!(await this.#reportRefund(next))) {
         return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");

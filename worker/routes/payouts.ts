@@ -7,7 +7,7 @@
  */
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
-import type { CryptoCurrency } from "../api/contract.ts";
+import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
 import { checkAddress } from "../checkout/address-rules.ts";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
 import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
@@ -20,8 +20,8 @@ import type { AppEnv } from "../http/types.ts";
 import { cmp } from "../money/decimal.ts";
 import { unwrap } from "../order/outcome.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
-import { type RefundLedger, refundPlan } from "../payout/refund.ts";
-import { isRefundOrderId, refundNumber, refundOrderId, reportRefund } from "../payout/refund-id.ts";
+import type { RefundLedger } from "../payout/refund.ts";
+import { isRefundOrderId, reportRefund } from "../payout/refund-id.ts";
 import type { PayoutRequest } from "../payout/store.ts";
 import { payoutStub } from "../payout/stub.ts";
 import { checkPayoutAmount } from "../payout/validate.ts";
@@ -141,28 +141,34 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
     }
   }
 
-  const plan = unwrap(refundPlan(ledger));
-  if (amount !== undefined) {
-    if (cmp(amount, plan.refundable) > 0) {
+  // The order checks what it allows and takes its refund hold in one step: from here until
+  // this refund fails, no new payment attempt or currency lock starts.
+  const { orderId, plan } = unwrap(await stub.beginRefund());
+  let quoted: Awaited<ReturnType<typeof quotePayout>>;
+  let view: PayoutView;
+  try {
+    if (amount !== undefined && cmp(amount, plan.refundable) > 0) {
       throw new ApiError(
         400,
         "validation_failed",
         `amount must be a decimal string of at most the refundable ${plan.refundable} ${plan.cryptoCurrencyCode}.`,
       );
     }
+    quoted = await quotePayout(c, {
+      orderId,
+      kind: "refund",
+      invoiceNumber,
+      cryptoCurrencyCode: plan.cryptoCurrencyCode,
+      address: plan.address,
+      amount: amount ?? plan.refundable,
+    });
+    view = unwrap(await payoutStub(c.env, orderId).commit());
+  } catch (error) {
+    // A refused quote or commit (4xx) sent nothing: release the hold. After a 5xx the service
+    // may have committed; the hold stays and the next refund call continues this orderId.
+    if (error instanceof ApiError && error.status < 500) await stub.abandonRefund(orderId);
+    throw error;
   }
-  // A new refund attempt follows the last one that failed or was cancelled.
-  const last = ledger.refunds.reduce((n, r) => Math.max(n, refundNumber(r.orderId) ?? 0), 0);
-  const orderId = refundOrderId(config.ORDER_ID_PREFIX, invoiceNumber, last + 1);
-  const quoted = await quotePayout(c, {
-    orderId,
-    kind: "refund",
-    invoiceNumber,
-    cryptoCurrencyCode: plan.cryptoCurrencyCode,
-    address: plan.address,
-    amount: amount ?? plan.refundable,
-  });
-  const view = unwrap(await payoutStub(c.env, orderId).commit());
   // The payout object reported the commit already; this repeat is idempotent and covers a lost report.
   await reportRefund(c.env, secret, view);
   return c.json({ data: view }, quoted.created ? 201 : 200, { "cache-control": "no-store" });

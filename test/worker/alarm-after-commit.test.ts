@@ -1,0 +1,81 @@
+/**
+ * Deposit and payout objects set the outbox alarm after their write committed and *await* it,
+ * like the order object: a call that enqueued a merchant notification answers only once the
+ * alarm is set (a floating promise could fail unseen or land after the answer).
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { DepositObject } from "../../worker/deposit/deposit-object.ts";
+import type { PayoutObject } from "../../worker/payout/payout-object.ts";
+import {
+  deliveriesFor,
+  merchant,
+  postJson,
+  sandbox,
+  token,
+  uniqueIp,
+  uniqueSub,
+} from "./helpers.ts";
+
+const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+
+/** Replaces the object's scheduleAlarm by a slow one; `done()` says whether it finished. */
+function slowAlarm(object: object): () => boolean {
+  let finished = false;
+  (object as { scheduleAlarm: () => Promise<void> }).scheduleAlarm = async () => {
+    await new Promise((r) => setTimeout(r, 50));
+    finished = true;
+  };
+  return () => finished;
+}
+
+describe("the outbox alarm is awaited after the commit", () => {
+  it("payout commit (quoted → created notifies) returns only after the alarm is set", async () => {
+    const orderId = uniqueSub("alarm");
+    const quoted = await merchant("/v1/payouts", {
+      method: "POST",
+      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "40" }),
+    });
+    expect(quoted.status).toBe(201);
+    const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
+    const finished = await runInDurableObject(stub, async (o: PayoutObject) => {
+      const done = slowAlarm(o);
+      const result = await o.commit();
+      expect(result.ok).toBe(true);
+      return done();
+    });
+    expect(finished).toBe(true);
+  });
+
+  it("a deposit webhook that notifies returns only after the alarm is set", async () => {
+    const sub = uniqueSub("alarm");
+    const t = await token({
+      sub,
+      mode: "deposit",
+      customerId: "c1",
+      cryptoCurrencyCode: "USDT_TRC20",
+    });
+    const res = await postJson("/v1/deposits", { token: t }, { "cf-connecting-ip": uniqueIp() });
+    expect(res.status).toBe(201);
+    const checkoutId = ((await res.json()) as { data: { id: string } }).data.id;
+    const simulated = await sandbox(`/sandbox/deposits/cc-${sub}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed", amount: "50" }),
+    });
+    expect(simulated.status).toBe(200);
+    const hook = (await deliveriesFor(`cc-${sub}`)).find(
+      (d) => d.event === "deposit.statusChanged",
+    );
+    const depositId = (JSON.parse(hook!.body) as { data: { id: string } }).data.id;
+    const stub = env.DEPOSITS.get(env.DEPOSITS.idFromName(checkoutId));
+    const finished = await runInDurableObject(stub, async (o: DepositObject) => {
+      const done = slowAlarm(o);
+      const result = await o.applyDepositWebhook(depositId, `test-${sub}`);
+      expect(result).toMatchObject({ ok: true, value: { known: true } });
+      return done();
+    });
+    expect(finished).toBe(true);
+  });
+});

@@ -1,0 +1,230 @@
+/**
+ * Refunds, retries and late money racing on one order: the refund hold taken inside the order
+ * before quoting, money that lands after a partial refund, and a retry while a webhook of an
+ * earlier attempt is in flight.
+ *
+ * The sandbox never pays an expired invoice, but a real service credits money that arrives
+ * after expiry. Tests that need "our ledger says the attempt ended, yet money still lands on
+ * it" mark the attempt ended in storage, exactly as an `expired` read would have.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import {
+  deliver,
+  deliverAll,
+  deliveriesFor,
+  fault,
+  merchant,
+  openCheckout,
+  postJson,
+  sandbox,
+  simulate,
+  uniqueSub,
+  upstreamRequests,
+} from "./helpers.ts";
+
+const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Ledger {
+  state: string;
+  amountPaid: string;
+  amountDue: string;
+  attempts: { number: number; fiatAmount: string }[];
+  payments: { fiatAmount: string }[];
+  notifications: { type: string; body: string }[];
+  refunds: { orderId: string; status: string }[];
+}
+
+async function ledgerOf(sub: string): Promise<Ledger> {
+  return ((await (await merchant(`/v1/orders/${sub}`)).json()) as { data: Ledger }).data;
+}
+
+async function refund(sub: string) {
+  const res = await merchant(`/v1/orders/${sub}/refund`, { method: "POST" });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data: PayoutView; error?: { code: string } },
+  };
+}
+
+async function retry(id: string) {
+  const res = await postJson(`/v1/checkouts/${id}/retry`, {});
+  return {
+    status: res.status,
+    body: (await res.json()) as { data: CheckoutSnapshot; error?: { code: string } },
+  };
+}
+
+/** An order of 49.90 with 20 USDT_TRC20 received on attempt 1 and a refund address. */
+async function partialOrder() {
+  const sub = uniqueSub("rr");
+  const { body } = await openCheckout({ sub, amount: "49.90" });
+  const id = body.data.id;
+  await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+  expect((await simulate(`cc-${sub}`, "partial", "20")).status).toBe(200);
+  await deliverAll(`cc-${sub}`);
+  await postJson(`/v1/checkouts/${id}/refund-address`, {
+    cryptoCurrencyCode: "USDT_TRC20",
+    address: SHOPPER,
+  });
+  return { sub, id, orderId: `cc-${sub}` };
+}
+
+/** Marks every attempt of the order ended, as an `expired` read with the same money would. */
+function markEnded(id: string) {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+  return runInDurableObject(stub, (o: OrderObject) => {
+    o.store.sql.exec("UPDATE attempts SET ended = 1");
+  });
+}
+
+afterEach(async () => {
+  await sandbox("/sandbox/faults", { method: "DELETE" });
+});
+
+describe("the refund hold", () => {
+  it("a shopper's retry landing between the refund check and its commit is refused", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await partialOrder();
+    expect((await simulate(orderId, "expire")).status).toBe(200);
+    await deliverAll(orderId);
+    // The quote answers late: the refund has passed its check but not committed yet.
+    await fault({
+      path: "/withdrawal/quote",
+      method: "POST",
+      mode: "delay",
+      delayMs: 1500,
+      times: 1,
+    });
+    const pending = refund(sub);
+    await sleep(400);
+    const during = await retry(id);
+    expect([during.status, during.body.error?.code]).toEqual([409, "order_refunded"]);
+    const lock = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "TRX" });
+    expect(lock.status).toBe(409);
+    const done = await pending;
+    expect([done.status, done.body.data.orderId]).toEqual([201, `cc-${sub}-refund`]);
+    const ledger = await ledgerOf(sub);
+    expect([ledger.state, ledger.attempts.length]).toEqual(["refunded", 1]);
+    expect(
+      (await upstreamRequests("/invoice", "POST")).some(
+        (r) => r.status < 300 && String(r.query.orderId ?? "").startsWith(`cc-${sub}-`),
+      ),
+    ).toBe(false);
+  });
+
+  it("is released when the refund's withdrawal fails: the shopper may retry again", async () => {
+    const { sub, id, orderId } = await partialOrder();
+    expect((await simulate(orderId, "expire")).status).toBe(200);
+    await deliverAll(orderId);
+    const made = await refund(sub);
+    expect(made.status).toBe(201);
+    await sandbox(`/sandbox/withdrawals/${made.body.data.withdrawal!.id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "fail" }),
+    });
+    for (const h of (await deliveriesFor(`cc-${sub}-refund`)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    ))
+      expect((await deliver(h)).status).toBe(200);
+    const again = await retry(id);
+    expect([again.status, again.body.data.attempt.number, again.body.data.amountDue]).toEqual([
+      200,
+      2,
+      "29.90",
+    ]);
+  });
+
+  it("is released when the quote is refused (4xx): nothing was sent, the shopper may retry", async () => {
+    const sub = uniqueSub("rr");
+    const { body } = await openCheckout({ sub, amount: "49.90" });
+    const id = body.data.id;
+    await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+    await simulate(`cc-${sub}`, "partial", "1"); // below the minimum withdrawal
+    await deliverAll(`cc-${sub}`);
+    await postJson(`/v1/checkouts/${id}/refund-address`, {
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: SHOPPER,
+    });
+    await simulate(`cc-${sub}`, "expire");
+    await deliverAll(`cc-${sub}`);
+    const refused = await refund(sub);
+    expect([refused.status, refused.body.error?.code]).toEqual([400, "amount_below_minimum"]);
+    expect((await retry(id)).status).toBe(200);
+  });
+
+  it("a refund asked while the next attempt is being opened is refused with attempt_open", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await partialOrder();
+    expect((await simulate(orderId, "expire")).status).toBe(200);
+    await deliverAll(orderId);
+    await fault({ path: "/invoice", method: "POST", mode: "delay", delayMs: 1500, times: 1 });
+    const opening = retry(id);
+    await sleep(400);
+    const during = await refund(sub);
+    expect([during.status, during.body.error?.code]).toEqual([409, "attempt_open"]);
+    expect((await opening).status).toBe(200);
+    expect((await ledgerOf(sub)).refunds).toEqual([]);
+  });
+});
+
+describe("money landing after a partial refund", () => {
+  it("is applied, shown and notified, but never turns the refunded order paid", async () => {
+    const { sub, id, orderId } = await partialOrder();
+    await markEnded(id);
+    const made = await refund(sub);
+    expect([made.status, made.body.data.amount]).toEqual([201, "20"]);
+    // The rest arrives on the ended invoice after the refund.
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    await deliverAll(orderId);
+    const ledger = await ledgerOf(sub);
+    expect([ledger.state, ledger.amountPaid, ledger.amountDue]).toEqual([
+      "refunded",
+      "49.90",
+      "0.00",
+    ]);
+    expect(ledger.payments.map((p) => p.fiatAmount)).toEqual(["20.00", "29.90"]);
+    const types = ledger.notifications.map((n) => n.type);
+    expect(types.filter((t) => t === "order.payment_applied")).toHaveLength(2);
+    expect(types).not.toContain("order.paid");
+    const snap = (
+      (await (await postJson(`/v1/checkouts/${id}/retry`, {})).json()) as {
+        error?: { code: string };
+      }
+    ).error;
+    expect(snap?.code).toBe("order_refunded");
+  });
+});
+
+describe("retry while a webhook of the ended attempt is in flight", () => {
+  it("waits for it and asks only what is still due (here: nothing, the order got paid)", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await partialOrder();
+    await markEnded(id);
+    // Late money on the ended attempt: its webhook's read answers late.
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    const hook = (await deliveriesFor(orderId)).at(-1)!;
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "timeout-after-create",
+      delayMs: 1500,
+      times: 1,
+    });
+    const slow = deliver(hook);
+    await sleep(400);
+    const during = await retry(id);
+    expect((await slow).status).toBe(200);
+    expect([during.status, during.body.error?.code]).toEqual([409, "order_paid"]);
+    const ledger = await ledgerOf(sub);
+    expect([ledger.state, ledger.attempts.length]).toEqual(["paid", 1]);
+  });
+});
