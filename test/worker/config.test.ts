@@ -35,6 +35,12 @@ describe("configuration (the seed's gateway-module settings)", () => {
     ["API_KEY", "", "API_KEY is required"],
     ["ACCOUNT_ID", "not-a-uuid", "ACCOUNT_ID must be the account's UUID"],
     ["PUBLIC_BASE_URL", "http://pay.example.com", "PUBLIC_BASE_URL must be an https:// URL"],
+    // An unparsable URL (e.g. wrangler.toml's template line left unchanged) is named, not thrown.
+    [
+      "PUBLIC_BASE_URL",
+      "https://crypto-checkout.<you>.workers.dev",
+      "PUBLIC_BASE_URL must be a valid https:// URL",
+    ],
     ["ORDER_ID_PREFIX", "bad prefix!", "ORDER_ID_PREFIX must be 1-24"],
     ["SANDBOX", "yes", "SANDBOX"],
     ["CHECKOUT_SIGNING_SECRET", "short", "CHECKOUT_SIGNING_SECRET must be at least 16"],
