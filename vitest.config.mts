@@ -22,7 +22,15 @@ export default defineConfig({
           cloudflareTest(({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
+              // Every var the tests rely on: wrangler.toml's [vars] are production-shaped (no
+              // merchant values), and these win over a developer's .dev.vars too.
               bindings: {
+                DISPLAY_NAME: "Crypto Checkout Test",
+                ACCOUNT_ID: "00000000-0000-4000-8000-000000000001",
+                SANDBOX: "true",
+                ALLOWED_ORIGINS: "http://127.0.0.1:5173,http://localhost:5173",
+                ORDER_ID_PREFIX: "cc",
+                DEBUG_LOG: "false",
                 API_KEY: "test-api-key-never-shown",
                 WEBHOOK_SIGNING_KEY: "test-webhook-signing-key-never-shown",
                 CHECKOUT_SIGNING_SECRET: "test-checkout-signing-secret",

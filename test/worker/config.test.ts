@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { parseConfig } from "../../worker/config/config.ts";
 import type { Env } from "../../worker/config/env.ts";
-import { worker } from "./helpers.ts";
+import { token, worker } from "./helpers.ts";
 
 const valid = (): Env =>
   ({
@@ -35,6 +35,12 @@ describe("configuration (the seed's gateway-module settings)", () => {
     ["API_KEY", "", "API_KEY is required"],
     ["ACCOUNT_ID", "not-a-uuid", "ACCOUNT_ID must be the account's UUID"],
     ["PUBLIC_BASE_URL", "http://pay.example.com", "PUBLIC_BASE_URL must be an https:// URL"],
+    // An unparsable URL (e.g. wrangler.toml's template line left unchanged) is named, not thrown.
+    [
+      "PUBLIC_BASE_URL",
+      "https://crypto-checkout.<you>.workers.dev",
+      "PUBLIC_BASE_URL must be a valid https:// URL",
+    ],
     ["ORDER_ID_PREFIX", "bad prefix!", "ORDER_ID_PREFIX must be 1-24"],
     ["SANDBOX", "yes", "SANDBOX"],
     ["CHECKOUT_SIGNING_SECRET", "short", "CHECKOUT_SIGNING_SECRET must be at least 16"],
@@ -119,6 +125,37 @@ describe("configuration (the seed's gateway-module settings)", () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("config_error");
     expect(body.error.message).toContain("WEBHOOK_SIGNING_KEY");
+  });
+
+  it("a plain deploy of wrangler.toml (secrets put, [vars] not filled in) answers a checkout with 503 naming the missing vars", async () => {
+    const { app } = await import("../../worker/app.ts");
+    const e = env as unknown as Record<string, unknown>;
+    const deployed = {
+      // Bindings, and the secrets `wrangler secret put` would have set; no test var.
+      ...Object.fromEntries(
+        ["ORDERS", "DEPOSITS", "PAYOUTS", "ASSETS", "CHECKOUT_RATE_LIMIT"].map((k) => [k, e[k]]),
+      ),
+      ...Object.fromEntries(
+        ["API_KEY", "WEBHOOK_SIGNING_KEY", "CHECKOUT_SIGNING_SECRET", "MERCHANT_API_TOKEN"].map(
+          (k) => [k, e[k]],
+        ),
+      ),
+      ...inject("shippedVars"),
+    } as unknown as Env;
+    const res = await app.fetch(
+      new Request("https://crypto-checkout.example.workers.dev/v1/checkouts", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token: await token({ sub: "deploy-1" }) }),
+      }),
+      deployed,
+      { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
+    );
+    expect(res.status).toBe(503);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("config_error");
+    for (const name of ["DISPLAY_NAME", "ACCOUNT_ID", "PUBLIC_BASE_URL"])
+      expect(body.error.message).toContain(`${name} is required`);
   });
 
   it("serves with the test configuration", async () => {

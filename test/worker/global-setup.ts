@@ -1,8 +1,11 @@
 /**
  * Starts a real sandbox (the payment-service simulator) on a free loopback port for the
- * workerd test project, and hands its URL to the worker's bindings via `provide`.
+ * workerd test project, and hands its URL to the worker's bindings via `provide`. Also hands
+ * over wrangler.toml's top-level [vars] as wrangler reads them (what a plain deploy ships).
  */
+
 import type { TestProject } from "vitest/node";
+import { unstable_readConfig } from "wrangler";
 import { startSandbox } from "../../demo/sandbox/server.ts";
 
 export default async function setup(project: TestProject) {
@@ -15,6 +18,13 @@ export default async function setup(project: TestProject) {
     webhookUrl: null,
   });
   project.provide("sandboxUrl", sandbox.url);
+  const { vars } = unstable_readConfig({ config: "wrangler.toml" });
+  project.provide(
+    "shippedVars",
+    Object.fromEntries(
+      Object.entries(vars).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+    ),
+  );
   return async () => {
     await sandbox.close();
   };
@@ -23,5 +33,6 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     sandboxUrl: string;
+    shippedVars: Record<string, string>;
   }
 }

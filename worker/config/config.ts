@@ -20,10 +20,19 @@ const bool = z.pipe(
 const isLoopback = (host: string) =>
   host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
+/** `new URL`, or null: zod runs later checks even after `z.url()` failed, so they must not throw. */
+const tryUrl = (raw: string): URL | null => {
+  try {
+    return new URL(raw);
+  } catch {
+    return null;
+  }
+};
+
 /** True for an `http://` URL on a loopback host: a local-development address. */
 const isLoopbackHttp = (raw: string) => {
-  const u = new URL(raw);
-  return u.protocol === "http:" && isLoopback(u.hostname);
+  const u = tryUrl(raw);
+  return u?.protocol === "http:" && isLoopback(u.hostname);
 };
 
 const LOOPBACK_HTTP_RULE =
@@ -34,14 +43,13 @@ const LOOPBACK_HTTP_RULE =
  * allowed only against a loopback upstream (the local sandbox); `parseConfig` checks that.
  */
 const callbackUrl = z.pipe(
-  z
-    .url()
-    .check(
-      z.refine(
-        (raw: string) => new URL(raw).protocol === "https:" || isLoopbackHttp(raw),
-        LOOPBACK_HTTP_RULE,
-      ),
-    ),
+  z.url("must be a valid https:// URL").check(
+    z.refine((raw: string) => {
+      const u = tryUrl(raw);
+      // An unparsable URL is already named by `z.url()` above.
+      return u === null || u.protocol === "https:" || isLoopbackHttp(raw);
+    }, LOOPBACK_HTTP_RULE),
+  ),
   z.transform((raw: string) => raw.replace(/\/+$/, "")),
 );
 
