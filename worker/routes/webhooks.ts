@@ -12,6 +12,7 @@
 import { Hono } from "hono";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
+import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
 import { eventKind, HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
 import { readCapped } from "../webhooks/read-capped.ts";
@@ -72,13 +73,7 @@ webhookRoutes.post("/payment", async (c) => {
   if (event === "withdrawal.statusChanged")
     return handleWithdrawalWebhook(c, data, await deliveryKey(raw));
   const ref = invoiceRef.safeParse(data);
-  if (!ref.success) {
-    return errorResponse(
-      422,
-      "schema_invalid",
-      `The invoice in the webhook lacks ${ref.error.issues[0]?.path.join(".") || "fields"}.`,
-    );
-  }
+  if (!ref.success) return missingFacts("invoice", ref.error.issues[0]?.path);
   const key = await deliveryKey(raw);
   const candidates = await checkoutCandidates(
     ref.data,
@@ -87,17 +82,8 @@ webhookRoutes.post("/payment", async (c) => {
   );
   for (const checkoutId of candidates) {
     const stub = c.env.ORDERS.get(c.env.ORDERS.idFromName(checkoutId));
-    const outcome = await stub.applyInvoiceWebhook(ref.data.id, key);
-    if (!outcome.ok)
-      return errorResponse(
-        503,
-        "service_busy",
-        "Could not confirm the invoice with the payment service; retry later.",
-      );
-    if (outcome.value.known) {
-      return c.json({ received: true, duplicate: outcome.value.duplicate });
-    }
+    const answer = appliedAnswer(c, "invoice", await stub.applyInvoiceWebhook(ref.data.id, key));
+    if (answer) return answer;
   }
-  log.warn("webhook.unknown_order", { orderId: ref.data.orderId ?? null });
-  return c.json({ received: true, ignored: "unknown order" }, 202);
+  return notOurs(c, "invoice", ref.data.orderId ?? null);
 });

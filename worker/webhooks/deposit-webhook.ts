@@ -5,15 +5,10 @@
  * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
  */
 import type { Context } from "hono";
-import * as z from "zod/mini";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
-import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
-
-const depositRef = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  orderId: z.string().check(z.minLength(1), z.maxLength(256)),
-});
+import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
+import { objectRef } from "./payload.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -27,15 +22,9 @@ export async function handleDepositWebhook(
   data: Record<string, unknown>,
   key: string,
 ): Promise<Response> {
-  const { config, log } = c.var;
-  const ref = depositRef.safeParse(data);
-  if (!ref.success) {
-    return errorResponse(
-      422,
-      "schema_invalid",
-      `The deposit in the webhook lacks ${ref.error.issues[0]?.path.join(".") || "fields"}.`,
-    );
-  }
+  const { config } = c.var;
+  const ref = objectRef.safeParse(data);
+  if (!ref.success) return missingFacts("deposit", ref.error.issues[0]?.path);
   const prefix = `${config.ORDER_ID_PREFIX}-`;
   const topUpId = ref.data.orderId.startsWith(prefix) ? ref.data.orderId.slice(prefix.length) : "";
   if (topUpId) {
@@ -44,15 +33,8 @@ export async function handleDepositWebhook(
       ref.data.id,
       key,
     );
-    if (!outcome.ok) {
-      return errorResponse(
-        503,
-        "service_busy",
-        "Could not confirm the deposit with the payment service; retry later.",
-      );
-    }
-    if (outcome.value.known) return c.json({ received: true, duplicate: outcome.value.duplicate });
+    const answer = appliedAnswer(c, "deposit", outcome);
+    if (answer) return answer;
   }
-  log.warn("webhook.unknown_deposit", { orderId: ref.data.orderId });
-  return c.json({ received: true, ignored: "unknown deposit" }, 202);
+  return notOurs(c, "deposit", ref.data.orderId);
 }

@@ -11,6 +11,12 @@ export const webhookEnvelope = z.object({
   timestamp: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 
+/** Deposits and withdrawals: the object's id and the orderId we created it with. */
+export const objectRef = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(128)),
+  orderId: z.string().check(z.minLength(1), z.maxLength(256)),
+});
+
 export const invoiceRef = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(128)),
   orderId: z.nullish(z.string().check(z.maxLength(256))),
