@@ -9,12 +9,11 @@ import {
   CURRENCIES,
   FakeEventSource,
   fakeWorker,
+  ok,
   payment,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
-
-const ok = (data: unknown, status = 200) => ({ status, body: { data } });
 
 function setup(
   routes: Parameters<typeof fakeWorker>[0],

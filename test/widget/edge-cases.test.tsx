@@ -22,18 +22,16 @@ import type { CheckoutSnapshot, DepositSnapshot } from "../../worker/api/contrac
 import {
   BASE,
   CURRENCIES,
+  depositSnapshot,
   FakeEventSource,
   fakeWorker,
+  ok,
   payment,
+  refuse,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
 
-const ok = (data: unknown, status = 200) => ({ status, body: { data } });
-const refuse = (status: number, code: string) => ({
-  status,
-  body: { error: { code, message: code } },
-});
 const ID = "abcdefghijklmnopqrstuv";
 const usdt = CURRENCIES[1]!;
 
@@ -170,30 +168,7 @@ describe("copy buttons tell the truth", () => {
 });
 
 describe("top-up", () => {
-  const dep = (over: Partial<DepositSnapshot> = {}): DepositSnapshot => ({
-    id: "d1",
-    kind: "deposit",
-    topUpId: "topup-7",
-    displayName: "Cedar & Bean",
-    sandbox: true,
-    cryptoCurrencyCode: "USDT_TRC20",
-    network: "Tron",
-    decimalPlaces: 6,
-    address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-    minimumAmount: "1",
-    minDepositAmount: "1",
-    depositCommission: "0.005",
-    depositCommissionPercent: "0.5",
-    depositNetworkFee: null,
-    walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-    expiresAt: null,
-    status: "created",
-    settlement: null,
-    final: false,
-    seq: 1,
-    updatedAt: "2026-11-22T10:00:00.000Z",
-    ...over,
-  });
+  const dep = depositSnapshot;
   const mount = (routes: Parameters<typeof fakeWorker>[0]) => {
     const worker = fakeWorker({ "GET /v1/currencies": () => ok(CURRENCIES), ...routes });
     vi.stubGlobal("fetch", worker.fetch);

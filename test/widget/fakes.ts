@@ -10,10 +10,20 @@ import { registerQrEncoder } from "../../widget/qr.ts";
 import type {
   CheckoutSnapshot,
   CryptoCurrency,
+  DepositSnapshot,
   PaymentInstructions,
 } from "../../worker/api/contract.ts";
 
 export const BASE = "https://pay.example.test";
+
+/** A worker answer with `{ data }`, 200 unless told. */
+export const ok = (data: unknown, status = 200) => ({ status, body: { data } });
+
+/** A worker refusal with its status and error code. */
+export const refuse = (status: number, code: string) => ({
+  status,
+  body: { error: { code, message: code } },
+});
 
 export function snapshot(over: Partial<CheckoutSnapshot> = {}): CheckoutSnapshot {
   return {
@@ -60,6 +70,34 @@ export function payment(over: Partial<PaymentInstructions> = {}): PaymentInstruc
     address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
     walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
     expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+    ...over,
+  };
+}
+
+/** A top-up as the worker reports it: a Tron USDT deposit address, waiting. */
+export function depositSnapshot(over: Partial<DepositSnapshot> = {}): DepositSnapshot {
+  return {
+    id: "dabcdefghijklmnopqrstuv",
+    kind: "deposit",
+    topUpId: "topup-7",
+    displayName: "Cedar & Bean",
+    sandbox: true,
+    cryptoCurrencyCode: "USDT_TRC20",
+    network: "Tron",
+    decimalPlaces: 6,
+    address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    minimumAmount: "1",
+    minDepositAmount: "2.5",
+    depositCommission: "0.005",
+    depositCommissionPercent: "0.5",
+    depositNetworkFee: "0.3",
+    walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    expiresAt: null,
+    status: "created",
+    settlement: null,
+    final: false,
+    seq: 1,
+    updatedAt: "2026-11-22T10:00:00.000Z",
     ...over,
   };
 }

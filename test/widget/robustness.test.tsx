@@ -17,12 +17,12 @@ import {
   CURRENCIES,
   FakeEventSource,
   fakeWorker,
+  ok,
   payment,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
 
-const ok = (data: unknown, status = 200) => ({ status, body: { data } });
 const ID = "abcdefghijklmnopqrstuv";
 const locked = (over: Parameters<typeof payment>[0] = {}, status: "created" = "created") =>
   snapshot({ seq: 2, attempt: { ...snapshot().attempt, status, payment: payment(over) } });

@@ -3,38 +3,17 @@ import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { translator } from "../../widget/i18n/index.ts";
 import { fixedCurrency, TopUp } from "../../widget/topup.tsx";
-import type { DepositSnapshot } from "../../worker/api/contract.ts";
-import { BASE, CURRENCIES, FakeEventSource, fakeWorker, useWidgetTestDoubles } from "./fakes.ts";
+import {
+  BASE,
+  CURRENCIES,
+  depositSnapshot,
+  FakeEventSource,
+  fakeWorker,
+  useWidgetTestDoubles,
+} from "./fakes.ts";
 
 const jwt = (claims: Record<string, unknown>) =>
   `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_")}.sig`;
-
-function deposit(over: Partial<DepositSnapshot> = {}): DepositSnapshot {
-  return {
-    id: "dabcdefghijklmnopqrstuv",
-    kind: "deposit",
-    topUpId: "topup-7",
-    displayName: "Cedar & Bean",
-    sandbox: true,
-    cryptoCurrencyCode: "USDT_TRC20",
-    network: "Tron",
-    decimalPlaces: 6,
-    address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-    minimumAmount: "1",
-    minDepositAmount: "2.5",
-    depositCommission: "0.005",
-    depositCommissionPercent: "0.5",
-    depositNetworkFee: "0.3",
-    walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-    expiresAt: null,
-    status: "created",
-    settlement: null,
-    final: false,
-    seq: 1,
-    updatedAt: "2026-11-22T10:00:00.000Z",
-    ...over,
-  };
-}
 
 useWidgetTestDoubles();
 
@@ -48,7 +27,7 @@ describe("top-up mode", () => {
   it("lets the customer pick a currency, then shows address, exact minimum and the service fee read from the service", async () => {
     const worker = fakeWorker({
       "GET /v1/currencies": () => ({ status: 200, body: { data: CURRENCIES } }),
-      "POST /v1/deposits": () => ({ status: 201, body: { data: deposit() } }),
+      "POST /v1/deposits": () => ({ status: 201, body: { data: depositSnapshot() } }),
     });
     vi.stubGlobal("fetch", worker.fetch);
     const token = jwt({ sub: "topup-7", mode: "deposit" });
@@ -72,7 +51,7 @@ describe("top-up mode", () => {
 
   it("opens directly when the token fixes the currency, and shows the net credit when completed", async () => {
     const worker = fakeWorker({
-      "POST /v1/deposits": () => ({ status: 201, body: { data: deposit() } }),
+      "POST /v1/deposits": () => ({ status: 201, body: { data: depositSnapshot() } }),
     });
     vi.stubGlobal("fetch", worker.fetch);
     const events: string[] = [];
@@ -87,7 +66,7 @@ describe("top-up mode", () => {
     await screen.findAllByText("Waiting for your deposit…");
     expect(worker.calls.map((c) => c.path)).toEqual(["/v1/deposits"]);
     FakeEventSource.instances[0]!.push(
-      deposit({
+      depositSnapshot({
         seq: 3,
         status: "completed",
         final: true,
