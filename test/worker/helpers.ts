@@ -4,6 +4,7 @@
  */
 import { env, exports } from "cloudflare:workers";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
@@ -146,6 +147,13 @@ export async function upstreamRequests(path: string, method?: string) {
     data: { method: string; path: string; query: Record<string, string>; status: number }[];
   }>(`/sandbox/requests?${q}`);
   return body.data;
+}
+
+/** The merchant's ledger of an order (`GET /v1/orders/:invoiceNumber`, merchant Bearer). */
+export async function ledgerOf(invoiceNumber: string): Promise<OrderLedger> {
+  const res = await merchant(`/v1/orders/${invoiceNumber}`);
+  if (res.status !== 200) throw new Error(`ledger of ${invoiceNumber}: HTTP ${res.status}`);
+  return ((await res.json()) as { data: OrderLedger }).data;
 }
 
 /** Injects a fault into the sandbox for the next request(s) to a path. */

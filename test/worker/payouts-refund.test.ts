@@ -11,6 +11,7 @@ import {
   deliver,
   deliverAll,
   deliveriesFor,
+  ledgerOf,
   merchant,
   openCheckout,
   postJson,
@@ -52,20 +53,6 @@ async function paidOrder(
 async function endAttempt(sub: string) {
   expect((await simulate(`cc-${sub}`, "expire")).status).toBe(200);
   await deliverAll(`cc-${sub}`);
-}
-
-async function ledgerOf(sub: string) {
-  const res = await merchant(`/v1/orders/${sub}`);
-  return (
-    (await res.json()) as {
-      data: {
-        state: string;
-        amountPaid: string;
-        checkoutId: string;
-        refunds: { orderId: string; cryptoCurrencyCode: string; amount: string; status: string }[];
-      };
-    }
-  ).data;
 }
 
 async function refund(sub: string, body?: Record<string, unknown>) {

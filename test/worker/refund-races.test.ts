@@ -17,6 +17,7 @@ import {
   deliverAll,
   deliveriesFor,
   fault,
+  ledgerOf,
   merchant,
   openCheckout,
   postJson,
@@ -28,20 +29,6 @@ import {
 
 const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Ledger {
-  state: string;
-  amountPaid: string;
-  amountDue: string;
-  attempts: { number: number; fiatAmount: string }[];
-  payments: { fiatAmount: string }[];
-  notifications: { type: string; body: string }[];
-  refunds: { orderId: string; status: string }[];
-}
-
-async function ledgerOf(sub: string): Promise<Ledger> {
-  return ((await (await merchant(`/v1/orders/${sub}`)).json()) as { data: Ledger }).data;
-}
 
 async function refund(sub: string) {
   const res = await merchant(`/v1/orders/${sub}/refund`, { method: "POST" });

@@ -9,33 +9,13 @@ import {
   deliver,
   deliveriesFor,
   fault,
-  merchant,
+  ledgerOf,
   openCheckout,
   postJson,
   simulate,
   uniqueSub,
   worker,
 } from "./helpers.ts";
-
-interface Ledger {
-  state: string;
-  amountPaid: string;
-  amountDue: string;
-  amountOverpaid: string;
-  attempts: {
-    status: string;
-    ended: boolean;
-    fiatApplied: string;
-    cryptoReceived: string;
-    settlement: Record<string, unknown> | null;
-  }[];
-  payments: { fiatAmount: string; cryptoAmount: string }[];
-  notifications: { type: string }[];
-}
-
-async function ledger(sub: string): Promise<Ledger> {
-  return ((await (await merchant(`/v1/orders/${sub}`)).json()) as { data: Ledger }).data;
-}
 
 async function snapshot(id: string): Promise<CheckoutSnapshot> {
   return ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
@@ -68,7 +48,7 @@ describe("concurrent deliveries: a slow read never overwrites a newer one", () =
     const fast = deliver((await deliveriesFor(orderId)).at(-1)!);
     expect([(await slow).status, (await fast).status]).toEqual([200, 200]);
 
-    const l = await ledger(sub);
+    const l = await ledgerOf(sub);
     expect(l.state).toBe("paid");
     expect(l.amountPaid).toBe("100.00");
     expect(l.attempts[0]).toMatchObject({ status: "paid", cryptoReceived: "100" });
@@ -88,7 +68,7 @@ describe("concurrent deliveries: a slow read never overwrites a newer one", () =
     const fast = deliver((await deliveriesFor(orderId)).at(-1)!);
     expect([(await slow).status, (await fast).status]).toEqual([200, 200]);
 
-    const l = await ledger(sub);
+    const l = await ledgerOf(sub);
     expect(l.state).toBe("partially_paid");
     expect(l.amountPaid).toBe("40.00");
     expect(l.attempts[0]).toMatchObject({ ended: true, fiatApplied: "40.00" });
@@ -137,7 +117,7 @@ describe("every order of a realistic delivery sequence gives one ledger", () => 
         const d = sent.find((x) => JSON.parse(x.body).data.status === KINDS[index])!;
         expect((await deliver(d)).status).toBe(200);
       }
-      const l = await ledger(sub);
+      const l = await ledgerOf(sub);
       const crypto = l.payments.reduce((s, p) => s + Number(p.cryptoAmount), 0);
       const fiat = l.payments.reduce((s, p) => s + Math.round(Number(p.fiatAmount) * 100), 0);
       outcomes.add(

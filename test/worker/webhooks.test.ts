@@ -7,7 +7,7 @@ import {
   deliveriesFor,
   fault,
   hmacHex,
-  merchant,
+  ledgerOf,
   openCheckout,
   postJson,
   simulate,
@@ -15,23 +15,6 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
-
-interface Ledger {
-  state: string;
-  amountPaid: string;
-  amountDue: string;
-  amountOverpaid: string;
-  attempts: { orderId: string; status: string; fiatApplied: string; cryptoReceived: string }[];
-  payments: { attempt: number; fiatAmount: string; cryptoAmount: string }[];
-  log: { type: string; message: string }[];
-  notifications: { type: string }[];
-}
-
-async function ledger(sub: string): Promise<Ledger> {
-  const res = await merchant(`/v1/orders/${sub}`);
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { data: Ledger }).data;
-}
 
 const signingKey = env.WEBHOOK_SIGNING_KEY as string;
 
@@ -57,7 +40,7 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
     const res = await worker("/webhooks/payment", { method: "POST", headers, body: first!.body });
     expect(res.status).toBe(status);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
-    expect((await ledger(sub)).state).toBe("unpaid");
+    expect((await ledgerOf(sub)).state).toBe("unpaid");
   });
 
   it("refuses a body changed after signing (re-serialised JSON does not verify)", async () => {
@@ -67,7 +50,7 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
     const reserialised = JSON.stringify(JSON.parse(first!.body), null, 1);
     const res = await deliver({ body: reserialised, signature: first!.signature });
     expect(res.status).toBe(401);
-    expect((await ledger(sub)).state).toBe("unpaid");
+    expect((await ledgerOf(sub)).state).toBe("unpaid");
   });
 
   it("refuses an oversized body with 413, invalid JSON with 400, a bad envelope with 422", async () => {
@@ -143,7 +126,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     await simulate(orderId, "paid");
     const statuses = await deliverAll(orderId);
     expect(statuses.every((s) => s === 200)).toBe(true);
-    const once = await ledger(sub);
+    const once = await ledgerOf(sub);
     expect(once.state).toBe("paid");
     expect(once.amountPaid).toBe("49.90");
     expect(once.amountDue).toBe("0.00");
@@ -154,7 +137,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const again = await deliver(all[all.length - 1]!);
     expect(again.status).toBe(200);
     expect(((await again.json()) as { duplicate: boolean }).duplicate).toBe(true);
-    const twice = await ledger(sub);
+    const twice = await ledgerOf(sub);
     expect(twice.payments).toHaveLength(1);
     expect(twice.notifications).toHaveLength(once.notifications.length);
 
@@ -171,7 +154,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const all = await deliveriesFor(orderId);
     // Deliver newest first, then the older `processing` one.
     for (const d of [...all].reverse()) await deliver(d);
-    const l = await ledger(sub);
+    const l = await ledgerOf(sub);
     expect(l.state).toBe("paid");
     expect(l.attempts[0]!.status).toBe("paid");
   });
@@ -184,7 +167,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const expected = locked.attempt.payment!.amount; // USDT at 1:1 → 100 USDT
     await simulate(orderId, "partial", "40");
     await deliverAll(orderId);
-    const partial = await ledger(sub);
+    const partial = await ledgerOf(sub);
     expect(partial.state).toBe("partially_paid");
     expect(partial.amountPaid).toBe("40.00");
     expect(partial.amountDue).toBe("60.00");
@@ -200,7 +183,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
     await simulate(`${orderId}-2`, "paid");
     await deliverAll(`${orderId}-2`);
-    const done = await ledger(sub);
+    const done = await ledgerOf(sub);
     expect(done.state).toBe("paid");
     expect(done.amountPaid).toBe("100.00");
     expect(done.payments.map((p) => p.fiatAmount)).toEqual(["40.00", "60.00"]);
@@ -213,7 +196,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     await simulate(orderId, "expire");
     // Every delivery's refetch already sees `expired` with 40 received.
     expect((await deliverAll(orderId)).every((s) => s === 200)).toBe(true);
-    const l = await ledger(sub);
+    const l = await ledgerOf(sub);
     expect(l.state).toBe("partially_paid");
     expect(l.amountPaid).toBe("40.00");
     expect(l.payments.map((p) => p.fiatAmount)).toEqual(["40.00"]);
@@ -238,17 +221,17 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     expect(failed.status).toBe(503);
     // One short read, no retries: the service retries the delivery instead.
     expect((await reads()) - before).toBe(1);
-    expect((await ledger(sub)).state).toBe("unpaid");
+    expect((await ledgerOf(sub)).state).toBe("unpaid");
     const ok = await deliver(all[all.length - 1]!);
     expect(ok.status).toBe(200);
-    expect((await ledger(sub)).state).toBe("paid");
+    expect((await ledgerOf(sub)).state).toBe("paid");
   });
 
   it("records an overpayment's fiat value", async () => {
     const { sub, orderId } = await paidOrder("50.00");
     await simulate(orderId, "over", "5");
     await deliverAll(orderId);
-    const l = await ledger(sub);
+    const l = await ledgerOf(sub);
     expect(l.state).toBe("paid");
     expect(l.amountPaid).toBe("50.00");
     expect(l.amountOverpaid).toBe("5.00");
