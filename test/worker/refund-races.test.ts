@@ -146,6 +146,33 @@ describe("the refund hold", () => {
     expect((await retry(id)).status).toBe(200);
   });
 
+  it("stays after an uncertain commit, even when the repeat is refused (4xx): no second payment while money may have left", async () => {
+    const { sub, id, orderId } = await partialOrder();
+    expect((await simulate(orderId, "expire")).status).toBe(200);
+    await deliverAll(orderId);
+    // The service commits the withdrawal, but its answer is garbled: money may have left.
+    await fault({ path: "/withdrawal/commit", method: "POST", mode: "malformed", times: 1 });
+    const lost = await refund(sub);
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    // The merchant repeats the refund with another amount: refused, and the hold must stay.
+    const other = await merchant(`/v1/orders/${sub}/refund`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ amount: "15" }),
+    });
+    expect(other.status).toBe(409);
+    const during = await retry(id);
+    expect([during.status, during.body.error?.code]).toEqual([409, "order_refunded"]);
+    // Repeating the original refund resolves it: the one withdrawal already made is adopted.
+    const again = await refund(sub);
+    expect(again.status).toBeLessThan(300);
+    expect(again.body.data.orderId).toBe(`${orderId}-refund`);
+    // One refund, under the first orderId (the service keeps one withdrawal per orderId).
+    const ledger = await ledgerOf(sub);
+    expect(ledger.refunds.map((r) => r.orderId)).toEqual([`${orderId}-refund`]);
+    expect(ledger.state).toBe("refunded");
+  });
+
   it("a refund asked while the next attempt is being opened is refused with attempt_open", {
     timeout: 20_000,
   }, async () => {

@@ -552,7 +552,7 @@ export class OrderObject extends StoredObject {
    * ended without knowing whether the service committed) and the plan. 409 `attempt_open`
    * while a payment attempt is being opened.
    */
-  async beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan }>> {
+  async beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }>> {
     const order = this.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
     if (this.#creating) {
@@ -565,7 +565,9 @@ export class OrderObject extends StoredObject {
     const plan = refundPlan(readLedger(this.store, this.log, order));
     if (!plan.ok) return plan;
     const hold = readHold(this.store.sql);
-    if (hold) return success({ orderId: hold.orderId, plan: plan.value });
+    // A held refund is resumed, never restarted: an earlier call under this orderId may have
+    // committed a withdrawal whose answer was lost.
+    if (hold) return success({ orderId: hold.orderId, plan: plan.value, resumed: true });
     const refunds = readRefunds(this.store.sql);
     const last = refunds.reduce((n, r) => Math.max(n, refundNumber(r.orderId) ?? 0), 0);
     const orderId = refundOrderId(this.config().ORDER_ID_PREFIX, order.invoiceNumber, last + 1);
@@ -574,7 +576,7 @@ export class OrderObject extends StoredObject {
       reason: plan.value.reason,
       startedAt: new Date().toISOString(),
     });
-    return success({ orderId, plan: plan.value });
+    return success({ orderId, plan: plan.value, resumed: false });
   }
 
   /**

@@ -143,7 +143,7 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
 
   // The order checks what it allows and takes its refund hold in one step: from here until
   // this refund fails, no new payment attempt or currency lock starts.
-  const { orderId, plan } = unwrap(await stub.beginRefund());
+  const { orderId, plan, resumed } = unwrap(await stub.beginRefund());
   let quoted: Awaited<ReturnType<typeof quotePayout>>;
   let view: PayoutView;
   try {
@@ -164,9 +164,11 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
     });
     view = unwrap(await payoutStub(c.env, orderId).commit());
   } catch (error) {
-    // A refused quote or commit (4xx) sent nothing: release the hold. After a 5xx the service
-    // may have committed; the hold stays and the next refund call continues this orderId.
-    if (error instanceof ApiError && error.status < 500) await stub.abandonRefund(orderId);
+    // A refused quote or commit (4xx) of a fresh refund sent nothing: release the hold. After a
+    // 5xx the service may have committed, so the hold stays, and a resumed refund keeps it
+    // whatever this call's refusal: only repeating it (or its withdrawal failing) resolves it.
+    if (error instanceof ApiError && error.status < 500 && !resumed)
+      await stub.abandonRefund(orderId);
     throw error;
   }
   // The payout object reported the commit already; this repeat is idempotent and covers a lost report.
