@@ -336,9 +336,12 @@ describe("deposit.statusChanged webhooks", () => {
     const { body } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
     await simulateDeposit(orderId, "processing");
     const [hook] = await depositDeliveries(orderId);
-    await fault({ path: "/deposit", method: "GET", mode: "status", status: 500, times: 3 });
+    // The webhook path reads once (WEBHOOK_REFETCH) and answers 503; the service redelivers.
+    await fault({ path: "/deposit", method: "GET", mode: "status", status: 500, times: 1 });
+    const readsBefore = (await upstreamRequests("/deposit", "GET")).length;
     const refused = await deliver(hook!);
     expect(refused.status).toBe(503);
+    expect((await upstreamRequests("/deposit", "GET")).length).toBe(readsBefore + 1);
     const unchanged = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
     expect(unchanged.status).toBe("created");
     // The service retries the same bytes: not a duplicate, because nothing was applied.

@@ -32,6 +32,12 @@ export function upstreamFor(config: Config, limits: CallLimits = {}) {
   });
 }
 
+/**
+ * Limits of every webhook-path refetch (invoice, deposit, withdrawal): one attempt of at most
+ * 5 s. The service redelivers on our 503, so a quick "not now" beats holding its request.
+ */
+export const WEBHOOK_REFETCH = { timeoutMs: 5_000, maxAttempts: 1 } as const;
+
 /** `in-page` when the upstream offers the currency-lock extension, else `hosted`. */
 export function checkoutMode(config: Config): "in-page" | "hosted" {
   return supportsCurrencyLock(upstreamBaseUrl(config)) ? "in-page" : "hosted";

@@ -10,7 +10,7 @@
  */
 import type { DepositSnapshot } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
-import { upstreamFor } from "../config/upstream.ts";
+import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
@@ -171,7 +171,7 @@ export class DepositObject extends StoredObject {
     if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
     let deposit: Deposit;
     try {
-      deposit = await upstreamFor(this.config()).getDeposit({ id: depositId });
+      deposit = await upstreamFor(this.config(), WEBHOOK_REFETCH).getDeposit({ id: depositId });
     } catch (error) {
       const failed = upstreamFailure(error, this.logger());
       return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);

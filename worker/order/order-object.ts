@@ -10,7 +10,7 @@
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { checkoutMode, upstreamFor } from "../config/upstream.ts";
+import { checkoutMode, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
@@ -39,9 +39,6 @@ import { ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals } from "./snapshot.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
-
-/** The webhook path's invoice refetch: one attempt, answered well within the service's patience. */
-const WEBHOOK_REFETCH = { timeoutMs: 5_000, maxAttempts: 1 } as const;
 
 /** What the worker passes when a widget opens a checkout. */
 export interface OpenCheckout {

@@ -7,6 +7,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiErrorCode } from "../api/contract.ts";
 import type { Logger } from "../http/log.ts";
 import { UpstreamError } from "../upstream/errors.ts";
+import { isUncertain } from "../upstream/retry-policy.ts";
 import { failure, type Outcome } from "./outcome.ts";
 
 type Mapped = [ContentfulStatusCode, ApiErrorCode, string];
@@ -62,7 +63,9 @@ const BY_REASON: Record<string, Mapped> = {
  */
 export function isUncertainFailure(error: unknown): boolean {
   if (!(error instanceof UpstreamError)) return false;
-  return error.kind !== "http" || (error.status ?? 0) >= 500;
+  // The retry policy's "uncertain", plus a garbled answer: the service may have acted on a
+  // request whose answer we could not read (it is not retried, but it is not a refusal either).
+  return isUncertain(error) || error.kind === "invalid_response";
 }
 
 /**

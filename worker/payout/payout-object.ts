@@ -19,7 +19,7 @@
  */
 import type { PayoutView, WithdrawalStatus } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
-import { upstreamFor } from "../config/upstream.ts";
+import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { cmp } from "../money/decimal.ts";
@@ -323,7 +323,7 @@ export class PayoutObject extends StoredObject {
       if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
       let w: Withdrawal;
       try {
-        w = await upstreamFor(this.config()).getWithdrawal({ id: withdrawalId });
+        w = await upstreamFor(this.config(), WEBHOOK_REFETCH).getWithdrawal({ id: withdrawalId });
       } catch (error) {
         const failed = upstreamFailure(error, this.logger());
         return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);

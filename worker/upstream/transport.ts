@@ -18,8 +18,8 @@
  *
  * Limits are options of the client (`CallLimits`), set where it is built. Defaults suit a
  * widget request: 8 s per attempt, 3 attempts, 15 s in all. A caller that must answer fast
- * (e.g. a webhook refetch, where the sender retries anyway) builds its client with
- * `{ maxAttempts: 1, deadlineMs: 3000 }`: one attempt of at most 3 s.
+ * (a webhook refetch, where the sender retries anyway) builds its client with
+ * `WEBHOOK_REFETCH` (`config/upstream.ts`): one attempt of at most 5 s.
  */
 import type * as z from "zod/mini";
 import { JsonNumber, parseExactJson } from "../money/exact-json.ts";
