@@ -40,6 +40,8 @@ const isOverpaid = (s: CheckoutSnapshot) => /[1-9]/.test(s.amountOverpaid);
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
+  // A refunded order is closed: nothing to pay, whatever its last attempt says.
+  if (s.orderState === "refunded") return t("statusRefunded");
   if (s.final)
     return isOverpaid(s)
       ? t("statusOverpaid", {
@@ -187,8 +189,9 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const code = p?.cryptoCurrencyCode ?? s.refundAddress?.cryptoCurrencyCode ?? null;
   const lockedCurrency = currencies?.find((c) => c.code === code) ?? null;
   const overpaid = isOverpaid(s);
-  const wantsRefund = status === "partially_paid" || overpaid;
-  const payable = !s.final && !ENDED.has(status) && !s.canRetry;
+  const refunded = s.orderState === "refunded";
+  const wantsRefund = !refunded && (status === "partially_paid" || overpaid);
+  const payable = !s.final && !refunded && !ENDED.has(status) && !s.canRetry;
   const inPage = s.mode === "in-page" && !hosted;
   const takesMoney = status === "created" || status === "partially_paid";
 

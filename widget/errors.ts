@@ -22,6 +22,8 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", Messa
   checkout_conflict: "errorConflict",
   attempt_open: "errorAttemptOpen",
   order_paid: "errorOrderPaid",
+  order_refunded: "statusRefunded",
+  order_id_collision: "errorContactShop",
   amount_below_minimum: "errorBelowMinimum",
   unknown_currency: "errorCurrency",
   currency_unavailable: "errorCurrency",

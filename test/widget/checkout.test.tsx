@@ -329,6 +329,8 @@ describe("errors are messages, never a blank box", () => {
     ["token_invalid", 401, /checkout link is not valid/],
     ["token_expired", 401, /checkout link has expired/],
     ["checkout_conflict", 409, /different amount/],
+    ["order_id_collision", 409, /cannot be paid here/],
+    ["order_refunded", 409, /was refunded/],
     ["service_busy", 503, /busy/],
     ["something_new", 500, /Something went wrong/],
   ])("%s (%i) shows a clear message", async (code, status, text) => {
@@ -345,6 +347,27 @@ describe("errors are messages, never a blank box", () => {
     });
     render(<Checkout api={createApi(BASE)} token="t" i18n={translator("en")} emit={() => {}} />);
     await screen.findByText(/cannot reach the checkout service/);
+  });
+});
+
+describe("a refunded order", () => {
+  it("says so and offers nothing to pay: no instructions, no refund form, no Try again", async () => {
+    const partial = snapshot({
+      orderState: "refunded",
+      attempt: {
+        ...snapshot().attempt,
+        status: "partially_paid",
+        payment: payment({ received: "20" }),
+      },
+    });
+    setup({ "POST /v1/checkouts": () => ok(partial) });
+    // The status line (and the live region announcing it) says refunded.
+    const said = await screen.findAllByText(/This order was refunded/);
+    expect(said.some((el) => el.classList.contains("status"))).toBe(true);
+    expect(screen.queryByText(/Send the remaining/)).toBeNull();
+    expect(screen.queryByText(/Refund address/)).toBeNull();
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
   });
 });
 

@@ -65,6 +65,10 @@ export const de: Messages = {
   errorNotFound:
     "Diesen Checkout gibt es nicht mehr. Bitte gehen Sie zurück zum Shop und beginnen Sie neu.",
   errorOrderPaid: "Diese Bestellung ist bereits bezahlt.",
+  statusRefunded:
+    "Diese Bestellung wurde erstattet. Bitte wenden Sie sich an den Shop, um erneut zu kaufen.",
+  errorContactShop:
+    "Diese Bestellung kann hier nicht bezahlt werden. Bitte wenden Sie sich an den Shop.",
   errorAttemptOpen:
     "Für diese Bestellung ist noch eine Zahlung offen. Bitte warten Sie kurz und versuchen Sie es erneut.",
   payTitle: "Zahlung senden",

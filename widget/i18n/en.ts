@@ -61,6 +61,8 @@ export const en = {
   errorConfig: "The shop's checkout is not configured yet. Please contact the shop.",
   errorNotFound: "This checkout no longer exists. Please go back to the shop and start again.",
   errorOrderPaid: "This order is already paid.",
+  statusRefunded: "This order was refunded. Please contact the shop to buy again.",
+  errorContactShop: "This order cannot be paid here. Please contact the shop.",
   errorAttemptOpen: "A payment for this order is still open. Please wait a moment and try again.",
   payTitle: "Send your payment",
   retry: "Retry",

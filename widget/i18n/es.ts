@@ -58,6 +58,8 @@ export const es: Messages = {
   errorConfig: "El pago de la tienda aún no está configurado. Contacte con la tienda.",
   errorNotFound: "Este pago ya no existe. Vuelva a la tienda y empiece de nuevo.",
   errorOrderPaid: "Este pedido ya está pagado.",
+  statusRefunded: "Este pedido fue reembolsado. Contacta con la tienda para volver a comprar.",
+  errorContactShop: "Este pedido no se puede pagar aquí. Contacta con la tienda.",
   errorAttemptOpen:
     "Todavía hay un pago abierto para este pedido. Espere un momento e inténtelo de nuevo.",
   payTitle: "Envíe su pago",

@@ -59,6 +59,8 @@ export const fr: Messages = {
   errorConfig: "Le paiement de la boutique n'est pas encore configuré. Contactez la boutique.",
   errorNotFound: "Ce paiement n'existe plus. Retournez à la boutique et recommencez.",
   errorOrderPaid: "Cette commande est déjà payée.",
+  statusRefunded: "Cette commande a été remboursée. Contactez la boutique pour acheter à nouveau.",
+  errorContactShop: "Cette commande ne peut pas être payée ici. Veuillez contacter la boutique.",
   errorAttemptOpen:
     "Un paiement est encore ouvert pour cette commande. Patientez un instant puis réessayez.",
   payTitle: "Envoyez votre paiement",
