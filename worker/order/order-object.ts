@@ -3,9 +3,11 @@
  * `OrderObject`: the Durable Object that owns one merchant order (one invoice number).
  *
  * Why one object per order: every request about the order (widget, webhooks, merchant API)
- * is serialised here, so two concurrent "open checkout" calls make one upstream invoice, a
- * webhook and a retry cannot interleave, and SSE subscribers hear every change from the one
- * place that makes it.
+ * reaches this one place, so SSE subscribers hear every change from where it is made. The
+ * object still awaits the service (creates, refetches), and requests interleave at those
+ * awaits; what must not interleave is chained explicitly: one in-flight creation shared by
+ * concurrent opens, fetch + apply serialised per upstream invoice, and a retry that waits for
+ * the webhooks already in flight before working out what is due.
  */
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
