@@ -3,7 +3,7 @@
  * sandbox's admin API, and deliver the sandbox's signed webhooks to the worker.
  */
 import { env, exports } from "cloudflare:workers";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
 
@@ -154,6 +154,21 @@ export async function ledgerOf(invoiceNumber: string): Promise<OrderLedger> {
   const res = await merchant(`/v1/orders/${invoiceNumber}`);
   if (res.status !== 200) throw new Error(`ledger of ${invoiceNumber}: HTTP ${res.status}`);
   return ((await res.json()) as { data: OrderLedger }).data;
+}
+
+/** Waits `ms` of real time (for races the test sets up on purpose). */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `POST /v1/orders/:invoiceNumber/refund` as the merchant; `body` may ask for an `amount`. */
+export async function refundOrder(invoiceNumber: string, body?: Record<string, unknown>) {
+  const res = await merchant(`/v1/orders/${invoiceNumber}/refund`, {
+    method: "POST",
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data: PayoutView; error?: { code: string; message: string } },
+  };
 }
 
 /** Injects a fault into the sandbox for the next request(s) to a path. */

@@ -6,7 +6,6 @@
  */
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
-import type { PayoutView } from "../../worker/api/contract.ts";
 import {
   deliver,
   deliverAll,
@@ -15,14 +14,13 @@ import {
   merchant,
   openCheckout,
   postJson,
+  refundOrder,
   sandbox,
   simulate,
   uniqueSub,
   upstreamRequests,
   worker,
 } from "./helpers.ts";
-
-type Body = { data: PayoutView; error?: { code: string; message: string } };
 
 const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 
@@ -55,14 +53,6 @@ async function endAttempt(sub: string) {
   await deliverAll(`cc-${sub}`);
 }
 
-async function refund(sub: string, body?: Record<string, unknown>) {
-  const res = await merchant(`/v1/orders/${sub}/refund`, {
-    method: "POST",
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as Body };
-}
-
 async function balance(code: string): Promise<string> {
   const { body } = await sandbox<{
     data: { cryptoCurrencyCode: string; amount: string | number }[];
@@ -82,7 +72,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     expect(excess.toFixed()).toBe("15.123456");
 
     const before = await balance("USDT_TRC20");
-    const res = await refund(sub);
+    const res = await refundOrder(sub);
     expect(res.status).toBe(201);
     const view = res.body.data;
     expect(view).toMatchObject({
@@ -108,59 +98,59 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
 
     // Asking again returns the same refund (200) and pays nothing more.
     const commits = (await upstreamRequests("/withdrawal/commit", "POST")).length;
-    const again = await refund(sub);
+    const again = await refundOrder(sub);
     expect([again.status, again.body.data.withdrawal?.id]).toEqual([200, view.withdrawal?.id]);
     expect((await upstreamRequests("/withdrawal/commit", "POST")).length).toBe(commits);
     // Another amount for the same order is a conflict, not a second refund.
-    const other = await refund(sub, { amount: "12" });
+    const other = await refundOrder(sub, { amount: "12" });
     expect([other.status, other.body.error?.code]).toEqual([409, "checkout_conflict"]);
   });
 
   it("refunds what a partially paid order received, or a smaller amount the merchant names", async () => {
     const sub = await paidOrder("partial", "20");
     await endAttempt(sub);
-    const tooMuch = await refund(sub, { amount: "20.000001" });
+    const tooMuch = await refundOrder(sub, { amount: "20.000001" });
     expect([tooMuch.status, tooMuch.body.error?.code]).toEqual([400, "validation_failed"]);
     expect(tooMuch.body.error?.message).toContain("20");
-    const res = await refund(sub, { amount: "15.5" });
+    const res = await refundOrder(sub, { amount: "15.5" });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ amount: "15.5", status: "created", address: SHOPPER });
   });
 
   it("answers 409 when there is nothing to refund or no refund address, and 404 for an unknown order", async () => {
     const exact = await paidOrder("paid");
-    const nothing = await refund(exact);
+    const nothing = await refundOrder(exact);
     expect([nothing.status, nothing.body.error?.code]).toEqual([409, "nothing_to_refund"]);
     const noAddress = await paidOrder("over", "15", null);
-    const missing = await refund(noAddress);
+    const missing = await refundOrder(noAddress);
     expect([missing.status, missing.body.error?.code]).toEqual([409, "refund_address_missing"]);
-    const unknown = await refund(uniqueSub("ghost"));
+    const unknown = await refundOrder(uniqueSub("ghost"));
     expect([unknown.status, unknown.body.error?.code]).toEqual([404, "not_found"]);
   });
 
   it("refuses a refund below the currency's minimum withdrawal with 400 amount_below_minimum", async () => {
     const sub = await paidOrder("over", "2");
-    const res = await refund(sub);
+    const res = await refundOrder(sub);
     expect([res.status, res.body.error?.code]).toEqual([400, "amount_below_minimum"]);
   });
 
   it("refuses to refund a partial payment while the shopper can still pay the rest", async () => {
     const sub = await paidOrder("partial", "20");
-    const early = await refund(sub);
+    const early = await refundOrder(sub);
     expect([early.status, early.body.error?.code]).toEqual([409, "attempt_open"]);
     // The shopper pays the rest: the order is paid and nothing was refunded.
     expect((await simulate(`cc-${sub}`, "paid")).status).toBe(200);
     await deliverAll(`cc-${sub}`);
     const ledger = await ledgerOf(sub);
     expect([ledger.state, ledger.amountPaid, ledger.refunds]).toEqual(["paid", "49.90", []]);
-    const none = await refund(sub);
+    const none = await refundOrder(sub);
     expect([none.status, none.body.error?.code]).toEqual([409, "nothing_to_refund"]);
   });
 
   it("closes a refunded partial order: state refunded, no retry, no lock, shown in the snapshot", async () => {
     const sub = await paidOrder("partial", "20");
     await endAttempt(sub);
-    const res = await refund(sub);
+    const res = await refundOrder(sub);
     expect([res.status, res.body.data.amount, res.body.data.orderId]).toEqual([
       201,
       "20",
@@ -195,13 +185,13 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
       1,
     ]);
     // Asking again returns the same refund; a refund never pays the same money twice.
-    const again = await refund(sub);
+    const again = await refundOrder(sub);
     expect([again.status, again.body.data.orderId]).toEqual([200, `cc-${sub}-refund`]);
   });
 
   it("starts refund -refund-2 after the first refund's withdrawal failed, for the same amount", async () => {
     const sub = await paidOrder("over", "15");
-    const first = await refund(sub);
+    const first = await refundOrder(sub);
     expect(first.status).toBe(201);
     const failed = await sandbox(
       `/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`,
@@ -218,7 +208,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     for (const h of hooks) expect((await deliver(h)).status).toBe(200);
     expect((await ledgerOf(sub)).refunds[0]?.status).toBe("failed");
 
-    const second = await refund(sub);
+    const second = await refundOrder(sub);
     expect(second.status).toBe(201);
     expect(second.body.data).toMatchObject({
       orderId: `cc-${sub}-refund-2`,
@@ -232,7 +222,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
       [`cc-${sub}-refund-2`, "created"],
     ]);
     // The second refund is live: asking again returns it, and nothing more is refundable.
-    const third = await refund(sub);
+    const third = await refundOrder(sub);
     expect([third.status, third.body.data.orderId]).toEqual([200, `cc-${sub}-refund-2`]);
   });
 

@@ -10,7 +10,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliver,
@@ -18,26 +18,17 @@ import {
   deliveriesFor,
   fault,
   ledgerOf,
-  merchant,
   openCheckout,
   postJson,
+  refundOrder,
   sandbox,
   simulate,
+  sleep,
   uniqueSub,
   upstreamRequests,
 } from "./helpers.ts";
 
 const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function refund(sub: string) {
-  const res = await merchant(`/v1/orders/${sub}/refund`, { method: "POST" });
-  return {
-    status: res.status,
-    body: (await res.json()) as { data: PayoutView; error?: { code: string } },
-  };
-}
-
 async function retry(id: string) {
   const res = await postJson(`/v1/checkouts/${id}/retry`, {});
   return {
@@ -88,7 +79,7 @@ describe("the refund hold", () => {
       delayMs: 1500,
       times: 1,
     });
-    const pending = refund(sub);
+    const pending = refundOrder(sub);
     await sleep(400);
     const during = await retry(id);
     expect([during.status, during.body.error?.code]).toEqual([409, "order_refunded"]);
@@ -109,7 +100,7 @@ describe("the refund hold", () => {
     const { sub, id, orderId } = await partialOrder();
     expect((await simulate(orderId, "expire")).status).toBe(200);
     await deliverAll(orderId);
-    const made = await refund(sub);
+    const made = await refundOrder(sub);
     expect(made.status).toBe(201);
     await sandbox(`/sandbox/withdrawals/${made.body.data.withdrawal!.id}/simulate`, {
       method: "POST",
@@ -141,7 +132,7 @@ describe("the refund hold", () => {
     });
     await simulate(`cc-${sub}`, "expire");
     await deliverAll(`cc-${sub}`);
-    const refused = await refund(sub);
+    const refused = await refundOrder(sub);
     expect([refused.status, refused.body.error?.code]).toEqual([400, "amount_below_minimum"]);
     expect((await retry(id)).status).toBe(200);
   });
@@ -152,19 +143,15 @@ describe("the refund hold", () => {
     await deliverAll(orderId);
     // The service commits the withdrawal, but its answer is garbled: money may have left.
     await fault({ path: "/withdrawal/commit", method: "POST", mode: "malformed", times: 1 });
-    const lost = await refund(sub);
+    const lost = await refundOrder(sub);
     expect(lost.status).toBeGreaterThanOrEqual(500);
     // The merchant repeats the refund with another amount: refused, and the hold must stay.
-    const other = await merchant(`/v1/orders/${sub}/refund`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ amount: "15" }),
-    });
+    const other = await refundOrder(sub, { amount: "15" });
     expect(other.status).toBe(409);
     const during = await retry(id);
     expect([during.status, during.body.error?.code]).toEqual([409, "order_refunded"]);
     // Repeating the original refund resolves it: the one withdrawal already made is adopted.
-    const again = await refund(sub);
+    const again = await refundOrder(sub);
     expect(again.status).toBeLessThan(300);
     expect(again.body.data.orderId).toBe(`${orderId}-refund`);
     // One refund, under the first orderId (the service keeps one withdrawal per orderId).
@@ -182,7 +169,7 @@ describe("the refund hold", () => {
     await fault({ path: "/invoice", method: "POST", mode: "delay", delayMs: 1500, times: 1 });
     const opening = retry(id);
     await sleep(400);
-    const during = await refund(sub);
+    const during = await refundOrder(sub);
     expect([during.status, during.body.error?.code]).toEqual([409, "attempt_open"]);
     expect((await opening).status).toBe(200);
     expect((await ledgerOf(sub)).refunds).toEqual([]);
@@ -193,7 +180,7 @@ describe("money landing after a partial refund", () => {
   it("is applied, shown and notified, but never turns the refunded order paid", async () => {
     const { sub, id, orderId } = await partialOrder();
     await markEnded(id);
-    const made = await refund(sub);
+    const made = await refundOrder(sub);
     expect([made.status, made.body.data.amount]).toEqual([201, "20"]);
     // The rest arrives on the ended invoice after the refund.
     expect((await simulate(orderId, "paid")).status).toBe(200);

@@ -13,6 +13,7 @@ import {
   openCheckout,
   postJson,
   simulate,
+  sleep,
   uniqueSub,
   worker,
 } from "./helpers.ts";
@@ -27,8 +28,6 @@ async function order(amount = "100.00") {
   await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
   return { sub, id: body.data.id, orderId: `cc-${sub}` };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Delays the answer of the next GET /invoice (the service has read the state already). */
 const delayNextRead = (ms: number) =>
