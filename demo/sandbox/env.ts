@@ -18,6 +18,8 @@ export interface SandboxEnv {
   SANDBOX_WEBHOOK_SIGNING_KEY?: string;
   /** A URL, or `off` to record deliveries without sending them. */
   SANDBOX_WEBHOOK_URL?: string;
+  /** One more currency on a network of your choice: `CODE:Network[:evm]` (`extra-currency.ts`). */
+  SANDBOX_EXTRA_CURRENCY?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number }
     accountId: set(env.SANDBOX_ACCOUNT_ID) ?? DEFAULT_OPTIONS.accountId,
     webhookSigningKey: set(env.SANDBOX_WEBHOOK_SIGNING_KEY) ?? DEFAULT_OPTIONS.webhookSigningKey,
     webhookUrl: webhook === "off" ? null : (webhook ?? DEFAULT_OPTIONS.webhookUrl),
+    extraCurrency: set(env.SANDBOX_EXTRA_CURRENCY),
   };
 }
 

@@ -18,6 +18,7 @@ describe("sandbox configuration", () => {
       accountId: "00000000-0000-4000-8000-000000000001",
       webhookSigningKey: "whsec_sandbox_demo",
       webhookUrl: DESIGN_WEBHOOK_URL,
+      extraCurrency: null,
     };
     expect(optionsFromEnv({})).toEqual(expected);
     expect(
@@ -27,6 +28,7 @@ describe("sandbox configuration", () => {
         SANDBOX_ACCOUNT_ID: "",
         SANDBOX_WEBHOOK_SIGNING_KEY: "",
         SANDBOX_WEBHOOK_URL: "",
+        SANDBOX_EXTRA_CURRENCY: "",
       }),
     ).toEqual(expected);
   });
@@ -34,7 +36,7 @@ describe("sandbox configuration", () => {
   it("code and CLI share the defaults", () => {
     const sb = createSandbox({});
     try {
-      const { port: _port, ...fromEnv } = optionsFromEnv({});
+      const { port: _port, extraCurrency: _extra, ...fromEnv } = optionsFromEnv({});
       expect(sb.options).toMatchObject(fromEnv);
     } finally {
       sb.dispose();
@@ -49,8 +51,16 @@ describe("sandbox configuration", () => {
         SANDBOX_ACCOUNT_ID: "a",
         SANDBOX_WEBHOOK_SIGNING_KEY: "s",
         SANDBOX_WEBHOOK_URL: "off",
+        SANDBOX_EXTRA_CURRENCY: "USDC_BASE:Base:evm",
       }),
-    ).toEqual({ port: 0, apiKey: "k", accountId: "a", webhookSigningKey: "s", webhookUrl: null });
+    ).toEqual({
+      port: 0,
+      apiKey: "k",
+      accountId: "a",
+      webhookSigningKey: "s",
+      webhookUrl: null,
+      extraCurrency: "USDC_BASE:Base:evm",
+    });
     expect(optionsFromEnv({ SANDBOX_PORT: "9000" }).port).toBe(9000);
   });
 
