@@ -13,7 +13,7 @@
  */
 import type { CryptoCurrency } from "../worker/api/contract.ts";
 import { hasEip55Typo } from "../worker/crypto/eip55.ts";
-import { networkKind } from "../worker/wallet/networks.ts";
+import { isEvmNetwork } from "../worker/wallet/networks.ts";
 
 /** `ok`, `invalid` (shape), or `checksum` (right shape, a typo inside). */
 export type AddressVerdict = "ok" | "invalid" | "checksum";
@@ -91,9 +91,8 @@ export async function checkAddress(currency: CryptoCurrency, raw: string): Promi
     return bech32Valid(address) ? "ok" : "checksum";
   if (/^(btc|bitcoin|ltc|litecoin|doge|dogecoin|tron|trx)$/i.test(net))
     return (await base58checkValid(address)) ? "ok" : "checksum";
-  // EVM: the worker's own network names and EIP-55 code (bundled into `/address.js`); other
-  // EVM chains may use another checksum (RSK: EIP-1191), so only these two are checked.
-  const kind = networkKind(net);
-  if (kind === "ethereum" || kind === "bsc") return hasEip55Typo(address) ? "checksum" : "ok";
+  // EVM: the worker's own network table and EIP-55 code (bundled into `/address.js`); other
+  // EVM chains may use another checksum (RSK: EIP-1191), so only the table's are checked.
+  if (isEvmNetwork(net)) return hasEip55Typo(address) ? "checksum" : "ok";
   return "ok";
 }

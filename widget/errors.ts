@@ -32,7 +32,7 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", Messa
   upstream_error: "errorBusy",
   rate_limited: "errorRateLimited",
   config_error: "errorConfig",
-  forbidden_origin: "errorConfig",
+  forbidden_origin: "errorOrigin",
 };
 
 /** Failures worth asking again (the token and the checkout are fine): "Retry", keep polling. */

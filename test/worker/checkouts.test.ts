@@ -410,7 +410,23 @@ describe("abuse limits", () => {
   it("refuses a disallowed origin with 403 forbidden_origin and answers allowed origins with CORS headers", async () => {
     const denied = await worker("/v1/currencies", { headers: { origin: "https://evil.example" } });
     expect(denied.status).toBe(403);
-    expect(denied.headers.get("access-control-allow-origin")).toBeNull();
+    // Readable by the refused page, so the widget can say the site is not allowed and the
+    // console can name the setting and the origin (the list of allowed origins is not shown).
+    expect(denied.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    expect(denied.headers.get("access-control-allow-credentials")).toBeNull();
+    const body = (await denied.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("forbidden_origin");
+    expect(body.error.message).toContain("ALLOWED_ORIGINS");
+    expect(body.error.message).toContain("https://evil.example");
+    expect(body.error.message).not.toContain("127.0.0.1:5173");
+    // Its preflight passes, so the real POST reaches the worker and gets that readable 403.
+    const deniedPreflight = await worker("/v1/checkouts", {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(deniedPreflight.status).toBe(204);
+    expect(deniedPreflight.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    expect(deniedPreflight.headers.get("access-control-allow-headers")).toContain("content-type");
     const preflight = await worker("/v1/checkouts", {
       method: "OPTIONS",
       headers: { origin: "http://127.0.0.1:5173", "access-control-request-method": "POST" },

@@ -7,8 +7,6 @@ export const ar: Messages = {
   orderTotal: "إجمالي الطلب",
   chooseCurrency: "اختر طريقة الدفع",
   noCurrencies: "لا تتوفر أي عملة رقمية الآن. حاول لاحقًا.",
-  network: "شبكة {network}",
-  payWith: "ادفع {code} على {network}",
   sendExactly: "أرسل بالضبط",
   sendRemaining: "أرسل المبلغ المتبقي",
   toAddress: "إلى هذا العنوان",
@@ -29,8 +27,7 @@ export const ar: Messages = {
   statusProcessing: "تم رصد الدفعة — في انتظار تأكيدات الشبكة.",
   statusSuspended: "دفعتك قيد المراجعة. لا حاجة لأي إجراء.",
   statusPaid: "تم الدفع — شكرًا لك!",
-  statusOverpaid:
-    "تم الدفع — أرسلت {extra} أكثر من المطلوب. أدخل عنوان استرداد أدناه لاستعادة الفائض.",
+  statusOverpaid: "تم الدفع — أرسلت {extra} أكثر من المطلوب.",
   statusPartial: "تم استلام {received} من {amount} {code}.",
   statusExpired: "انتهت محاولة الدفع هذه قبل وصول أي دفعة.",
   statusFailed: "فشلت محاولة الدفع هذه.",
@@ -62,6 +59,11 @@ export const ar: Messages = {
   errorAttemptOpen: "لا تزال هناك دفعة مفتوحة لهذا الطلب. انتظر قليلًا ثم حاول مجددًا.",
   payTitle: "أرسل دفعتك",
   retry: "إعادة المحاولة",
+  refundTooSmall:
+    "المبلغ {excess} {code} أقل من أصغر استرداد ممكن ({minimum} {code} مع رسوم الشبكة)، لذلك لا يمكن إرجاعه. تواصل مع المتجر إن كان لديك سؤال.",
+  errorOrigin:
+    "هذا الموقع غير مسموح له باستخدام صفحة الدفع هذه. على المتجر إضافته إلى المواقع المسموح بها.",
+  reconnecting: "انقطع الاتصال — جارٍ إعادة الاتصال…",
   topUpTitle: "اشحن بعملة {code} على {network}",
   topUpChoose: "اختر عملة الشحن",
   topUpSendTo: "أرسل أي مبلغ إلى هذا العنوان",

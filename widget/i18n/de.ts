@@ -7,8 +7,6 @@ export const de: Messages = {
   orderTotal: "Gesamtbetrag",
   chooseCurrency: "Wählen Sie, womit Sie bezahlen",
   noCurrencies: "Derzeit ist keine Kryptowährung verfügbar. Bitte später erneut versuchen.",
-  network: "{network}-Netzwerk",
-  payWith: "{code} im Netzwerk {network} zahlen",
   sendExactly: "Senden Sie genau",
   sendRemaining: "Senden Sie den Restbetrag",
   toAddress: "An diese Adresse",
@@ -32,8 +30,7 @@ export const de: Messages = {
   statusSuspended:
     "Ihre Zahlung wird geprüft. Sie müssen nichts tun; diese Seite aktualisiert sich.",
   statusPaid: "Bezahlt — vielen Dank!",
-  statusOverpaid:
-    "Bezahlt — Sie haben {extra} mehr als nötig gesendet. Hinterlegen Sie unten eine Rückerstattungsadresse für den Überschuss.",
+  statusOverpaid: "Bezahlt — Sie haben {extra} mehr als nötig gesendet.",
   statusPartial: "{received} von {amount} {code} erhalten.",
   statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
   statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",
@@ -73,6 +70,11 @@ export const de: Messages = {
     "Für diese Bestellung ist noch eine Zahlung offen. Bitte warten Sie kurz und versuchen Sie es erneut.",
   payTitle: "Zahlung senden",
   retry: "Erneut versuchen",
+  refundTooSmall:
+    "{excess} {code} liegt unter der kleinsten möglichen Rückerstattung ({minimum} {code} inklusive Netzwerkgebühr) und kann nicht zurückgesendet werden. Wenden Sie sich bei Fragen an den Shop.",
+  errorOrigin:
+    "Diese Website darf diesen Checkout nicht verwenden. Der Shop muss sie in den Einstellungen des Checkouts freigeben.",
+  reconnecting: "Verbindung unterbrochen — neuer Verbindungsversuch…",
   topUpTitle: "Aufladen mit {code} im Netzwerk {network}",
   topUpChoose: "Wählen Sie die Währung zum Aufladen",
   topUpSendTo: "Senden Sie einen beliebigen Betrag an diese Adresse",

@@ -7,8 +7,6 @@ export const es: Messages = {
   orderTotal: "Total del pedido",
   chooseCurrency: "Elija cómo pagar",
   noCurrencies: "No hay ninguna criptomoneda disponible ahora. Inténtelo más tarde.",
-  network: "red {network}",
-  payWith: "Pagar {code} en {network}",
   sendExactly: "Envíe exactamente",
   sendRemaining: "Envíe el resto",
   toAddress: "A esta dirección",
@@ -30,8 +28,7 @@ export const es: Messages = {
   statusProcessing: "Pago detectado: esperando confirmaciones de la red.",
   statusSuspended: "Su pago está en revisión. No tiene que hacer nada.",
   statusPaid: "Pagado. ¡Gracias!",
-  statusOverpaid:
-    "Pagado: envió {extra} más de lo necesario. Deje abajo una dirección de reembolso para recuperar el exceso.",
+  statusOverpaid: "Pagado: envió {extra} más de lo necesario.",
   statusPartial: "Recibido {received} de {amount} {code}.",
   statusExpired: "Este intento de pago caducó antes de recibir el pago.",
   statusFailed: "Este intento de pago falló.",
@@ -64,6 +61,11 @@ export const es: Messages = {
     "Todavía hay un pago abierto para este pedido. Espere un momento e inténtelo de nuevo.",
   payTitle: "Envíe su pago",
   retry: "Reintentar",
+  refundTooSmall:
+    "{excess} {code} es menos que el reembolso mínimo ({minimum} {code} con la comisión de red), así que no se puede devolver. Consulte a la tienda si tiene dudas.",
+  errorOrigin:
+    "Este sitio no tiene permiso para usar este pago. La tienda debe añadirlo a los sitios permitidos.",
+  reconnecting: "Conexión perdida: reconectando…",
   topUpTitle: "Recargar con {code} en {network}",
   topUpChoose: "Elija la moneda para recargar",
   topUpSendTo: "Envíe cualquier importe a esta dirección",

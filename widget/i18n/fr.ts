@@ -7,8 +7,6 @@ export const fr: Messages = {
   orderTotal: "Total de la commande",
   chooseCurrency: "Choisissez votre moyen de paiement",
   noCurrencies: "Aucune cryptomonnaie n'est disponible pour le moment. Réessayez plus tard.",
-  network: "réseau {network}",
-  payWith: "Payer en {code} sur {network}",
   sendExactly: "Envoyez exactement",
   sendRemaining: "Envoyez le reste",
   toAddress: "À cette adresse",
@@ -31,8 +29,7 @@ export const fr: Messages = {
   statusProcessing: "Paiement détecté — en attente des confirmations du réseau.",
   statusSuspended: "Votre paiement est en cours de vérification. Aucune action n'est requise.",
   statusPaid: "Payé — merci !",
-  statusOverpaid:
-    "Payé — vous avez envoyé {extra} de plus que nécessaire. Indiquez ci-dessous une adresse de remboursement pour récupérer l'excédent.",
+  statusOverpaid: "Payé — vous avez envoyé {extra} de plus que nécessaire.",
   statusPartial: "{received} reçus sur {amount} {code}.",
   statusExpired: "Cette tentative de paiement a expiré avant l'arrivée d'un paiement.",
   statusFailed: "Cette tentative de paiement a échoué.",
@@ -65,6 +62,11 @@ export const fr: Messages = {
     "Un paiement est encore ouvert pour cette commande. Patientez un instant puis réessayez.",
   payTitle: "Envoyez votre paiement",
   retry: "Réessayer",
+  refundTooSmall:
+    "{excess} {code} est inférieur au plus petit remboursement possible ({minimum} {code} avec les frais de réseau) : ce montant ne peut pas être renvoyé. Contactez la boutique pour toute question.",
+  errorOrigin:
+    "Ce site n'est pas autorisé à utiliser ce paiement. La boutique doit l'ajouter aux sites autorisés.",
+  reconnecting: "Connexion perdue — reconnexion…",
   topUpTitle: "Recharger en {code} sur {network}",
   topUpChoose: "Choisissez la devise de recharge",
   topUpSendTo: "Envoyez le montant de votre choix à cette adresse",

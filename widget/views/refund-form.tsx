@@ -24,7 +24,7 @@ export function RefundForm(props: {
   const { currency } = props;
   const [value, setValue] = useState(props.saved ?? "");
   const [problem, setProblem] = useState<string | null>(null);
-  const names = { code: currency.code, network: currency.network };
+  const names = { code: currency.name, network: currency.networkName };
   const latest = useRef(0);
   const verify = async (address: string) => {
     const mine = ++latest.current;

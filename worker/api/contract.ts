@@ -41,6 +41,11 @@ export interface CryptoCurrency {
   name: string;
   /** Network name as the service gives it (`Bitcoin`, `Ethereum`, `BNB`, `Tron`, …). */
   network: string;
+  /**
+   * The one name shoppers see for the network (`BNB` and `BNB Smart Chain` both give
+   * `BNB Smart Chain`); an unknown network keeps the service's name. Added by the worker.
+   */
+  networkName: string;
   /** `erc20` / `bep20` / `trc20` for tokens, `null` for native coins. */
   tokenType: string | null;
   decimalPlaces: number;
@@ -65,7 +70,11 @@ export interface FiatCurrency {
 /** What the shopper must send for the current attempt (in-page mode, after a currency lock). */
 export interface PaymentInstructions {
   cryptoCurrencyCode: string;
+  /** The service's name of the currency (`Tether USD (TRC-20)`): what shoppers read. */
+  currencyName: string;
   network: string;
+  /** The network's display name (see `CryptoCurrency.networkName`). */
+  networkName: string;
   decimalPlaces: number;
   /** Exact crypto amount expected for the attempt, rounded up to `decimalPlaces`. */
   amount: string;
@@ -74,9 +83,18 @@ export interface PaymentInstructions {
   /** `amount - received`, never negative. */
   remaining: string;
   address: string;
-  /** Wallet deep link (BIP21 / EIP-681 / bare address) for `remaining`. */
-  walletUri: string;
+  /**
+   * Wallet deep link (BIP21 / EIP-681) for `remaining`; null where the network has no standard
+   * payment URI (Tron, networks the worker does not know): pay by copy and QR of the address.
+   */
+  walletUri: string | null;
   expiresAt: string | null;
+  /**
+   * Whether money received beyond what is due could be sent back: a refund must reach the
+   * currency's minimum payout plus the network fee. `minimum` is that sum; `possible` tells
+   * whether the excess now (`received − amount` once overpaid, else `received`) reaches it.
+   */
+  refund: { excess: string; minimum: string; possible: boolean };
 }
 
 /** One upstream invoice made for the order: `<prefix>-<invoiceNumber>[-n]`. */
@@ -171,7 +189,11 @@ export interface DepositSnapshot {
   /** True when the worker talks to the service's sandbox: test networks only. */
   sandbox: boolean;
   cryptoCurrencyCode: string;
+  /** The service's name of the currency. */
+  currencyName: string;
   network: string;
+  /** The network's display name (see `CryptoCurrency.networkName`). */
+  networkName: string;
   decimalPlaces: number;
   /** Where the customer sends funds. */
   address: string;
@@ -185,8 +207,8 @@ export interface DepositSnapshot {
   depositCommissionPercent: string;
   /** The currency's current deposit network fee, when the service quotes one. */
   depositNetworkFee: string | null;
-  /** Wallet deep link without an amount (the customer chooses how much to send). */
-  walletUri: string;
+  /** Wallet deep link without an amount (the customer chooses); null as in `PaymentInstructions`. */
+  walletUri: string | null;
   expiresAt: string | null;
   status: DepositStatus;
   /** Set once the service settled the deposit (status `completed`). */

@@ -7,7 +7,7 @@
 import type { CryptoCurrency } from "../api/contract.ts";
 import { hasEip55Typo } from "../crypto/eip55.ts";
 import { ApiError } from "../http/api-error.ts";
-import { networkKind } from "../wallet/networks.ts";
+import { isEvmNetwork } from "../wallet/networks.ts";
 
 /**
  * Throws 400 `invalid_address` when the address does not match the currency's mask, or when
@@ -38,8 +38,7 @@ export function checkAddress(currency: CryptoCurrency, address: string): void {
       `This is not a valid ${currency.code} address on ${currency.network}.`,
     );
   }
-  const kind = networkKind(currency.network);
-  if ((kind === "ethereum" || kind === "bsc") && hasEip55Typo(address)) {
+  if (isEvmNetwork(currency.network) && hasEip55Typo(address)) {
     throw new ApiError(
       400,
       "invalid_address",

@@ -5,7 +5,9 @@
  */
 import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../api/contract.ts";
 import { add, cmp, formatFixed, isPositive, sub } from "../money/decimal.ts";
+import { networkLabel } from "../wallet/networks.ts";
 import { walletUri } from "../wallet/wallet-uri.ts";
+import { refundHint } from "./refund-hint.ts";
 import { type RefundRecord, refundViews, stateWithRefunds } from "./refunds.ts";
 import { ENDED } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
@@ -62,7 +64,9 @@ function instructions(attempt: AttemptRow, sandbox: boolean): PaymentInstruction
   const toSend = isPositive(remaining) ? remaining : cryptoExpected;
   return {
     cryptoCurrencyCode: currency.code,
+    currencyName: currency.name,
     network: currency.network,
+    networkName: networkLabel(currency.network),
     decimalPlaces: currency.decimalPlaces,
     amount: cryptoExpected,
     received: attempt.cryptoReceived,
@@ -70,6 +74,7 @@ function instructions(attempt: AttemptRow, sandbox: boolean): PaymentInstruction
     address,
     walletUri: walletUri({ currency, address, amount: toSend, sandbox }),
     expiresAt: attempt.lockExpiresAt,
+    refund: refundHint(currency, cryptoExpected, attempt.cryptoReceived),
   };
 }
 
