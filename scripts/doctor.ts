@@ -22,5 +22,5 @@ if (!parsed.ok) {
 const report = await runDoctor(parsed.config);
 console.log(`Payment service: ${report.environment} (${report.baseUrl})`);
 for (const check of report.checks)
-  console.log(`${check.ok ? "✓" : "✗"} ${check.name}: ${check.message}`);
+  console.log(`${check.ok ? (check.warning ? "!" : "✓") : "✗"} ${check.name}: ${check.message}`);
 process.exit(report.ok ? 0 : 1);

@@ -6,12 +6,15 @@
  */
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Config } from "./config.ts";
+import { originsWarning } from "./doctor-origins.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
 
 /** One line of the report. */
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** Worth fixing, but not a failure (`ok` stays true). */
+  warning?: boolean;
   message: string;
 }
 
@@ -37,6 +40,8 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
   const checks: DoctorCheck[] = [
     { name: "config", ok: true, message: "All required settings are present and well-formed." },
   ];
+  const origins = originsWarning(config);
+  if (origins) checks.push(origins);
   try {
     const accounts = await upstreamFor(config).listAccounts();
     checks.push({
