@@ -48,6 +48,8 @@ export interface DemoOptions {
   log?: (line: string) => void;
   /** Aborting stops whatever was started and rejects the pending `startDemo`. */
   signal?: AbortSignal;
+  /** More origins the worker lets embed the widget (`scripts/demo-origins.ts`). */
+  extraOrigins?: readonly string[];
 }
 
 /** A running stack. */
@@ -174,7 +176,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
     });
     // `--var` beats both wrangler.toml and .dev.vars: the stack is wired the same way whatever
     // a developer keeps in .dev.vars (the values are sandbox-only demo strings).
-    const vars = Object.entries(workerDemoVars(urls)).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    const vars = Object.entries(workerDemoVars(urls, options.extraOrigins)).flatMap(([k, v]) => [
+      "--var",
+      `${k}:${v}`,
+    ]);
     const worker = spawnChild(
       "worker",
       [
