@@ -325,7 +325,8 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         </p>
       ) : null}
 
-      {wantsRefund && p && !p.refund.possible ? (
+      {/* A snapshot stored before `refund` existed (an SSE replay) has none: ask, as before. */}
+      {wantsRefund && p?.refund && !p.refund.possible ? (
         <p class="muted">
           {t("refundTooSmall", {
             excess: formatCrypto(p.refund.excess, p.decimalPlaces, i18n.locale),

@@ -128,6 +128,26 @@ describe("refunds that cannot be paid are not promised", () => {
     await screen.findByLabelText("Refund address");
     expect(screen.queryByText(/cannot be sent back/)).toBeNull();
   });
+  it("a snapshot stored before the hint existed (an SSE replay after a deploy) still offers the form", async () => {
+    const old = payment({ received: "20", remaining: "29.9" }) as Partial<
+      ReturnType<typeof payment>
+    >;
+    delete old.refund;
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          snapshot({
+            attempt: {
+              ...snapshot().attempt,
+              status: "partially_paid",
+              payment: old as ReturnType<typeof payment>,
+            },
+          }),
+          201,
+        ),
+    });
+    await screen.findByLabelText("Refund address");
+  });
 });
 
 describe("the countdown runs on the worker's clock", () => {
