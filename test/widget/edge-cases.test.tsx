@@ -263,7 +263,7 @@ describe("refund address live check", () => {
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYj" } }); // mask: fast
     await new Promise((r) => setTimeout(r, 50));
     expect(document.querySelector("#cc-refund-error")?.textContent).toBe(
-      "This is not a valid Tether USD (TRC-20) address on TRON.",
+      "This is not a valid USDT address on TRON.",
     );
   });
 

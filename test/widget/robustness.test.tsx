@@ -117,9 +117,7 @@ describe("refund address refused by the worker", () => {
     const input = await screen.findByLabelText("Refund address");
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" } });
     fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
-    const problem = await screen.findByText(
-      "This is not a valid Tether USD (TRC-20) address on TRON.",
-    );
+    const problem = await screen.findByText("This is not a valid USDT address on TRON.");
     expect(problem.id).toBe("cc-refund-error");
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(events.some((e) => e.name === "checkout:error")).toBe(false);

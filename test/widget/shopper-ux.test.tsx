@@ -127,6 +127,8 @@ describe("refunds that cannot be paid are not promised", () => {
     });
     await screen.findByLabelText("Refund address");
     expect(screen.queryByText(/cannot be sent back/)).toBeNull();
+    // The ticker and the network's display name, never "USDT_TRC20" or "Tron"/"TRON" both.
+    expect(screen.getByText("Your USDT address on TRON, in case a refund is due.")).toBeTruthy();
   });
   it("a snapshot stored before the hint existed (an SSE replay after a deploy) still offers the form", async () => {
     const old = payment({ received: "20", remaining: "29.9" }) as Partial<

@@ -24,7 +24,11 @@ export function RefundForm(props: {
   const { currency } = props;
   const [value, setValue] = useState(props.saved ?? "");
   const [problem, setProblem] = useState<string | null>(null);
-  const names = { code: currency.name, network: currency.networkName };
+  // "Your USDT address on TRON": the ticker and the network's display name, never internal codes.
+  const names = {
+    code: currency.code.split("_")[0] ?? currency.code,
+    network: currency.networkName,
+  };
   const latest = useRef(0);
   const verify = async (address: string) => {
     const mine = ++latest.current;
