@@ -18,6 +18,7 @@ describe("sandbox configuration", () => {
       accountId: "00000000-0000-4000-8000-000000000001",
       webhookSigningKey: "whsec_sandbox_demo",
       webhookUrl: DESIGN_WEBHOOK_URL,
+      currencyLock: true,
     };
     expect(optionsFromEnv({})).toEqual(expected);
     expect(
@@ -27,6 +28,7 @@ describe("sandbox configuration", () => {
         SANDBOX_ACCOUNT_ID: "",
         SANDBOX_WEBHOOK_SIGNING_KEY: "",
         SANDBOX_WEBHOOK_URL: "",
+        SANDBOX_CURRENCY_LOCK: "",
       }),
     ).toEqual(expected);
   });
@@ -49,8 +51,20 @@ describe("sandbox configuration", () => {
         SANDBOX_ACCOUNT_ID: "a",
         SANDBOX_WEBHOOK_SIGNING_KEY: "s",
         SANDBOX_WEBHOOK_URL: "off",
+        SANDBOX_CURRENCY_LOCK: "off",
       }),
-    ).toEqual({ port: 0, apiKey: "k", accountId: "a", webhookSigningKey: "s", webhookUrl: null });
+    ).toEqual({
+      port: 0,
+      apiKey: "k",
+      accountId: "a",
+      webhookSigningKey: "s",
+      webhookUrl: null,
+      currencyLock: false,
+    });
+    expect(optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "on" }).currencyLock).toBe(true);
+    expect(() => optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "yes" })).toThrow(
+      /SANDBOX_CURRENCY_LOCK must be on or off/,
+    );
     expect(optionsFromEnv({ SANDBOX_PORT: "9000" }).port).toBe(9000);
   });
 
