@@ -20,8 +20,8 @@ import { formatCrypto, formatFiat } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
-import { safeUrl } from "./url.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
+import { HostedPanel } from "./views/hosted.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
@@ -240,14 +240,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       ) : null}
 
       {payable && !inPage ? (
-        <div class="hosted">
-          <p>{t("hostedIntro")}</p>
-          {safeUrl(s.attempt.paymentPageUrl) ? (
-            <a class="button" href={s.attempt.paymentPageUrl} target="_blank" rel="noopener">
-              {t("openPaymentPage")}
-            </a>
-          ) : null}
-        </div>
+        <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
       ) : null}
 
       {payable && p && !choosing && takesMoney ? (
