@@ -4,12 +4,15 @@
  * worker + storefront, prints the URL to open, and stops everything on Ctrl-C / SIGTERM.
  *
  * Flags: `--verbose` (or `DEMO_VERBOSE=1`) shows every line the children print; by default
- * only warnings and errors are shown. `--no-build` reuses the last widget build.
+ * only warnings and errors are shown. `--no-build` reuses the last widget build. `--hosted`
+ * runs the same shop against the sandbox as the public API only (no currency-lock extension):
+ * the worker finds that out and shoppers pay on the sandbox's hosted payment page.
  */
 import { DEFAULT_PORTS, type DemoStack, startDemo } from "../demo/run.ts";
 import { writeDevVars } from "./dev-vars.ts";
 
 const verbose = process.argv.includes("--verbose") || process.env.DEMO_VERBOSE === "1";
+const hosted = process.argv.includes("--hosted");
 const controller = new AbortController();
 let starting: Promise<DemoStack> | undefined;
 let shuttingDown = false;
@@ -41,6 +44,7 @@ try {
     quiet: !verbose,
     buildWidget: !process.argv.includes("--no-build"),
     signal: controller.signal,
+    hosted,
   });
   const demo = await starting;
   const { shopUrl, workerUrl, sandboxUrl } = demo.urls;
@@ -53,7 +57,7 @@ try {
       "",
       `  merchant view  ${shopUrl}/merchant`,
       `  worker         ${workerUrl}   (wrangler dev, against the sandbox)`,
-      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only)`,
+      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only${hosted ? "; public API only: shoppers pay on its hosted page" : ""})`,
       "",
       `  Press Ctrl-C to stop.${verbose ? "" : " Run with --verbose to see every log line."}`,
       "",

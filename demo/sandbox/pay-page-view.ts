@@ -6,6 +6,7 @@
  * `/pay/:id/status` every 2 s and reloads on a change, counts down, and sends the payer on
  * 3 s after an outcome (a link does the same at once). Every value is HTML-escaped.
  */
+import { fiatCurrency } from "./currencies.ts";
 import { plain } from "./decimal.ts";
 import type { PayOption } from "./pay-page.ts";
 import { qrPngDataUri } from "./qr-png.ts";
@@ -88,7 +89,7 @@ export async function payPageHtml(
 <style>${STYLE}</style><main>
 <p class="banner">Sandbox payment page — test networks only.</p>
 <p class="muted">Invoice ${esc(reference)}${inv.description ? ` · ${esc(inv.description)}` : ""}</p>
-<h1>${plain(inv.amount)} ${esc(inv.fiatCurrencyCode)}</h1>
+<h1>${inv.amount.toFixed(fiatCurrency(inv.fiatCurrencyCode)?.decimalPlaces ?? 2)} ${esc(inv.fiatCurrencyCode)}</h1>
 <p class="status" role="status" data-testid="pay-status" data-status="${esc(inv.status)}">${STATUS_TEXT[inv.status]}</p>
 ${error ? `<p class="error" role="alert">${esc(error)}</p>` : ""}${body}
 </main><script>
