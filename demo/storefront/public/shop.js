@@ -148,7 +148,7 @@ if (returned && /^[A-Za-z0-9._-]{1,64}$/.test(returned)) {
             )
           : h(
               "p",
-              { class: "toast", role: "status" },
+              { class: "toast pending", role: "status" },
               `Order ${returned} is not paid yet. `,
               h("a", { href: `/checkout/${encodeURIComponent(returned)}` }, "Back to its checkout"),
             );
