@@ -22,10 +22,14 @@ import {
 
 const PAGE = "https://pay.example.test/pay/inv_1";
 
-function setup(first = snapshot({ mode: "hosted" })) {
+function setup(
+  first = snapshot({ mode: "hosted" }),
+  routes: Parameters<typeof fakeWorker>[0] = {},
+) {
   const worker = fakeWorker({
     "GET /v1/currencies": () => ok(CURRENCIES),
     "POST /v1/checkouts": () => ok(first, 201),
+    ...routes,
   });
   vi.stubGlobal("fetch", worker.fetch);
   const events: { name: string; detail: unknown }[] = [];
@@ -67,6 +71,19 @@ describe("hosted mode", () => {
     expect(screen.queryByRole("button", { name: "Pay on your phone" })).toBeNull();
     // The primary action stays.
     expect(screen.getByRole("link", { name: "Open payment page" })).toBeTruthy();
+  });
+
+  it("a pick the service cannot lock (answered with a hosted snapshot) shows the payment page, no error", async () => {
+    const { events } = setup(snapshot(), {
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () =>
+        ok(snapshot({ mode: "hosted", seq: 2 })),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "Pay BTC on BTC" }));
+    const link = await screen.findByRole("link", { name: "Open payment page" });
+    expect(link.getAttribute("href")).toBe(PAGE);
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(events.some((e) => e.name === "checkout:error")).toBe(false);
+    expect(screen.queryByRole("button", { name: /^Pay \w+ on / })).toBeNull();
   });
 
   it("a page URL that is not https (or loopback) is neither linked nor encoded", async () => {
