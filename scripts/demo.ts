@@ -9,6 +9,9 @@
  * only warnings and errors are shown. `--no-build` reuses the last widget build.
  * `--allow-origin <origin>` (repeatable, or `DEMO_ALLOWED_ORIGINS=a,b`) lets another page embed
  * the demo widget (`demo-origins.ts`).
+ * only warnings and errors are shown. `--no-build` reuses the last widget build. `--hosted`
+ * runs the same shop against the sandbox as the public API only (no currency-lock extension):
+ * the worker finds that out and shoppers pay on the sandbox's hosted payment page.
  */
 
 import { watchParent } from "../demo/run/parent-watch.ts";
@@ -17,6 +20,7 @@ import { demoOrigins } from "./demo-origins.ts";
 import { writeDevVars } from "./dev-vars.ts";
 
 const verbose = process.argv.includes("--verbose") || process.env.DEMO_VERBOSE === "1";
+const hosted = process.argv.includes("--hosted");
 const controller = new AbortController();
 let starting: Promise<DemoStack> | undefined;
 let shuttingDown = false;
@@ -50,6 +54,7 @@ try {
     buildWidget: !process.argv.includes("--no-build"),
     signal: controller.signal,
     extraOrigins: demoOrigins(process.argv.slice(2), process.env),
+    hosted,
   });
   const demo = await starting;
   const { shopUrl, workerUrl, sandboxUrl } = demo.urls;
@@ -62,7 +67,7 @@ try {
       "",
       `  merchant view  ${shopUrl}/merchant`,
       `  worker         ${workerUrl}   (wrangler dev, against the sandbox)`,
-      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only)`,
+      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only${hosted ? "; public API only: shoppers pay on its hosted page" : ""})`,
       "",
       `  Press Ctrl-C to stop.${verbose ? "" : " Run with --verbose to see every log line."}`,
       "",

@@ -29,8 +29,8 @@ import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
 import { reportFailure } from "./report.ts";
 import { serverClock } from "./server-clock.ts";
-import { safeUrl } from "./url.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
+import { HostedPanel } from "./views/hosted.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
@@ -272,14 +272,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       ) : null}
 
       {payable && !inPage ? (
-        <div class="hosted">
-          <p>{t("hostedIntro")}</p>
-          {safeUrl(s.attempt.paymentPageUrl) ? (
-            <a class="button" href={s.attempt.paymentPageUrl} target="_blank" rel="noopener">
-              {t("openPaymentPage")}
-            </a>
-          ) : null}
-        </div>
+        <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
       ) : null}
 
       {payable && p && !choosing && takesMoney ? (

@@ -28,6 +28,12 @@ export interface SandboxOptions {
   invoiceLockMinutes: number;
   /** How long a withdrawal quote can be committed (the service says about 60 s). */
   quoteLifetimeMs: number;
+  /**
+   * Offer the SANDBOX EXTENSION `POST /x-sandbox/invoice/lock-currency` (in-page checkouts).
+   * false = the public API only: every `/x-sandbox/*` path is then an unknown route, answered
+   * exactly as any other unknown route, and the payer picks the currency on the hosted page.
+   */
+  currencyLock: boolean;
 }
 
 /**
@@ -43,6 +49,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   retryDelaysMs: [1000, 5000, 30000],
   invoiceLockMinutes: 15,
   quoteLifetimeMs: 60_000,
+  currencyLock: true,
 };
 
 export type InvoiceStatus =

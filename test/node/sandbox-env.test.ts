@@ -19,6 +19,7 @@ describe("sandbox configuration", () => {
       webhookSigningKey: "whsec_sandbox_demo",
       webhookUrl: DESIGN_WEBHOOK_URL,
       extraCurrency: null,
+      currencyLock: true,
     };
     expect(optionsFromEnv({})).toEqual(expected);
     expect(
@@ -29,6 +30,7 @@ describe("sandbox configuration", () => {
         SANDBOX_WEBHOOK_SIGNING_KEY: "",
         SANDBOX_WEBHOOK_URL: "",
         SANDBOX_EXTRA_CURRENCY: "",
+        SANDBOX_CURRENCY_LOCK: "",
       }),
     ).toEqual(expected);
   });
@@ -52,6 +54,7 @@ describe("sandbox configuration", () => {
         SANDBOX_WEBHOOK_SIGNING_KEY: "s",
         SANDBOX_WEBHOOK_URL: "off",
         SANDBOX_EXTRA_CURRENCY: "USDC_BASE:Base:evm",
+        SANDBOX_CURRENCY_LOCK: "off",
       }),
     ).toEqual({
       port: 0,
@@ -60,7 +63,12 @@ describe("sandbox configuration", () => {
       webhookSigningKey: "s",
       webhookUrl: null,
       extraCurrency: "USDC_BASE:Base:evm",
+      currencyLock: false,
     });
+    expect(optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "on" }).currencyLock).toBe(true);
+    expect(() => optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "yes" })).toThrow(
+      /SANDBOX_CURRENCY_LOCK must be on or off/,
+    );
     expect(optionsFromEnv({ SANDBOX_PORT: "9000" }).port).toBe(9000);
   });
 

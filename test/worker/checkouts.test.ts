@@ -1,9 +1,5 @@
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/api/contract.ts";
-import type { Env } from "../../worker/config/env.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import {
   deliverAll,
   fault,
@@ -323,38 +319,6 @@ describe("currency lock (in-page mode, through the sandbox adapter)", () => {
     });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Body).error?.code).toBe("validation_failed");
-  });
-});
-
-describe("hosted fallback (an upstream without the currency-lock operation)", () => {
-  it("reports mode hosted with the payment page, and refuses a lock with 409 lock_unsupported", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("hosted") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const list = (await (await worker("/v1/currencies")).json()) as { data: CryptoCurrency[] };
-    const btc = list.data.find((c) => c.code === "BTC")!;
-    const before = (await upstreamRequests("/x-sandbox/invoice/lock-currency")).length;
-    // The official service (no UPSTREAM_BASE_URL) has no lock operation.
-    const hostedEnv = {
-      ...env,
-      UPSTREAM_BASE_URL: undefined,
-      PUBLIC_BASE_URL: "https://pay.example.com",
-      MERCHANT_WEBHOOK_URL: "https://shop.example.com/hook",
-    } as unknown as Env;
-    const [snapshot, locked] = await runInDurableObject(stub, async (o: OrderObject) => {
-      (o as unknown as { env: Env }).env = hostedEnv;
-      const view = await o.view();
-      const lock = await o.lockCurrency(btc);
-      (o as unknown as { env: Env }).env = env as unknown as Env;
-      return [view, lock] as const;
-    });
-    expect(snapshot.ok && snapshot.value.mode).toBe("hosted");
-    expect(snapshot.ok && snapshot.value.attempt.paymentPageUrl).toBe(
-      body.data.attempt.paymentPageUrl,
-    );
-    expect(locked.ok).toBe(false);
-    expect(!locked.ok && locked.code).toBe("lock_unsupported");
-    expect(!locked.ok && locked.status).toBe(409);
-    expect((await upstreamRequests("/x-sandbox/invoice/lock-currency")).length).toBe(before);
   });
 });
 

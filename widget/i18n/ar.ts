@@ -22,6 +22,8 @@ export const ar: Messages = {
   qrLabel: "رمز QR: ادفع {amount} {code} على {network} إلى {address}",
   hostedIntro: "تابع في صفحة الدفع؛ سيتحدث هذا المربع تلقائيًا عند وصول دفعتك.",
   openPaymentPage: "افتح صفحة الدفع",
+  payOnPhone: "ادفع من هاتفك",
+  phoneQr: "امسحه بكاميرا هاتفك لفتح صفحة الدفع.",
   statusWaiting: "في انتظار دفعتك…",
   statusNew: "لم يتم الدفع بعد.",
   statusProcessing: "تم رصد الدفعة — في انتظار تأكيدات الشبكة.",

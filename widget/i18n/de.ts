@@ -24,6 +24,8 @@ export const de: Messages = {
   hostedIntro:
     "Fahren Sie auf der Zahlungsseite fort; dieses Feld aktualisiert sich, sobald Ihre Zahlung eintrifft.",
   openPaymentPage: "Zahlungsseite öffnen",
+  payOnPhone: "Mit dem Handy bezahlen",
+  phoneQr: "Mit der Handykamera scannen, um die Zahlungsseite zu öffnen.",
   statusWaiting: "Warten auf Ihre Zahlung…",
   statusNew: "Noch nicht bezahlt.",
   statusProcessing: "Zahlung erkannt — warten auf Netzwerkbestätigungen.",

@@ -25,6 +25,8 @@ export const en = {
   hostedIntro:
     "Continue on the payment page; this box updates by itself when your payment arrives.",
   openPaymentPage: "Open payment page",
+  payOnPhone: "Pay on your phone",
+  phoneQr: "Scan to open the payment page on your phone.",
   statusWaiting: "Waiting for your payment…",
   statusNew: "Not paid yet.",
   statusProcessing: "Payment detected — waiting for network confirmations.",

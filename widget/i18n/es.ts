@@ -23,6 +23,8 @@ export const es: Messages = {
   hostedIntro:
     "Continúe en la página de pago; este recuadro se actualiza solo cuando llegue su pago.",
   openPaymentPage: "Abrir la página de pago",
+  payOnPhone: "Pagar desde el móvil",
+  phoneQr: "Escanéalo con la cámara del móvil para abrir la página de pago.",
   statusWaiting: "Esperando su pago…",
   statusNew: "Aún no pagado.",
   statusProcessing: "Pago detectado: esperando confirmaciones de la red.",

@@ -24,6 +24,8 @@ export const fr: Messages = {
   hostedIntro:
     "Continuez sur la page de paiement ; ce cadre se met à jour dès que votre paiement arrive.",
   openPaymentPage: "Ouvrir la page de paiement",
+  payOnPhone: "Payer depuis votre téléphone",
+  phoneQr: "Scannez avec l'appareil photo de votre téléphone pour ouvrir la page de paiement.",
   statusWaiting: "En attente de votre paiement…",
   statusNew: "Pas encore payé.",
   statusProcessing: "Paiement détecté — en attente des confirmations du réseau.",

@@ -94,6 +94,10 @@ const schema = z.object({
   MERCHANT_WEBHOOK_URL: z.optional(callbackUrl),
   ALLOWED_ORIGINS: origins,
   PUBLIC_BASE_URL: callbackUrl,
+  PAYMENT_MODE: z.pipe(
+    z.optional(z.enum(["auto", "hosted"], "must be auto or hosted")),
+    z.transform((v: "auto" | "hosted" | undefined) => v ?? "auto"),
+  ),
   UPSTREAM_BASE_URL: z.pipe(
     z.optional(z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })),
     z.transform((v: string | undefined) => v?.replace(/\/+$/, "")),

@@ -12,7 +12,8 @@
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { checkoutMode, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { type PaymentMode, switchToHosted } from "../config/payment-mode.ts";
+import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
@@ -21,8 +22,9 @@ import { cmp, isPositive } from "../money/decimal.ts";
 import { type RefundPlan, refundPlan } from "../payout/refund.ts";
 import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
 import type { Invoice } from "../upstream/client.ts";
-import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
+import { invoiceCurrency } from "./invoice-currency.ts";
 import { checkoutPayload, isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
@@ -52,7 +54,18 @@ export interface OpenCheckout {
   description: string | null;
   customerId: string | null;
   returnUrl: string | null;
+  /** Where the service's page sends the payer after paid/overpaid, and after failed/suspended/partially_paid. */
+  successUrl: string | null;
+  failedUrl: string | null;
+  /** The deployment's mode when the order opens; the order keeps it (see `#mode`). */
+  mode: PaymentMode;
 }
+
+/** Storage key of the order's payment mode (`in-page` / `hosted`), written when it opens. */
+const PAYMENT_MODE = "payment_mode";
+/** Storage key of the order's `successUrl` / `failedUrl`, sent with every attempt's invoice. */
+const REDIRECTS = "redirect_urls";
+type Redirects = { successUrl?: string; failedUrl?: string };
 
 /**
  * Storage key of the claims (amount, currency) of a first create that has not produced an
@@ -89,6 +102,15 @@ export class OrderObject extends StoredObject {
     return this.hasSchema ? this.store.currentAttempt() : null;
   }
 
+  /**
+   * The order's payment mode: the deployment's when it opened, switched to `hosted` when the
+   * service turned out to have no currency lock. An order stored before modes were kept is
+   * hosted: the service's page works whatever the service offers.
+   */
+  #mode(): PaymentMode {
+    return this.ctx.storage.kv.get<PaymentMode>(PAYMENT_MODE) ?? "hosted";
+  }
+
   #snapshotAt(seq: number): CheckoutSnapshot {
     const config = this.config();
     const order = this.store.order();
@@ -99,7 +121,7 @@ export class OrderObject extends StoredObject {
       {
         displayName: config.DISPLAY_NAME,
         sandbox: config.SANDBOX,
-        mode: checkoutMode(config),
+        mode: this.#mode(),
         seq,
         now: new Date().toISOString(),
       },
@@ -211,6 +233,11 @@ export class OrderObject extends StoredObject {
       amount: input.amount,
       currency: input.currency,
     });
+    this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, input.mode);
+    this.ctx.storage.kv.put<Redirects>(REDIRECTS, {
+      ...(input.successUrl ? { successUrl: input.successUrl } : {}),
+      ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
+    });
     const invoice = await this.#createInvoice(
       config,
       `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`,
@@ -269,6 +296,7 @@ export class OrderObject extends StoredObject {
         ...(order.description ? { description: order.description } : {}),
         ...(order.customerId ? { customerId: order.customerId } : {}),
         ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
+        ...this.ctx.storage.kv.get<Redirects>(REDIRECTS),
       });
     } catch (error) {
       return { ...upstreamFailure(error, this.logger()), uncertain: isUncertainFailure(error) };
@@ -297,6 +325,10 @@ export class OrderObject extends StoredObject {
     type: string,
     message: string,
   ): Promise<CheckoutSnapshot> {
+    // Before the rows are read: a choice made on the service's page (hosted mode) first shows
+    // up in a read, and its catalogue entry may need a (cached) list call.
+    const known = currency ?? this.store.attemptByInvoiceId(invoice.id)?.currency ?? null;
+    const chosen = await invoiceCurrency(this.config(), invoice, known);
     const order = this.store.order();
     const attempt = this.store.attemptByInvoiceId(invoice.id);
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
@@ -304,7 +336,7 @@ export class OrderObject extends StoredObject {
     // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
     const refunds = readRefunds(this.store.sql);
     const before = orderTotals(order, this.store.attempts(), refunds);
-    const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
+    const refreshed = withInvoiceFacts(attempt, invoice, chosen, now);
     const effect = applyInvoiceState(
       {
         status: attempt.status,
@@ -373,7 +405,7 @@ export class OrderObject extends StoredObject {
     const refunded = this.#refundedGuard();
     if (refunded) return refunded;
     const config = this.config();
-    if (checkoutMode(config) !== "in-page") {
+    if (this.#mode() !== "in-page") {
       return failure(
         409,
         "lock_unsupported",
@@ -412,8 +444,25 @@ export class OrderObject extends StoredObject {
         ),
       );
     } catch (error) {
+      if (error instanceof CurrencyLockUnsupportedError)
+        return success(await this.#switchToHosted());
       return upstreamFailure(error, this.logger());
     }
+  }
+
+  /**
+   * The service answered a lock as an unknown route: this order, and the deployment, continue
+   * on the service's payment page. The shopper gets the hosted snapshot, never an error.
+   */
+  async #switchToHosted(): Promise<CheckoutSnapshot> {
+    this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, "hosted");
+    const snapshot = this.#record(
+      "mode.hosted",
+      "the service has no currency lock: continue on its payment page",
+    );
+    this.logger().warn("payment_mode.switched", { to: "hosted" });
+    await switchToHosted(this.env, this.config());
+    return snapshot;
   }
 
   /** Why the next attempt may not start now, or null. */

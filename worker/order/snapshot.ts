@@ -73,8 +73,10 @@ function instructions(attempt: AttemptRow, sandbox: boolean): PaymentInstruction
     remaining,
     address,
     walletUri: walletUri({ currency, address, amount: toSend, sandbox }),
-    expiresAt: attempt.lockExpiresAt,
     refund: refundHint(currency, cryptoExpected, attempt.cryptoReceived),
+    // In hosted mode the lock is the payer's choice on the service's page: its end is the
+    // invoice's own expiresAt, as the read that brought the choice gave it.
+    expiresAt: attempt.lockExpiresAt ?? attempt.expiresAt,
   };
 }
 

@@ -11,6 +11,7 @@ import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import { checkFiatAmount } from "../checkout/fiat-rules.ts";
 import { stubForCheckout } from "../checkout/order-stub.ts";
 import type { Config } from "../config/config.ts";
+import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
@@ -62,6 +63,8 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   }
   const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
   const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
+  // Kept by the order when it opens: the service's answer, asked once per deployment.
+  const { mode } = await paymentModeFor(c.env, config);
   const stub = stubForCheckout(c.env, checkoutId);
   const { created, snapshot } = unwrap(
     await stub.open({
@@ -73,6 +76,9 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
       description: claims.description ?? null,
       customerId: claims.customerId ?? null,
       returnUrl: claims.returnUrl ?? null,
+      successUrl: claims.successUrl ?? null,
+      failedUrl: claims.failedUrl ?? null,
+      mode,
     }),
   );
   return c.json({ data: snapshot }, created ? 201 : 200);
