@@ -57,7 +57,7 @@ describe("hosted mode (the service's payment page)", () => {
   it("pay in full: widget → page → choose → paid in both; the page sends the payer to successUrl", async () => {
     const { order, context, page, errors } = await openHostedCheckout();
     // No currency picker: the payment page is the primary action, and a QR code for a phone.
-    // (the in-page picker is the region named by its "Choose a currency" heading)
+    // (the in-page picker is the region named by its "Choose how you pay" heading)
     expect(await widget(page).getByRole("region", { name: "Choose how you pay" }).count()).toBe(0);
     await widget(page).getByRole("button", { name: "Pay on your phone" }).click();
     await widget(page)
