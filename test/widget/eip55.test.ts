@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
+import { checkAddress } from "../../worker/checkout/address-rules.ts";
 import * as impl from "../../worker/crypto/eip55.ts";
 import { networkKind } from "../../worker/wallet/networks.ts";
 import { CURRENCIES } from "./fakes.ts";
@@ -86,7 +86,7 @@ describe("the widget's refund-address check", () => {
       const kind = networkKind(network);
       const evm = kind === "ethereum" || kind === "bsc";
       expect([network, evm]).toEqual([network, !others.includes(network)]);
-      const verdict = await checkAddress({ ...eth, network }, typo);
+      const verdict = await checkAddress({ ...eth, network }, typo, false);
       expect([network, verdict]).toEqual([network, evm ? "checksum" : "ok"]);
     }
   });

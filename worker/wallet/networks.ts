@@ -9,11 +9,15 @@
  */
 
 /** Link family of a network. `null` from `networkKind` means "unknown network". */
-export type NetworkKind = "bitcoin" | "ethereum" | "bsc" | "tron";
+export type NetworkKind = "bitcoin" | "litecoin" | "dogecoin" | "ethereum" | "bsc" | "tron";
 
 const ALIASES: Record<string, NetworkKind> = {
   btc: "bitcoin",
   bitcoin: "bitcoin",
+  ltc: "litecoin",
+  litecoin: "litecoin",
+  doge: "dogecoin",
+  dogecoin: "dogecoin",
   ethereum: "ethereum",
   eth: "ethereum",
   erc20: "ethereum",
