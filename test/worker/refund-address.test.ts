@@ -11,6 +11,7 @@ import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import { throttleKey } from "../../worker/events/throttle.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { REFUND_ADDRESS_WRITES } from "../../worker/order/refund-address.ts";
+import { readRefunds, upgradeRefunds, writeRefund } from "../../worker/order/refunds.ts";
 import {
   deliver,
   deliverAll,
@@ -261,6 +262,40 @@ describe("a refund in flight freezes the address; each refund keeps where it wen
     expect([res.status, res.body.error?.code]).toEqual([409, "refund_address_frozen"]);
     expect(res.body.error?.message).toContain(`cc-${sub}-refund`);
     expect((await view(id)).refundAddress?.address).toBe(TRON_A);
+  });
+});
+
+describe("objects made before refunds kept their address", () => {
+  it("get the column added, keep their rows, and record addresses from then on", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("ra-old") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const rows = await runInDurableObject(stub, async (_o: OrderObject, state) => {
+      const sql = state.storage.sql;
+      sql.exec("ALTER TABLE refunds DROP COLUMN address"); // the table as it was made before
+      sql.exec(
+        `INSERT INTO refunds (order_id, number, crypto_code, amount, status, withdrawal_id, updated_at)
+         VALUES ('cc-old-refund', 1, 'TRX', '5', 'failed', 'wd_old', 'then')`,
+      );
+      upgradeRefunds(sql);
+      upgradeRefunds(sql); // idempotent
+      const record = { number: 2, cryptoCurrencyCode: "TRX", amount: "6", withdrawalId: "wd_new" };
+      writeRefund(
+        sql,
+        { ...record, orderId: "cc-old-refund-2", status: "created", address: TRON_A },
+        "now",
+      );
+      // A later report never replaces where the money went.
+      writeRefund(
+        sql,
+        { ...record, orderId: "cc-old-refund-2", status: "completed", address: TRON_B },
+        "now",
+      );
+      return readRefunds(sql).map((r) => [r.orderId, r.status, r.address, r.withdrawalId]);
+    });
+    expect(rows).toEqual([
+      ["cc-old-refund", "failed", null, "wd_old"],
+      ["cc-old-refund-2", "completed", TRON_A, "wd_new"],
+    ]);
   });
 });
 
