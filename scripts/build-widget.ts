@@ -3,7 +3,8 @@
  * `npm run build:widget`: the script-tag bundle `dist/public/widget.js` (IIFE, served by the
  * worker as a static asset at /widget.js), one small script per extra locale
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
- * (`qr.js`) and refund-address check (`address.js`), and the ESM build
+ * (`qr.js`) and refund-address check (`address.js`: the worker's own
+ * `worker/checkout/address-rules.ts`), and the ESM build
  * `dist/widget.esm.js` with its types.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -70,7 +71,7 @@ await build({
 await build({
   ...common,
   stdin: {
-    contents: `import { checkAddress } from "./address.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
+    contents: `import { checkAddress } from "../worker/checkout/address-rules.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
     resolveDir: "widget",
     loader: "ts",
   },

@@ -331,6 +331,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         <RefundForm
           base={api.base}
           currency={lockedCurrency}
+          sandbox={s.sandbox}
           saved={s.refundAddress?.address ?? null}
           i18n={i18n}
           onSave={(address) =>

@@ -28,6 +28,7 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", Messa
   unknown_currency: "errorCurrency",
   currency_unavailable: "errorCurrency",
   invalid_address: "addressInvalid",
+  refund_address_frozen: "errorRefundAddressFrozen",
   service_busy: "errorBusy",
   upstream_error: "errorBusy",
   rate_limited: "errorRateLimited",

@@ -11,6 +11,7 @@ import {
   fakeWorker,
   ok,
   payment,
+  refuse,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
@@ -327,6 +328,54 @@ describe("live status", () => {
     fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
     await screen.findByText(/checksum does not match/);
     expect(worker.calls.some((c) => c.path.endsWith("/refund-address"))).toBe(false);
+  });
+
+  it("sandbox mode: a mainnet address is refused before sending; a testnet one is sent", async () => {
+    const partial = snapshot({
+      sandbox: true,
+      orderState: "partially_paid",
+      attempt: {
+        ...snapshot().attempt,
+        status: "partially_paid",
+        payment: payment({ cryptoCurrencyCode: "BTC", network: "BTC", decimalPlaces: 8 }),
+      },
+    });
+    const { worker } = setup({
+      "POST /v1/checkouts": () => ok(partial, 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () => ok(partial),
+    });
+    const input = await screen.findByLabelText("Refund address");
+    // BIP-173's mainnet P2WPKH example, then the same key's testnet address.
+    fireEvent.input(input, { target: { value: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await screen.findByText("Test mode: use a test-network address, not a mainnet one.");
+    expect(worker.calls.some((c) => c.path.endsWith("/refund-address"))).toBe(false);
+    fireEvent.input(input, { target: { value: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await waitFor(() =>
+      expect(worker.calls.at(-1)?.body).toEqual({
+        cryptoCurrencyCode: "BTC",
+        address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
+      }),
+    );
+  });
+
+  it("a refund already on its way: the worker's 409 refund_address_frozen is explained", async () => {
+    const over = snapshot({
+      final: true,
+      orderState: "paid",
+      amountOverpaid: "5.00",
+      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
+    });
+    setup({
+      "POST /v1/checkouts": () => ok(over, 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () =>
+        refuse(409, "refund_address_frozen"),
+    });
+    const input = await screen.findByLabelText("Refund address");
+    fireEvent.input(input, { target: { value: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await screen.findByText("A refund is on its way to this address; it can no longer change.");
   });
 
   it.each([

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { encode } from "uqr";
 import { describe, expect, it, vi } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
+import { verifyAddress } from "../../widget/address-check.ts";
 import { ApiFailure, createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { translator } from "../../widget/i18n/index.ts";
@@ -253,6 +253,7 @@ describe("refund address live check", () => {
       <RefundForm
         base={BASE}
         currency={usdt}
+        sandbox={false}
         saved={null}
         i18n={translator("en")}
         onSave={async () => true}
@@ -269,8 +270,10 @@ describe("refund address live check", () => {
 
   it("without crypto.subtle (http: page) the checksum is left to the worker", async () => {
     vi.stubGlobal("crypto", {});
-    expect(await checkAddress(usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8")).toBe("ok");
-    expect(await checkAddress(usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYj")).toBe("invalid");
+    expect(await verifyAddress(BASE, usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8", false)).toBe("ok");
+    expect(await verifyAddress(BASE, usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYj", false)).toBe(
+      "invalid",
+    );
   });
 });
 

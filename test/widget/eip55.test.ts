@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
+import { checkAddress } from "../../worker/checkout/address-rules.ts";
 import * as impl from "../../worker/crypto/eip55.ts";
 import { isEvmNetwork } from "../../worker/wallet/networks.ts";
 import { CURRENCIES } from "./fakes.ts";
@@ -87,7 +87,7 @@ describe("the widget's refund-address check", () => {
     for (const network of [...evmNames, ...newer, ...spelledOddly, ...others]) {
       const evm = isEvmNetwork(network);
       expect([network, evm]).toEqual([network, !others.includes(network)]);
-      const verdict = await checkAddress({ ...eth, network }, typo);
+      const verdict = await checkAddress({ ...eth, network }, typo, false);
       expect([network, verdict]).toEqual([network, evm ? "checksum" : "ok"]);
     }
   });

@@ -4,7 +4,6 @@
 import { cleanup } from "@testing-library/preact";
 import { encode } from "uqr";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
 import { registerAddressCheck } from "../../widget/address-check.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
 import type {
@@ -13,6 +12,7 @@ import type {
   DepositSnapshot,
   PaymentInstructions,
 } from "../../worker/api/contract.ts";
+import { checkAddress } from "../../worker/checkout/address-rules.ts";
 
 export const BASE = "https://pay.example.test";
 

@@ -46,6 +46,9 @@ export const de: Messages = {
   refundSaved: "Rückerstattungsadresse gespeichert.",
   addressInvalid: "Dies ist keine gültige {code}-Adresse im Netzwerk {network}.",
   addressChecksum: "Diese Adresse enthält einen Tippfehler (die Prüfsumme stimmt nicht).",
+  addressTestnet: "Testmodus: Geben Sie eine Testnetz-Adresse an, keine Mainnet-Adresse.",
+  errorRefundAddressFrozen:
+    "Eine Rückerstattung an die angegebene Adresse ist bereits unterwegs; sie kann nicht mehr geändert werden.",
   errorGeneric: "Etwas ist schiefgelaufen. Bitte erneut versuchen.",
   errorNetwork:
     "Der Checkout-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",

@@ -46,6 +46,8 @@ export const en = {
   refundSaved: "Refund address saved.",
   addressInvalid: "This is not a valid {code} address on {network}.",
   addressChecksum: "This address has a typo (its checksum does not match).",
+  addressTestnet: "Test mode: use a test-network address, not a mainnet one.",
+  errorRefundAddressFrozen: "A refund is on its way to this address; it can no longer change.",
   errorGeneric: "Something went wrong. Please try again.",
   errorNetwork: "We cannot reach the checkout service. Check your connection and try again.",
   errorToken: "This checkout link is not valid. Please go back to the shop and start again.",

@@ -44,6 +44,9 @@ export const es: Messages = {
   refundSaved: "Dirección de reembolso guardada.",
   addressInvalid: "No es una dirección {code} válida en {network}.",
   addressChecksum: "Esta dirección tiene un error (la suma de verificación no coincide).",
+  addressTestnet: "Modo de prueba: introduzca una dirección de una red de prueba, no de mainnet.",
+  errorRefundAddressFrozen:
+    "Ya hay un reembolso en camino a la dirección indicada; ya no se puede cambiar.",
   errorGeneric: "Algo salió mal. Inténtelo de nuevo.",
   errorNetwork: "No se puede contactar con el servicio de pago. Revise su conexión.",
   errorToken: "Este enlace de pago no es válido. Vuelva a la tienda y empiece de nuevo.",

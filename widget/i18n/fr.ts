@@ -45,6 +45,9 @@ export const fr: Messages = {
   refundSaved: "Adresse de remboursement enregistrée.",
   addressInvalid: "Ce n'est pas une adresse {code} valide sur {network}.",
   addressChecksum: "Cette adresse contient une faute de frappe (somme de contrôle invalide).",
+  addressTestnet: "Mode test : saisissez une adresse d'un réseau de test, pas une adresse mainnet.",
+  errorRefundAddressFrozen:
+    "Un remboursement est déjà en route vers l'adresse indiquée ; elle ne peut plus être modifiée.",
   errorGeneric: "Un problème est survenu. Veuillez réessayer.",
   errorNetwork: "Le service de paiement est injoignable. Vérifiez votre connexion et réessayez.",
   errorToken: "Ce lien de paiement n'est pas valide. Retournez à la boutique et recommencez.",

@@ -121,6 +121,8 @@ export interface RefundView {
   orderId: string;
   cryptoCurrencyCode: string;
   amount: string;
+  /** Where the refund was paid; null only for refunds recorded before addresses were kept. */
+  address: string | null;
   status: WithdrawalStatus;
 }
 
@@ -292,6 +294,7 @@ export type ApiErrorCode =
   | "insufficient_balance"
   | "nothing_to_refund"
   | "refund_address_missing"
+  | "refund_address_frozen"
   | "lock_unsupported"
   | "rate_limited"
   | "service_busy"

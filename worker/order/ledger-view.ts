@@ -1,13 +1,14 @@
 /**
  * @module
  * The merchant's view of an order (`GET /v1/orders/:invoiceNumber`): state, exact amounts,
- * attempts, refunds, payments, the event log and the notification outbox.
+ * attempts, refunds (each with its address, currency, amount, status and withdrawal id),
+ * payments, the event log and the notification outbox.
  */
 
 import type { EventLog } from "../events/event-log.ts";
 import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
-import { readRefunds, refundViews } from "./refunds.ts";
+import { readRefunds, refundLedgerViews } from "./refunds.ts";
 import { orderTotals } from "./snapshot.ts";
 import type { OrderRow, OrderStore } from "./store.ts";
 
@@ -45,7 +46,7 @@ export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
       fiatOverpaid: fiat(a.fiatOverpaid),
       settlement: a.settlement,
     })),
-    refunds: refundViews(refunds),
+    refunds: refundLedgerViews(refunds),
     payments: store.payments().map((p) => ({ ...p, fiatAmount: fiat(p.fiatAmount) })),
     log: log.entries(),
     notifications: outboxRows(store.sql),

@@ -30,12 +30,14 @@ import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { notificationsFor } from "./notifications.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
+import { refundAddressChange } from "./refund-address.ts";
 import {
   isLive,
   type RefundRecord,
   readHold,
   readRefunds,
   releaseHold,
+  upgradeRefunds,
   writeHold,
   writeRefund,
 } from "./refunds.ts";
@@ -95,6 +97,11 @@ export class OrderObject extends StoredObject {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
     this.store = new OrderStore(ctx.storage.sql);
+  }
+
+  protected override ensureSchema(): void {
+    super.ensureSchema();
+    upgradeRefunds(this.ctx.storage.sql);
   }
 
   /** The current attempt, or null for an object that never opened a checkout. */
@@ -521,12 +528,26 @@ export class OrderObject extends StoredObject {
     );
   }
 
-  /** Stores the shopper's refund address (already validated by the route). */
+  /**
+   * Stores the shopper's refund address (already validated by the route); frozen once a refund
+   * is in flight, throttled per checkout (`refund-address.ts`).
+   */
   async setRefundAddress(
     cryptoCurrencyCode: string,
     address: string,
   ): Promise<Outcome<CheckoutSnapshot>> {
-    if (!this.#current()) return failure(404, "not_found", "No such checkout.");
+    const order = this.#current() ? this.store.order() : null;
+    if (!order) return failure(404, "not_found", "No such checkout.");
+    const saved = order.refundCurrency && order.refundAddress;
+    const may = refundAddressChange(
+      this.store.sql,
+      this.ctx.storage.kv,
+      saved ? { cryptoCurrencyCode: order.refundCurrency!, address: order.refundAddress! } : null,
+      { cryptoCurrencyCode, address },
+      Date.now(),
+    );
+    if (!may.ok) return may;
+    if (may.value === "unchanged") return success(this.#snapshotAt(this.log.lastSeq()));
     this.store.setRefundAddress(cryptoCurrencyCode, address);
     return success(
       this.#record("refund_address.set", `refund address for ${cryptoCurrencyCode} saved`),

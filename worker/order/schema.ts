@@ -7,7 +7,9 @@
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
  * - `payments`: money applied to the order (append-only);
  * - `refunds`: committed refund withdrawals (`<prefix>-<n>-refund`, `-refund-2`, …), one row per
- *   refund orderId, written idempotently by `refunds.ts`; status only moves forward;
+ *   refund orderId, written idempotently by `refunds.ts`; status only moves forward; each keeps
+ *   the address, currency, amount and withdrawal id it was paid with (`address` was added
+ *   later: `upgradeRefunds` adds the column to older objects);
  * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
  *   no new attempt or currency lock starts under a refund; released when that refund ends
  *   failed/cancelled or definitely never happened (`refunds.ts`);
@@ -66,7 +68,8 @@ CREATE TABLE IF NOT EXISTS refunds (
   amount TEXT NOT NULL,
   status TEXT NOT NULL,
   withdrawal_id TEXT,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  address TEXT
 );
 CREATE TABLE IF NOT EXISTS refund_hold (
   id INTEGER PRIMARY KEY CHECK (id = 1),

@@ -53,7 +53,14 @@ export async function reportRefund(
   secret: string,
   p: Pick<
     PayoutView,
-    "orderId" | "kind" | "invoiceNumber" | "cryptoCurrencyCode" | "amount" | "status" | "withdrawal"
+    | "orderId"
+    | "kind"
+    | "invoiceNumber"
+    | "cryptoCurrencyCode"
+    | "address"
+    | "amount"
+    | "status"
+    | "withdrawal"
   >,
 ): Promise<Outcome<{ changed: boolean }> | null> {
   if (p.kind !== "refund" || !p.invoiceNumber || !p.withdrawal || p.status === "quoted")
@@ -63,6 +70,7 @@ export async function reportRefund(
     orderId: p.orderId,
     number: refundNumber(p.orderId) ?? 1,
     cryptoCurrencyCode: p.cryptoCurrencyCode,
+    address: p.address,
     amount: p.amount,
     status: p.status,
     withdrawalId: p.withdrawal.id,

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { checkAddress } from "../checkout/address-rules.ts";
+import { requireAddress } from "../checkout/address-guard.ts";
 import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import { checkFiatAmount } from "../checkout/fiat-rules.ts";
@@ -105,8 +105,8 @@ checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
   const stub = stubForCheckout(c.env, c.req.param("id"));
   const { cryptoCurrencyCode, address } = await readJson(c, refundBody);
   const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
-  checkAddress(entry, address);
-  return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, address)) });
+  const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
+  return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, checked)) });
 });
 
 checkoutRoutes.get("/:id/events", async (c) => {

@@ -8,7 +8,7 @@
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
 import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
-import { checkAddress } from "../checkout/address-rules.ts";
+import { requireAddress } from "../checkout/address-guard.ts";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
 import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
 import type { Config } from "../config/config.ts";
@@ -63,9 +63,9 @@ async function currencyFor(config: Config, log: Logger, code: string): Promise<C
 /** Validates against the live currency list, then quotes (same orderId → same payout). */
 async function quotePayout(c: Context<AppEnv>, input: Omit<PayoutRequest, "network">) {
   const currency = await currencyFor(c.var.config, c.var.log, input.cryptoCurrencyCode);
-  checkAddress(currency, input.address);
+  const address = await requireAddress(currency, input.address, c.var.config.SANDBOX);
   const amount = checkPayoutAmount(currency, input.amount);
-  const request: PayoutRequest = { ...input, amount, network: currency.network };
+  const request: PayoutRequest = { ...input, address, amount, network: currency.network };
   return unwrap(await payoutStub(c.env, input.orderId).quote(request));
 }
 

@@ -12,7 +12,7 @@
  */
 
 /** Link family of a network. `null` from `networkKind` means "unknown network". */
-export type NetworkKind = "bitcoin" | "ethereum" | "bsc" | "tron" | "evm";
+export type NetworkKind = "bitcoin" | "litecoin" | "dogecoin" | "ethereum" | "bsc" | "tron" | "evm";
 
 /** One known network. */
 interface Network {
@@ -26,6 +26,8 @@ interface Network {
 // biome-ignore format: one network per line reads as a table
 const NETWORKS: readonly (Network & { aliases: readonly string[] })[] = [
   { kind: "bitcoin", label: "Bitcoin", aliases: ["btc", "bitcoin"] },
+  { kind: "litecoin", label: "Litecoin", aliases: ["ltc", "litecoin"] },
+  { kind: "dogecoin", label: "Dogecoin", aliases: ["doge", "dogecoin"] },
   { kind: "ethereum", label: "Ethereum", chainIds: [1, 11_155_111], aliases: ["ethereum", "eth", "erc20"] },
   { kind: "bsc", label: "BNB Smart Chain", chainIds: [56, 97], aliases: ["bnb", "bsc", "bnb smart chain", "bnb chain", "binance smart chain", "bep20"] },
   { kind: "tron", label: "TRON", aliases: ["tron", "trx", "trc20"] },
