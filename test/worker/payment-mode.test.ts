@@ -237,8 +237,8 @@ describe("hosted mode: the payer's choice on the service's page", () => {
       decimalPlaces: 6,
       amount: "166.666667",
       address: upstream.address,
-      // Tron has no payment URI: the wallet link is the address itself.
-      walletUri: upstream.address,
+      // Tron has no standard payment URI: no wallet link (copy and QR only), never a bare address.
+      walletUri: null,
       expiresAt: upstream.expiresAt,
     });
   });
