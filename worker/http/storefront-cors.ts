@@ -10,6 +10,24 @@ import { createMiddleware } from "hono/factory";
 import { errorResponse } from "./api-error.ts";
 import type { AppEnv } from "./types.ts";
 
+type Middleware = ReturnType<typeof cors>;
+/** One CORS middleware per allow-list (the parsed configuration lives as long as the isolate). */
+const byAllowList = new WeakMap<readonly string[], Middleware>();
+
+function corsFor(allowed: readonly string[]): Middleware {
+  let middleware = byAllowList.get(allowed);
+  if (!middleware) {
+    middleware = cors({
+      origin: (o) => (allowed.includes(o) || allowed.includes("*") ? o : null),
+      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowHeaders: ["content-type", "last-event-id"],
+      maxAge: 600,
+    });
+    byAllowList.set(allowed, middleware);
+  }
+  return middleware;
+}
+
 /** CORS + origin allow-list. Must run after `requireConfig`. */
 export const storefrontCors = createMiddleware<AppEnv>(async (c, next) => {
   const allowed = c.var.config.ALLOWED_ORIGINS;
@@ -21,10 +39,5 @@ export const storefrontCors = createMiddleware<AppEnv>(async (c, next) => {
       `Origin ${origin.slice(0, 200)} is not allowed to use this checkout.`,
     );
   }
-  return cors({
-    origin: (o) => (allowed.includes(o) || allowed.includes("*") ? o : null),
-    allowMethods: ["GET", "POST", "OPTIONS"],
-    allowHeaders: ["content-type", "last-event-id"],
-    maxAge: 600,
-  })(c, next);
+  return corsFor(allowed)(c, next);
 });
