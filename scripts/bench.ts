@@ -19,7 +19,7 @@
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
  * BENCH_LOAD_RATE (100), BENCH_LOAD_SECONDS (30), BENCH_LOAD_ROUNDS (10),
- * BENCH_SKIP=sizes,load,paint (stages to skip).
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint (stages to skip).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -271,16 +271,21 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 try {
   const { sandboxUrl, workerUrl, shopUrl } = demo.urls;
-  await checkoutLatency(sandboxUrl, workerUrl, floor.url);
-  await currencyLoad(sandboxUrl, workerUrl, floor.url);
-  const ours = await checkoutFanOut(sandboxUrl, workerUrl);
-  const base = await floorFanOut(floor.url);
-  // The floor's worst event against each of ours: every event must stay within the ratio.
-  const floorP99 = Math.max(...base);
-  ratioRow("fan-out p99, first event after connecting", ours[0]!, floorP99, 1.2);
-  ratioRow("fan-out p99, later event", ours[1]!, floorP99, 1.2);
-  keep("fanout_1000_p99_ms", Math.max(...ours));
-  keep("floor_fanout_1000_p99_ms", floorP99);
+  if (!SKIP.has("create")) await checkoutLatency(sandboxUrl, workerUrl, floor.url);
+  if (!SKIP.has("currencies")) await currencyLoad(sandboxUrl, workerUrl, floor.url);
+  if (!SKIP.has("fanout")) {
+    const ours = await checkoutFanOut(sandboxUrl, workerUrl);
+    const base = await floorFanOut(floor.url);
+    // Each of our events against the floor's worst (the JSON keys compare worst with worst),
+    // and the first against the floor's first: the runtime's own first write after
+    // connecting is slower too.
+    const floorP99 = Math.max(...base);
+    ratioRow("fan-out p99, first event after connecting", ours[0]!, floorP99, 1.2);
+    ratioRow("fan-out p99, later event", ours[1]!, floorP99, 1.2);
+    ratioRow("fan-out p99, first event vs the floor's first frame", ours[0]!, base[0]!, 1.2);
+    keep("fanout_1000_p99_ms", Math.max(...ours));
+    keep("floor_fanout_1000_p99_ms", floorP99);
+  }
   if (!SKIP.has("load")) {
     await realisticLoad({
       sandboxUrl,
