@@ -80,7 +80,7 @@ export async function firstPaint(
         if (req.url().startsWith(workerUrl) && req.url().endsWith(".js"))
           scripts.push({ url: req.url(), at: Date.now() - t0 });
       });
-      await page.goto(`${shopUrl}${checkoutUrl}`);
+      await page.goto(`${shopUrl}${checkoutUrl}`, { waitUntil: "commit", timeout: 60_000 });
       await page.waitForFunction("window.__picker !== undefined", null, { timeout: 60_000 });
       const pickerMs = (await page.evaluate("window.__picker")) as number;
       const before = scripts.filter((s) => s.at <= pickerMs).map((s) => new URL(s.url).pathname);
