@@ -226,8 +226,13 @@ export interface SandboxState {
   withdrawals: Map<string, WithdrawalRecord>;
   balances: Map<string, Decimal>;
   webhooks: WebhookRecord[];
-  /** Keeps first delivery attempts in the order their events happened. */
-  deliveryChain: Promise<void>;
+  /**
+   * Per object (invoice, deposit, withdrawal): the tail of its first delivery attempts, so one
+   * object's webhooks arrive in the order its events happened, while different objects'
+   * webhooks are delivered concurrently, as a real sender does (a global queue would cap the
+   * sandbox at one delivery per worker round trip).
+   */
+  deliveryChains: Map<string, Promise<void>>;
   faults: Fault[];
   requests: RequestLogEntry[];
   inbox: InboxState;
@@ -254,7 +259,7 @@ export function createState(options: SandboxOptions): SandboxState {
     withdrawals: new Map(),
     balances: new Map(),
     webhooks: [],
-    deliveryChain: Promise.resolve(),
+    deliveryChains: new Map(),
     faults: [],
     requests: [],
     inbox: { entries: [], failures: null },

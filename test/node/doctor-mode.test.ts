@@ -61,5 +61,6 @@ describe("npm run doctor: the payment mode", () => {
     expect(await doctor(withLock.url, { PAYMENT_MODE: "hosted" })).toBe(
       "Payment mode: hosted — PAYMENT_MODE=hosted: shoppers always pay on the service's payment page.",
     );
-  });
+    // Three `npm run doctor` processes: seconds each on a loaded 2-core machine.
+  }, 90_000);
 });

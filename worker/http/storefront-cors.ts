@@ -18,6 +18,24 @@ import type { AppEnv } from "./types.ts";
 const METHODS = "GET, POST, OPTIONS";
 const HEADERS = "content-type, last-event-id";
 
+type Middleware = ReturnType<typeof cors>;
+/** One CORS middleware per allow-list (the parsed configuration lives as long as the isolate). */
+const byAllowList = new WeakMap<readonly string[], Middleware>();
+
+function corsFor(allowed: readonly string[]): Middleware {
+  let middleware = byAllowList.get(allowed);
+  if (!middleware) {
+    middleware = cors({
+      origin: (o) => (allowed.includes(o) || allowed.includes("*") ? o : null),
+      allowMethods: ["GET", "POST", "OPTIONS"],
+      allowHeaders: ["content-type", "last-event-id"],
+      maxAge: 600,
+    });
+    byAllowList.set(allowed, middleware);
+  }
+  return middleware;
+}
+
 /** CORS + origin allow-list. Must run after `requireConfig`. */
 export const storefrontCors = createMiddleware<AppEnv>(async (c, next) => {
   const allowed = c.var.config.ALLOWED_ORIGINS;
@@ -40,10 +58,5 @@ export const storefrontCors = createMiddleware<AppEnv>(async (c, next) => {
     for (const [name, value] of Object.entries(readable)) response.headers.set(name, value);
     return response;
   }
-  return cors({
-    origin: (o) => (allowed.includes(o) || allowed.includes("*") ? o : null),
-    allowMethods: ["GET", "POST", "OPTIONS"],
-    allowHeaders: ["content-type", "last-event-id"],
-    maxAge: 600,
-  })(c, next);
+  return corsFor(allowed)(c, next);
 });
