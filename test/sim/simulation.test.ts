@@ -1,0 +1,53 @@
+/**
+ * The deterministic simulation (README "Tests"): seeded histories of shoppers, service events,
+ * delivery and upstream faults, merchant refunds and payouts and object restarts, against the
+ * real worker in workerd and the real sandbox; after quiescence every invariant of
+ * `invariants.ts` must hold. A failure prints its seed and its shrunk history;
+ * `SIM_SEED=<seed> npx vitest run --project sim` replays it.
+ */
+import fc from "fast-check";
+import { expect, inject, it } from "vitest";
+import { HistoryFailed, runHistory } from "./run-history.ts";
+import { admin } from "./service.ts";
+import { Stats } from "./stats.ts";
+import { historyArb } from "./steps.ts";
+
+const options = inject("sim");
+
+it(`${options.seed ?? `${options.runs} seeded`} histories converge to the service's truth`, async () => {
+  const stats = new Stats();
+  const started = Date.now();
+  // The merchant's balance for payouts and refunds (a refund needs the received crypto).
+  await admin("/sandbox/balances", {
+    body: { cryptoCurrencyCode: "USDT_TRC20", amount: "1000000" },
+  });
+  await admin("/sandbox/balances", { body: { cryptoCurrencyCode: "TRX", amount: "1000000" } });
+  const seeds =
+    options.seed !== null
+      ? [options.seed]
+      : Array.from({ length: options.runs }, (_, i) => options.seedBase + i);
+  const shrunk: string[] = [];
+  for (const seed of seeds) {
+    stats.histories += 1;
+    const shrink = options.shrink && shrunk.length === 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(historyArb(options.maxSteps), (h) => runHistory(seed, h, stats)),
+        { seed, numRuns: 1, endOnFailure: !shrink, interruptAfterTimeLimit: 120_000 },
+      );
+    } catch (error) {
+      const cause = (error as { cause?: unknown }).cause;
+      const failed = cause instanceof HistoryFailed ? cause : null;
+      const first = failed?.violations[0];
+      stats.failures.push({
+        seed,
+        invariant: first?.invariant ?? "error",
+        detail: first?.detail ?? String(error).slice(0, 300),
+      });
+      if (shrink) shrunk.push(`SIM_SEED=${seed}\n${String((error as Error).message)}`);
+    }
+  }
+  console.log(stats.report(Date.now() - started));
+  if (shrunk.length > 0) console.log(`first failure, shrunk:\n${shrunk[0]}`);
+  expect(stats.failures.map((f) => `SIM_SEED=${f.seed} ${f.invariant}`)).toEqual([]);
+});
