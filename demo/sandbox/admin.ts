@@ -148,8 +148,10 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     return dataResponse({ id: fault.id }, 201);
   });
   app.get("/sandbox/faults", () => dataResponse(state.faults));
-  app.delete("/sandbox/faults", () => {
-    state.faults = [];
+  app.delete("/sandbox/faults", (c) => {
+    // `?scope=` clears one order's faults only (clients sharing the sandbox keep theirs).
+    const scope = new URL(c.req.url).searchParams.get("scope");
+    state.faults = scope ? state.faults.filter((f) => f.scope !== scope) : [];
     return noContent();
   });
 

@@ -6,9 +6,11 @@
  * envelope) and `stale` (a GET answers the object as it was at an earlier status, taken from
  * its webhook for that status: a lagging read replica) and `drop` (the object IS created,
  * then the connection breaks before the answer's body: what a timeout is to the client, without
- * the wait). Each fault is consumed `times` times, then removed.
+ * the wait). Each fault is consumed `times` times, then removed. With `scope` (an orderId) it
+ * only hits requests about that order (see fault-scope.ts).
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { inScope, requestOrderId } from "./fault-scope.ts";
 import { optionalInt, optionalString, requiredString } from "./fields.ts";
 import type { SandboxState } from "./state.ts";
 import { dataResponse, errorResponse, invalidBody, parseJsonExact, WireError } from "./wire.ts";
@@ -43,6 +45,8 @@ export interface Fault {
   variant: "truncated" | "shape";
   /** `stale` only: the earlier status whose snapshot is answered. */
   asStatus: string | null;
+  /** Only requests about this order (orderId equal or `scope-…`); null = every request. */
+  scope: string | null;
 }
 
 /**
@@ -73,13 +77,21 @@ export function addFault(state: SandboxState, body: Record<string, unknown>): Fa
     code: optionalString(body, "code"),
     variant,
     asStatus,
+    scope: optionalString(body, "scope"),
   };
   state.faults.push(fault);
   return fault;
 }
 
-function takeFault(state: SandboxState, method: string, path: string): Fault | null {
-  const i = state.faults.findIndex((f) => f.path === path && (!f.method || f.method === method));
+async function takeFault(state: SandboxState, c: Context): Promise<Fault | null> {
+  const method = c.req.method;
+  const path = new URL(c.req.url).pathname;
+  const hits = (f: Fault) => f.path === path && (!f.method || f.method === method);
+  if (!state.faults.some(hits)) return null;
+  const orderId = state.faults.some((f) => hits(f) && f.scope)
+    ? await requestOrderId(state, c)
+    : null;
+  const i = state.faults.findIndex((f) => hits(f) && (!f.scope || inScope(orderId, f.scope)));
   if (i < 0) return null;
   const fault = state.faults[i]!;
   fault.times -= 1;
@@ -137,7 +149,7 @@ function droppedAnswer(res: Response): Response {
  */
 export function faultMiddleware(state: SandboxState): MiddlewareHandler {
   return async (c, next) => {
-    const fault = takeFault(state, c.req.method, new URL(c.req.url).pathname);
+    const fault = await takeFault(state, c);
     if (!fault) return next();
     if (fault.mode === "status") {
       c.res = errorResponse(injectedError(fault));

@@ -67,7 +67,7 @@ async function perform(world: World, step: Step): Promise<void> {
         malformed: { mode: "malformed", variant: "truncated" },
         slow: { mode: "delay", delayMs: 120 },
       }[step.mode];
-      await fault({ method, path, times: 1, ...spec });
+      await fault({ method, path, times: 1, scope: world.base, ...spec });
       world.note(`fault ${method} ${path} ${step.mode}`);
       return;
     }
@@ -120,7 +120,7 @@ async function lock(world: World, step: Extract<Step, { k: "lock" }>): Promise<v
   world.stats.inject(step.tabs.length === 2 ? "shopper:lock-two-tabs" : "shopper:lock");
   if (step.slowFirst) {
     world.stats.inject("upstream:lock:slow");
-    await fault({ ...UPSTREAM_CALLS.lock, mode: "delay", delayMs: 120, times: 1 });
+    await fault({ ...UPSTREAM_CALLS.lock, mode: "delay", delayMs: 120, scope: world.base });
   }
   const tabs = step.tabs.map(async (code, i) => {
     if (i > 0) await new Promise((r) => setTimeout(r, 20));
@@ -175,11 +175,18 @@ async function deliverStep(world: World, step: Extract<Step, { k: "deliver" }>):
   if (step.how === "stale") {
     const earlier = all.find((x) => x.objectId === d.objectId && x.status !== d.status);
     if (earlier) {
-      await fault({ method: "GET", path, mode: "stale", asStatus: earlier.status, times: 1 });
+      await fault({
+        method: "GET",
+        path,
+        mode: "stale",
+        asStatus: earlier.status,
+        scope: world.base,
+      });
     }
   }
-  if (step.how === "refetch-5xx") await fault({ method: "GET", path, mode: "status", status: 503 });
-  if (step.how === "slow-read") await fault({ method: "GET", path, mode: "delay", delayMs: 150 });
+  const scope = world.base;
+  if (step.how === "refetch-5xx") await fault({ method: "GET", path, mode: "status", scope });
+  if (step.how === "slow-read") await fault({ method: "GET", path, mode: "delay", scope });
   await sendDelivery(world, d, step.how);
 }
 

@@ -16,6 +16,8 @@ export interface SimOptions {
   maxSteps: number;
   /** Shrink the first failure (`SIM_SHRINK=0` turns it off). */
   shrink: boolean;
+  /** Histories played side by side (`SIM_CONCURRENCY`, default 4): faults are per order. */
+  concurrency: number;
 }
 
 function int(name: string, fallback: number): number {
@@ -36,6 +38,7 @@ export default async function setup(project: TestProject) {
     seed,
     maxSteps: int("SIM_STEPS", 14),
     shrink: process.env.SIM_SHRINK !== "0",
+    concurrency: Math.max(1, int("SIM_CONCURRENCY", 4)),
   } satisfies SimOptions);
   return teardown;
 }

@@ -50,7 +50,7 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
     invoicesOf(world.base),
     withdrawalsOf(world.base),
     world.snapshot(),
-    inbox(),
+    inbox(world.sub),
   ]);
   const notes = received.filter((n) => n.data.invoiceNumber === world.sub);
 

@@ -23,7 +23,7 @@ const ROUNDS = 4;
 export async function quiesce(world: World): Promise<void> {
   await Promise.allSettled(world.background);
   world.background.length = 0;
-  await clearFaults();
+  await clearFaults(world.base);
   const payoutStubs = world.payouts.map((o) =>
     env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${o}`)),
   );

@@ -6,7 +6,6 @@
 import { act } from "./act.ts";
 import { checkInvariants, type Violation } from "./invariants.ts";
 import { quiesce } from "./quiesce.ts";
-import { admin } from "./service.ts";
 import type { Stats } from "./stats.ts";
 import type { History } from "./steps.ts";
 import { World } from "./world.ts";
@@ -36,9 +35,6 @@ export class HistoryFailed extends Error {
  * await runHistory(7, { amount: "49.90", steps: [{ k: "retry", bg: false }] }, stats);
  */
 export async function runHistory(seed: number, history: History, stats: Stats): Promise<void> {
-  // The merchant inbox is per run (a notification of an earlier order is filtered out anyway).
-  await admin("/sandbox/merchant-inbox", { method: "DELETE" });
-  await admin("/sandbox/requests", { method: "DELETE" });
   let started = Date.now();
   const world = await World.open(seed, history.amount, stats);
   stats.time("open", started);

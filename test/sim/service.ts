@@ -92,14 +92,19 @@ export async function deliveriesOf(base: string): Promise<Delivery[]> {
   return body.data.filter((d) => ofOrder(base)(d.orderId));
 }
 
-/** Arms a fault for the next call(s) to an API path. */
-export function fault(spec: Record<string, unknown>) {
-  return admin("/sandbox/faults", { body: spec });
+/**
+ * Arms a fault for the next call to an API path about one order (`scope`: histories run side
+ * by side on one sandbox, each faulting only its own calls). Defaults: 5xx is 503, a delay
+ * is 150 ms.
+ */
+export function fault(spec: Record<string, unknown> & { scope: string }) {
+  const defaults = spec.mode === "delay" ? { delayMs: 150 } : { status: 503 };
+  return admin("/sandbox/faults", { body: { times: 1, ...defaults, ...spec } });
 }
 
-/** Removes every armed fault. */
-export function clearFaults() {
-  return admin("/sandbox/faults", { method: "DELETE" });
+/** Removes every fault armed for one order. */
+export function clearFaults(scope: string) {
+  return admin(`/sandbox/faults?scope=${encodeURIComponent(scope)}`, { method: "DELETE" });
 }
 
 export interface InboxEntry {
@@ -107,10 +112,13 @@ export interface InboxEntry {
   status: number;
 }
 
-/** What the merchant's backend received, parsed. */
-export async function inbox(): Promise<
-  { id: string; type: string; data: Record<string, unknown> }[]
-> {
-  const { body } = await admin<{ data: InboxEntry[] }>("/sandbox/merchant-inbox");
+/** What the merchant's backend received about one invoice number, parsed. */
+export async function inbox(
+  invoiceNumber: string,
+): Promise<{ id: string; type: string; data: Record<string, unknown> }[]> {
+  const contains = encodeURIComponent(`"invoiceNumber":"${invoiceNumber}"`);
+  const { body } = await admin<{ data: InboxEntry[] }>(
+    `/sandbox/merchant-inbox?contains=${contains}`,
+  );
   return body.data.filter((e) => e.status < 300).map((e) => JSON.parse(e.body));
 }

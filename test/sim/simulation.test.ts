@@ -27,7 +27,7 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
       ? [options.seed]
       : Array.from({ length: options.runs }, (_, i) => options.seedBase + i);
   const shrunk: string[] = [];
-  for (const seed of seeds) {
+  const play = async (seed: number) => {
     stats.histories += 1;
     const shrink = options.shrink && shrunk.length === 0;
     try {
@@ -46,7 +46,13 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
       });
       if (shrink) shrunk.push(`SIM_SEED=${seed}\n${String((error as Error).message)}`);
     }
-  }
+  };
+  // Histories side by side (each its own order, its faults scoped to it), seeds in order.
+  let next = 0;
+  const lane = async () => {
+    while (next < seeds.length) await play(seeds[next++]!);
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, lane));
   console.log(stats.report(Date.now() - started));
   if (shrunk.length > 0) console.log(`first failure, shrunk:\n${shrunk[0]}`);
   expect(stats.failures.map((f) => `SIM_SEED=${f.seed} ${f.invariant}`)).toEqual([]);
