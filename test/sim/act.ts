@@ -94,12 +94,17 @@ async function perform(world: World, step: Step): Promise<void> {
       return;
     }
     case "restart":
-      stats.inject(`restart:${step.how}`);
-      if (step.how === "evict") await evictDurableObject(world.stub).catch(() => {});
-      else
+      // Eviction waits for in-flight requests to drain, and an open SSE stream never does:
+      // with a watcher the object is aborted instead (its stream breaks, the widget reconnects).
+      if (step.how === "evict" && !world.watcher) {
+        stats.inject("restart:evict");
+        await evictDurableObject(world.stub).catch(() => {});
+      } else {
+        stats.inject("restart:abort");
         await runInDurableObject(world.stub, (_o, state) => state.abort("sim restart")).catch(
           () => {},
         );
+      }
       world.note(`restart ${step.how}`);
       return;
     case "alarm":

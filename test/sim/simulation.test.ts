@@ -44,7 +44,9 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
         invariant: first?.invariant ?? "error",
         detail: first?.detail ?? String(error).slice(0, 300),
       });
-      if (shrink) shrunk.push(`SIM_SEED=${seed}\n${String((error as Error).message)}`);
+      if (shrink) {
+        shrunk.push(`SIM_SEED=${seed}\n${(error as Error).message}\n${failed?.message ?? ""}`);
+      }
     }
   };
   // Histories side by side (each its own order, its faults scoped to it), seeds in order.
