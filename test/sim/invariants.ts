@@ -111,11 +111,16 @@ function checkAttempts(
   for (const a of ledger.attempts) {
     const inv = invoices.find((i) => i.orderId === a.orderId);
     if (!inv) continue; // never created at the service (its create failed for good)
-    check(
-      "attempt-currency=service",
-      (a.cryptoCurrencyCode ?? null) === (inv.cryptoCurrencyCode ?? null),
-      () => `${a.orderId}: ledger ${a.cryptoCurrencyCode}, service ${inv.cryptoCurrencyCode}`,
-    );
+    // Two failures apart: a currency the service never chose (money misbooked), and the
+    // service's choice (the hosted page, a lock whose answer was lost) never adopted.
+    const mine = a.cryptoCurrencyCode ?? null;
+    const theirs = inv.cryptoCurrencyCode ?? null;
+    check("attempt-currency=service", mine === null || mine === theirs, () => {
+      return `${a.orderId}: ledger ${mine}, service ${theirs}`;
+    });
+    check("attempt-currency-adopted", mine !== null || theirs === null, () => {
+      return `${a.orderId}: ledger none, service ${theirs}`;
+    });
     check(
       "attempt=service",
       a.status === inv.status &&

@@ -10,10 +10,17 @@ export class Stats {
   readonly injected = new Map<string, number>();
   readonly checks = new Map<string, number>();
   readonly failures: { seed: number; invariant: string; detail: string }[] = [];
-  /** Violations by invariant, over all failed histories (one history may break several). */
-  readonly violated = new Map<string, number>();
+  /** Seeds that broke each invariant (one history may break several). */
+  readonly violated = new Map<string, number[]>();
   /** Wall time by phase (step kinds, quiescence, checks): where a run's minutes go. */
   readonly timeMs = new Map<string, number>();
+
+  /** Records that the history of `seed` broke `invariant`. */
+  violation(invariant: string, seed: number): void {
+    const seeds = this.violated.get(invariant) ?? [];
+    if (!seeds.includes(seed)) seeds.push(seed);
+    this.violated.set(invariant, seeds);
+  }
 
   /** Adds the wall time since `since` to `phase`. */
   time(phase: string, since: number): void {
@@ -49,10 +56,14 @@ export class Stats {
       `invariant checks (${total(this.checks)}):`,
       table(this.checks),
       `failed histories: ${this.failures.length}`,
-      table(this.violated),
+      ...[...this.violated.entries()].map(
+        ([k, seeds]) =>
+          `  ${k.padEnd(34)} ${seeds.length}  seeds ${seeds.slice(0, 12).join(" ")}${seeds.length > 12 ? " …" : ""}`,
+      ),
       "wall time by phase (ms):",
       table(this.timeMs),
-      ...this.failures.slice(0, 40).map((f) => `  SIM_SEED=${f.seed}  ${f.invariant}: ${f.detail}`),
+      "first failures:",
+      ...this.failures.slice(0, 20).map((f) => `  SIM_SEED=${f.seed}  ${f.invariant}: ${f.detail}`),
     ].join("\n");
   }
 }
