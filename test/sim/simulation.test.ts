@@ -26,7 +26,12 @@ function sameFailure(seed: number, stats: Stats) {
       await runHistory(seed, history, stats);
     } catch (error) {
       const broke = error instanceof HistoryFailed ? error.violations.map((v) => v.invariant) : [];
-      target ??= broke[0] ?? "error";
+      if (target === null) {
+        // The original history (shrink runs that follow are not counted).
+        for (const invariant of broke.length > 0 ? broke : ["error"])
+          stats.violation(invariant, seed);
+        target = broke[0] ?? "error";
+      }
       if (broke.includes(target) || (target === "error" && broke.length === 0)) throw error;
     }
   };
