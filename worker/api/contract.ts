@@ -198,8 +198,14 @@ export interface DepositSnapshot {
   updatedAt: string;
 }
 
-/** A payout's state: `quoted` until committed, then the withdrawal's own status. */
-export type PayoutStatus = "quoted" | WithdrawalStatus;
+/**
+ * A payout's state: `quoted` until committed, then the withdrawal's own status. `uncertain`:
+ * a commit was sent but its answer was lost, garbled or a 5xx, so the withdrawal may exist;
+ * the worker reads it back by orderId (on the next commit call, and by itself on a schedule)
+ * and the payout moves to the withdrawal's status, or back to `quoted` if there is none.
+ * Never pay such a payout again under another orderId.
+ */
+export type PayoutStatus = "quoted" | "uncertain" | WithdrawalStatus;
 
 /** `POST /v1/payouts`, `POST /v1/payouts/:orderId/commit`, `GET /v1/payouts/:orderId`, refunds. */
 export interface PayoutView {

@@ -56,7 +56,13 @@ export async function reportRefund(
     "orderId" | "kind" | "invoiceNumber" | "cryptoCurrencyCode" | "amount" | "status" | "withdrawal"
   >,
 ): Promise<Outcome<{ changed: boolean }> | null> {
-  if (p.kind !== "refund" || !p.invoiceNumber || !p.withdrawal || p.status === "quoted")
+  if (
+    p.kind !== "refund" ||
+    !p.invoiceNumber ||
+    !p.withdrawal ||
+    p.status === "quoted" ||
+    p.status === "uncertain"
+  )
     return null;
   const { stub } = await stubForInvoiceNumber(env, p.invoiceNumber, secret);
   return stub.recordRefund({
