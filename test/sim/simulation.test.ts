@@ -53,6 +53,7 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
   const play = async (seed: number) => {
     stats.histories += 1;
     const shrink = options.shrink && shrunk.length === 0;
+    const keepTrace = shrink || options.seed !== null;
     try {
       await fc.assert(fc.asyncProperty(historyArb(options.maxSteps), sameFailure(seed, stats)), {
         seed,
@@ -70,7 +71,7 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
         invariant: first?.invariant ?? "error",
         detail: first?.detail ?? String(error).slice(0, 300),
       });
-      if (shrink) {
+      if (keepTrace) {
         shrunk.push(`SIM_SEED=${seed}\n${(error as Error).message}\n${failed?.message ?? ""}`);
       }
     }
@@ -82,6 +83,7 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));
   console.log(stats.report(Date.now() - started));
-  if (shrunk.length > 0) console.log(`first failure, shrunk:\n${shrunk[0]}`);
+  if (shrunk.length > 0)
+    console.log(`first failure${options.shrink ? ", shrunk" : ""}:\n${shrunk[0]}`);
   expect(stats.failures.map((f) => `SIM_SEED=${f.seed} ${f.invariant}`)).toEqual([]);
 });
