@@ -11,12 +11,12 @@ import { sendDelivery } from "./act.ts";
 import { clearFaults, deliveriesOf } from "./service.ts";
 import type { World } from "./world.ts";
 
-/** Rounds of redelivery + alarms; each alarm run stands for "its scheduled time came". */
-const ROUNDS = 4;
+/** Rounds of redelivery + alarms at most; each alarm run stands for "its scheduled time came". */
+const ROUNDS = 6;
 
 /**
- * Redelivers and runs every object's alarm, `ROUNDS` times: the last round's alarms flush what
- * its deliveries changed (the merchant outbox).
+ * Redelivers and runs every object's alarm, round after round, until a round delivers nothing
+ * and changes nothing (at least two rounds, so the outbox flushes what the first one changed).
  * @example
  * await quiesce(world); // then check invariants
  */
@@ -27,13 +27,20 @@ export async function quiesce(world: World): Promise<void> {
   const payoutStubs = world.payouts.map((o) =>
     env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${o}`)),
   );
+  let seq = -1;
   for (let round = 0; round < ROUNDS; round += 1) {
+    let delivered = 0;
     for (const d of await deliveriesOf(world.base)) {
       if (world.acked.has(d.id) || world.lost.has(d.id)) continue;
       await sendDelivery(world, d, "redelivery");
+      delivered += 1;
     }
     const ran = await runDurableObjectAlarm(world.stub);
     for (const stub of payoutStubs) await runDurableObjectAlarm(stub);
     world.note(`quiesce round ${round}: order alarm ran ${ran}`);
+    // At rest: a round that delivered nothing and whose alarms changed nothing the widget sees.
+    const now = (await world.snapshot()).seq;
+    if (round > 0 && delivered === 0 && now === seq) return;
+    seq = now;
   }
 }

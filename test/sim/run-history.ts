@@ -35,8 +35,34 @@ export class HistoryFailed extends Error {
  * await runHistory(7, { amount: "49.90", steps: [{ k: "retry", bg: false }] }, stats);
  */
 export async function runHistory(seed: number, history: History, stats: Stats): Promise<void> {
+  // A history that never comes to rest is a failure too (a hung call, a lane that never
+  // frees): it is reported with its seed instead of stalling the run.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const trace: string[] = [];
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      stats.inject("history:hung");
+      reject(
+        new HistoryFailed(
+          [{ invariant: "history-comes-to-rest", detail: `not at rest after ${HUNG_MS} ms` }],
+          trace,
+        ),
+      );
+    }, HUNG_MS);
+  });
+  try {
+    await Promise.race([play(seed, history, stats, trace), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Real time a history may take before it counts as hung (histories take ~0.1–1 s). */
+const HUNG_MS = 30_000;
+
+async function play(seed: number, history: History, stats: Stats, trace: string[]) {
   let started = Date.now();
-  const world = await World.open(seed, history.amount, stats);
+  const world = await World.open(seed, history.amount, stats, trace);
   stats.time("open", started);
   try {
     for (const step of history.steps) await act(world, step);

@@ -78,8 +78,13 @@ it(`${options.seed ?? `${options.runs} seeded`} histories converge to the servic
   };
   // Histories side by side (each its own order, its faults scoped to it), seeds in order.
   let next = 0;
+  let done = 0;
   const lane = async () => {
-    while (next < seeds.length) await play(seeds[next++]!);
+    while (next < seeds.length) {
+      await play(seeds[next++]!);
+      done += 1;
+      if (done % 500 === 0) console.log(stats.progress(Date.now() - started));
+    }
   };
   await Promise.all(Array.from({ length: options.concurrency }, lane));
   console.log(stats.report(Date.now() - started));

@@ -37,6 +37,12 @@ export class Stats {
     this.checks.set(name, (this.checks.get(name) ?? 0) + 1);
   }
 
+  /** One progress line (long runs print one every 500 histories). */
+  progress(wallMs: number): string {
+    const phases = [...this.timeMs.entries()].map(([k, v]) => `${k} ${Math.round(v / 1000)}s`);
+    return `… ${this.histories} histories, ${this.failures.length} failed, ${Math.round(wallMs / 1000)} s (${phases.join(", ")})`;
+  }
+
   /**
    * The report printed after a run.
    * @example

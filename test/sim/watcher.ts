@@ -26,9 +26,11 @@ export class Watcher {
       if (this.last) headers["last-event-id"] = String(this.last.seq);
       try {
         const res = await worker(`/v1/checkouts/${this.checkoutId}/events`, { headers });
+        if (res.status === 204) return; // final: nothing more will come
         if (res.status !== 200 || !res.body) {
+          // A refused connect (the object restarting): try again, as the widget does.
           await res.body?.cancel();
-          return; // 204 after final: nothing more will come
+          throw new Error(`events answered ${res.status}`);
         }
         this.reader = res.body.getReader();
         await this.read(this.reader);

@@ -25,7 +25,7 @@ export class World {
   readonly background: Promise<unknown>[] = [];
   readonly payouts: string[] = [];
   watcher: Watcher | null = null;
-  readonly trace: string[] = [];
+  readonly trace: string[];
   /** Steps the worker answered with 500 `internal` (an unhandled error: always a bug). */
   readonly internalErrors: string[] = [];
 
@@ -34,7 +34,8 @@ export class World {
   readonly amount: string;
   readonly stats: Stats;
 
-  constructor(seed: number, sub: string, amount: string, stats: Stats) {
+  constructor(seed: number, sub: string, amount: string, stats: Stats, trace: string[] = []) {
+    this.trace = trace;
     this.seed = seed;
     this.sub = sub;
     this.amount = amount;
@@ -43,10 +44,10 @@ export class World {
   }
 
   /** A fresh world with an opened checkout (retried: opening is not what is under test). */
-  static async open(seed: number, amount: string, stats: Stats): Promise<World> {
+  static async open(seed: number, amount: string, stats: Stats, trace: string[]): Promise<World> {
     serial += 1;
     const sub = `sim${seed.toString(36)}x${serial.toString(36)}${Date.now().toString(36)}`;
-    const world = new World(seed, sub, amount, stats);
+    const world = new World(seed, sub, amount, stats, trace);
     for (let i = 0; i < 3; i += 1) {
       const opened = await openCheckout({ sub, amount }, `10.77.${serial % 250}.${i + 1}`);
       world.note(`open → ${opened.status}`);
