@@ -4,9 +4,10 @@
  * Answers are not judged here (a 409 or a passed-on 503 can be right); they are traced, and
  * the invariants judge the end state. The one answer never right is a 500 `internal`.
  */
-import { evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import Big from "big.js";
 import { deliver, merchant, postJson, simulate } from "../worker/helpers.ts";
+import { timePasses } from "./clock.ts";
 import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
 import { type Step, UPSTREAM_CALLS } from "./steps.ts";
 import { Watcher } from "./watcher.ts";
@@ -109,7 +110,7 @@ async function perform(world: World, step: Step): Promise<void> {
       return;
     case "alarm":
       stats.inject("time:alarm");
-      world.note(`alarm ran: ${await runDurableObjectAlarm(world.stub)}`);
+      world.note(`alarm ran: ${await timePasses(world.stub)}`);
       return;
     case "watch":
       if (world.watcher) return;

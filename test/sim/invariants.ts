@@ -127,7 +127,7 @@ function checkAttempts(
         same(a.cryptoExpected, inv.cryptoAmountExpected) &&
         dec(a.cryptoReceived).eq(dec(inv.cryptoAmountReceived)),
       () =>
-        `${a.orderId}: ledger ${a.status} ${a.cryptoExpected}/${a.cryptoReceived}, service ${inv.status} ${inv.cryptoAmountExpected}/${inv.cryptoAmountReceived}`,
+        `${a.orderId}: ledger ${a.status}${a.ended ? " (ended)" : ""} ${a.cryptoExpected}/${a.cryptoReceived}, service ${inv.status} ${inv.cryptoAmountExpected}/${inv.cryptoAmountReceived}`,
     );
     const paid = dec(a.cryptoReceived);
     const applied = ledger.payments

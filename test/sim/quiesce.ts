@@ -3,11 +3,11 @@
  * Brings a history to rest: every background step ends, faults are cleared, the service
  * redelivers what the worker did not acknowledge (never what it gave up on: those stay lost),
  * and time is driven by running the objects' alarms directly (reconciliation, the merchant
- * outbox) instead of sleeping through their schedules.
+ * outbox) instead of sleeping through their schedules (`clock.ts`).
  */
-import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { sendDelivery } from "./act.ts";
+import { timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf } from "./service.ts";
 import type { World } from "./world.ts";
 
@@ -35,8 +35,8 @@ export async function quiesce(world: World): Promise<void> {
       await sendDelivery(world, d, "redelivery");
       delivered += 1;
     }
-    const ran = await runDurableObjectAlarm(world.stub);
-    for (const stub of payoutStubs) await runDurableObjectAlarm(stub);
+    const ran = await timePasses(world.stub);
+    for (const stub of payoutStubs) await timePasses(stub);
     world.note(`quiesce round ${round}: order alarm ran ${ran}`);
     // At rest: a round that delivered nothing and whose alarms changed nothing the widget sees.
     const now = (await world.snapshot()).seq;
