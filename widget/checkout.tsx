@@ -42,6 +42,12 @@ function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
   // A refunded order is closed: nothing to pay, whatever its last attempt says.
   if (s.orderState === "refunded") return t("statusRefunded");
+  // The rest is below the service's minimum: no new attempt can take it (no Try again).
+  if (s.underpaid)
+    return t("statusRemainderBelowMinimum", {
+      due: formatFiat(s.underpaid.amountDue, s.currency, s.fiatDecimalPlaces, i18n.locale),
+      minimum: formatFiat(s.underpaid.minimum, s.currency, s.fiatDecimalPlaces, i18n.locale),
+    });
   if (s.final)
     return isOverpaid(s)
       ? t("statusOverpaid", {

@@ -65,6 +65,8 @@ export const de: Messages = {
   errorNotFound:
     "Diesen Checkout gibt es nicht mehr. Bitte gehen Sie zurück zum Shop und beginnen Sie neu.",
   errorOrderPaid: "Diese Bestellung ist bereits bezahlt.",
+  statusRemainderBelowMinimum:
+    "Es sind noch {due} offen, weniger als die kleinste Zahlung, die der Dienst annimmt ({minimum}). Der Shop erstattet oder akzeptiert diese Bestellung; hier ist nichts mehr zu zahlen.",
   statusRefunded:
     "Diese Bestellung wurde erstattet. Bitte wenden Sie sich an den Shop, um erneut zu kaufen.",
   errorContactShop:

@@ -61,6 +61,8 @@ export const en = {
   errorConfig: "The shop's checkout is not configured yet. Please contact the shop.",
   errorNotFound: "This checkout no longer exists. Please go back to the shop and start again.",
   errorOrderPaid: "This order is already paid.",
+  statusRemainderBelowMinimum:
+    "{due} is still due, less than the smallest payment the service accepts ({minimum}). The shop will refund or accept this order; there is nothing more to pay here.",
   statusRefunded: "This order was refunded. Please contact the shop to buy again.",
   errorContactShop: "This order cannot be paid here. Please contact the shop.",
   errorAttemptOpen: "A payment for this order is still open. Please wait a moment and try again.",

@@ -58,6 +58,8 @@ export const es: Messages = {
   errorConfig: "El pago de la tienda aún no está configurado. Contacte con la tienda.",
   errorNotFound: "Este pago ya no existe. Vuelva a la tienda y empiece de nuevo.",
   errorOrderPaid: "Este pedido ya está pagado.",
+  statusRemainderBelowMinimum:
+    "Quedan {due} pendientes, menos que el pago mínimo que acepta el servicio ({minimum}). La tienda reembolsará o aceptará este pedido; no hay nada más que pagar aquí.",
   statusRefunded: "Este pedido fue reembolsado. Contacta con la tienda para volver a comprar.",
   errorContactShop: "Este pedido no se puede pagar aquí. Contacta con la tienda.",
   errorAttemptOpen:

@@ -59,6 +59,8 @@ export const fr: Messages = {
   errorConfig: "Le paiement de la boutique n'est pas encore configuré. Contactez la boutique.",
   errorNotFound: "Ce paiement n'existe plus. Retournez à la boutique et recommencez.",
   errorOrderPaid: "Cette commande est déjà payée.",
+  statusRemainderBelowMinimum:
+    "Il reste {due} à payer, moins que le plus petit paiement accepté par le service ({minimum}). La boutique remboursera ou acceptera cette commande ; il n’y a plus rien à payer ici.",
   statusRefunded: "Cette commande a été remboursée. Contactez la boutique pour acheter à nouveau.",
   errorContactShop: "Cette commande ne peut pas être payée ici. Veuillez contacter la boutique.",
   errorAttemptOpen:

@@ -129,6 +129,17 @@ export interface CheckoutSnapshot {
   amountDue: string;
   /** Fiat value received beyond the order amount ("0" when none). */
   amountOverpaid: string;
+  /**
+   * Fiat left unpaid on an order counted as paid because the shortfall is within the
+   * merchant's `PAYMENT_TOLERANCE_PERCENT` ("0.00" when none).
+   */
+  amountShortfall?: string;
+  /**
+   * Set when the rest due cannot be paid through this checkout: the current attempt ended and
+   * what is due is below the fiat's smallest invoice (`minInvoiceAmount`). `canRetry` is then
+   * false; the merchant is notified (`order.underpaid`) to refund or accept.
+   */
+  underpaid?: { reason: "remainder_below_minimum"; amountDue: string; minimum: string } | null;
   attempt: AttemptView;
   /** True when the current attempt ended expired/failed/cancelled and the order is not paid. */
   canRetry: boolean;

@@ -8,14 +8,19 @@ import type { EventLog } from "../events/event-log.ts";
 import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
 import { readRefunds, refundViews } from "./refunds.ts";
-import { orderTotals } from "./snapshot.ts";
+import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { OrderRow, OrderStore } from "./store.ts";
 
 /** Reads the ledger of an order. */
-export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
+export function readLedger(
+  store: OrderStore,
+  log: EventLog,
+  order: OrderRow,
+  terms: PaymentTerms = NO_TERMS,
+) {
   const attempts = store.attempts();
   const refunds = readRefunds(store.sql);
-  const totals = orderTotals(order, attempts, refunds);
+  const totals = orderTotals(order, attempts, refunds, terms);
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   return {
     invoiceNumber: order.invoiceNumber,
@@ -26,6 +31,7 @@ export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
     amountPaid: totals.paid,
     amountDue: totals.due,
     amountOverpaid: totals.overpaid,
+    amountShortfall: totals.shortfall,
     customerId: order.customerId,
     refundAddress:
       order.refundAddress && order.refundCurrency

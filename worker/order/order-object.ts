@@ -60,7 +60,12 @@ import {
   writeRefund,
 } from "./refunds.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
-import { buildSnapshot, orderTotals } from "./snapshot.ts";
+import {
+  buildSnapshot,
+  orderTotals,
+  type PaymentTerms,
+  remainderBelowMinimum,
+} from "./snapshot.ts";
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
@@ -72,6 +77,8 @@ export interface OpenCheckout {
   amount: string;
   currency: string;
   fiatDecimalPlaces: number;
+  /** The fiat's smallest invoice (from the live list), for the remainder-below-minimum rule. */
+  minInvoiceAmount?: string;
   description: string | null;
   customerId: string | null;
   returnUrl: string | null;
@@ -84,6 +91,9 @@ export interface OpenCheckout {
  * the service may then hold an invoice under this orderId with exactly these terms.
  */
 const PENDING_CLAIMS = "pending_claims";
+
+/** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
+const FIAT_MINIMUM = "fiat_min_invoice_amount";
 
 /** The terms a checkout token fixes; two tokens for one order must agree on them. */
 interface Claims {
@@ -118,6 +128,14 @@ export class OrderObject extends StoredObject {
     return this.hasSchema ? this.store.currentAttempt() : null;
   }
 
+  /** The merchant's tolerance and the fiat's minimum invoice (`snapshot.ts`). */
+  #terms(): PaymentTerms {
+    return {
+      tolerancePercent: this.config().PAYMENT_TOLERANCE_PERCENT,
+      minInvoiceAmount: this.ctx.storage.kv.get<string>(FIAT_MINIMUM) ?? null,
+    };
+  }
+
   #snapshotAt(seq: number): CheckoutSnapshot {
     const config = this.config();
     const order = this.store.order();
@@ -131,6 +149,7 @@ export class OrderObject extends StoredObject {
         mode: checkoutMode(config),
         seq,
         now: new Date().toISOString(),
+        terms: this.#terms(),
       },
       readRefunds(this.store.sql),
     );
@@ -144,14 +163,15 @@ export class OrderObject extends StoredObject {
     const order = this.store.order();
     if (!order) return null;
     const attempts = this.store.attempts();
-    if (orderTotals(order, attempts, readRefunds(this.store.sql)).state === "refunded") {
+    const terms = this.#terms();
+    if (orderTotals(order, attempts, readRefunds(this.store.sql), terms).state === "refunded") {
       return failure(
         409,
         "order_refunded",
         "This order was refunded to the shopper; it takes no further payment.",
       );
     }
-    if (readHold(this.store.sql) && orderTotals(order, attempts).state !== "paid") {
+    if (readHold(this.store.sql) && orderTotals(order, attempts, [], terms).state !== "paid") {
       return failure(
         409,
         "order_refunded",
@@ -184,6 +204,7 @@ export class OrderObject extends StoredObject {
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
+    if (input.minInvoiceAmount) this.ctx.storage.kv.put(FIAT_MINIMUM, input.minInvoiceAmount);
     const existing = this.store.order();
     // Every open compares against the terms already claimed: the order row, or (before it
     // exists) the claims of a create in flight or of one that failed uncertainly.
@@ -369,7 +390,9 @@ export class OrderObject extends StoredObject {
     const now = new Date().toISOString();
     // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
     const refunds = readRefunds(sql);
-    const before = orderTotals(order, this.store.attempts(), refunds);
+    const terms = this.#terms();
+    const before = orderTotals(order, this.store.attempts(), refunds, terms);
+    const underpaidBefore = remainderBelowMinimum(this.store.attempts(), before, terms);
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
     const effect = applyInvoiceState(
       {
@@ -411,7 +434,9 @@ export class OrderObject extends StoredObject {
           at: now,
         });
       }
-      const after = orderTotals(order, this.store.attempts(), refunds);
+      const attemptsAfter = this.store.attempts();
+      const after = orderTotals(order, attemptsAfter, refunds, terms);
+      const underpaid = remainderBelowMinimum(attemptsAfter, after, terms);
       const notes = notificationsFor({
         order,
         attempt: next,
@@ -421,6 +446,7 @@ export class OrderObject extends StoredObject {
         cryptoCurrencyCode: cryptoCode,
         before,
         after,
+        underpaid: underpaid && !underpaidBefore ? underpaid : null,
         now,
       });
       for (const note of notes) enqueue(sql, note, Date.now());
@@ -537,6 +563,14 @@ export class OrderObject extends StoredObject {
     const snapshot = this.#snapshotAt(this.log.lastSeq());
     if (snapshot.orderState === "paid")
       return failure(409, "order_paid", "This order is already paid.");
+    if (snapshot.underpaid) {
+      const { amountDue, minimum } = snapshot.underpaid;
+      return failure(
+        409,
+        "amount_below_minimum",
+        `The ${amountDue} ${snapshot.currency} still due is below the smallest payment the service accepts (${minimum} ${snapshot.currency}); the shop will refund or accept the order.`,
+      );
+    }
     if (!snapshot.canRetry)
       return failure(409, "attempt_open", "The current payment attempt is still open.");
     return null;
@@ -567,7 +601,7 @@ export class OrderObject extends StoredObject {
     const config = this.config();
     const number = seen + 1;
     const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
-    const due = orderTotals(order, this.store.attempts()).due;
+    const due = orderTotals(order, this.store.attempts(), [], this.#terms()).due;
     const invoice = await this.#createInvoice(config, orderId, due, order);
     if (!invoice.ok) return invoice;
     this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
@@ -674,7 +708,7 @@ export class OrderObject extends StoredObject {
         "A payment attempt is being opened for this order; refund once it is settled or ended.",
       );
     }
-    const plan = refundPlan(readLedger(this.store, this.log, order));
+    const plan = refundPlan(readLedger(this.store, this.log, order, this.#terms()));
     if (!plan.ok) return plan;
     const hold = readHold(this.store.sql);
     // A held refund is resumed, never restarted: an earlier call under this orderId may have
@@ -706,7 +740,7 @@ export class OrderObject extends StoredObject {
   async ledger(): Promise<Outcome<OrderLedger>> {
     const order = this.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
-    return success(readLedger(this.store, this.log, order));
+    return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */

@@ -70,6 +70,7 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
       amount: claims.amount,
       currency: claims.currency,
       fiatDecimalPlaces: fiat.decimalPlaces,
+      minInvoiceAmount: fiat.minInvoiceAmount,
       description: claims.description ?? null,
       customerId: claims.customerId ?? null,
       returnUrl: claims.returnUrl ?? null,
