@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, errorResponse } from "./http/api-error.ts";
+import { objectUnavailable } from "./http/object-unavailable.ts";
 import { requireConfig } from "./http/require-config.ts";
 import { storefrontCors } from "./http/storefront-cors.ts";
 import type { AppEnv } from "./http/types.ts";
@@ -47,6 +48,18 @@ app.onError((error) => {
         ...(error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) }),
       },
     });
+  }
+  if (objectUnavailable(error)) {
+    console.log(JSON.stringify({ level: "warn", event: "object.unavailable", name: error.name }));
+    return Response.json(
+      {
+        error: {
+          code: "service_busy",
+          message: "The checkout was busy for a moment; try again in a second.",
+        },
+      },
+      { status: 503, headers: { "cache-control": "no-store", "retry-after": "1" } },
+    );
   }
   // Unknown errors: log the name only (messages of third-party errors may echo inputs).
   console.log(JSON.stringify({ level: "error", event: "unhandled", name: error.name }));

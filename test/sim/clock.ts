@@ -8,6 +8,7 @@
  * exist (a worker without reconciliation).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
 
 /**
  * Lets time pass for one object until its next scheduled work, then runs its alarm.
@@ -28,4 +29,29 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
     }
   }).catch(() => {});
   return runDurableObjectAlarm(stub);
+}
+
+/**
+ * Notifications an object still owes the merchant (undelivered, attempts left). Read inside the
+ * object, so it also sees rows an alarm the runtime started on its own is delivering right now.
+ *
+ * @example
+ * if ((await owedNotifications(world.stub)) > 0) await sleep(50);
+ */
+export async function owedNotifications(stub: DurableObjectStub): Promise<number> {
+  return runInDurableObject(stub, (_o, state: DurableObjectState) => {
+    const sql = state.storage.sql;
+    const has = sql
+      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'")
+      .toArray().length;
+    if (!has) return 0;
+    return Number(
+      sql
+        .exec(
+          "SELECT COUNT(*) AS n FROM outbox WHERE delivered_at IS NULL AND attempts < ?",
+          MAX_ATTEMPTS,
+        )
+        .one().n,
+    );
+  });
 }

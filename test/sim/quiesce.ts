@@ -7,12 +7,20 @@
  */
 import { env } from "cloudflare:workers";
 import { sendDelivery } from "./act.ts";
-import { timePasses } from "./clock.ts";
+import { owedNotifications, timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf } from "./service.ts";
 import type { World } from "./world.ts";
 
 /** Rounds of redelivery + alarms at most; each alarm run stands for "its scheduled time came". */
 const ROUNDS = 6;
+
+/**
+ * How long the last round waits for an alarm the runtime started by itself (an alarm set for
+ * "now" fires at once, beside ours) to finish delivering: 40 × 50 ms. Notifications still owed
+ * after that with no alarm left to send them are never sent, and the invariants say so.
+ */
+const SETTLE_POLLS = 40;
+const SETTLE_POLL_MS = 50;
 
 /**
  * Redelivers and runs every object's alarm, round after round, until a round delivers nothing
@@ -40,7 +48,18 @@ export async function quiesce(world: World): Promise<void> {
     world.note(`quiesce round ${round}: order alarm ran ${ran}`);
     // At rest: a round that delivered nothing and whose alarms changed nothing the widget sees.
     const now = (await world.snapshot()).seq;
-    if (round > 0 && delivered === 0 && now === seq) return;
+    if (round > 0 && delivered === 0 && now === seq) return settle(world);
     seq = now;
+  }
+  await settle(world);
+}
+
+/** Waits while the order object still owes notifications and something may yet send them. */
+async function settle(world: World): Promise<void> {
+  for (let poll = 0; poll < SETTLE_POLLS; poll += 1) {
+    if ((await owedNotifications(world.stub)) === 0) return;
+    // A scheduled retry is due only later: make its time come now.
+    if (await timePasses(world.stub)) continue;
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
   }
 }

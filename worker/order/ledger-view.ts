@@ -3,14 +3,23 @@
  * The merchant's view of an order (`GET /v1/orders/:invoiceNumber`): state, exact amounts,
  * attempts, refunds (each with its address, currency, amount, status and withdrawal id),
  * payments, the event log and the notification outbox.
+ *
+ * Each attempt's `status` is the service's: the newest status ever read of its invoice
+ * (`converge/followed.ts`). The ledger's own rows may say `partially_paid` + `ended` for an
+ * invoice the service expired after part of the money arrived (`ledger.ts` books that money
+ * like a partial payment); the merchant still sees `expired`, with the crypto received and
+ * the fiat applied beside it.
  */
 
+import type { InvoiceStatus } from "../api/contract.ts";
+import { knownFacts } from "../converge/followed.ts";
+import { INVOICE_RANK } from "../converge/status-rank.ts";
 import type { EventLog } from "../events/event-log.ts";
 import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
 import { readRefunds, refundLedgerViews } from "./refunds.ts";
 import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
-import type { OrderRow, OrderStore } from "./store.ts";
+import type { AttemptRow, OrderRow, OrderStore } from "./store.ts";
 
 /** Reads the ledger of an order. */
 export function readLedger(
@@ -42,7 +51,7 @@ export function readLedger(
       number: a.number,
       orderId: a.orderId,
       invoiceId: a.invoiceId,
-      status: a.status,
+      status: serviceStatus(store.sql, a),
       ended: a.ended,
       fiatAmount: fiat(a.fiatAmount),
       cryptoCurrencyCode: a.currency?.code ?? null,
@@ -59,6 +68,15 @@ export function readLedger(
     createdAt: order.createdAt,
   };
 }
+
+/** The service's status of an attempt's invoice; the ledger's own for an object that kept no facts. */
+function serviceStatus(sql: SqlStorage, a: AttemptRow): InvoiceStatus {
+  const facts = a.invoiceId ? knownFacts(sql, "invoice", a.invoiceId) : null;
+  return facts && isInvoiceStatus(facts.status) ? facts.status : a.status;
+}
+
+const isInvoiceStatus = (status: string): status is InvoiceStatus =>
+  Object.hasOwn(INVOICE_RANK, status);
 
 /** The ledger's JSON shape. */
 export type OrderLedger = ReturnType<typeof readLedger>;

@@ -16,7 +16,7 @@
 import type { InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { add, cmp, isPositive, sub } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../order/outcome.ts";
-import { ENDED, FINAL, SETTLED } from "../order/status.ts";
+import { ENDED, FINAL } from "../order/status.ts";
 
 /** The parts of the order ledger a refund reads. */
 export interface RefundLedger {
@@ -87,7 +87,7 @@ export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
         ? a.status === "overpaid" && a.cryptoExpected !== null
           ? sub(a.cryptoReceived, a.cryptoExpected)
           : "0"
-        : partial && SETTLED.has(a.status)
+        : partial && isPositive(a.cryptoReceived)
           ? a.cryptoReceived
           : "0";
     if (!isPositive(amount)) continue;

@@ -1,0 +1,46 @@
+/**
+ * An order object restarted (deploy, `ctx.abort()`, a limit) while a shopper's call is in
+ * flight: the call answers 503 `service_busy` with `Retry-After` (never 500 `internal`, never
+ * the abort's reason), and repeating it finds the one invoice the service made.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { checkoutIdFor } from "../../worker/checkout/checkout-id.ts";
+import { fault, ledgerOf, openCheckout, sleep, uniqueSub, upstreamInvoice } from "./helpers.ts";
+
+describe("object restarted mid-call", () => {
+  it("an open in flight answers 503 service_busy; opening again adopts the service's invoice", async () => {
+    const sub = uniqueSub("restart");
+    const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    // The service makes the invoice at once but answers 1.5 s later.
+    await fault({
+      path: "/invoice",
+      method: "POST",
+      mode: "timeout-after-create",
+      delayMs: 1500,
+      times: 1,
+    });
+    const inFlight = openCheckout({ sub, amount: "25.00" });
+    await sleep(400);
+    await runInDurableObject(stub, (_o, state) => state.abort("secret-reason-42")).catch(() => {});
+
+    const first = await inFlight;
+    expect(first.status).toBe(503);
+    expect(first.body.error?.code).toBe("service_busy");
+    expect(JSON.stringify(first.body)).not.toContain("secret-reason-42");
+
+    const again = await openCheckout({ sub, amount: "25.00" });
+    expect([200, 201]).toContain(again.status);
+    expect(again.body.data.attempt.orderId).toBe(`cc-${sub}`);
+    // The worker's attempt is the invoice the service made during the aborted call.
+    const upstream = await upstreamInvoice(`cc-${sub}`);
+    expect(upstream.status).toBe(200);
+    expect(upstream.body.data.id).toBe(await attemptInvoiceId(sub));
+  });
+});
+
+async function attemptInvoiceId(sub: string): Promise<unknown> {
+  return (await ledgerOf(sub)).attempts[0]?.invoiceId;
+}
