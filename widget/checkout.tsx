@@ -3,8 +3,9 @@
  * The shopper's checkout: open → choose currency → pay → live status, in one component.
  *
  * State flows one way: every answer from the worker (POST, GET, SSE) is a full
- * `CheckoutSnapshot`, and the view is a function of the newest one. A snapshot with a lower
- * `seq` than the one shown is ignored, so a slow POST answer cannot undo a pushed update.
+ * `CheckoutSnapshot`, and the view is a function of the newest one. A snapshot with the same
+ * or a lower `seq` than the one shown is a duplicate or stale and is ignored (`snapshots.ts`),
+ * so a slow POST answer cannot undo a pushed update.
  *
  * The payment instructions show only while the attempt takes money (`created`,
  * `partially_paid`): once a payment is detected (`processing`, `suspended`) showing "send
@@ -29,6 +30,7 @@ import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
 import { reportFailure } from "./report.ts";
 import { serverClock } from "./server-clock.ts";
+import { isNewState, supersedes } from "./snapshots.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { HostedPanel } from "./views/hosted.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
@@ -46,8 +48,6 @@ const ENDED = new Set(["expired", "failed", "cancelled"]);
 const RULED_OUT = /^(currency_unavailable|amount_below_minimum)$/;
 /** Fiat strings like "0.00": any non-zero digit means an overpayment. */
 const isOverpaid = (s: CheckoutSnapshot) => /[1-9]/.test(s.amountOverpaid);
-/** What the shopper can see of a snapshot: equal for two snapshots of the same state. */
-const stateOf = (s: CheckoutSnapshot) => JSON.stringify({ ...s, seq: 0, updatedAt: 0 });
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
@@ -124,14 +124,15 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   });
 
   const accept = (next: CheckoutSnapshot) => {
-    const prev = shown.current;
-    if (prev && prev.id === next.id && next.seq < prev.seq) return;
+    // Any answer bounds the worker's clock, a duplicate too (the largest bound wins).
     clock.see(next.updatedAt);
     setNow(clock.now());
+    const prev = shown.current;
+    if (!supersedes(prev, next)) return;
     shown.current = next;
     setSnapshot(next);
     setError(null);
-    if (!prev || stateOf(prev) !== stateOf(next)) {
+    if (isNewState(prev, next)) {
       emit("checkout:status", next);
       if (next.final && !prev?.final) emit("checkout:paid", next);
       if (ENDED.has(next.attempt.status) && prev?.attempt.status !== next.attempt.status)

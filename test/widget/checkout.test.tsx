@@ -261,6 +261,24 @@ describe("live status", () => {
     expect(screen.getAllByText(/Payment detected/)).toHaveLength(2);
   });
 
+  it("ignores a snapshot with the sequence number already shown (a duplicate, not news)", async () => {
+    const { events } = setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          withPayment({
+            seq: 5,
+            attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
+          }),
+          201,
+        ),
+    });
+    await screen.findAllByText(/Payment detected/);
+    FakeEventSource.instances[0]!.push(withPayment({ seq: 5 }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getAllByText(/Payment detected/)).toHaveLength(2);
+    expect(events.filter((e) => e.name === "checkout:status")).toHaveLength(1);
+  });
+
   it("partially paid: received X of Y, send the remaining Z, and a refund address form", async () => {
     const partial = snapshot({
       orderState: "partially_paid",

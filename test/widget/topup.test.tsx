@@ -2,7 +2,8 @@ import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { translator } from "../../widget/i18n/index.ts";
-import { fixedCurrency, TopUp } from "../../widget/topup.tsx";
+import { fixedCurrency } from "../../widget/token.ts";
+import { TopUp } from "../../widget/topup.tsx";
 import {
   BASE,
   CURRENCIES,
@@ -47,6 +48,26 @@ describe("top-up mode", () => {
     expect(FakeEventSource.instances[0]?.url).toBe(
       `${BASE}/v1/deposits/dabcdefghijklmnopqrstuv/events`,
     );
+  });
+
+  it("shows the larger minimum exactly, even where floating point sees two equal amounts", async () => {
+    const worker = fakeWorker({
+      "POST /v1/deposits": () => ({
+        status: 201,
+        body: {
+          data: depositSnapshot({
+            cryptoCurrencyCode: "ETH",
+            decimalPlaces: 18,
+            minDepositAmount: "1",
+            minimumAmount: "1.000000000000000001",
+          }),
+        },
+      }),
+    });
+    vi.stubGlobal("fetch", worker.fetch);
+    const token = jwt({ sub: "topup-7", mode: "deposit", cryptoCurrencyCode: "ETH" });
+    render(<TopUp api={createApi(BASE)} token={token} i18n={translator("en")} emit={() => {}} />);
+    await screen.findByText("Minimum deposit: 1.000000000000000001 ETH");
   });
 
   it("opens directly when the token fixes the currency, and shows the net credit when completed", async () => {
