@@ -28,6 +28,7 @@ import {
   ok,
   payment,
   refuse,
+  renderCheckout,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
@@ -35,20 +36,8 @@ import {
 const ID = "abcdefghijklmnopqrstuv";
 const usdt = CURRENCIES[1]!;
 
-function setup(routes: Parameters<typeof fakeWorker>[0], locale = "en") {
-  const worker = fakeWorker({ "GET /v1/currencies": () => ok(CURRENCIES), ...routes });
-  vi.stubGlobal("fetch", worker.fetch);
-  const events: { name: string; detail: unknown }[] = [];
-  render(
-    <Checkout
-      api={createApi(BASE)}
-      token="token.jwt.value"
-      i18n={translator(locale)}
-      emit={(name, detail) => events.push({ name, detail })}
-    />,
-  );
-  return { worker, events };
-}
+const setup = (routes: Parameters<typeof fakeWorker>[0], locale = "en") =>
+  renderCheckout(routes, { i18n: translator(locale) });
 
 useWidgetTestDoubles();
 

@@ -1,3 +1,8 @@
+/**
+ * `<crypto-checkout>` itself (`widget/element.ts`): defined once, an open shadow root, composed
+ * events, right to left for Arabic, `theme` restyling without touching the checkout, and one
+ * re-render per real change of any other attribute.
+ */
 import { waitFor } from "@testing-library/preact";
 import { encode } from "uqr";
 import { afterEach, describe, expect, it, vi } from "vitest";
