@@ -3,8 +3,9 @@
  * The shopper's checkout: open → choose currency → pay → live status, in one component.
  *
  * State flows one way: every answer from the worker (POST, GET, SSE) is a full
- * `CheckoutSnapshot`, and the view is a function of the newest one. A snapshot with a lower
- * `seq` than the one shown is ignored, so a slow POST answer cannot undo a pushed update.
+ * `CheckoutSnapshot`, and the view is a function of the newest one. A snapshot with the same
+ * or a lower `seq` than the one shown is a duplicate or stale and is ignored (`snapshots.ts`),
+ * so a slow POST answer cannot undo a pushed update.
  *
  * The payment instructions show only while the attempt takes money (`created`,
  * `partially_paid`): once a payment is detected (`processing`, `suspended`) showing "send
@@ -18,9 +19,17 @@
  * without waiting for the stream. A refund address is asked for only when the excess could be
  * paid back (`payment.refund.possible`); otherwise the widget says why not.
  */
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
+import {
+  checkoutReducer,
+  ENDED,
+  initialState,
+  isOverpaid,
+  showsInstructions,
+  stepOf,
+} from "./checkout-state.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
 import { countdown, formatCrypto, formatFiat } from "./format.ts";
@@ -29,6 +38,7 @@ import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
 import { reportFailure } from "./report.ts";
 import { serverClock } from "./server-clock.ts";
+import { isNewState, supersedes } from "./snapshots.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { HostedPanel } from "./views/hosted.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
@@ -40,14 +50,6 @@ export interface CheckoutProps {
   i18n: Translator;
   emit: Emit;
 }
-
-const ENDED = new Set(["expired", "failed", "cancelled"]);
-/** Lock failures that rule a currency out for this order (shown on its button). */
-const RULED_OUT = /^(currency_unavailable|amount_below_minimum)$/;
-/** Fiat strings like "0.00": any non-zero digit means an overpayment. */
-const isOverpaid = (s: CheckoutSnapshot) => /[1-9]/.test(s.amountOverpaid);
-/** What the shopper can see of a snapshot: equal for two snapshots of the same state. */
-const stateOf = (s: CheckoutSnapshot) => JSON.stringify({ ...s, seq: 0, updatedAt: 0 });
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
@@ -96,19 +98,10 @@ const ticker = (code: string) => code.split("_")[0] ?? code;
 
 export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const { t } = i18n;
-  const [snapshot, setSnapshot] = useState<CheckoutSnapshot | null>(null);
-  const [currencies, setCurrencies] = useState<CryptoCurrency[] | null>(null);
-  const [error, setError] = useState<string | null>(token ? null : "missing_token");
-  const [busy, setBusy] = useState(false);
-  const [hosted, setHosted] = useState(false);
-  const [choosing, setChoosing] = useState(false);
-  const [off, setOff] = useState<Record<string, string>>({});
+  const [state, dispatch] = useReducer(checkoutReducer, token, initialState);
   const [qrReady, setQrReady] = useState(false);
-  const [announce, setAnnounce] = useState("");
   const [clock] = useState(serverClock);
   const [now, setNow] = useState(Date.now());
-  const [down, setDown] = useState(false);
-  const [reload, setReload] = useState(0);
   const shown = useRef<CheckoutSnapshot | null>(null);
   // The effect below outlives a locale switch: it must announce in the current language.
   const lang = useRef(i18n);
@@ -124,38 +117,43 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   });
 
   const accept = (next: CheckoutSnapshot) => {
-    const prev = shown.current;
-    if (prev && prev.id === next.id && next.seq < prev.seq) return;
+    // Any answer bounds the worker's clock, a duplicate too (the largest bound wins).
     clock.see(next.updatedAt);
     setNow(clock.now());
+    const prev = shown.current;
+    if (!supersedes(prev, next)) return;
     shown.current = next;
-    setSnapshot(next);
-    setError(null);
-    if (!prev || stateOf(prev) !== stateOf(next)) {
+    const news = isNewState(prev, next);
+    dispatch({
+      type: "snapshot",
+      snapshot: next,
+      announce: news ? statusText(next, lang.current) : undefined,
+    });
+    if (news) {
       emit("checkout:status", next);
       if (next.final && !prev?.final) emit("checkout:paid", next);
       if (ENDED.has(next.attempt.status) && prev?.attempt.status !== next.attempt.status)
         emit("checkout:expired", next);
-      setAnnounce(statusText(next, lang.current));
     }
   };
-  const fail = (e: unknown) =>
-    setError(reportFailure(emit, e, (code) => lang.current.t(messageFor(code))));
+  /** Reports a failure and shows it; `picked` is the currency a refused lock asked for. */
+  const fail = (e: unknown, picked?: string) =>
+    dispatch({
+      type: "failed",
+      error: reportFailure(emit, e, (code) => lang.current.t(messageFor(code))),
+      picked,
+    });
   /** Runs a shopper's action; `picked` is the currency a lock asked for. */
   const run = async (action: () => Promise<CheckoutSnapshot>, picked?: string) => {
-    setBusy(true);
+    dispatch({ type: "busy", busy: true });
     try {
       accept(await action());
     } catch (e) {
       focusNext.current = null;
-      const code = e instanceof ApiFailure ? e.code : "";
-      if (code === "lock_unsupported") setHosted(true);
-      else {
-        if (picked && RULED_OUT.test(code)) setOff((o) => ({ ...o, [picked]: code }));
-        fail(e);
-      }
+      if (e instanceof ApiFailure && e.code === "lock_unsupported") dispatch({ type: "hosted" });
+      else fail(e, picked);
     } finally {
-      setBusy(false);
+      dispatch({ type: "busy", busy: false });
     }
   };
 
@@ -164,7 +162,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       fail(new ApiFailure("missing_token", "<crypto-checkout> has no token attribute."));
       return;
     }
-    setError(null);
+    dispatch({ type: "failed", error: null });
     let stop = () => {};
     let cancelled = false;
     api
@@ -178,10 +176,12 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
             () => api.get(first.id),
             accept,
             fail,
-            (up) => setDown(!up),
+            (up) => dispatch({ type: "link", down: !up }),
           );
         // Also in hosted mode: the refund form needs the currency's addressMask.
-        api.currencies().then(setCurrencies, () => setCurrencies([]));
+        const listed = (currencies: CryptoCurrency[]) =>
+          dispatch({ type: "currencies", currencies });
+        api.currencies().then(listed, () => listed([]));
       })
       .catch(fail);
     const tick = setInterval(() => setNow(clock.now()), 1000);
@@ -190,8 +190,10 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       stop();
       clearInterval(tick);
     };
-  }, [token, reload]);
+  }, [token, state.opened]);
 
+  const { snapshot, error, busy, currencies } = state;
+  const step = stepOf(state);
   // The encoder loads once any payment shows: in-page, or hosted after a pick on the service's page.
   const showsPayment = !!snapshot?.attempt.payment;
   useEffect(() => {
@@ -205,11 +207,12 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   }, [closed, closes]);
 
   if (!snapshot) {
+    // Steps `loading` and `unavailable`.
     return (
       <div class="card" aria-busy={error ? "false" : "true"}>
         {error ? <Problem code={error} i18n={i18n} /> : <p class="muted">{t("loading")}</p>}
         {error && TRANSIENT.has(error) ? (
-          <button type="button" class="primary" onClick={() => setReload(reload + 1)}>
+          <button type="button" class="primary" onClick={() => dispatch({ type: "reopen" })}>
             {t("retry")}
           </button>
         ) : null}
@@ -224,9 +227,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const overpaid = isOverpaid(s);
   const refunded = s.orderState === "refunded";
   const wantsRefund = !refunded && (status === "partially_paid" || overpaid);
-  const payable = !s.final && !refunded && !ENDED.has(status) && !s.canRetry;
-  const inPage = s.mode === "in-page" && !hosted;
-  const takesMoney = status === "created" || status === "partially_paid";
+  const inPage = s.mode === "in-page" && !state.hostedOnly;
 
   return (
     <div class="card" ref={root}>
@@ -253,23 +254,25 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       </header>
 
       <p class={`status status-${s.final ? "paid" : status}`}>{statusText(s, i18n)}</p>
-      {down && !s.final ? (
+      {state.down && !s.final ? (
         <p class="muted" role="status">
           {t("reconnecting")}
         </p>
       ) : null}
       {error ? <Problem code={error} i18n={i18n} /> : null}
 
-      {payable && (!p || choosing) && inPage && status === "created" ? (
+      {step === "picker" ? (
         currencies ? (
           <CurrencyPicker
             currencies={currencies}
             i18n={i18n}
             busy={busy}
-            off={off}
+            off={state.off}
             onPick={(c) => {
               focusNext.current = "#cc-pay";
-              void run(() => api.lock(s.id, c), c).then(() => setChoosing(false));
+              void run(() => api.lock(s.id, c), c).then(() =>
+                dispatch({ type: "choose", choosing: false }),
+              );
             }}
           />
         ) : (
@@ -277,11 +280,11 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         )
       ) : null}
 
-      {payable && !inPage ? (
+      {step === "hosted" ? (
         <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
       ) : null}
 
-      {payable && p && !choosing && takesMoney ? (
+      {p && showsInstructions(state, step) ? (
         <PaymentPanel
           payment={p}
           partial={status === "partially_paid"}
@@ -289,17 +292,17 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           now={now}
           qrReady={qrReady}
           onChange={
-            status === "created" && !/[1-9]/.test(p.received) && inPage
+            step === "instructions" && status === "created" && !/[1-9]/.test(p.received)
               ? () => {
                   focusNext.current = "#cc-pick";
-                  setChoosing(true);
+                  dispatch({ type: "choose", choosing: true });
                 }
               : undefined
           }
         />
       ) : null}
 
-      {s.canRetry ? (
+      {step === "retry" ? (
         <button
           type="button"
           class="primary"
@@ -363,7 +366,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         </a>
       ) : null}
       <p class="sr-only" aria-live="polite">
-        {announce}
+        {state.announce}
       </p>
     </div>
   );

@@ -4,8 +4,8 @@
  * cannot break it and it cannot break the storefront. Also `mount()` for programmatic use.
  *
  * Attributes: `token` (required), `api` (worker origin; default: where the script came from),
- * `locale` (default: the page's `<html lang>`), `theme` (`light` | `dark`; default: the OS),
- * `mode` (`deposit` for a top-up; default: a payment).
+ * `locale` (default: the page's `<html lang>`), `theme` (`light` | `dark`; default: the OS;
+ * changing it only restyles), `mode` (`deposit` for a top-up; default: a payment).
  */
 import { h, render } from "preact";
 import { createApi } from "./api.ts";
@@ -92,9 +92,12 @@ export function defineCheckoutElement(defaultApi: string, name = "crypto-checkou
         this.#unmount?.();
         this.#unmount = null;
       }
-      attributeChangedCallback(_name: string, before: string | null, after: string | null) {
-        // Re-render only on a real change (mount itself may set `theme` to the same value).
-        if (before !== after && this.isConnected && this.#unmount) this.#render();
+      attributeChangedCallback(name: string, before: string | null, after: string | null) {
+        // `theme` only restyles: the stylesheet reads the attribute (`:host([theme=…])`), so
+        // the checkout keeps its state, its request and its stream. Any other attribute
+        // re-renders, on a real change only.
+        if (name !== "theme" && before !== after && this.isConnected && this.#unmount)
+          this.#render();
       }
       #render() {
         this.#unmount?.();

@@ -4,16 +4,19 @@
  * customer. Shows the exact minimum, the tenant's service fee as read from the service (never a
  * constant), and — once completed — what was credited: received − service fee − network fee.
  *
- * The token's claims are read (not verified: the worker verifies) only to know whether the
- * merchant fixed the currency; otherwise the customer picks one from the live list.
+ * The token's claims are read (`token.ts`; not verified: the worker verifies) only to know
+ * whether the merchant fixed the currency; otherwise the customer picks one from the live list.
  *
  * Invariants: one deposit request at a time (a double click opens one deposit); an answer that
- * arrives after unmount (or a token change) is dropped, so no stream outlives the view; a
- * snapshot older than the one shown is ignored before any event; `checkout:paid` fires once.
+ * arrives after unmount (or a token change) is dropped, so no stream outlives the view;
+ * snapshots follow the checkout's rule (`snapshots.ts`: a duplicate or older `seq` is ignored
+ * before any event, `checkout:status` once per new state); `checkout:paid` fires once; the
+ * minimum shown is the larger of two decimal strings, compared exactly (`decimal.ts`).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CryptoCurrency, DepositSnapshot } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
+import { maxDecimal } from "./decimal.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
 import { formatCrypto } from "./format.ts";
@@ -21,24 +24,11 @@ import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
 import { reportFailure } from "./report.ts";
+import { isNewState, supersedes } from "./snapshots.ts";
+import { fixedCurrency } from "./token.ts";
 import { walletLink } from "./url.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { CopyRow, QrCode } from "./views/payment.tsx";
-
-/** The currency a top-up token fixes, if any (claims are base64url JSON; unverified here). */
-export function fixedCurrency(token: string): string | null {
-  try {
-    const part = token.split(".")[1] ?? "";
-    const claims = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))) as {
-      cryptoCurrencyCode?: unknown;
-    };
-    return typeof claims.cryptoCurrencyCode === "string" ? claims.cryptoCurrencyCode : null;
-  } catch {
-    return null;
-  }
-}
-
-const bigger = (a: string, b: string | null) => (b !== null && Number(b) > Number(a) ? b : a);
 
 export function TopUp({
   api,
@@ -67,10 +57,10 @@ export function TopUp({
 
   const accept = (next: DepositSnapshot) => {
     const prev = shown.current;
-    if (prev && next.seq <= prev.seq) return;
+    if (!supersedes(prev, next)) return;
     shown.current = next;
     setDeposit(next);
-    emit("checkout:status", next);
+    if (isNewState(prev, next)) emit("checkout:status", next);
     if (next.status === "completed" && prev?.status !== "completed") emit("checkout:paid", next);
   };
   const fail = (e: unknown) => setError(reportFailure(emit, e, (code) => t(messageFor(code))));
@@ -142,7 +132,7 @@ export function TopUp({
   const d = deposit;
   const code = d.cryptoCurrencyCode.split("_")[0] ?? d.cryptoCurrencyCode;
   const fmt = (v: string) => formatCrypto(v, d.decimalPlaces, i18n.locale);
-  const minimum = bigger(d.minDepositAmount, d.minimumAmount);
+  const minimum = maxDecimal(d.minDepositAmount, d.minimumAmount);
   const statusText: Record<string, string> = {
     created: t("topUpWaiting"),
     processing: t("topUpProcessing"),

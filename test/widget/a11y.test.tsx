@@ -9,9 +9,15 @@ import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { translator } from "../../widget/i18n/index.ts";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { BASE, CURRENCIES, fakeWorker, payment, snapshot, useWidgetTestDoubles } from "./fakes.ts";
-
-const ok = (data: unknown) => ({ status: 200, body: { data } });
+import {
+  BASE,
+  CURRENCIES,
+  fakeWorker,
+  ok,
+  payment,
+  snapshot,
+  useWidgetTestDoubles,
+} from "./fakes.ts";
 
 async function violations(first: CheckoutSnapshot, ready: string | RegExp) {
   vi.stubGlobal(

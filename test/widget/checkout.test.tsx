@@ -1,3 +1,9 @@
+/**
+ * The checkout view's main path (`widget/checkout.tsx`): each step and status a shopper sees,
+ * exact amounts, copy and announce, SSE updates, duplicate and stale snapshots ignored,
+ * partial and overpaid payments with the refund form, retry, every error in plain words with
+ * the worker's developer message in `checkout:error`, and German.
+ */
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
@@ -6,34 +12,20 @@ import { de } from "../../widget/i18n/de.ts";
 import { registerLocale, translator } from "../../widget/i18n/index.ts";
 import {
   BASE,
-  CURRENCIES,
   FakeEventSource,
-  fakeWorker,
+  type fakeWorker,
   ok,
   payment,
   refuse,
+  renderCheckout,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
 
-function setup(
+const setup = (
   routes: Parameters<typeof fakeWorker>[0],
   options: { token?: string | null; locale?: string } = {},
-) {
-  const worker = fakeWorker({ "GET /v1/currencies": () => ok(CURRENCIES), ...routes });
-  vi.stubGlobal("fetch", worker.fetch);
-  const events: { name: string; detail: unknown }[] = [];
-  const token = options.token === undefined ? "token.jwt.value" : options.token;
-  render(
-    <Checkout
-      api={createApi(BASE)}
-      token={token}
-      i18n={translator(options.locale ?? "en")}
-      emit={(name, detail) => events.push({ name, detail })}
-    />,
-  );
-  return { worker, events };
-}
+) => renderCheckout(routes, { token: options.token, i18n: translator(options.locale ?? "en") });
 
 useWidgetTestDoubles();
 
@@ -259,6 +251,24 @@ describe("live status", () => {
     FakeEventSource.instances[0]!.push(withPayment({ seq: 3 }));
     await new Promise((r) => setTimeout(r, 20));
     expect(screen.getAllByText(/Payment detected/)).toHaveLength(2);
+  });
+
+  it("ignores a snapshot with the sequence number already shown (a duplicate, not news)", async () => {
+    const { events } = setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          withPayment({
+            seq: 5,
+            attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
+          }),
+          201,
+        ),
+    });
+    await screen.findAllByText(/Payment detected/);
+    FakeEventSource.instances[0]!.push(withPayment({ seq: 5 }));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(screen.getAllByText(/Payment detected/)).toHaveLength(2);
+    expect(events.filter((e) => e.name === "checkout:status")).toHaveLength(1);
   });
 
   it("partially paid: received X of Y, send the remaining Z, and a refund address form", async () => {

@@ -28,6 +28,7 @@ import {
   ok,
   payment,
   refuse,
+  renderCheckout,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
@@ -35,20 +36,8 @@ import {
 const ID = "abcdefghijklmnopqrstuv";
 const usdt = CURRENCIES[1]!;
 
-function setup(routes: Parameters<typeof fakeWorker>[0], locale = "en") {
-  const worker = fakeWorker({ "GET /v1/currencies": () => ok(CURRENCIES), ...routes });
-  vi.stubGlobal("fetch", worker.fetch);
-  const events: { name: string; detail: unknown }[] = [];
-  render(
-    <Checkout
-      api={createApi(BASE)}
-      token="token.jwt.value"
-      i18n={translator(locale)}
-      emit={(name, detail) => events.push({ name, detail })}
-    />,
-  );
-  return { worker, events };
-}
+const setup = (routes: Parameters<typeof fakeWorker>[0], locale = "en") =>
+  renderCheckout(routes, { i18n: translator(locale) });
 
 useWidgetTestDoubles();
 
@@ -207,7 +196,7 @@ describe("top-up", () => {
     expect(FakeEventSource.instances.filter((s) => !s.closed)).toHaveLength(0);
   });
 
-  it("ignores an older snapshot before any event, and emits checkout:paid once", async () => {
+  it("ignores an older or duplicate snapshot before any event; status once per new state, paid once", async () => {
     const { events } = mount({ "POST /v1/deposits": () => ok(dep({ seq: 2 }), 201) });
     fireEvent.click(await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" }));
     await screen.findAllByText("Waiting for your deposit…");
@@ -222,6 +211,8 @@ describe("top-up", () => {
     act(() => {
       source.push(dep({ seq: 1, status: "processing" }) as never);
       source.push(dep({ seq: 3, status: "completed", settlement }) as never);
+      // A duplicate of seq 3 is ignored, whatever it says; seq 4 repeats the state shown.
+      source.push(dep({ seq: 3, status: "processing" }) as never);
       source.push(dep({ seq: 4, status: "completed", settlement }) as never);
     });
     await screen.findAllByText("Credited 9.65 USDT.");
@@ -229,7 +220,7 @@ describe("top-up", () => {
       events
         .filter((e) => e.name === "checkout:status")
         .map((e) => (e.detail as DepositSnapshot).seq),
-    ).toEqual([2, 3, 4]);
+    ).toEqual([2, 3]);
     expect(events.filter((e) => e.name === "checkout:paid")).toHaveLength(1);
   });
 

@@ -1,3 +1,8 @@
+/**
+ * `<crypto-checkout>` itself (`widget/element.ts`): defined once, an open shadow root, composed
+ * events, right to left for Arabic, `theme` restyling without touching the checkout, and one
+ * re-render per real change of any other attribute.
+ */
 import { waitFor } from "@testing-library/preact";
 import { encode } from "uqr";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -22,6 +27,7 @@ function stubWorker() {
   });
   vi.stubGlobal("fetch", worker.fetch);
   vi.stubGlobal("EventSource", FakeEventSource);
+  FakeEventSource.instances = [];
   return worker;
 }
 
@@ -61,20 +67,43 @@ describe("<crypto-checkout>", () => {
 });
 
 describe("<crypto-checkout> attributes", () => {
-  it("re-renders once per real attribute change (no feedback loop through `theme`)", async () => {
+  it("changing `theme` only restyles: no new POST, no new stream, the same checkout", async () => {
     const worker = stubWorker();
     defineCheckoutElement(BASE);
     document.body.innerHTML = `<crypto-checkout token="t" api="${BASE}" theme="light"></crypto-checkout>`;
     const el = document.querySelector("crypto-checkout")!;
-    await waitFor(() => expect(el.shadowRoot?.textContent).toContain("Cedar & Bean"));
-    const before = worker.calls.filter((c) => c.path === "/v1/checkouts").length;
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const card = el.shadowRoot!.querySelector(".card")!;
+    const background = () => getComputedStyle(card).backgroundColor;
+    expect(background()).toBe("#ffffff");
+    const calls = worker.calls.length;
     el.setAttribute("theme", "dark");
-    el.setAttribute("theme", "dark");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(background()).toBe("#15181d");
+    el.removeAttribute("theme");
+    el.setAttribute("theme", "light");
+    await new Promise((r) => setTimeout(r, 60));
+    expect(background()).toBe("#ffffff");
+    expect(worker.calls.length).toBe(calls);
+    expect(FakeEventSource.instances).toHaveLength(1);
+    expect(FakeEventSource.instances[0]!.closed).toBe(false);
+    // Not remounted: the very element rendered first is still there.
+    expect(el.shadowRoot!.querySelector(".card")).toBe(card);
+  });
+
+  it("re-renders once per real change of another attribute", async () => {
+    const worker = stubWorker();
+    defineCheckoutElement(BASE);
+    document.body.innerHTML = `<crypto-checkout token="t" api="${BASE}"></crypto-checkout>`;
+    const el = document.querySelector("crypto-checkout")!;
     await waitFor(() => expect(el.shadowRoot?.textContent).toContain("Cedar & Bean"));
-    expect(el.getAttribute("theme")).toBe("dark");
-    // One re-render for the one real change: one more open of the same checkout.
-    await waitFor(() =>
-      expect(worker.calls.filter((c) => c.path === "/v1/checkouts").length).toBe(before + 1),
-    );
+    const opens = () => worker.calls.filter((c) => c.path === "/v1/checkouts");
+    const before = opens().length;
+    el.setAttribute("token", "t2");
+    el.setAttribute("token", "t2");
+    await waitFor(() => expect(opens().length).toBe(before + 1));
+    await new Promise((r) => setTimeout(r, 60));
+    expect(opens().length).toBe(before + 1);
+    expect(opens().at(-1)?.body).toEqual({ token: "t2" });
   });
 });

@@ -1,10 +1,16 @@
 /**
- * Test doubles for the widget: a scripted worker (`fetch`) and an EventSource the test drives.
+ * The widget tests' one support module: snapshots and currencies as the worker sends them, a
+ * scripted worker (`fetch`), an EventSource the test drives, the hooks every rendering test
+ * needs, and `renderCheckout` (the checkout view against a scripted worker, recording events).
  */
-import { cleanup } from "@testing-library/preact";
+import { cleanup, render } from "@testing-library/preact";
+import { h } from "preact";
 import { encode } from "uqr";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { registerAddressCheck } from "../../widget/address-check.ts";
+import { createApi } from "../../widget/api.ts";
+import { Checkout } from "../../widget/checkout.tsx";
+import { type Translator, translator } from "../../widget/i18n/index.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
 import type {
   CheckoutSnapshot,
@@ -234,4 +240,39 @@ export function useWidgetTestDoubles(): void {
     vi.useRealTimers();
     vi.unstubAllGlobals();
   });
+}
+
+/** An event the widget emitted. */
+export interface Emitted {
+  name: string;
+  detail: unknown;
+}
+
+/**
+ * Renders the checkout view against a scripted worker (which also lists `currencies`, unless
+ * `routes` says otherwise) and records what it emits. `relocalise` re-renders it in another
+ * language, keeping its state.
+ */
+export function renderCheckout(
+  routes: Parameters<typeof fakeWorker>[0],
+  options: {
+    token?: string | null;
+    i18n?: Translator;
+    currencies?: CryptoCurrency[];
+  } = {},
+) {
+  const currencies = options.currencies ?? CURRENCIES;
+  const worker = fakeWorker({ "GET /v1/currencies": () => ok(currencies), ...routes });
+  vi.stubGlobal("fetch", worker.fetch);
+  const events: Emitted[] = [];
+  const token = options.token === undefined ? "token.jwt.value" : options.token;
+  const view = (i18n: Translator) =>
+    h(Checkout, {
+      api: createApi(BASE),
+      token,
+      i18n,
+      emit: (name, detail) => events.push({ name, detail }),
+    });
+  const { rerender } = render(view(options.i18n ?? translator("en")));
+  return { worker, events, relocalise: (i18n: Translator) => rerender(view(i18n)) };
 }

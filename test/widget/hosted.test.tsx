@@ -3,46 +3,25 @@
  * QR code on demand for paying from a phone, live status, the payer's choice on the page
  * shown in the widget (currency, amount, address), and `checkout:paid` as in in-page mode.
  */
-import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
-import { describe, expect, it, vi } from "vitest";
-import { createApi } from "../../widget/api.ts";
-import { Checkout } from "../../widget/checkout.tsx";
-import { translator } from "../../widget/i18n/index.ts";
+import { fireEvent, screen, waitFor } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
 import { qrPath } from "../../widget/qr.ts";
 import {
-  BASE,
-  CURRENCIES,
   FakeEventSource,
-  fakeWorker,
+  type fakeWorker,
   ok,
   payment,
+  renderCheckout,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
 
 const PAGE = "https://pay.example.test/pay/inv_1";
 
-function setup(
+const setup = (
   first = snapshot({ mode: "hosted" }),
   routes: Parameters<typeof fakeWorker>[0] = {},
-) {
-  const worker = fakeWorker({
-    "GET /v1/currencies": () => ok(CURRENCIES),
-    "POST /v1/checkouts": () => ok(first, 201),
-    ...routes,
-  });
-  vi.stubGlobal("fetch", worker.fetch);
-  const events: { name: string; detail: unknown }[] = [];
-  render(
-    <Checkout
-      api={createApi(BASE)}
-      token="token.jwt.value"
-      i18n={translator("en")}
-      emit={(name, detail) => events.push({ name, detail })}
-    />,
-  );
-  return { worker, events };
-}
+) => renderCheckout({ "POST /v1/checkouts": () => ok(first, 201), ...routes });
 
 useWidgetTestDoubles();
 

@@ -19,6 +19,7 @@ import {
   fakeWorker,
   ok,
   payment,
+  renderCheckout,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
@@ -27,21 +28,8 @@ const ID = "abcdefghijklmnopqrstuv";
 const locked = (over: Parameters<typeof payment>[0] = {}, status: "created" = "created") =>
   snapshot({ seq: 2, attempt: { ...snapshot().attempt, status, payment: payment(over) } });
 
-function setup(routes: Parameters<typeof fakeWorker>[0], i18n: Translator = translator("en")) {
-  const worker = fakeWorker({ "GET /v1/currencies": () => ok(CURRENCIES), ...routes });
-  vi.stubGlobal("fetch", worker.fetch);
-  const events: { name: string; detail: unknown }[] = [];
-  const view = (t: Translator) => (
-    <Checkout
-      api={createApi(BASE)}
-      token="token.jwt.value"
-      i18n={t}
-      emit={(name, detail) => events.push({ name, detail })}
-    />
-  );
-  const { rerender } = render(view(i18n));
-  return { worker, events, relocalise: (t: Translator) => rerender(view(t)) };
-}
+const setup = (routes: Parameters<typeof fakeWorker>[0], i18n: Translator = translator("en")) =>
+  renderCheckout(routes, { i18n });
 
 useWidgetTestDoubles();
 

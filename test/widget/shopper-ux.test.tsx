@@ -3,37 +3,22 @@
  * a refund that could not be paid, a device clock that is wrong, a lost connection, and the
  * events a storefront hears (one `checkout:status` per new state).
  */
-import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { act, fireEvent, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
-import { createApi } from "../../widget/api.ts";
-import { Checkout } from "../../widget/checkout.tsx";
-import { translator } from "../../widget/i18n/index.ts";
 import type { CryptoCurrency, InvoiceStatus } from "../../worker/api/contract.ts";
 import {
-  BASE,
   CURRENCIES,
   FakeEventSource,
-  fakeWorker,
+  type fakeWorker,
   ok,
   payment,
+  renderCheckout,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
 
-function setup(routes: Parameters<typeof fakeWorker>[0], currencies = CURRENCIES) {
-  const worker = fakeWorker({ "GET /v1/currencies": () => ok(currencies), ...routes });
-  vi.stubGlobal("fetch", worker.fetch);
-  const events: { name: string; detail: unknown }[] = [];
-  render(
-    <Checkout
-      api={createApi(BASE)}
-      token="token.jwt.value"
-      i18n={translator("en")}
-      emit={(name, detail) => events.push({ name, detail })}
-    />,
-  );
-  return { worker, events };
-}
+const setup = (routes: Parameters<typeof fakeWorker>[0], currencies = CURRENCIES) =>
+  renderCheckout(routes, { currencies });
 
 const withPayment = (over: Parameters<typeof payment>[0], status: InvoiceStatus = "created") =>
   snapshot({ attempt: { ...snapshot().attempt, status, payment: payment(over) } });

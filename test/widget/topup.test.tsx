@@ -1,14 +1,21 @@
+/**
+ * Top-up mode (`widget/topup.tsx`): the currency chosen by the customer or fixed by the token
+ * (its claims read unverified, for the UI only), the exact minimum (the larger of two decimal
+ * strings, never through floating point), the service's fee, and the live net credit.
+ */
 import { fireEvent, render, screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { translator } from "../../widget/i18n/index.ts";
-import { fixedCurrency, TopUp } from "../../widget/topup.tsx";
+import { fixedCurrency } from "../../widget/token.ts";
+import { TopUp } from "../../widget/topup.tsx";
 import {
   BASE,
   CURRENCIES,
   depositSnapshot,
   FakeEventSource,
   fakeWorker,
+  ok,
   useWidgetTestDoubles,
 } from "./fakes.ts";
 
@@ -26,8 +33,8 @@ describe("top-up mode", () => {
 
   it("lets the customer pick a currency, then shows address, exact minimum and the service fee read from the service", async () => {
     const worker = fakeWorker({
-      "GET /v1/currencies": () => ({ status: 200, body: { data: CURRENCIES } }),
-      "POST /v1/deposits": () => ({ status: 201, body: { data: depositSnapshot() } }),
+      "GET /v1/currencies": () => ok(CURRENCIES),
+      "POST /v1/deposits": () => ok(depositSnapshot(), 201),
     });
     vi.stubGlobal("fetch", worker.fetch);
     const token = jwt({ sub: "topup-7", mode: "deposit" });
@@ -49,9 +56,28 @@ describe("top-up mode", () => {
     );
   });
 
+  it("shows the larger minimum exactly, even where floating point sees two equal amounts", async () => {
+    const worker = fakeWorker({
+      "POST /v1/deposits": () =>
+        ok(
+          depositSnapshot({
+            cryptoCurrencyCode: "ETH",
+            decimalPlaces: 18,
+            minDepositAmount: "1",
+            minimumAmount: "1.000000000000000001",
+          }),
+          201,
+        ),
+    });
+    vi.stubGlobal("fetch", worker.fetch);
+    const token = jwt({ sub: "topup-7", mode: "deposit", cryptoCurrencyCode: "ETH" });
+    render(<TopUp api={createApi(BASE)} token={token} i18n={translator("en")} emit={() => {}} />);
+    await screen.findByText("Minimum deposit: 1.000000000000000001 ETH");
+  });
+
   it("opens directly when the token fixes the currency, and shows the net credit when completed", async () => {
     const worker = fakeWorker({
-      "POST /v1/deposits": () => ({ status: 201, body: { data: depositSnapshot() } }),
+      "POST /v1/deposits": () => ok(depositSnapshot(), 201),
     });
     vi.stubGlobal("fetch", worker.fetch);
     const events: string[] = [];

@@ -2,20 +2,9 @@
  * Issue 10, class 8 in the widget: a rest below the service's minimum is explained, and the
  * widget offers no *Try again* the worker would refuse.
  */
-import { render, screen } from "@testing-library/preact";
-import { describe, expect, it, vi } from "vitest";
-import { createApi } from "../../widget/api.ts";
-import { Checkout } from "../../widget/checkout.tsx";
-import { translator } from "../../widget/i18n/index.ts";
-import {
-  BASE,
-  CURRENCIES,
-  fakeWorker,
-  ok,
-  payment,
-  snapshot,
-  useWidgetTestDoubles,
-} from "./fakes.ts";
+import { screen } from "@testing-library/preact";
+import { describe, expect, it } from "vitest";
+import { ok, payment, renderCheckout, snapshot, useWidgetTestDoubles } from "./fakes.ts";
 
 useWidgetTestDoubles();
 
@@ -34,19 +23,7 @@ describe("a rest below the minimum invoice", () => {
         payment: payment({ received: "99.5", amount: "100", remaining: "0.5" }),
       },
     });
-    const worker = fakeWorker({
-      "GET /v1/currencies": () => ok(CURRENCIES),
-      "POST /v1/checkouts": () => ok(underpaid),
-    });
-    vi.stubGlobal("fetch", worker.fetch);
-    render(
-      <Checkout
-        api={createApi(BASE)}
-        token="token.jwt.value"
-        i18n={translator("en")}
-        emit={() => {}}
-      />,
-    );
+    renderCheckout({ "POST /v1/checkouts": () => ok(underpaid) });
     const said = await screen.findAllByText(/\$0\.50 is still due, less than .*\$1\.00/);
     expect(said.some((el) => el.classList.contains("status"))).toBe(true);
     expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();

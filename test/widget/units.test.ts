@@ -1,3 +1,7 @@
+/**
+ * The widget's small parts on their own: amount formatting across 0–18 decimals, the address
+ * rules as the widget calls them per network, and the live-status fallback to polling.
+ */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countdown, formatCrypto, formatFiat } from "../../widget/format.ts";
 import { follow, POLL_MS } from "../../widget/live.ts";
