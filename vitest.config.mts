@@ -4,7 +4,9 @@
  *   started by test/worker/global-setup.ts on a free loopback port;
  * - node:   the sandbox simulator and Node-side helpers;
  * - widget: the Preact widget in happy-dom with @testing-library/preact;
- * - e2e:    real Chromium journeys against sandbox + `wrangler dev` + storefront.
+ * - e2e:    real Chromium journeys against sandbox + `wrangler dev` + storefront;
+ * - sim:    the deterministic simulation (test/sim/): seeded histories of shoppers, service
+ *           events and faults against the worker in workerd and its own sandbox.
  */
 
 import { mkdirSync } from "node:fs";
@@ -14,42 +16,58 @@ import { defineConfig } from "vitest/config";
 // wrangler.toml serves dist/public as static assets; it must exist even before a widget build.
 mkdirSync("dist/public", { recursive: true });
 
+/**
+ * The worker inside workerd, with every var the tests rely on: wrangler.toml's [vars] are
+ * production-shaped (no merchant values), and these win over a developer's .dev.vars too.
+ * Shared by the worker and sim projects (each gets its own sandbox from its global setup).
+ */
+function workerd() {
+  return cloudflareTest(({ inject }) => ({
+    wrangler: { configPath: "./wrangler.toml" },
+    miniflare: {
+      bindings: {
+        DISPLAY_NAME: "Crypto Checkout Test",
+        ACCOUNT_ID: "00000000-0000-4000-8000-000000000001",
+        SANDBOX: "true",
+        ALLOWED_ORIGINS: "http://127.0.0.1:5173,http://localhost:5173",
+        ORDER_ID_PREFIX: "cc",
+        DEBUG_LOG: "false",
+        API_KEY: "test-api-key-never-shown",
+        WEBHOOK_SIGNING_KEY: "test-webhook-signing-key-never-shown",
+        CHECKOUT_SIGNING_SECRET: "test-checkout-signing-secret",
+        MERCHANT_API_TOKEN: "test-merchant-api-token",
+        // Nothing listens on port 1: the sandbox's own delivery attempts fail fast; tests
+        // deliver webhooks themselves from the sandbox's delivery log.
+        PUBLIC_BASE_URL: "http://127.0.0.1:1",
+        UPSTREAM_BASE_URL: inject<string>("sandboxUrl"),
+        MERCHANT_WEBHOOK_URL: `${inject<string>("sandboxUrl")}/sandbox/merchant-inbox`,
+      },
+    },
+  }));
+}
+
 export default defineConfig({
   test: {
     projects: [
       {
-        plugins: [
-          cloudflareTest(({ inject }) => ({
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              // Every var the tests rely on: wrangler.toml's [vars] are production-shaped (no
-              // merchant values), and these win over a developer's .dev.vars too.
-              bindings: {
-                DISPLAY_NAME: "Crypto Checkout Test",
-                ACCOUNT_ID: "00000000-0000-4000-8000-000000000001",
-                SANDBOX: "true",
-                ALLOWED_ORIGINS: "http://127.0.0.1:5173,http://localhost:5173",
-                ORDER_ID_PREFIX: "cc",
-                DEBUG_LOG: "false",
-                API_KEY: "test-api-key-never-shown",
-                WEBHOOK_SIGNING_KEY: "test-webhook-signing-key-never-shown",
-                CHECKOUT_SIGNING_SECRET: "test-checkout-signing-secret",
-                MERCHANT_API_TOKEN: "test-merchant-api-token",
-                // Nothing listens on port 1: the sandbox's own delivery attempts fail fast; tests
-                // deliver webhooks themselves from the sandbox's delivery log.
-                PUBLIC_BASE_URL: "http://127.0.0.1:1",
-                UPSTREAM_BASE_URL: inject<string>("sandboxUrl"),
-                MERCHANT_WEBHOOK_URL: `${inject<string>("sandboxUrl")}/sandbox/merchant-inbox`,
-              },
-            },
-          })),
-        ],
+        plugins: [workerd()],
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           globalSetup: ["test/worker/global-setup.ts"],
           // Files share one sandbox; fault injection and request counts need them one at a time.
           fileParallelism: false,
+        },
+      },
+      {
+        plugins: [workerd()],
+        test: {
+          name: "sim",
+          include: ["test/sim/**/*.test.ts"],
+          globalSetup: ["test/sim/global-setup.ts"],
+          // One history at a time: fault injection in the sandbox is per path, not per order.
+          fileParallelism: false,
+          testTimeout: 900_000,
         },
       },
       {

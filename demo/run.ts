@@ -48,6 +48,14 @@ export interface DemoOptions {
   log?: (line: string) => void;
   /** Aborting stops whatever was started and rejects the pending `startDemo`. */
   signal?: AbortSignal;
+  /** More origins the worker lets embed the widget (`scripts/demo-origins.ts`). */
+  extraOrigins?: readonly string[];
+  /**
+   * Hosted mode, the real service's path: the sandbox serves the public API only
+   * (`SANDBOX_CURRENCY_LOCK=off`), so the worker (`PAYMENT_MODE=auto`) finds no currency lock
+   * and shoppers choose on the sandbox's payment page. Default false: in-page.
+   */
+  hosted?: boolean;
 }
 
 /** A running stack. */
@@ -171,10 +179,14 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       SANDBOX_ACCOUNT_ID: SANDBOX_CREDENTIALS.accountId,
       SANDBOX_WEBHOOK_SIGNING_KEY: SANDBOX_CREDENTIALS.webhookSigningKey,
       SANDBOX_WEBHOOK_URL: `${urls.workerUrl}/webhooks/payment`,
+      SANDBOX_CURRENCY_LOCK: options.hosted ? "off" : "on",
     });
     // `--var` beats both wrangler.toml and .dev.vars: the stack is wired the same way whatever
     // a developer keeps in .dev.vars (the values are sandbox-only demo strings).
-    const vars = Object.entries(workerDemoVars(urls)).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
+    const vars = Object.entries(workerDemoVars(urls, options.extraOrigins)).flatMap(([k, v]) => [
+      "--var",
+      `${k}:${v}`,
+    ]);
     const worker = spawnChild(
       "worker",
       [

@@ -3,11 +3,20 @@
  * `npm run build:widget`: the script-tag bundle `dist/public/widget.js` (IIFE, served by the
  * worker as a static asset at /widget.js), one small script per extra locale
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
- * (`qr.js`) and refund-address check (`address.js`), and the ESM build
- * `dist/widget.esm.js` with its types.
+ * (`qr.js`) and refund-address check (`address.js`: the worker's own
+ * `worker/checkout/address-rules.ts`), the on-demand views (`topup.js`: top-up
+ * mode; `refund.js`: the refund form; `payment.js`: the payment instructions), and the ESM
+ * build `dist/widget.esm.js` with its types.
+ *
+ * On-demand views: in the script-tag bundle, imports of `topup.tsx`, `views/refund-form.tsx`
+ * and `views/payment.tsx` resolve to the stand-ins in `widget/lazy/`, which load the chunk
+ * when first rendered. A chunk borrows the bundle's Preact, hooks and `ApiFailure`
+ * (`widget/lazy/shared.ts`): its imports of those compile to reads of a page global.
+ * The ESM build and the tests import the views directly.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { type BuildOptions, build, transform } from "esbuild";
+import { type BuildOptions, build, type Plugin, transform } from "esbuild";
+import { SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 
 const LOCALES = ["de", "fr", "es", "ar"];
 
@@ -38,9 +47,43 @@ const common: BuildOptions = {
   ],
 };
 
+/** Script-tag bundle: the on-demand views resolve to their stand-ins. */
+const lazyViews: Plugin = {
+  name: "lazy-views",
+  setup(b) {
+    const standIns: Record<string, string> = {
+      "./topup.tsx": "widget/lazy/topup.ts",
+      "./views/refund-form.tsx": "widget/lazy/refund-form.ts",
+      "./views/payment.tsx": "widget/lazy/payment.ts",
+    };
+    b.onResolve({ filter: /(topup|refund-form|payment)\.tsx$/ }, (args) => {
+      const standIn = standIns[args.path];
+      return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
+    });
+  },
+};
+
+/** Chunks: imports of the shared modules read the bundle's copies from a page global. */
+const sharedRuntime: Plugin = {
+  name: "shared-runtime",
+  setup(b) {
+    b.onResolve({ filter: /^preact(\/.*)?$|\/api\.ts$/ }, (args) => ({
+      path: args.path.endsWith("api.ts") ? "api.ts" : args.path,
+      namespace: "shared",
+    }));
+    b.onLoad({ filter: /.*/, namespace: "shared" }, (args) => {
+      const names = (SHARED_NAMES as Record<string, readonly string[]>)[args.path];
+      if (!names) return { errors: [{ text: `a chunk may not import ${args.path} itself` }] };
+      const from = `globalThis[${JSON.stringify(SHARED_GLOBAL)}][${JSON.stringify(args.path)}]`;
+      return { contents: `export const { ${names.join(", ")} } = ${from};`, loader: "js" };
+    });
+  },
+};
+
 mkdirSync("dist/public/i18n", { recursive: true });
 await build({
   ...common,
+  plugins: [...(common.plugins ?? []), lazyViews],
   entryPoints: ["widget/script-tag.ts"],
   format: "iife",
   outfile: "dist/public/widget.js",
@@ -70,13 +113,31 @@ await build({
 await build({
   ...common,
   stdin: {
-    contents: `import { checkAddress } from "./address.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
+    contents: `import { checkAddress } from "../worker/checkout/address-rules.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
     resolveDir: "widget",
     loader: "ts",
   },
   format: "iife",
   outfile: "dist/public/address.js",
 });
+// [file, module, export, registered name (as in widget/lazy/<stand-in>.ts)]
+for (const [file, view, name, registered] of [
+  ["topup.js", "./topup.tsx", "TopUp", "topup"],
+  ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form"],
+  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment"],
+] as const) {
+  await build({
+    ...common,
+    plugins: [...(common.plugins ?? []), sharedRuntime],
+    stdin: {
+      contents: `import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
+      resolveDir: "widget",
+      loader: "ts",
+    },
+    format: "iife",
+    outfile: `dist/public/${file}`,
+  });
+}
 await build({
   ...common,
   entryPoints: ["widget/index.ts"],

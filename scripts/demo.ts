@@ -1,23 +1,34 @@
 /**
  * @module
  * `npm run demo`: builds the widget, writes the sandbox-only `.dev.vars`, starts sandbox +
- * worker + storefront, prints the URL to open, and stops everything on Ctrl-C / SIGTERM.
+ * worker + storefront, prints the URL to open, and stops everything (every port freed) on
+ * SIGINT (Ctrl-C), SIGTERM, SIGHUP, or when its parent exits (`npm` forwards a SIGTERM to
+ * `sh -c`, which dies without passing it on: `run/parent-watch.ts`).
  *
  * Flags: `--verbose` (or `DEMO_VERBOSE=1`) shows every line the children print; by default
  * only warnings and errors are shown. `--no-build` reuses the last widget build.
+ * `--allow-origin <origin>` (repeatable, or `DEMO_ALLOWED_ORIGINS=a,b`) lets another page embed
+ * the demo widget (`demo-origins.ts`).
+ * only warnings and errors are shown. `--no-build` reuses the last widget build. `--hosted`
+ * runs the same shop against the sandbox as the public API only (no currency-lock extension):
+ * the worker finds that out and shoppers pay on the sandbox's hosted payment page.
  */
+
+import { watchParent } from "../demo/run/parent-watch.ts";
 import { DEFAULT_PORTS, type DemoStack, startDemo } from "../demo/run.ts";
+import { demoOrigins } from "./demo-origins.ts";
 import { writeDevVars } from "./dev-vars.ts";
 
 const verbose = process.argv.includes("--verbose") || process.env.DEMO_VERBOSE === "1";
+const hosted = process.argv.includes("--hosted");
 const controller = new AbortController();
 let starting: Promise<DemoStack> | undefined;
 let shuttingDown = false;
 
-async function shutdown(signal: NodeJS.Signals): Promise<void> {
+async function shutdown(signal: NodeJS.Signals, why: string = signal): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log(`\n${signal}: stopping the demo…`);
+  console.log(`\n${why}: stopping the demo…`);
   controller.abort();
   // Aborting makes a pending start clean up and reject; a finished start is stopped here.
   await starting?.then(
@@ -30,6 +41,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => void shutdown(signal));
 }
+watchParent(() => void shutdown("SIGHUP", "The parent process exited"));
 
 console.log("Starting the crypto-checkout demo (sandbox, worker, storefront)…");
 const devVars = writeDevVars();
@@ -41,6 +53,8 @@ try {
     quiet: !verbose,
     buildWidget: !process.argv.includes("--no-build"),
     signal: controller.signal,
+    extraOrigins: demoOrigins(process.argv.slice(2), process.env),
+    hosted,
   });
   const demo = await starting;
   const { shopUrl, workerUrl, sandboxUrl } = demo.urls;
@@ -53,7 +67,7 @@ try {
       "",
       `  merchant view  ${shopUrl}/merchant`,
       `  worker         ${workerUrl}   (wrangler dev, against the sandbox)`,
-      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only)`,
+      `  sandbox        ${sandboxUrl}   (simulated payment service, test money only${hosted ? "; public API only: shoppers pay on its hosted page" : ""})`,
       "",
       `  Press Ctrl-C to stop.${verbose ? "" : " Run with --verbose to see every log line."}`,
       "",

@@ -52,12 +52,16 @@ export const DEFAULT_ENDPOINTS: DemoEndpoints = {
 
 /**
  * The worker's bindings for a demo stack: secrets plus the vars that depend on ports.
+ * `extraOrigins` join the storefront's own in `ALLOWED_ORIGINS` (`demo-origins.ts`).
  *
  * @example
  * const vars = workerDemoVars(DEFAULT_ENDPOINTS);
  * vars.MERCHANT_WEBHOOK_URL; // "http://127.0.0.1:5173/api/notifications"
  */
-export function workerDemoVars(endpoints: DemoEndpoints): Record<string, string> {
+export function workerDemoVars(
+  endpoints: DemoEndpoints,
+  extraOrigins: readonly string[] = [],
+): Record<string, string> {
   return {
     DISPLAY_NAME: DEMO_DISPLAY_NAME,
     API_KEY: SANDBOX_CREDENTIALS.apiKey,
@@ -70,7 +74,11 @@ export function workerDemoVars(endpoints: DemoEndpoints): Record<string, string>
     UPSTREAM_BASE_URL: endpoints.sandboxUrl,
     PUBLIC_BASE_URL: endpoints.workerUrl,
     // The page may be opened as 127.0.0.1 or localhost; both are the same storefront.
-    ALLOWED_ORIGINS: `${endpoints.shopUrl},${endpoints.shopUrl.replace("127.0.0.1", "localhost")}`,
+    ALLOWED_ORIGINS: [
+      endpoints.shopUrl,
+      endpoints.shopUrl.replace("127.0.0.1", "localhost"),
+      ...extraOrigins,
+    ].join(","),
   };
 }
 

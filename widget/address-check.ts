@@ -1,18 +1,26 @@
 /**
  * @module
- * The refund-address check as an on-demand script (`/address.js`, built from `address.ts`):
+ * The refund-address check as an on-demand script (`/address.js`, built from the worker's own
+ * `worker/checkout/address-rules.ts`, so the widget and the worker judge an address alike):
  * only a shopper who under- or overpaid types an address, so the checksums stay out of the
  * script-tag bundle. Like `qr.js`, the script registers itself on a page global.
  *
- * Invariant: when the script cannot load, every address passes here; the worker checks the
- * address again, so a missing live check never lets a bad address through, it only comes later.
+ * Invariant: when the script cannot load or cannot run (no WebCrypto on a plain-http page),
+ * every address passes here; the worker checks the address again, so a missing live check
+ * never lets a bad address through, it only comes later.
  */
 import type { CryptoCurrency } from "../worker/api/contract.ts";
-import type { AddressVerdict } from "./address.ts";
+import type { AddressVerdict } from "../worker/checkout/address-rules.ts";
 import { loadScriptOnce, pageGlobal } from "./assets.ts";
 
-/** `checkAddress` from `address.ts`, as registered by `/address.js`. */
-export type AddressCheck = (currency: CryptoCurrency, raw: string) => Promise<AddressVerdict>;
+export type { AddressVerdict };
+
+/** `checkAddress` from `address-rules.ts`, as registered by `/address.js`. */
+export type AddressCheck = (
+  currency: CryptoCurrency,
+  raw: string,
+  sandbox: boolean,
+) => Promise<AddressVerdict>;
 
 const slot = () => pageGlobal<{ check?: AddressCheck }>("__cryptoCheckoutAddress", () => ({}));
 
@@ -22,16 +30,22 @@ export function registerAddressCheck(check: AddressCheck): void {
 }
 
 /**
- * Checks `raw` for `currency`, loading the check from `assetBase` first if needed.
+ * Checks `raw` for `currency` (test networks when `sandbox`), loading the check from
+ * `assetBase` first if needed.
  *
  * @example
- * await verifyAddress("https://pay.example.com", usdtTrc20, "TLa2f6…") // "ok"
+ * await verifyAddress("https://pay.example.com", usdtTrc20, "TLa2f6…", false) // "ok"
  */
 export async function verifyAddress(
   assetBase: string,
   currency: CryptoCurrency,
   raw: string,
+  sandbox: boolean,
 ): Promise<AddressVerdict> {
   if (!slot().check) await loadScriptOnce(`${assetBase.replace(/\/+$/, "")}/address.js`);
-  return slot().check?.(currency, raw) ?? "ok";
+  try {
+    return (await slot().check?.(currency, raw, sandbox)) ?? "ok";
+  } catch {
+    return "ok";
+  }
 }

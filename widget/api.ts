@@ -49,7 +49,7 @@ export function createApi(base: string): CheckoutApi {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      throw new ApiFailure("network", "network error");
+      throw new ApiFailure("network", `${root} unreachable (offline, or no CORS headers)`);
     }
     const json = (await res.json().catch(() => null)) as {
       data?: T;

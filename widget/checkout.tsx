@@ -10,18 +10,27 @@
  * `partially_paid`): once a payment is detected (`processing`, `suspended`) showing "send
  * exactly X" again would invite a second payment. After a shopper's action the focus moves to
  * the heading of what replaced the control they used, so a keyboard path never drops to <body>.
+ *
+ * `checkout:status` fires once per new state: a snapshot that differs from the one shown only
+ * in `seq`/`updatedAt` (the stream's first frame repeating the POST's answer, a replay) is the
+ * same state. Countdowns run on the worker's clock (`server-clock.ts`); when one reaches zero
+ * the widget reads the checkout once, so the service's verdict (expired: "Try again") shows
+ * without waiting for the stream. A refund address is asked for only when the excess could be
+ * paid back (`payment.refund.possible`); otherwise the widget says why not.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
-import { formatCrypto, formatFiat } from "./format.ts";
+import { countdown, formatCrypto, formatFiat } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
-import { safeUrl } from "./url.ts";
+import { reportFailure } from "./report.ts";
+import { serverClock } from "./server-clock.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
+import { HostedPanel } from "./views/hosted.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
@@ -37,11 +46,19 @@ const ENDED = new Set(["expired", "failed", "cancelled"]);
 const RULED_OUT = /^(currency_unavailable|amount_below_minimum)$/;
 /** Fiat strings like "0.00": any non-zero digit means an overpayment. */
 const isOverpaid = (s: CheckoutSnapshot) => /[1-9]/.test(s.amountOverpaid);
+/** What the shopper can see of a snapshot: equal for two snapshots of the same state. */
+const stateOf = (s: CheckoutSnapshot) => JSON.stringify({ ...s, seq: 0, updatedAt: 0 });
 
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   const { t } = i18n;
   // A refunded order is closed: nothing to pay, whatever its last attempt says.
   if (s.orderState === "refunded") return t("statusRefunded");
+  // The rest is below the service's minimum: no new attempt can take it (no Try again).
+  if (s.underpaid)
+    return t("statusRemainderBelowMinimum", {
+      due: formatFiat(s.underpaid.amountDue, s.currency, s.fiatDecimalPlaces, i18n.locale),
+      minimum: formatFiat(s.underpaid.minimum, s.currency, s.fiatDecimalPlaces, i18n.locale),
+    });
   if (s.final)
     return isOverpaid(s)
       ? t("statusOverpaid", {
@@ -59,7 +76,7 @@ function statusText(s: CheckoutSnapshot, i18n: Translator): string {
         ? t("statusPartial", {
             received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
             amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
-            code: p.cryptoCurrencyCode,
+            code: ticker(p.cryptoCurrencyCode),
           })
         : t("statusProcessing");
     case "expired":
@@ -74,6 +91,9 @@ function statusText(s: CheckoutSnapshot, i18n: Translator): string {
   }
 }
 
+/** The symbol shown beside amounts: `USDT_TRC20` → `USDT` (the network is said elsewhere). */
+const ticker = (code: string) => code.split("_")[0] ?? code;
+
 export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const { t } = i18n;
   const [snapshot, setSnapshot] = useState<CheckoutSnapshot | null>(null);
@@ -85,7 +105,9 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const [off, setOff] = useState<Record<string, string>>({});
   const [qrReady, setQrReady] = useState(false);
   const [announce, setAnnounce] = useState("");
+  const [clock] = useState(serverClock);
   const [now, setNow] = useState(Date.now());
+  const [down, setDown] = useState(false);
   const [reload, setReload] = useState(0);
   const shown = useRef<CheckoutSnapshot | null>(null);
   // The effect below outlives a locale switch: it must announce in the current language.
@@ -104,10 +126,12 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   const accept = (next: CheckoutSnapshot) => {
     const prev = shown.current;
     if (prev && prev.id === next.id && next.seq < prev.seq) return;
+    clock.see(next.updatedAt);
+    setNow(clock.now());
     shown.current = next;
     setSnapshot(next);
     setError(null);
-    if (!prev || prev.seq !== next.seq) {
+    if (!prev || stateOf(prev) !== stateOf(next)) {
       emit("checkout:status", next);
       if (next.final && !prev?.final) emit("checkout:paid", next);
       if (ENDED.has(next.attempt.status) && prev?.attempt.status !== next.attempt.status)
@@ -115,11 +139,8 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       setAnnounce(statusText(next, lang.current));
     }
   };
-  const fail = (e: unknown) => {
-    const code = e instanceof ApiFailure ? e.code : "internal";
-    setError(code);
-    emit("checkout:error", { code, message: lang.current.t(messageFor(code)) });
-  };
+  const fail = (e: unknown) =>
+    setError(reportFailure(emit, e, (code) => lang.current.t(messageFor(code))));
   /** Runs a shopper's action; `picked` is the currency a lock asked for. */
   const run = async (action: () => Promise<CheckoutSnapshot>, picked?: string) => {
     setBusy(true);
@@ -140,7 +161,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
 
   useEffect(() => {
     if (!token) {
-      emit("checkout:error", { code: "missing_token", message: t("errorNoToken") });
+      fail(new ApiFailure("missing_token", "<crypto-checkout> has no token attribute."));
       return;
     }
     setError(null);
@@ -152,12 +173,18 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         if (cancelled) return;
         accept(first);
         if (!first.final)
-          stop = follow(api.eventsUrl(first.id), () => api.get(first.id), accept, fail);
+          stop = follow(
+            api.eventsUrl(first.id),
+            () => api.get(first.id),
+            accept,
+            fail,
+            (up) => setDown(!up),
+          );
         // Also in hosted mode: the refund form needs the currency's addressMask.
         api.currencies().then(setCurrencies, () => setCurrencies([]));
       })
       .catch(fail);
-    const tick = setInterval(() => setNow(Date.now()), 1000);
+    const tick = setInterval(() => setNow(clock.now()), 1000);
     return () => {
       cancelled = true;
       stop();
@@ -170,6 +197,12 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
   useEffect(() => {
     if (showsPayment) loadQrEncoder(api.base).then(() => setQrReady(true));
   }, [showsPayment]);
+  // At zero, ask once what the service made of the attempt (expired → "Try again").
+  const closes = snapshot?.attempt.payment?.expiresAt ?? null;
+  const closed = !!closes && !countdown(closes, now);
+  useEffect(() => {
+    if (closed && snapshot) api.get(snapshot.id).then(accept, () => {});
+  }, [closed, closes]);
 
   if (!snapshot) {
     return (
@@ -220,6 +253,11 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       </header>
 
       <p class={`status status-${s.final ? "paid" : status}`}>{statusText(s, i18n)}</p>
+      {down && !s.final ? (
+        <p class="muted" role="status">
+          {t("reconnecting")}
+        </p>
+      ) : null}
       {error ? <Problem code={error} i18n={i18n} /> : null}
 
       {payable && (!p || choosing) && inPage && status === "created" ? (
@@ -240,14 +278,7 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
       ) : null}
 
       {payable && !inPage ? (
-        <div class="hosted">
-          <p>{t("hostedIntro")}</p>
-          {safeUrl(s.attempt.paymentPageUrl) ? (
-            <a class="button" href={s.attempt.paymentPageUrl} target="_blank" rel="noopener">
-              {t("openPaymentPage")}
-            </a>
-          ) : null}
-        </div>
+        <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
       ) : null}
 
       {payable && p && !choosing && takesMoney ? (
@@ -288,15 +319,25 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
           {t("statusPartial", {
             received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
             amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
-            code: p.cryptoCurrencyCode,
+            code: ticker(p.cryptoCurrencyCode),
           })}
         </p>
       ) : null}
 
-      {wantsRefund && lockedCurrency ? (
+      {/* A snapshot stored before `refund` existed (an SSE replay) has none: ask, as before. */}
+      {wantsRefund && p?.refund && !p.refund.possible ? (
+        <p class="muted">
+          {t("refundTooSmall", {
+            excess: formatCrypto(p.refund.excess, p.decimalPlaces, i18n.locale),
+            minimum: formatCrypto(p.refund.minimum, p.decimalPlaces, i18n.locale),
+            code: ticker(p.cryptoCurrencyCode),
+          })}
+        </p>
+      ) : wantsRefund && lockedCurrency ? (
         <RefundForm
           base={api.base}
           currency={lockedCurrency}
+          sandbox={s.sandbox}
           saved={s.refundAddress?.address ?? null}
           i18n={i18n}
           onSave={(address) =>

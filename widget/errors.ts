@@ -28,11 +28,12 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", Messa
   unknown_currency: "errorCurrency",
   currency_unavailable: "errorCurrency",
   invalid_address: "addressInvalid",
+  refund_address_frozen: "errorRefundAddressFrozen",
   service_busy: "errorBusy",
   upstream_error: "errorBusy",
   rate_limited: "errorRateLimited",
   config_error: "errorConfig",
-  forbidden_origin: "errorConfig",
+  forbidden_origin: "errorOrigin",
 };
 
 /** Failures worth asking again (the token and the checkout are fine): "Retry", keep polling. */

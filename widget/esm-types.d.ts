@@ -29,6 +29,12 @@ export interface CheckoutErrorDetail {
   code: string;
   /** The message the widget shows, in the shopper's language. */
   message: string;
+  /**
+   * For the storefront's developer (also logged to the console), never shown to the shopper:
+   * the worker's own message, e.g. "25.005 EUR has more than 2 decimal places." or which
+   * origin `ALLOWED_ORIGINS` lacks.
+   */
+  developerMessage: string;
 }
 /** Events the element dispatches (bubbling, composed). */
 export interface CheckoutEventMap {

@@ -10,6 +10,8 @@ import type { CheckoutSnapshot, DepositSnapshot } from "../worker/api/contract.t
 export interface CheckoutErrorDetail {
   code: string;
   message: string;
+  /** For the storefront's developer (also logged to the console): the worker's own message. */
+  developerMessage: string;
 }
 
 /** Event name → event, e.g. for `addEventListener` typing. */

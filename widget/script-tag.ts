@@ -6,9 +6,13 @@
  * `script[src*="/widget.js"]` tells the origin).
  */
 import { defineCheckoutElement } from "./element.ts";
+import { setChunkBase } from "./lazy/view.ts";
 
 const src = (
   (document.currentScript as HTMLScriptElement | null) ??
   document.querySelector<HTMLScriptElement>('script[src*="/widget.js"]')
 )?.src;
-defineCheckoutElement(src ? new URL(src).origin : location.origin);
+const origin = src ? new URL(src).origin : location.origin;
+// The on-demand views are served beside widget.js.
+setChunkBase(origin);
+defineCheckoutElement(origin);

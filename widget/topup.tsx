@@ -20,6 +20,8 @@ import { formatCrypto } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
+import { reportFailure } from "./report.ts";
+import { walletLink } from "./url.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { CopyRow, QrCode } from "./views/payment.tsx";
 
@@ -71,11 +73,7 @@ export function TopUp({
     emit("checkout:status", next);
     if (next.status === "completed" && prev?.status !== "completed") emit("checkout:paid", next);
   };
-  const fail = (e: unknown) => {
-    const failure = e instanceof ApiFailure ? e.code : "internal";
-    setError(failure);
-    emit("checkout:error", { code: failure, message: t(messageFor(failure)) });
-  };
+  const fail = (e: unknown) => setError(reportFailure(emit, e, (code) => t(messageFor(code))));
   const open = (code?: string) => {
     if (!token || inFlight.current) return;
     inFlight.current = true;
@@ -104,7 +102,7 @@ export function TopUp({
 
   useEffect(() => {
     if (!token) {
-      emit("checkout:error", { code: "missing_token", message: t("errorNoToken") });
+      fail(new ApiFailure("missing_token", "<crypto-checkout> has no token attribute."));
       return;
     }
     loadQrEncoder(api.base).then(() => setQrReady(true));
@@ -154,6 +152,7 @@ export function TopUp({
     cancelled: t("topUpCancelled"),
   };
   const s = d.settlement;
+  const link = walletLink(d.walletUri);
   return (
     <div class="card" data-qr={qrReady ? "ready" : "loading"}>
       {d.sandbox ? (
@@ -162,7 +161,7 @@ export function TopUp({
         </p>
       ) : null}
       <p class="merchant">{d.displayName}</p>
-      <h2>{t("topUpTitle", { code: d.cryptoCurrencyCode, network: d.network })}</h2>
+      <h2>{t("topUpTitle", { code: d.currencyName, network: d.networkName })}</h2>
       <p class={`status status-${d.status === "completed" ? "paid" : d.status}`}>
         {s
           ? t("topUpCompleted", { net: fmt(s.net), code })
@@ -183,19 +182,19 @@ export function TopUp({
       {!d.final ? (
         <section class="payment">
           <QrCode
-            text={d.walletUri}
-            label={t("qrLabel", { amount: "", code, network: d.network, address: d.address })}
+            text={link ?? d.address}
+            label={t("qrLabel", { amount: "", code, network: d.networkName, address: d.address })}
             ready={qrReady}
             failed={t("qrFailed")}
           />
           <div class="details">
             <CopyRow label={t("topUpSendTo")} value={d.address} shown={d.address} i18n={i18n} />
-            <a class="button" href={d.walletUri}>
-              {t("openWallet")}
-            </a>
-            <p class="warning">
-              {t("sendOnly", { code: d.cryptoCurrencyCode, network: d.network })}
-            </p>
+            {link ? (
+              <a class="button" href={link}>
+                {t("openWallet")}
+              </a>
+            ) : null}
+            <p class="warning">{t("sendOnly", { code: d.currencyName, network: d.networkName })}</p>
             <p>{t("topUpMinimum", { amount: fmt(minimum), code })}</p>
             <p class="muted">{t("topUpFee", { percent: d.depositCommissionPercent })}</p>
             {d.depositNetworkFee ? (

@@ -17,3 +17,16 @@ export function safeUrl(url: string | null): string | undefined {
     ? url
     : undefined;
 }
+
+/**
+ * A wallet deep link when it is an absolute payment URI (`bitcoin:`, `ethereum:`), else
+ * undefined: a bare address in `href` would be a relative URL (the storefront's 404), so a
+ * network without a payment URI is paid by copy and QR code only.
+ *
+ * @example
+ * walletLink("bitcoin:tb1q…?amount=0.001") // "bitcoin:tb1q…?amount=0.001"
+ * walletLink("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7") // undefined
+ */
+export function walletLink(uri: string | null): string | undefined {
+  return uri && /^(bitcoin|ethereum):[^/]/i.test(uri) ? uri : undefined;
+}

@@ -9,7 +9,12 @@ declare global {
     interface Env extends WorkerEnv {}
     interface GlobalProps {
       mainModule: typeof import("./index.ts");
-      durableNamespaces: "OrderObject" | "DepositObject" | "PayoutObject" | "CatalogObject";
+      durableNamespaces:
+        | "OrderObject"
+        | "DepositObject"
+        | "PayoutObject"
+        | "CatalogObject"
+        | "PaymentModeObject";
     }
   }
 }

@@ -82,8 +82,13 @@ export function createShopApp(config: ShopConfig): { app: Hono; state: ShopState
   app.get("/checkout/:invoiceNumber", async (c) => {
     const order = state.orders.get(c.req.param("invoiceNumber"));
     if (!order) return c.html(notFoundPage().value, 404);
-    const returnUrl = `${config.shopUrl}/?paid=${encodeURIComponent(order.invoiceNumber)}`;
-    const token = await checkoutTokenFor(order, config.checkoutSigningSecret, returnUrl);
+    const number = encodeURIComponent(order.invoiceNumber);
+    // The shop page says what the ledger says; a failed or part-paid payer goes back to pay.
+    const token = await checkoutTokenFor(order, config.checkoutSigningSecret, {
+      returnUrl: `${config.shopUrl}/?order=${number}`,
+      successUrl: `${config.shopUrl}/?order=${number}`,
+      failedUrl: `${config.shopUrl}/checkout/${number}`,
+    });
     c.header("cache-control", "no-store");
     return c.html(checkoutPage({ order, token, workerUrl: config.workerUrl }).value);
   });

@@ -24,12 +24,16 @@ export interface PayableOrder {
  * again on every page view is fine (a changed amount for the same number would be refused).
  *
  * @example
- * const token = await checkoutTokenFor(order, process.env.CHECKOUT_SIGNING_SECRET!, returnUrl);
+ * const token = await checkoutTokenFor(order, process.env.CHECKOUT_SIGNING_SECRET!, {
+ *   returnUrl: "https://shop.example/?order=1001", // widget's "Back to the shop"; page: cancelled/expired
+ *   successUrl: "https://shop.example/?order=1001", // payment page: after paid/overpaid
+ *   failedUrl: "https://shop.example/checkout/1001", // payment page: after failed/suspended/partially_paid
+ * });
  */
 export function checkoutTokenFor(
   order: PayableOrder,
   checkoutSigningSecret: string,
-  returnUrl: string,
+  urls: { returnUrl: string; successUrl: string; failedUrl: string },
 ): Promise<string> {
   return mintCheckoutToken(
     {
@@ -37,7 +41,8 @@ export function checkoutTokenFor(
       amount: order.amount, // a decimal string, e.g. "45.30": never a float
       currency: order.currency,
       description: order.description,
-      returnUrl,
+      // Where the service's payment page sends the payer after each outcome (hosted mode).
+      ...urls,
     },
     checkoutSigningSecret,
     { expiresInSeconds: 60 * 60 },

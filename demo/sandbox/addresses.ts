@@ -5,6 +5,9 @@
  * crypto.subtle) and Bitcoin testnet (bech32 `tb1q…`, witness v0, correct checksum).
  */
 
+import { CRYPTO_CURRENCIES } from "./currencies.ts";
+import { BASE58_MASK } from "./extra-currency.ts";
+
 const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const BECH32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 
@@ -113,7 +116,13 @@ export function bech32Valid(address: string): boolean {
 export async function newAddress(network: string): Promise<string> {
   if (network === "BTC") return segwitV0("tb", randomBytes(20));
   if (network === "Tron") return base58check(new Uint8Array([0x41, ...randomBytes(20)]));
+  // The extra currency on a non-EVM network (`SANDBOX_EXTRA_CURRENCY`): 44 base58 characters.
+  if (isBase58Network(network)) return base58(new Uint8Array([1, ...randomBytes(32)])).slice(0, 44);
   return `0x${hex(randomBytes(20))}`;
+}
+
+function isBase58Network(network: string): boolean {
+  return CRYPTO_CURRENCIES.some((c) => c.network === network && c.addressMask === BASE58_MASK);
 }
 
 /**
@@ -123,5 +132,6 @@ export async function newAddress(network: string): Promise<string> {
  */
 export function newTxHash(network: string): string {
   const h = hex(randomBytes(32));
-  return network === "Ethereum" || network === "BNB" ? `0x${h}` : h;
+  const evm = network !== "BTC" && network !== "Tron" && !isBase58Network(network);
+  return evm ? `0x${h}` : h;
 }

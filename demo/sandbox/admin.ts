@@ -25,11 +25,24 @@ import { registerMerchantInbox } from "./merchant-inbox.ts";
 import { queryRequests } from "./request-log.ts";
 import type { SandboxState } from "./state.ts";
 import { redeliver, sendTestWebhook } from "./webhooks.ts";
-import { dataResponse, invalidBody, plainJsonResponse, readJsonObject } from "./wire.ts";
+import {
+  dataResponse,
+  invalidBody,
+  invalidQuery,
+  plainJsonResponse,
+  readJsonObject,
+} from "./wire.ts";
 import { expireQuote, findQuoteByRef, quoteView } from "./withdrawal-quotes.ts";
 import { findWithdrawalByRef, simulateWithdrawal, withdrawalView } from "./withdrawals.ts";
 
 const noContent = () => new Response(null, { status: 204 });
+
+/** The required `orderIdPrefix` query of the truth views (an empty prefix would list all). */
+function orderIdPrefix(url: string): string {
+  const prefix = new URL(url).searchParams.get("orderIdPrefix");
+  if (!prefix) throw invalidQuery("orderIdPrefix is required");
+  return prefix;
+}
 
 async function optionalJsonObject(request: Request): Promise<Record<string, unknown>> {
   const text = await request.clone().text();
@@ -75,13 +88,29 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     dataResponse(quoteView(expireQuote(state, findQuoteByRef(state, c.req.param("ref"))))),
   );
 
+  // Read-only views of the service's truth, for tests that check a client converged to it:
+  // the object exactly as `GET /invoice` / `GET /withdrawal` answer it, but never faulted
+  // (faults match API paths only) and selected by orderId prefix (one order's attempts).
+  app.get("/sandbox/invoices", (c) => {
+    const prefix = orderIdPrefix(c.req.url);
+    const list = [...state.invoices.values()].filter((i) => i.orderId?.startsWith(prefix));
+    return dataResponse(list.map(invoiceView));
+  });
+  app.get("/sandbox/withdrawals", (c) => {
+    const prefix = orderIdPrefix(c.req.url);
+    const list = [...state.withdrawals.values()].filter((w) => w.orderId.startsWith(prefix));
+    return dataResponse(list.map(withdrawalView));
+  });
+
   app.get("/sandbox/webhooks", (c) => {
     const q = new URL(c.req.url).searchParams;
     const [objectId, orderId, event] = [q.get("objectId"), q.get("orderId"), q.get("event")];
+    const prefix = q.get("orderIdPrefix");
     const list = state.webhooks.filter(
       (w) =>
         (!objectId || w.objectId === objectId) &&
         (!orderId || w.orderId === orderId) &&
+        (!prefix || w.orderId?.startsWith(prefix)) &&
         (!event || w.event === event),
     );
     return dataResponse(list);
@@ -119,8 +148,10 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     return dataResponse({ id: fault.id }, 201);
   });
   app.get("/sandbox/faults", () => dataResponse(state.faults));
-  app.delete("/sandbox/faults", () => {
-    state.faults = [];
+  app.delete("/sandbox/faults", (c) => {
+    // `?scope=` clears one order's faults only (clients sharing the sandbox keep theirs).
+    const scope = new URL(c.req.url).searchParams.get("scope");
+    state.faults = scope ? state.faults.filter((f) => f.scope !== scope) : [];
     return noContent();
   });
 

@@ -1,7 +1,8 @@
 /**
  * @module api-invoices
  * Public invoice routes (POST /invoice, GET /invoice, GET /invoice/list, POST /invoice/cancel)
- * and the SANDBOX EXTENSION POST /x-sandbox/invoice/lock-currency, which the public API lacks.
+ * and the SANDBOX EXTENSION POST /x-sandbox/invoice/lock-currency, which the public API lacks
+ * (registered only with the `currencyLock` option, `SANDBOX_CURRENCY_LOCK=on`).
  */
 import type { Hono } from "hono";
 import { requireAccount } from "./accounts.ts";
@@ -52,6 +53,8 @@ export function registerInvoices(app: Hono, state: SandboxState): void {
   });
 
   // SANDBOX EXTENSION: not part of the public API (the payer locks a currency on the hosted page).
+  // Off, the route does not exist: the app's not-found answer is the real service's.
+  if (!state.options.currencyLock) return;
   app.post("/x-sandbox/invoice/lock-currency", async (c) => {
     const body = await readJsonObject(c.req.raw);
     const accountId = requiredString(body, "accountId");

@@ -1,8 +1,13 @@
 /**
  * @module currencies
  * The sandbox's currency catalogue: the nine crypto currencies of the service (with network,
- * precision, minimums, commission, token contract and address mask) and the fiat settlement
- * currencies. Data only; amounts are exact decimal strings.
+ * precision, minimums, commission, token contract and address mask), an optional extra one on a
+ * further network (`SANDBOX_EXTRA_CURRENCY`, see `extra-currency.ts`), and the fiat settlement
+ * currencies. Amounts are exact decimal strings.
+ *
+ * Token contracts are the test networks' (Sepolia, BSC testnet, Tron Nile), as the service's
+ * sandbox serves test networks only: a wallet link pairing a test chain id with a contract then
+ * calls the right contract, and a wallet that ignores the chain id finds no mainnet token there.
  */
 
 /** One crypto currency as the sandbox configures it. */
@@ -65,15 +70,24 @@ function row(
   };
 }
 
-const USDT_ERC20 = "0xdAC17F958D2ee523a2206206994597C13D831ec7";
-const USDC_ERC20 = "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48";
-const USDT_BEP20 = "0x55d398326f99059fF775485246999027B3197955";
-const USDC_BEP20 = "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d";
-const USDT_TRC20 = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+/** Sepolia test USDT (6 decimals). */
+const USDT_ERC20 = "0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0";
+/** Circle's Sepolia USDC. */
+const USDC_ERC20 = "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238";
+/** BSC testnet USDT. */
+const USDT_BEP20 = "0x337610d27c682E347C9cD60BD4b3b107C9d34dDd";
+/** BSC testnet USDC. */
+const USDC_BEP20 = "0x64544969ed7EBf5f083679233325356EbE738930";
+/** Tron Nile testnet USDT. */
+const USDT_TRC20 = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
 
-/** All crypto currencies, in the service's order. USDT_TRC20 has its own commission rate. */
+/**
+ * All crypto currencies, in the service's order, then the extra one when configured (the same
+ * array object throughout: `useExtraCurrency` changes its tail). USDT_TRC20 has its own
+ * commission rate.
+ */
 // biome-ignore format: one currency per line reads as a table
-export const CRYPTO_CURRENCIES: readonly CryptoCurrency[] = [
+const ALL: CryptoCurrency[] = [
   row("BTC", "Bitcoin", ["BTC", "BTC", null, null], 8, ["0.0001", "0.00001", "0.0005", "0.005"], BTC_MASK, "0.00002"),
   row("ETH", "Ethereum", ["Ethereum", "ETH", null, null], 18, ["0.002", "0.0002", "0.005", "0.005"], EVM_MASK, "0.0004"),
   row("USDT_ERC20", "Tether USD (ERC-20)", ["Ethereum", "ETH", "erc20", USDT_ERC20], 6, ["10", "1.5", "20", "0.005"], EVM_MASK, "0.0012"),
@@ -84,6 +98,21 @@ export const CRYPTO_CURRENCIES: readonly CryptoCurrency[] = [
   row("TRX", "TRON", ["Tron", "TRX", null, null], 6, ["10", "1", "20", "0.005"], TRON_MASK, "1.1"),
   row("USDT_TRC20", "Tether USD (TRC-20)", ["Tron", "TRX", "trc20", USDT_TRC20], 6, ["5", "1", "10", "0.0075"], TRON_MASK, "13.5"),
 ];
+const BUILT_IN = ALL.length;
+
+/** The crypto currencies the sandbox serves (built-in nine, then the extra one if any). */
+export const CRYPTO_CURRENCIES: readonly CryptoCurrency[] = ALL;
+
+/**
+ * Sets (or, with null, removes) the extra currency. Process-wide, like the catalogue itself:
+ * `startSandbox` calls it with its `extraCurrency` option.
+ * @example
+ * useExtraCurrency(parseExtraCurrency("USDC_BASE:Base:evm"));
+ */
+export function useExtraCurrency(extra: CryptoCurrency | null): void {
+  ALL.length = BUILT_IN;
+  if (extra) ALL.push(extra);
+}
 
 /** Fiat settlement currencies (JPY has no minor unit). */
 export const FIAT_CURRENCIES: readonly FiatCurrency[] = [

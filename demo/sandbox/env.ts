@@ -2,7 +2,7 @@
  * @module env
  * The one mapping from `SANDBOX_*` environment variables to start options, with the design's
  * defaults (`DEFAULT_OPTIONS` in `state.ts`, port `DEFAULT_PORT`). An empty variable counts as
- * unset. An invalid port is an error naming the variable, never a silent port 0.
+ * unset. An invalid port or switch is an error naming the variable, never a silent default.
  */
 import type { StartOptions } from "./server.ts";
 import { DEFAULT_OPTIONS } from "./state.ts";
@@ -18,6 +18,10 @@ export interface SandboxEnv {
   SANDBOX_WEBHOOK_SIGNING_KEY?: string;
   /** A URL, or `off` to record deliveries without sending them. */
   SANDBOX_WEBHOOK_URL?: string;
+  /** One more currency on a network of your choice: `CODE:Network[:evm]` (`extra-currency.ts`). */
+  SANDBOX_EXTRA_CURRENCY?: string;
+  /** `on` (default) offers the currency-lock extension; `off` serves the public API only. */
+  SANDBOX_CURRENCY_LOCK?: string;
 }
 
 /**
@@ -26,6 +30,7 @@ export interface SandboxEnv {
  * @example
  * optionsFromEnv({}); // { port: 8788, apiKey: "sk_sandbox_demo", …, webhookUrl: "http://127.0.0.1:8787/webhooks/payment" }
  * optionsFromEnv({ SANDBOX_WEBHOOK_URL: "off" }).webhookUrl; // null
+ * optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "off" }).currencyLock; // false
  * optionsFromEnv({ SANDBOX_PORT: "http" }); // throws
  */
 export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number } {
@@ -38,7 +43,15 @@ export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number }
     accountId: set(env.SANDBOX_ACCOUNT_ID) ?? DEFAULT_OPTIONS.accountId,
     webhookSigningKey: set(env.SANDBOX_WEBHOOK_SIGNING_KEY) ?? DEFAULT_OPTIONS.webhookSigningKey,
     webhookUrl: webhook === "off" ? null : (webhook ?? DEFAULT_OPTIONS.webhookUrl),
+    extraCurrency: set(env.SANDBOX_EXTRA_CURRENCY),
+    currencyLock: parseSwitch(set(env.SANDBOX_CURRENCY_LOCK), DEFAULT_OPTIONS.currencyLock),
   };
+}
+
+function parseSwitch(text: string | null, fallback: boolean): boolean {
+  if (text === null) return fallback;
+  if (text === "on" || text === "off") return text === "on";
+  throw new Error(`SANDBOX_CURRENCY_LOCK must be on or off, got ${JSON.stringify(text)}`);
 }
 
 function parsePort(text: string): number {

@@ -4,19 +4,29 @@
  * `status` (429 with msBeforeNext, 5xx, 503 quoteUnavailable…), `timeout-after-create` (the
  * object IS created, the answer comes too late), `malformed` (truncated JSON or no `data`
  * envelope) and `stale` (a GET answers the object as it was at an earlier status, taken from
- * its webhook for that status: a lagging read replica). Each fault is consumed `times` times,
- * then removed.
+ * its webhook for that status: a lagging read replica) and `drop` (the object IS created,
+ * then the connection breaks before the answer's body: what a timeout is to the client, without
+ * the wait). Each fault is consumed `times` times, then removed. With `scope` (an orderId) it
+ * only hits requests about that order (see fault-scope.ts).
  */
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { inScope, requestOrderId } from "./fault-scope.ts";
 import { optionalInt, optionalString, requiredString } from "./fields.ts";
 import type { SandboxState } from "./state.ts";
 import { dataResponse, errorResponse, invalidBody, parseJsonExact, WireError } from "./wire.ts";
 
-export type FaultMode = "delay" | "status" | "timeout-after-create" | "malformed" | "stale";
+export type FaultMode =
+  | "delay"
+  | "status"
+  | "timeout-after-create"
+  | "drop"
+  | "malformed"
+  | "stale";
 const MODES: readonly FaultMode[] = [
   "delay",
   "status",
   "timeout-after-create",
+  "drop",
   "malformed",
   "stale",
 ];
@@ -35,6 +45,8 @@ export interface Fault {
   variant: "truncated" | "shape";
   /** `stale` only: the earlier status whose snapshot is answered. */
   asStatus: string | null;
+  /** Only requests about this order (orderId equal or `scope-…`); null = every request. */
+  scope: string | null;
 }
 
 /**
@@ -65,13 +77,21 @@ export function addFault(state: SandboxState, body: Record<string, unknown>): Fa
     code: optionalString(body, "code"),
     variant,
     asStatus,
+    scope: optionalString(body, "scope"),
   };
   state.faults.push(fault);
   return fault;
 }
 
-function takeFault(state: SandboxState, method: string, path: string): Fault | null {
-  const i = state.faults.findIndex((f) => f.path === path && (!f.method || f.method === method));
+async function takeFault(state: SandboxState, c: Context): Promise<Fault | null> {
+  const method = c.req.method;
+  const path = new URL(c.req.url).pathname;
+  const hits = (f: Fault) => f.path === path && (!f.method || f.method === method);
+  if (!state.faults.some(hits)) return null;
+  const orderId = state.faults.some((f) => hits(f) && f.scope)
+    ? await requestOrderId(state, c)
+    : null;
+  const i = state.faults.findIndex((f) => hits(f) && (!f.scope || inScope(orderId, f.scope)));
   if (i < 0) return null;
   const fault = state.faults[i]!;
   fault.times -= 1;
@@ -107,13 +127,29 @@ async function staleAnswer(state: SandboxState, res: Response, asStatus: string)
 type WebhookBody = { data: Record<string, unknown> };
 
 /**
+ * The answer's status line and headers, then a body that breaks off: the server has done the
+ * work, the client can only see a failed read (a lost answer), at once.
+ */
+function droppedAnswer(res: Response): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"data":'));
+      controller.error(new Error("sandbox fault: connection dropped"));
+    },
+  });
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  return new Response(body, { status: res.status, headers });
+}
+
+/**
  * Middleware applying the first matching fault to an API request.
  * @example
  * app.use("*", faultMiddleware(state));
  */
 export function faultMiddleware(state: SandboxState): MiddlewareHandler {
   return async (c, next) => {
-    const fault = takeFault(state, c.req.method, new URL(c.req.url).pathname);
+    const fault = await takeFault(state, c);
     if (!fault) return next();
     if (fault.mode === "status") {
       c.res = errorResponse(injectedError(fault));
@@ -126,6 +162,14 @@ export function faultMiddleware(state: SandboxState): MiddlewareHandler {
     await next();
     if (fault.mode === "timeout-after-create") {
       await state.scheduler.sleep(fault.delayMs);
+      return;
+    }
+    if (fault.mode === "drop") {
+      // Under @hono/node-server the connection itself is cut; elsewhere (app.fetch in a test)
+      // the body breaks off: either way the client's read fails after the work was done.
+      const outgoing = (c.env as { outgoing?: { destroy(): void } } | undefined)?.outgoing;
+      outgoing?.destroy();
+      c.res = outgoing ? new Response(null, { status: 500 }) : droppedAnswer(c.res);
       return;
     }
     if (fault.mode === "stale") {

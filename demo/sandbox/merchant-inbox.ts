@@ -22,7 +22,7 @@ export interface InboxState {
 }
 
 /**
- * Registers /sandbox/merchant-inbox (POST record, GET list, DELETE clear) and
+ * Registers /sandbox/merchant-inbox (POST record, GET list, `?contains=` filter, DELETE clear) and
  * /sandbox/merchant-inbox/behaviour (POST `{status, times}`).
  * @example
  * registerMerchantInbox(app, state);
@@ -51,7 +51,13 @@ export function registerMerchantInbox(app: Hono, state: SandboxState): void {
       ? plainJsonResponse({ ok: true })
       : plainJsonResponse({ ok: false, status }, status);
   });
-  app.get("/sandbox/merchant-inbox", () => dataResponse(inbox.entries));
+  // `?contains=` keeps the entries whose raw body contains it (one order's notifications).
+  app.get("/sandbox/merchant-inbox", (c) => {
+    const contains = new URL(c.req.url).searchParams.get("contains");
+    return dataResponse(
+      contains ? inbox.entries.filter((e) => e.body.includes(contains)) : inbox.entries,
+    );
+  });
   app.delete("/sandbox/merchant-inbox", () => {
     inbox.entries = [];
     inbox.failures = null;

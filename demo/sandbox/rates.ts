@@ -3,6 +3,7 @@
  * Fixed sandbox exchange rates. The real service publishes no rates endpoint; the sandbox needs
  * rates only to turn a fiat invoice into a crypto amount and to fill the `*Usd` fields.
  */
+import { cryptoCurrency } from "./currencies.ts";
 import { Dec, type Decimal, divRoundUp, roundHalfUp } from "./decimal.ts";
 
 /** USD per 1 coin. */
@@ -33,7 +34,8 @@ const USD_PER_FIAT: Record<string, string> = {
  * usdPerCoin("BTC").toFixed(); // "65000"
  */
 export function usdPerCoin(code: string): Decimal {
-  const r = USD_PER_COIN[code];
+  // The extra currency (`SANDBOX_EXTRA_CURRENCY`) is priced as a USD stablecoin.
+  const r = USD_PER_COIN[code] ?? (cryptoCurrency(code)?.stablecoin ? "1" : undefined);
   if (r === undefined) throw new Error(`no sandbox rate for ${code}`);
   return new Dec(r);
 }

@@ -8,9 +8,16 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createSandbox, type Sandbox, type SandboxOptions } from "./app.ts";
+import { CRYPTO_CURRENCIES, useExtraCurrency } from "./currencies.ts";
+import { parseExtraCurrency } from "./extra-currency.ts";
 
 /** Options of {@link startSandbox}: sandbox options plus where to listen. */
-export type StartOptions = Partial<SandboxOptions> & { port?: number; host?: string };
+export type StartOptions = Partial<SandboxOptions> & {
+  port?: number;
+  host?: string;
+  /** `SANDBOX_EXTRA_CURRENCY` spec (`extra-currency.ts`); unset or null: the nine only. */
+  extraCurrency?: string | null;
+};
 
 /** A listening sandbox. */
 export interface RunningSandbox {
@@ -29,7 +36,10 @@ export interface RunningSandbox {
  * await sb.close();
  */
 export async function startSandbox(opts: StartOptions = {}): Promise<RunningSandbox> {
-  const { port = 0, host = "127.0.0.1", ...options } = opts;
+  const { port = 0, host = "127.0.0.1", extraCurrency = null, ...options } = opts;
+  useExtraCurrency(null);
+  const builtIn = CRYPTO_CURRENCIES.map((c) => c.code);
+  useExtraCurrency(extraCurrency ? parseExtraCurrency(extraCurrency, builtIn) : null);
   const sandbox = createSandbox(options);
   let server: Server;
   try {

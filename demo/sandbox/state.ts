@@ -28,6 +28,12 @@ export interface SandboxOptions {
   invoiceLockMinutes: number;
   /** How long a withdrawal quote can be committed (the service says about 60 s). */
   quoteLifetimeMs: number;
+  /**
+   * Offer the SANDBOX EXTENSION `POST /x-sandbox/invoice/lock-currency` (in-page checkouts).
+   * false = the public API only: every `/x-sandbox/*` path is then an unknown route, answered
+   * exactly as any other unknown route, and the payer picks the currency on the hosted page.
+   */
+  currencyLock: boolean;
 }
 
 /**
@@ -43,6 +49,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   retryDelaysMs: [1000, 5000, 30000],
   invoiceLockMinutes: 15,
   quoteLifetimeMs: 60_000,
+  currencyLock: true,
 };
 
 export type InvoiceStatus =
@@ -219,8 +226,13 @@ export interface SandboxState {
   withdrawals: Map<string, WithdrawalRecord>;
   balances: Map<string, Decimal>;
   webhooks: WebhookRecord[];
-  /** Keeps first delivery attempts in the order their events happened. */
-  deliveryChain: Promise<void>;
+  /**
+   * Per object (invoice, deposit, withdrawal): the tail of its first delivery attempts, so one
+   * object's webhooks arrive in the order its events happened, while different objects'
+   * webhooks are delivered concurrently, as a real sender does (a global queue would cap the
+   * sandbox at one delivery per worker round trip).
+   */
+  deliveryChains: Map<string, Promise<void>>;
   faults: Fault[];
   requests: RequestLogEntry[];
   inbox: InboxState;
@@ -247,7 +259,7 @@ export function createState(options: SandboxOptions): SandboxState {
     withdrawals: new Map(),
     balances: new Map(),
     webhooks: [],
-    deliveryChain: Promise.resolve(),
+    deliveryChains: new Map(),
     faults: [],
     requests: [],
     inbox: { entries: [], failures: null },

@@ -68,10 +68,15 @@ export function emitWebhook(state: SandboxState, s: WebhookSubject): Promise<Web
   });
   const url = rec.url;
   if (url !== null) {
-    state.deliveryChain = state.deliveryChain
+    const key = s.objectId;
+    const tail = (state.deliveryChains.get(key) ?? Promise.resolve())
       .then(() => signed)
       .then(() => deliver(state, rec, url, 0))
       .catch(() => undefined);
+    state.deliveryChains.set(key, tail);
+    void tail.then(() => {
+      if (state.deliveryChains.get(key) === tail) state.deliveryChains.delete(key);
+    });
   }
   return signed;
 }

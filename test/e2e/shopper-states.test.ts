@@ -9,15 +9,19 @@ import { expect, it } from "vitest";
 import { DEFAULT_CRYPTO, openCheckout } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
-import { chooseCurrency, waitForSnapshot, waitForWidgetText, widget } from "./support/widget.ts";
+import {
+  chooseCurrency,
+  currencyButton,
+  waitForSnapshot,
+  waitForWidgetText,
+  widget,
+} from "./support/widget.ts";
 
 const e2e = useStackAndBrowser();
 
 it("walks picker → instructions → detected → under review → failed, with a way out", async () => {
   const { page, context } = await openCheckout(e2e.stack, e2e.browser);
-  await widget(page)
-    .getByRole("button", { name: new RegExp(`^Pay ${DEFAULT_CRYPTO} on `) })
-    .waitFor();
+  await (await currencyButton(page, DEFAULT_CRYPTO)).waitFor();
   await saveScreenshot(widget(page), "state-currency-picker");
 
   const snapshot = await chooseCurrency(page, DEFAULT_CRYPTO);

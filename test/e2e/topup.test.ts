@@ -31,11 +31,13 @@ it("top up: address, minimum and fee shown; the deposit arrives; the net credit 
   });
   await page.goto(`${e2e.stack.urls.shopUrl}/topup`);
   const w = widget(page);
-  await w.getByText("Top up with USDT_TRC20 on Tron").waitFor();
+  await w.getByText("Top up with Tether USD (TRC-20) on TRON").waitFor();
   const first = await waitFor(async () => snapshots[0] ?? undefined, "the first top-up snapshot");
   expect(first.kind).toBe("deposit");
   expect(await w.getByText(first.address).count()).toBe(1);
   await w.getByText(/^Minimum deposit: /).waitFor();
+  // Tron has no payment URI: copy and QR only, never the bare address as a (relative) link.
+  expect(await w.getByRole("link", { name: "Open in wallet" }).count()).toBe(0);
   // The fee is the tenant's, read from the service (not a constant in the widget).
   await w.getByText(`Service fee: ${first.depositCommissionPercent} % of what you send`).waitFor();
 

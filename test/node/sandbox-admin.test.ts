@@ -110,6 +110,26 @@ describe("faults", () => {
     expect(retry.json.data.id).toBe(got.json.data.id);
   });
 
+  it("drop creates the object, then cuts the connection: the client's request fails", async () => {
+    await fault({ path: "/invoice", method: "POST", mode: "drop" });
+    const res = fetch(`${sb.url}/invoice`, {
+      method: "POST",
+      headers: { "x-tenant-api-key": API_KEY },
+      body: JSON.stringify({
+        accountId: ACCOUNT,
+        fiatCurrencyCode: "USD",
+        amount: 10,
+        orderId: "drop-1",
+      }),
+    });
+    await expect(res.then((r) => r.text())).rejects.toThrow();
+    const got = await getByOrder("drop-1");
+    expect(got.status).toBe(200);
+    const retry = await newInvoice("drop-1");
+    expect([retry.status, retry.json.data.id]).toEqual([200, got.json.data.id]);
+    expect((await admin("GET", "/sandbox/faults")).json.data).toHaveLength(0);
+  });
+
   it("malformed truncated: 200 with invalid JSON, and the object exists", async () => {
     await fault({ path: "/invoice", method: "POST", mode: "malformed", variant: "truncated" });
     const r = await newInvoice("bad-json-1");

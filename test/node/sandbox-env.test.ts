@@ -18,6 +18,8 @@ describe("sandbox configuration", () => {
       accountId: "00000000-0000-4000-8000-000000000001",
       webhookSigningKey: "whsec_sandbox_demo",
       webhookUrl: DESIGN_WEBHOOK_URL,
+      extraCurrency: null,
+      currencyLock: true,
     };
     expect(optionsFromEnv({})).toEqual(expected);
     expect(
@@ -27,6 +29,8 @@ describe("sandbox configuration", () => {
         SANDBOX_ACCOUNT_ID: "",
         SANDBOX_WEBHOOK_SIGNING_KEY: "",
         SANDBOX_WEBHOOK_URL: "",
+        SANDBOX_EXTRA_CURRENCY: "",
+        SANDBOX_CURRENCY_LOCK: "",
       }),
     ).toEqual(expected);
   });
@@ -34,7 +38,7 @@ describe("sandbox configuration", () => {
   it("code and CLI share the defaults", () => {
     const sb = createSandbox({});
     try {
-      const { port: _port, ...fromEnv } = optionsFromEnv({});
+      const { port: _port, extraCurrency: _extra, ...fromEnv } = optionsFromEnv({});
       expect(sb.options).toMatchObject(fromEnv);
     } finally {
       sb.dispose();
@@ -49,8 +53,22 @@ describe("sandbox configuration", () => {
         SANDBOX_ACCOUNT_ID: "a",
         SANDBOX_WEBHOOK_SIGNING_KEY: "s",
         SANDBOX_WEBHOOK_URL: "off",
+        SANDBOX_EXTRA_CURRENCY: "USDC_BASE:Base:evm",
+        SANDBOX_CURRENCY_LOCK: "off",
       }),
-    ).toEqual({ port: 0, apiKey: "k", accountId: "a", webhookSigningKey: "s", webhookUrl: null });
+    ).toEqual({
+      port: 0,
+      apiKey: "k",
+      accountId: "a",
+      webhookSigningKey: "s",
+      webhookUrl: null,
+      extraCurrency: "USDC_BASE:Base:evm",
+      currencyLock: false,
+    });
+    expect(optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "on" }).currencyLock).toBe(true);
+    expect(() => optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "yes" })).toThrow(
+      /SANDBOX_CURRENCY_LOCK must be on or off/,
+    );
     expect(optionsFromEnv({ SANDBOX_PORT: "9000" }).port).toBe(9000);
   });
 

@@ -98,7 +98,7 @@ describe("currencies", () => {
       tokenType: "trc20",
       decimalPlaces: 6,
       depositCommission: 0.0075,
-      contractAddress: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+      contractAddress: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf",
     });
     for (const c of r.json.data) {
       expect(Object.keys(c).sort()).toEqual(

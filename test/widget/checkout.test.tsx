@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
@@ -11,6 +11,7 @@ import {
   fakeWorker,
   ok,
   payment,
+  refuse,
   snapshot,
   useWidgetTestDoubles,
 } from "./fakes.ts";
@@ -48,10 +49,21 @@ describe("opening the checkout", () => {
     expect(screen.getByText("Two mugs")).toBeTruthy();
     expect(screen.getByText("$49.90")).toBeTruthy();
     expect(screen.getByText(/Test mode — test networks only/)).toBeTruthy();
-    await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" });
-    for (const network of ["BTC network", "Tron network", "Ethereum network"])
-      expect(screen.getByText(network)).toBeTruthy();
-    expect(screen.getAllByRole("button", { name: /^Pay / })).toHaveLength(3);
+    await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" });
+    // One display name per network (the service says "BTC" and "Tron"), each said once: the
+    // group's legend, not a badge on every button.
+    for (const network of ["Bitcoin", "TRON", "Ethereum"])
+      expect(screen.getByRole("group", { name: network })).toBeTruthy();
+    expect(screen.queryByText("Tron")).toBeNull();
+    expect(screen.queryByText("BTC network")).toBeNull();
+    // Each button's accessible name is its visible text: the ticker and the service's name.
+    const choices = [...document.querySelectorAll<HTMLButtonElement>("button.choice")];
+    expect(choices.map((b) => b.textContent)).toEqual([
+      "BTCBitcoin",
+      "USDTTether USD (TRC-20)",
+      "ETHEthereum",
+    ]);
+    for (const b of choices) expect(b.hasAttribute("aria-label")).toBe(false);
     // Live status follows the checkout's event stream.
     expect(FakeEventSource.instances[0]?.url).toBe(
       `${BASE}/v1/checkouts/abcdefghijklmnopqrstuv/events`,
@@ -70,7 +82,7 @@ describe("paying in-page", () => {
       seq: 2,
       attempt: {
         ...snapshot().attempt,
-        // Tron (TRC-20): the wallet link is the bare address, as the worker builds it.
+        // Tron (TRC-20) has no payment URI: the worker sends no wallet link.
         payment: payment(),
       },
     });
@@ -78,7 +90,7 @@ describe("paying in-page", () => {
       "POST /v1/checkouts": () => ok(snapshot(), 201),
       "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => ok(locked),
     });
-    fireEvent.click(await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" }));
+    fireEvent.click(await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" }));
     await screen.findByText("Send exactly");
     expect(worker.calls.at(-1)).toEqual({
       method: "POST",
@@ -87,16 +99,42 @@ describe("paying in-page", () => {
     });
     expect(screen.getByText("49.9 USDT")).toBeTruthy();
     expect(screen.getByText("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7")).toBeTruthy();
-    expect(screen.getByRole("link", { name: "Open in wallet" }).getAttribute("href")).toBe(
-      "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-    );
+    // Never a bare address as a (relative) link: copy and QR code only.
+    expect(screen.queryByRole("link", { name: "Open in wallet" })).toBeNull();
     const qr = screen.getByRole("img");
     expect(qr.getAttribute("aria-label")).toBe(
-      "QR code: pay 49.9 USDT on Tron to TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+      "QR code: pay 49.9 USDT on TRON to TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
     );
     expect(qr.querySelector("path")?.getAttribute("d")?.length).toBeGreaterThan(100);
-    expect(screen.getByText(/Send only USDT_TRC20 on the Tron network/)).toBeTruthy();
+    expect(screen.getByText(/Send only Tether USD \(TRC-20\) on the TRON network/)).toBeTruthy();
     expect(screen.getByText(/Expires in 1[45]:\d\d/)).toBeTruthy();
+  });
+
+  it("links a payment URI, and never a bare address from an older worker (it would be relative)", async () => {
+    const evm = payment({
+      cryptoCurrencyCode: "ETH",
+      currencyName: "Ethereum",
+      network: "Ethereum",
+      networkName: "Ethereum",
+      address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      walletUri: "ethereum:0x52908400098527886E0F7030069857D2E4169EE7@11155111?value=1",
+    });
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(snapshot({ attempt: { ...snapshot().attempt, payment: evm } }), 201),
+    });
+    const link = await screen.findByRole("link", { name: "Open in wallet" });
+    expect(link.getAttribute("href")).toBe(evm.walletUri);
+    cleanup();
+    const bare = payment({ walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" });
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(snapshot({ attempt: { ...snapshot().attempt, payment: bare } }), 201),
+    });
+    await screen.findByText("Send exactly");
+    expect(screen.queryByRole("link", { name: "Open in wallet" })).toBeNull();
+    for (const a of document.querySelectorAll("a"))
+      expect(a.getAttribute("href")).toMatch(/^(https?|bitcoin|ethereum):/);
   });
 
   it("shows an 18-decimal amount exactly as the worker sent it", async () => {
@@ -143,7 +181,7 @@ describe("paying in-page", () => {
         body: { error: { code: "lock_unsupported", message: "no lock" } },
       }),
     });
-    fireEvent.click(await screen.findByRole("button", { name: "Pay BTC on BTC" }));
+    fireEvent.click(await screen.findByRole("button", { name: "BTC Bitcoin" }));
     const link = await screen.findByRole("link", { name: "Open payment page" });
     expect(link.getAttribute("href")).toBe("https://pay.example.test/pay/inv_1");
   });
@@ -152,7 +190,7 @@ describe("paying in-page", () => {
     setup({ "POST /v1/checkouts": () => ok(snapshot({ mode: "hosted" }), 201) });
     const link = await screen.findByRole("link", { name: "Open payment page" });
     expect(link.getAttribute("target")).toBe("_blank");
-    expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Pay \w+ on / })).toBeNull();
   });
 });
 
@@ -235,7 +273,7 @@ describe("live status", () => {
       },
     });
     setup({ "POST /v1/checkouts": () => ok(partial, 201) });
-    await screen.findAllByText("Received 10 of 49.9 USDT_TRC20.");
+    await screen.findAllByText("Received 10 of 49.9 USDT.");
     expect(screen.getByText("Send the remaining")).toBeTruthy();
     expect(screen.getByText("39.9 USDT")).toBeTruthy();
     await screen.findByLabelText("Refund address");
@@ -265,8 +303,8 @@ describe("live status", () => {
       "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () => ok(saved),
     });
     // How much extra (fiat), the crypto figures behind it, and how to claim it.
-    await screen.findAllByText(/you sent \$5\.00 more than needed\. Leave a refund address below/);
-    expect(screen.getByText("Received 55 of 49.9 USDT_TRC20.")).toBeTruthy();
+    await screen.findAllByText(/you sent \$5\.00 more than needed\./);
+    expect(screen.getByText("Received 55 of 49.9 USDT.")).toBeTruthy();
     const input = await screen.findByLabelText("Refund address");
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" } });
     fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
@@ -292,6 +330,54 @@ describe("live status", () => {
     expect(worker.calls.some((c) => c.path.endsWith("/refund-address"))).toBe(false);
   });
 
+  it("sandbox mode: a mainnet address is refused before sending; a testnet one is sent", async () => {
+    const partial = snapshot({
+      sandbox: true,
+      orderState: "partially_paid",
+      attempt: {
+        ...snapshot().attempt,
+        status: "partially_paid",
+        payment: payment({ cryptoCurrencyCode: "BTC", network: "BTC", decimalPlaces: 8 }),
+      },
+    });
+    const { worker } = setup({
+      "POST /v1/checkouts": () => ok(partial, 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () => ok(partial),
+    });
+    const input = await screen.findByLabelText("Refund address");
+    // BIP-173's mainnet P2WPKH example, then the same key's testnet address.
+    fireEvent.input(input, { target: { value: "bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await screen.findByText("Test mode: use a test-network address, not a mainnet one.");
+    expect(worker.calls.some((c) => c.path.endsWith("/refund-address"))).toBe(false);
+    fireEvent.input(input, { target: { value: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await waitFor(() =>
+      expect(worker.calls.at(-1)?.body).toEqual({
+        cryptoCurrencyCode: "BTC",
+        address: "tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx",
+      }),
+    );
+  });
+
+  it("a refund already on its way: the worker's 409 refund_address_frozen is explained", async () => {
+    const over = snapshot({
+      final: true,
+      orderState: "paid",
+      amountOverpaid: "5.00",
+      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
+    });
+    setup({
+      "POST /v1/checkouts": () => ok(over, 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () =>
+        refuse(409, "refund_address_frozen"),
+    });
+    const input = await screen.findByLabelText("Refund address");
+    fireEvent.input(input, { target: { value: "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
+    await screen.findByText("A refund is on its way to this address; it can no longer change.");
+  });
+
   it.each([
     ["expired", "This payment attempt expired before a payment arrived."],
     ["failed", "This payment attempt failed."],
@@ -309,7 +395,7 @@ describe("live status", () => {
     await screen.findAllByText(text);
     expect(events.some((e) => e.name === "checkout:expired")).toBe(true);
     fireEvent.click(screen.getByRole("button", { name: "Try again" }));
-    await screen.findByRole("button", { name: "Pay BTC on BTC" });
+    await screen.findByRole("button", { name: "BTC Bitcoin" });
     expect(worker.calls.some((c) => c.method === "POST" && c.path.endsWith("/retry"))).toBe(true);
   });
 });
@@ -321,7 +407,11 @@ describe("errors are messages, never a blank box", () => {
     expect(worker.calls).toHaveLength(0);
     expect(events[0]).toEqual({
       name: "checkout:error",
-      detail: { code: "missing_token", message: expect.stringContaining("token") },
+      detail: {
+        code: "missing_token",
+        message: expect.stringContaining("token"),
+        developerMessage: expect.stringContaining("token attribute"),
+      },
     });
   });
 
@@ -367,7 +457,7 @@ describe("a refunded order", () => {
     expect(screen.queryByText(/Send the remaining/)).toBeNull();
     expect(screen.queryByText(/Refund address/)).toBeNull();
     expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
-    expect(screen.queryByRole("button", { name: /^Pay / })).toBeNull();
+    expect(screen.queryByRole("button", { name: /^Pay \w+ on / })).toBeNull();
   });
 });
 
@@ -377,6 +467,6 @@ describe("locales", () => {
     setup({ "POST /v1/checkouts": () => ok(snapshot(), 201) }, { locale: "de-DE" });
     await screen.findByText("49,90 $");
     expect(screen.getByText("Gesamtbetrag")).toBeTruthy();
-    await screen.findByRole("button", { name: "USDT_TRC20 im Netzwerk Tron zahlen" });
+    await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" });
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { encode } from "uqr";
 import { describe, expect, it, vi } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
+import { verifyAddress } from "../../widget/address-check.ts";
 import { ApiFailure, createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { translator } from "../../widget/i18n/index.ts";
@@ -196,7 +196,7 @@ describe("top-up", () => {
         return ok(dep(), 201);
       },
     });
-    const pick = await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" });
+    const pick = await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" });
     fireEvent.click(pick);
     fireEvent.click(pick);
     unmount();
@@ -209,7 +209,7 @@ describe("top-up", () => {
 
   it("ignores an older snapshot before any event, and emits checkout:paid once", async () => {
     const { events } = mount({ "POST /v1/deposits": () => ok(dep({ seq: 2 }), 201) });
-    fireEvent.click(await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" }));
+    fireEvent.click(await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" }));
     await screen.findAllByText("Waiting for your deposit…");
     const source = FakeEventSource.instances[0]!;
     const settlement = {
@@ -238,11 +238,11 @@ describe("top-up", () => {
     const { deposits } = mount({
       "POST /v1/deposits": () => (busy ? refuse(503, "service_busy") : ok(dep(), 201)),
     });
-    fireEvent.click(await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" }));
+    fireEvent.click(await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" }));
     await screen.findByText(/service is busy/);
     busy = false;
     fireEvent.click(screen.getByRole("button", { name: "Retry" }));
-    await screen.findByText("Top up with USDT_TRC20 on Tron");
+    await screen.findByText("Top up with Tether USD (TRC-20) on TRON");
     expect(deposits()).toBe(2);
   });
 });
@@ -253,6 +253,7 @@ describe("refund address live check", () => {
       <RefundForm
         base={BASE}
         currency={usdt}
+        sandbox={false}
         saved={null}
         i18n={translator("en")}
         onSave={async () => true}
@@ -263,14 +264,16 @@ describe("refund address live check", () => {
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYj" } }); // mask: fast
     await new Promise((r) => setTimeout(r, 50));
     expect(document.querySelector("#cc-refund-error")?.textContent).toBe(
-      "This is not a valid USDT_TRC20 address on Tron.",
+      "This is not a valid USDT address on TRON.",
     );
   });
 
   it("without crypto.subtle (http: page) the checksum is left to the worker", async () => {
     vi.stubGlobal("crypto", {});
-    expect(await checkAddress(usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8")).toBe("ok");
-    expect(await checkAddress(usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYj")).toBe("invalid");
+    expect(await verifyAddress(BASE, usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8", false)).toBe("ok");
+    expect(await verifyAddress(BASE, usdt, "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYj", false)).toBe(
+      "invalid",
+    );
   });
 });
 
@@ -297,13 +300,13 @@ describe("a currency the service refused", () => {
       "POST /v1/checkouts": () => ok(snapshot(), 201),
       [`POST /v1/checkouts/${ID}/currency`]: () => refuse(422, "amount_below_minimum"),
     });
-    fireEvent.click(await screen.findByRole("button", { name: "Pay BTC on BTC" }));
+    fireEvent.click(await screen.findByRole("button", { name: "BTC Bitcoin" }));
     const reason = "The amount is below the minimum this payment method accepts.";
-    const button = await screen.findByRole("button", { name: `Pay BTC on BTC: ${reason}` });
+    const button = await screen.findByRole("button", { name: `BTC ${reason}` });
     expect((button as HTMLButtonElement).disabled).toBe(true);
     expect(button.textContent).toContain(reason);
     expect(
-      (screen.getByRole("button", { name: "Pay USDT_TRC20 on Tron" }) as HTMLButtonElement)
+      (screen.getByRole("button", { name: "USDT Tether USD (TRC-20)" }) as HTMLButtonElement)
         .disabled,
     ).toBe(false);
   });

@@ -6,9 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
+import { checkAddress } from "../../worker/checkout/address-rules.ts";
 import * as impl from "../../worker/crypto/eip55.ts";
-import { networkKind } from "../../worker/wallet/networks.ts";
+import { isEvmNetwork } from "../../worker/wallet/networks.ts";
 import { CURRENCIES } from "./fakes.ts";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
@@ -76,17 +76,18 @@ describe("keccak-256 and EIP-55", () => {
 });
 
 describe("the widget's refund-address check", () => {
-  it("the widget checks EIP-55 on exactly the worker's Ethereum and BNB Smart Chain names", async () => {
+  it("the widget checks EIP-55 on exactly the worker's EVM network names", async () => {
     const eth = CURRENCIES.find((c) => c.code === "ETH")!;
     const typo = "0x5aAeb6053F3E94C9b9A09f33669435E7EF1BeAed";
     const evmNames = ["Ethereum", "ETH", "erc20", "BNB", "bsc", "BEP20", "BNB Smart Chain"];
-    const spelledOddly = ["bnb  chain", " Binance Smart Chain "];
-    const others = ["RSK", "Polygon", "Arbitrum One", "Solana"];
-    for (const network of [...evmNames, ...spelledOddly, ...others]) {
-      const kind = networkKind(network);
-      const evm = kind === "ethereum" || kind === "bsc";
+    const newer = ["Base", "Polygon", "Arbitrum One", "Optimism", "Avalanche"];
+    const spelledOddly = ["bnb  chain", " Binance Smart Chain ", "BASE"];
+    // RSK uses EIP-1191, not EIP-55; Solana is no EVM chain.
+    const others = ["RSK", "Solana"];
+    for (const network of [...evmNames, ...newer, ...spelledOddly, ...others]) {
+      const evm = isEvmNetwork(network);
       expect([network, evm]).toEqual([network, !others.includes(network)]);
-      const verdict = await checkAddress({ ...eth, network }, typo);
+      const verdict = await checkAddress({ ...eth, network }, typo, false);
       expect([network, verdict]).toEqual([network, evm ? "checksum" : "ok"]);
     }
   });

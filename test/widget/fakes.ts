@@ -4,7 +4,6 @@
 import { cleanup } from "@testing-library/preact";
 import { encode } from "uqr";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
-import { checkAddress } from "../../widget/address.ts";
 import { registerAddressCheck } from "../../widget/address-check.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
 import type {
@@ -13,6 +12,7 @@ import type {
   DepositSnapshot,
   PaymentInstructions,
 } from "../../worker/api/contract.ts";
+import { checkAddress } from "../../worker/checkout/address-rules.ts";
 
 export const BASE = "https://pay.example.test";
 
@@ -54,7 +54,8 @@ export function snapshot(over: Partial<CheckoutSnapshot> = {}): CheckoutSnapshot
     refundAddress: null,
     returnUrl: "https://shop.example.test/thanks",
     seq: 1,
-    updatedAt: "2026-11-22T10:00:00.000Z",
+    // The worker's clock when it built the snapshot: the widget counts down from it.
+    updatedAt: new Date().toISOString(),
     ...over,
   };
 }
@@ -62,14 +63,18 @@ export function snapshot(over: Partial<CheckoutSnapshot> = {}): CheckoutSnapshot
 export function payment(over: Partial<PaymentInstructions> = {}): PaymentInstructions {
   return {
     cryptoCurrencyCode: "USDT_TRC20",
+    currencyName: "Tether USD (TRC-20)",
     network: "Tron",
+    networkName: "TRON",
     decimalPlaces: 6,
     amount: "49.9",
     received: "0",
     remaining: "49.9",
     address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
-    walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    // Tron has no standard payment URI: no wallet link, the QR code carries the address.
+    walletUri: null,
     expiresAt: new Date(Date.now() + 15 * 60_000).toISOString(),
+    refund: { excess: "0", minimum: "6", possible: true },
     ...over,
   };
 }
@@ -83,7 +88,9 @@ export function depositSnapshot(over: Partial<DepositSnapshot> = {}): DepositSna
     displayName: "Cedar & Bean",
     sandbox: true,
     cryptoCurrencyCode: "USDT_TRC20",
+    currencyName: "Tether USD (TRC-20)",
     network: "Tron",
+    networkName: "TRON",
     decimalPlaces: 6,
     address: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
     minimumAmount: "1",
@@ -91,7 +98,7 @@ export function depositSnapshot(over: Partial<DepositSnapshot> = {}): DepositSna
     depositCommission: "0.005",
     depositCommissionPercent: "0.5",
     depositNetworkFee: "0.3",
-    walletUri: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7",
+    walletUri: null,
     expiresAt: null,
     status: "created",
     settlement: null,
@@ -107,6 +114,7 @@ export const CURRENCIES: CryptoCurrency[] = [
     code: "BTC",
     name: "Bitcoin",
     network: "BTC",
+    networkName: "Bitcoin",
     tokenType: null,
     decimalPlaces: 8,
     minDepositAmount: "0.0001",
@@ -118,8 +126,9 @@ export const CURRENCIES: CryptoCurrency[] = [
   },
   {
     code: "USDT_TRC20",
-    name: "Tether",
+    name: "Tether USD (TRC-20)",
     network: "Tron",
+    networkName: "TRON",
     tokenType: "trc20",
     decimalPlaces: 6,
     minDepositAmount: "1",
@@ -133,6 +142,7 @@ export const CURRENCIES: CryptoCurrency[] = [
     code: "ETH",
     name: "Ethereum",
     network: "Ethereum",
+    networkName: "Ethereum",
     tokenType: null,
     decimalPlaces: 18,
     minDepositAmount: "0.001",

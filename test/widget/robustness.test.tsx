@@ -51,7 +51,7 @@ describe("keyboard path", () => {
       "POST /v1/checkouts": () => ok(snapshot(), 201),
       [`POST /v1/checkouts/${ID}/currency`]: () => ok(locked()),
     });
-    const pick = await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" });
+    const pick = await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" });
     pick.focus();
     fireEvent.click(pick);
     const heading = await screen.findByRole("heading", { name: "Send your payment" });
@@ -61,7 +61,7 @@ describe("keyboard path", () => {
     const choose = await screen.findByRole("heading", { name: "Choose how you pay" });
     await waitFor(() => expect(document.activeElement).toBe(choose));
     // Every currency is a button again, reachable by Tab.
-    expect(screen.getAllByRole("button", { name: /^Pay / })).toHaveLength(3);
+    expect(document.querySelectorAll("button.choice")).toHaveLength(3);
   });
 
   it("'Change currency' is offered only while nothing has been received", async () => {
@@ -117,7 +117,7 @@ describe("refund address refused by the worker", () => {
     const input = await screen.findByLabelText("Refund address");
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7" } });
     fireEvent.click(screen.getByRole("button", { name: "Save refund address" }));
-    const problem = await screen.findByText("This is not a valid USDT_TRC20 address on Tron.");
+    const problem = await screen.findByText("This is not a valid USDT address on TRON.");
     expect(problem.id).toBe("cc-refund-error");
     expect(input.getAttribute("aria-invalid")).toBe("true");
     expect(events.some((e) => e.name === "checkout:error")).toBe(false);
@@ -130,7 +130,7 @@ describe("errors in plain words", () => {
     ["order_paid", 409, /already paid/],
     ["attempt_open", 409, /still open/],
     ["upstream_error", 502, /busy/],
-    ["forbidden_origin", 403, /not configured/],
+    ["forbidden_origin", 403, /This site may not use this checkout/],
   ])("%s (%i)", async (code, status, text) => {
     const { events } = setup({
       "POST /v1/checkouts": () => ({ status, body: { error: { code, message: "x" } } }),
@@ -139,7 +139,10 @@ describe("errors in plain words", () => {
     expect(events.find((e) => e.name === "checkout:error")?.detail).toEqual({
       code,
       message: expect.stringMatching(text),
+      // The worker's own message, for the developer; the shopper never sees it.
+      developerMessage: "x",
     });
+    expect(screen.queryByText("x")).toBeNull();
   });
 
   it("a worker answering non-JSON is a generic message, not a throw", async () => {

@@ -18,6 +18,20 @@ describe("widget build", () => {
     // The stylesheet is inside the bundle (no separate request, no light-DOM <link>).
     expect(readFileSync("dist/public/widget.js", "utf8")).toContain("--cc-accent");
     // The ESM types stand alone: the contract is inlined, nothing points back into the repo.
+    // What comes after the picker is on demand: the payment instructions, the refund form and
+    // top-up mode are separate chunks, and the bundle renders none of their markup itself.
+    const bundle = readFileSync("dist/public/widget.js", "utf8");
+    const chunks: [string, string][] = [
+      ["payment.js", 'class:"payment"'],
+      ["refund.js", 'class:"refund"'],
+      ["topup.js", "__cryptoCheckoutShared"],
+    ];
+    for (const [file, marker] of chunks) {
+      expect(readFileSync(`dist/public/${file}`, "utf8")).toContain(marker);
+      if (marker.startsWith("class:")) expect(bundle).not.toContain(marker);
+    }
+    // Chunks borrow the bundle's Preact instead of carrying their own (hooks need one instance).
+    expect(readFileSync("dist/public/topup.js", "utf8")).not.toContain("__H");
     const types = readFileSync("dist/widget.esm.d.ts", "utf8");
     expect(types).not.toMatch(/from "\.\.?\//);
     expect(types).toContain("export interface CheckoutSnapshot");

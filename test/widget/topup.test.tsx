@@ -32,8 +32,8 @@ describe("top-up mode", () => {
     vi.stubGlobal("fetch", worker.fetch);
     const token = jwt({ sub: "topup-7", mode: "deposit" });
     render(<TopUp api={createApi(BASE)} token={token} i18n={translator("en")} emit={() => {}} />);
-    fireEvent.click(await screen.findByRole("button", { name: "Pay USDT_TRC20 on Tron" }));
-    await screen.findByText("Top up with USDT_TRC20 on Tron");
+    fireEvent.click(await screen.findByRole("button", { name: "USDT Tether USD (TRC-20)" }));
+    await screen.findByText("Top up with Tether USD (TRC-20) on TRON");
     expect(worker.calls.at(-1)).toEqual({
       method: "POST",
       path: "/v1/deposits",

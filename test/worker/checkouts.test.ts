@@ -1,9 +1,5 @@
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/api/contract.ts";
-import type { Env } from "../../worker/config/env.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import {
   deliverAll,
   fault,
@@ -326,38 +322,6 @@ describe("currency lock (in-page mode, through the sandbox adapter)", () => {
   });
 });
 
-describe("hosted fallback (an upstream without the currency-lock operation)", () => {
-  it("reports mode hosted with the payment page, and refuses a lock with 409 lock_unsupported", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("hosted") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const list = (await (await worker("/v1/currencies")).json()) as { data: CryptoCurrency[] };
-    const btc = list.data.find((c) => c.code === "BTC")!;
-    const before = (await upstreamRequests("/x-sandbox/invoice/lock-currency")).length;
-    // The official service (no UPSTREAM_BASE_URL) has no lock operation.
-    const hostedEnv = {
-      ...env,
-      UPSTREAM_BASE_URL: undefined,
-      PUBLIC_BASE_URL: "https://pay.example.com",
-      MERCHANT_WEBHOOK_URL: "https://shop.example.com/hook",
-    } as unknown as Env;
-    const [snapshot, locked] = await runInDurableObject(stub, async (o: OrderObject) => {
-      (o as unknown as { env: Env }).env = hostedEnv;
-      const view = await o.view();
-      const lock = await o.lockCurrency(btc);
-      (o as unknown as { env: Env }).env = env as unknown as Env;
-      return [view, lock] as const;
-    });
-    expect(snapshot.ok && snapshot.value.mode).toBe("hosted");
-    expect(snapshot.ok && snapshot.value.attempt.paymentPageUrl).toBe(
-      body.data.attempt.paymentPageUrl,
-    );
-    expect(locked.ok).toBe(false);
-    expect(!locked.ok && locked.code).toBe("lock_unsupported");
-    expect(!locked.ok && locked.status).toBe(409);
-    expect((await upstreamRequests("/x-sandbox/invoice/lock-currency")).length).toBe(before);
-  });
-});
-
 describe("refund address", () => {
   it("accepts an address matching the currency's addressMask and refuses others", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("refund") });
@@ -410,7 +374,23 @@ describe("abuse limits", () => {
   it("refuses a disallowed origin with 403 forbidden_origin and answers allowed origins with CORS headers", async () => {
     const denied = await worker("/v1/currencies", { headers: { origin: "https://evil.example" } });
     expect(denied.status).toBe(403);
-    expect(denied.headers.get("access-control-allow-origin")).toBeNull();
+    // Readable by the refused page, so the widget can say the site is not allowed and the
+    // console can name the setting and the origin (the list of allowed origins is not shown).
+    expect(denied.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    expect(denied.headers.get("access-control-allow-credentials")).toBeNull();
+    const body = (await denied.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("forbidden_origin");
+    expect(body.error.message).toContain("ALLOWED_ORIGINS");
+    expect(body.error.message).toContain("https://evil.example");
+    expect(body.error.message).not.toContain("127.0.0.1:5173");
+    // Its preflight passes, so the real POST reaches the worker and gets that readable 403.
+    const deniedPreflight = await worker("/v1/checkouts", {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(deniedPreflight.status).toBe(204);
+    expect(deniedPreflight.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    expect(deniedPreflight.headers.get("access-control-allow-headers")).toContain("content-type");
     const preflight = await worker("/v1/checkouts", {
       method: "OPTIONS",
       headers: { origin: "http://127.0.0.1:5173", "access-control-request-method": "POST" },

@@ -31,6 +31,14 @@ describe("GET /v1/currencies", () => {
     expect(usdtBsc.decimalPlaces).toBe(18);
     expect(usdtBsc.contractAddress).toBeTruthy();
     expect(data.find((c) => c.code === "BTC")!.contractAddress).toBeNull();
+    // One display name per network, whatever the service calls it.
+    const names = Object.fromEntries(data.map((c) => [c.network, c.networkName]));
+    expect(names).toEqual({
+      BTC: "Bitcoin",
+      Ethereum: "Ethereum",
+      BNB: "BNB Smart Chain",
+      Tron: "TRON",
+    });
   });
 
   it("filters by network and rejects a malformed network", async () => {

@@ -95,7 +95,10 @@ describe("POST /v1/deposits", () => {
     expect(snap.status).toBe("created");
     expect(snap.settlement).toBeNull();
     expect(snap.final).toBe(false);
-    expect(snap.walletUri).toBe(snap.address); // Tron: the bare address
+    // Tron has no payment URI: no link (the widget shows copy and QR of the address).
+    expect(snap.walletUri).toBeNull();
+    expect(snap.currencyName).toBe(live.name);
+    expect(snap.networkName).toBe("TRON");
     const upstream = await sandbox<{
       data: { id: string; address: string; minimumAmount: string | number };
     }>(`/deposit?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}`, {
@@ -117,9 +120,11 @@ describe("POST /v1/deposits", () => {
     );
     expect(status).toBe(201);
     expect(body.data.cryptoCurrencyCode).toBe("USDT_ERC20");
+    // Sepolia's chain id with the sandbox's Sepolia token contract, never mainnet USDT.
     expect(body.data.walletUri).toMatch(
-      new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@\\d+/transfer\\?address=${body.data.address}$`),
+      new RegExp(`^ethereum:0x[0-9a-fA-F]{40}@11155111/transfer\\?address=${body.data.address}$`),
     );
+    expect(body.data.walletUri).not.toContain("0xdAC17F958D2ee523a2206206994597C13D831ec7");
   });
 
   it("returns the same top-up (200) for the same sub, with one upstream deposit", async () => {

@@ -60,6 +60,15 @@ describe("GET /v1/doctor (the seed's validate-on-save)", () => {
     expect(check.message).toContain("11111111-2222-4333-8444-555555555555");
   });
 
+  it("warns (without failing) when ALLOWED_ORIGINS is empty: no storefront could embed the widget", async () => {
+    const { status, report } = await doctorWith({ ALLOWED_ORIGINS: "" });
+    expect(status).toBe(200);
+    expect(report.ok).toBe(true);
+    const check = report.checks.find((c) => c.name === "allowed_origins")!;
+    expect(check).toMatchObject({ ok: true, warning: true });
+    expect(check.message).toContain("ALLOWED_ORIGINS is empty");
+  });
+
   it("says when the service cannot be reached", async () => {
     const { report } = await doctorWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" });
     expect(report.ok).toBe(false);

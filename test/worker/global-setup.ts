@@ -1,6 +1,7 @@
 /**
  * Starts a real sandbox (the payment-service simulator) on a free loopback port for the
- * workerd test project, and hands its URL to the worker's bindings via `provide`. Also hands
+ * workerd test project, and hands its URL to the worker's bindings via `provide`; a second one
+ * serving the public API only (`currencyLock: false`) for the hosted-mode tests. Also hands
  * over wrangler.toml's top-level [vars] as wrangler reads them (what a plain deploy ships).
  */
 
@@ -18,6 +19,16 @@ export default async function setup(project: TestProject) {
     webhookUrl: null,
   });
   project.provide("sandboxUrl", sandbox.url);
+  // The public API only (no currency-lock extension): what the real service offers.
+  const publicApi = await startSandbox({
+    port: 0,
+    apiKey: "test-api-key-never-shown",
+    webhookSigningKey: "test-webhook-signing-key-never-shown",
+    accountId: "00000000-0000-4000-8000-000000000001",
+    webhookUrl: null,
+    currencyLock: false,
+  });
+  project.provide("publicApiSandboxUrl", publicApi.url);
   const { vars } = unstable_readConfig({ config: "wrangler.toml" });
   project.provide(
     "shippedVars",
@@ -26,13 +37,14 @@ export default async function setup(project: TestProject) {
     ),
   );
   return async () => {
-    await sandbox.close();
+    await Promise.all([sandbox.close(), publicApi.close()]);
   };
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
     sandboxUrl: string;
+    publicApiSandboxUrl: string;
     shippedVars: Record<string, string>;
   }
 }

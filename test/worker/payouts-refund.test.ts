@@ -163,7 +163,9 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
         orderId: `cc-${sub}-refund`,
         cryptoCurrencyCode: "USDT_TRC20",
         amount: "20",
+        address: SHOPPER,
         status: "created",
+        withdrawalId: res.body.data.withdrawal?.id,
       },
     ]);
     const id = ledger.checkoutId;

@@ -305,6 +305,8 @@ describe("normalised answers", () => {
       code: "USDT_BEP20",
       name: "Tether",
       network: "BNB",
+      // The worker's one display name for the network travels with each entry.
+      networkName: "BNB Smart Chain",
       tokenType: "bep20",
       decimalPlaces: 18,
       minDepositAmount: "0.0000001",

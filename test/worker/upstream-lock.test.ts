@@ -1,5 +1,6 @@
 /**
- * The currency-lock adapter (the one use of the sandbox extension) and base-URL resolution.
+ * The currency-lock adapter (the one use of the sandbox extension): what counts as "the service
+ * does not have it", asked of the service whatever its host; and base-URL resolution.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -10,9 +11,9 @@ import {
 import { createUpstreamClient } from "../../worker/upstream/client.ts";
 import {
   CurrencyLockUnsupportedError,
+  isUnknownRoute,
   LOCK_CURRENCY_PATH,
   lockInvoiceCurrency,
-  supportsCurrencyLock,
 } from "../../worker/upstream/currency-lock.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
 
@@ -20,7 +21,7 @@ const INVOICE =
   '"id":"inv_1","orderId":"cc-1","amount":49.9,"fiatCurrencyCode":"USD","status":"created",' +
   '"paymentPageUrl":"https://pay.test/inv_1","createdAt":"2026-01-01T00:00:00Z","expiresAt":"2026-01-01T00:15:00Z"';
 
-function clientAnswering(baseUrl: string, body: string) {
+function clientAnswering(baseUrl: string, body: string, status = 200) {
   const calls: { url: string; body: string; key: string | null }[] = [];
   const client = createUpstreamClient({
     baseUrl,
@@ -32,7 +33,7 @@ function clientAnswering(baseUrl: string, body: string) {
         body: String(init?.body),
         key: new Headers(init?.headers).get("x-tenant-api-key"),
       });
-      return new Response(body, { status: 200 });
+      return new Response(body, { status });
     }) as typeof fetch,
     sleep: async () => {},
   });
@@ -56,14 +57,17 @@ describe("resolveUpstreamBaseUrl", () => {
   });
 });
 
-describe("supportsCurrencyLock", () => {
-  it("is false only for the official hosts (and unparseable URLs)", () => {
-    expect(supportsCurrencyLock("http://127.0.0.1:8788")).toBe(true);
-    expect(supportsCurrencyLock("https://sandbox.example.com")).toBe(true);
-    expect(supportsCurrencyLock(PRODUCTION_BASE_URL)).toBe(false);
-    expect(supportsCurrencyLock(SANDBOX_BASE_URL)).toBe(false);
-    expect(supportsCurrencyLock("https://API-MERCHANT.cryptonly.net/")).toBe(false);
-    expect(supportsCurrencyLock("nonsense")).toBe(false);
+describe("isUnknownRoute", () => {
+  it("a 404/405 not about an invoice is an unknown route; an invoice's 404 or another status is not", () => {
+    const http = (status: number, code?: string) =>
+      new UpstreamError("http", "x", { status, ...(code ? { code } : {}) });
+    expect(isUnknownRoute(http(404, "exceptions.route.notFound"))).toBe(true);
+    expect(isUnknownRoute(http(404))).toBe(true);
+    expect(isUnknownRoute(http(405))).toBe(true);
+    expect(isUnknownRoute(http(404, "exceptions.invoice.notFound"))).toBe(false);
+    expect(isUnknownRoute(http(400, "exceptions.validation.invalidBody"))).toBe(false);
+    expect(isUnknownRoute(new UpstreamError("timeout", "x"))).toBe(false);
+    expect(isUnknownRoute(new Error("x"))).toBe(false);
   });
 });
 
@@ -104,11 +108,26 @@ describe("lockInvoiceCurrency", () => {
     expect((error as UpstreamError).message).toContain("data.cryptoAmountExpected");
   });
 
-  it("refuses the official service without sending anything", async () => {
-    const { client, calls } = clientAnswering(SANDBOX_BASE_URL, "{}");
+  it("asks whatever the host (also the official one): an unknown-route answer means unsupported", async () => {
+    const { client, calls } = clientAnswering(
+      SANDBOX_BASE_URL,
+      '{"code":"exceptions.route.notFound","message":"No such route"}',
+      404,
+    );
     await expect(
       lockInvoiceCurrency(client, { invoiceId: "inv_1", cryptoCurrencyCode: "BTC" }),
     ).rejects.toBeInstanceOf(CurrencyLockUnsupportedError);
-    expect(calls).toHaveLength(0);
+    expect(calls).toHaveLength(1);
+    // A missing invoice is not a missing operation.
+    const missing = clientAnswering(
+      PRODUCTION_BASE_URL,
+      '{"code":"exceptions.invoice.notFound","message":"Invoice not found"}',
+      404,
+    );
+    const error = await lockInvoiceCurrency(missing.client, {
+      invoiceId: "inv_1",
+      cryptoCurrencyCode: "BTC",
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Wallet deep links: exact expected strings for BIP21, EIP-681 native and token transfers
- * (6- and 18-decimal base units), Tron, sandbox chain ids and bad input.
+ * (6- and 18-decimal base units), EVM networks of the chain-id table (Base), no link for Tron
+ * and unknown networks, sandbox chain ids with test-network contracts only, and bad input.
  */
 import { describe, expect, it } from "vitest";
 import type { CryptoCurrency } from "../../worker/api/contract.ts";
+import { networkLabel } from "../../worker/wallet/networks.ts";
 import { walletUri } from "../../worker/wallet/wallet-uri.ts";
 
 type Currency = Pick<
@@ -115,14 +117,20 @@ describe("walletUri", () => {
     ).toBe(
       `ethereum:${USDT_BEP20.contractAddress}@56/transfer?address=${EVM_ADDR}&uint256=49900000000000000000`,
     );
+    const TESTNET_USDT_BEP20 = {
+      ...USDT_BEP20,
+      contractAddress: "0x337610d27c682E347C9cD60BD4b3b107C9d34dDd",
+    };
     expect(
       walletUri({
-        currency: USDT_BEP20,
+        currency: TESTNET_USDT_BEP20,
         address: EVM_ADDR,
         amount: "0.000000000000000001",
         sandbox: true,
       }),
-    ).toBe(`ethereum:${USDT_BEP20.contractAddress}@97/transfer?address=${EVM_ADDR}&uint256=1`);
+    ).toBe(
+      `ethereum:${TESTNET_USDT_BEP20.contractAddress}@97/transfer?address=${EVM_ADDR}&uint256=1`,
+    );
   });
 
   it("an explicit chainId wins", () => {
@@ -131,10 +139,10 @@ describe("walletUri", () => {
     ).toBe(`ethereum:${EVM_ADDR}@5?value=1000000000000000000`);
   });
 
-  it("Tron: the bare address", () => {
+  it("Tron: no payment URI, so no link (a bare address in href would be a relative URL)", () => {
     expect(
       walletUri({ currency: USDT_TRC20, address: TRON_ADDR, amount: "10", sandbox: false }),
-    ).toBe(TRON_ADDR);
+    ).toBeNull();
     expect(
       walletUri({
         currency: { ...USDT_TRC20, network: "TRON" },
@@ -142,7 +150,56 @@ describe("walletUri", () => {
         amount: "10",
         sandbox: true,
       }),
-    ).toBe(TRON_ADDR);
+    ).toBeNull();
+  });
+
+  it("a network the worker does not know: no link, whatever its address looks like", () => {
+    const ton: Currency = { ...USDT_TRC20, code: "TON", network: "TON", contractAddress: null };
+    expect(
+      walletUri({
+        currency: ton,
+        address: "EQD2NmD_lH5f5u1Kj3KfGyTvhZSX0Eg6qp2a5IQUKXxOG21n",
+        amount: "1",
+        sandbox: false,
+      }),
+    ).toBeNull();
+  });
+
+  it("EVM networks from the chain-id table: Base mainnet 8453, Base Sepolia 84532 in sandbox mode", () => {
+    const USDC_BASE: Currency = {
+      code: "USDC_BASE",
+      network: "Base",
+      tokenType: "erc20",
+      contractAddress: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+      decimalPlaces: 6,
+    };
+    expect(
+      walletUri({ currency: USDC_BASE, address: EVM_ADDR, amount: "2.5", sandbox: true }),
+    ).toBe(
+      `ethereum:${USDC_BASE.contractAddress}@84532/transfer?address=${EVM_ADDR}&uint256=2500000`,
+    );
+    const ETH_BASE: Currency = { ...ETH, code: "ETH_BASE", network: "base" };
+    expect(walletUri({ currency: ETH_BASE, address: EVM_ADDR, amount: "1", sandbox: false })).toBe(
+      `ethereum:${EVM_ADDR}@8453?value=1000000000000000000`,
+    );
+  });
+
+  it("sandbox mode never links a mainnet token contract (a wallet ignoring the chain id pays for real)", () => {
+    expect(
+      walletUri({ currency: USDT_ERC20, address: EVM_ADDR, amount: "1", sandbox: true }),
+    ).toBeNull();
+    expect(
+      walletUri({ currency: USDT_BEP20, address: EVM_ADDR, amount: "1", sandbox: true }),
+    ).toBeNull();
+    const SEPOLIA_USDT = {
+      ...USDT_ERC20,
+      contractAddress: "0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0",
+    };
+    expect(
+      walletUri({ currency: SEPOLIA_USDT, address: EVM_ADDR, amount: "1", sandbox: true }),
+    ).toBe(
+      `ethereum:${SEPOLIA_USDT.contractAddress}@11155111/transfer?address=${EVM_ADDR}&uint256=1000000`,
+    );
   });
 
   it("a zero amount omits the amount parameter", () => {
@@ -173,5 +230,17 @@ describe("walletUri", () => {
     expect(() =>
       walletUri({ currency: ETH, address: "0x1234", amount: "1", sandbox: false }),
     ).toThrow(TypeError);
+  });
+});
+
+describe("networkLabel: one display name per network", () => {
+  it("every alias of a network shows as one name; an unknown network keeps the service's", () => {
+    expect(["BTC", "Bitcoin"].map(networkLabel)).toEqual(["Bitcoin", "Bitcoin"]);
+    expect(["BNB", "bsc", "BNB Smart Chain", "binance  smart chain"].map(networkLabel)).toEqual(
+      Array(4).fill("BNB Smart Chain"),
+    );
+    expect(["Tron", "TRON", "trx"].map(networkLabel)).toEqual(["TRON", "TRON", "TRON"]);
+    expect(networkLabel("base")).toBe("Base");
+    expect(networkLabel(" Solana ")).toBe("Solana");
   });
 });

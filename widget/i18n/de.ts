@@ -7,8 +7,6 @@ export const de: Messages = {
   orderTotal: "Gesamtbetrag",
   chooseCurrency: "Wählen Sie, womit Sie bezahlen",
   noCurrencies: "Derzeit ist keine Kryptowährung verfügbar. Bitte später erneut versuchen.",
-  network: "{network}-Netzwerk",
-  payWith: "{code} im Netzwerk {network} zahlen",
   sendExactly: "Senden Sie genau",
   sendRemaining: "Senden Sie den Restbetrag",
   toAddress: "An diese Adresse",
@@ -26,14 +24,15 @@ export const de: Messages = {
   hostedIntro:
     "Fahren Sie auf der Zahlungsseite fort; dieses Feld aktualisiert sich, sobald Ihre Zahlung eintrifft.",
   openPaymentPage: "Zahlungsseite öffnen",
+  payOnPhone: "Mit dem Handy bezahlen",
+  phoneQr: "Mit der Handykamera scannen, um die Zahlungsseite zu öffnen.",
   statusWaiting: "Warten auf Ihre Zahlung…",
   statusNew: "Noch nicht bezahlt.",
   statusProcessing: "Zahlung erkannt — warten auf Netzwerkbestätigungen.",
   statusSuspended:
     "Ihre Zahlung wird geprüft. Sie müssen nichts tun; diese Seite aktualisiert sich.",
   statusPaid: "Bezahlt — vielen Dank!",
-  statusOverpaid:
-    "Bezahlt — Sie haben {extra} mehr als nötig gesendet. Hinterlegen Sie unten eine Rückerstattungsadresse für den Überschuss.",
+  statusOverpaid: "Bezahlt — Sie haben {extra} mehr als nötig gesendet.",
   statusPartial: "{received} von {amount} {code} erhalten.",
   statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
   statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",
@@ -47,6 +46,9 @@ export const de: Messages = {
   refundSaved: "Rückerstattungsadresse gespeichert.",
   addressInvalid: "Dies ist keine gültige {code}-Adresse im Netzwerk {network}.",
   addressChecksum: "Diese Adresse enthält einen Tippfehler (die Prüfsumme stimmt nicht).",
+  addressTestnet: "Testmodus: Geben Sie eine Testnetz-Adresse an, keine Mainnet-Adresse.",
+  errorRefundAddressFrozen:
+    "Eine Rückerstattung an die angegebene Adresse ist bereits unterwegs; sie kann nicht mehr geändert werden.",
   errorGeneric: "Etwas ist schiefgelaufen. Bitte erneut versuchen.",
   errorNetwork:
     "Der Checkout-Dienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
@@ -65,6 +67,8 @@ export const de: Messages = {
   errorNotFound:
     "Diesen Checkout gibt es nicht mehr. Bitte gehen Sie zurück zum Shop und beginnen Sie neu.",
   errorOrderPaid: "Diese Bestellung ist bereits bezahlt.",
+  statusRemainderBelowMinimum:
+    "Es sind noch {due} offen, weniger als die kleinste Zahlung, die der Dienst annimmt ({minimum}). Der Shop erstattet oder akzeptiert diese Bestellung; hier ist nichts mehr zu zahlen.",
   statusRefunded:
     "Diese Bestellung wurde erstattet. Bitte wenden Sie sich an den Shop, um erneut zu kaufen.",
   errorContactShop:
@@ -73,6 +77,11 @@ export const de: Messages = {
     "Für diese Bestellung ist noch eine Zahlung offen. Bitte warten Sie kurz und versuchen Sie es erneut.",
   payTitle: "Zahlung senden",
   retry: "Erneut versuchen",
+  refundTooSmall:
+    "{excess} {code} liegt unter der kleinsten möglichen Rückerstattung ({minimum} {code} inklusive Netzwerkgebühr) und kann nicht zurückgesendet werden. Wenden Sie sich bei Fragen an den Shop.",
+  errorOrigin:
+    "Diese Website darf diesen Checkout nicht verwenden. Der Shop muss sie in den Einstellungen des Checkouts freigeben.",
+  reconnecting: "Verbindung unterbrochen — neuer Verbindungsversuch…",
   topUpTitle: "Aufladen mit {code} im Netzwerk {network}",
   topUpChoose: "Wählen Sie die Währung zum Aufladen",
   topUpSendTo: "Senden Sie einen beliebigen Betrag an diese Adresse",

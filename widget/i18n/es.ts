@@ -7,8 +7,6 @@ export const es: Messages = {
   orderTotal: "Total del pedido",
   chooseCurrency: "Elija cómo pagar",
   noCurrencies: "No hay ninguna criptomoneda disponible ahora. Inténtelo más tarde.",
-  network: "red {network}",
-  payWith: "Pagar {code} en {network}",
   sendExactly: "Envíe exactamente",
   sendRemaining: "Envíe el resto",
   toAddress: "A esta dirección",
@@ -25,13 +23,14 @@ export const es: Messages = {
   hostedIntro:
     "Continúe en la página de pago; este recuadro se actualiza solo cuando llegue su pago.",
   openPaymentPage: "Abrir la página de pago",
+  payOnPhone: "Pagar desde el móvil",
+  phoneQr: "Escanéalo con la cámara del móvil para abrir la página de pago.",
   statusWaiting: "Esperando su pago…",
   statusNew: "Aún no pagado.",
   statusProcessing: "Pago detectado: esperando confirmaciones de la red.",
   statusSuspended: "Su pago está en revisión. No tiene que hacer nada.",
   statusPaid: "Pagado. ¡Gracias!",
-  statusOverpaid:
-    "Pagado: envió {extra} más de lo necesario. Deje abajo una dirección de reembolso para recuperar el exceso.",
+  statusOverpaid: "Pagado: envió {extra} más de lo necesario.",
   statusPartial: "Recibido {received} de {amount} {code}.",
   statusExpired: "Este intento de pago caducó antes de recibir el pago.",
   statusFailed: "Este intento de pago falló.",
@@ -45,6 +44,9 @@ export const es: Messages = {
   refundSaved: "Dirección de reembolso guardada.",
   addressInvalid: "No es una dirección {code} válida en {network}.",
   addressChecksum: "Esta dirección tiene un error (la suma de verificación no coincide).",
+  addressTestnet: "Modo de prueba: introduzca una dirección de una red de prueba, no de mainnet.",
+  errorRefundAddressFrozen:
+    "Ya hay un reembolso en camino a la dirección indicada; ya no se puede cambiar.",
   errorGeneric: "Algo salió mal. Inténtelo de nuevo.",
   errorNetwork: "No se puede contactar con el servicio de pago. Revise su conexión.",
   errorToken: "Este enlace de pago no es válido. Vuelva a la tienda y empiece de nuevo.",
@@ -58,12 +60,19 @@ export const es: Messages = {
   errorConfig: "El pago de la tienda aún no está configurado. Contacte con la tienda.",
   errorNotFound: "Este pago ya no existe. Vuelva a la tienda y empiece de nuevo.",
   errorOrderPaid: "Este pedido ya está pagado.",
+  statusRemainderBelowMinimum:
+    "Quedan {due} pendientes, menos que el pago mínimo que acepta el servicio ({minimum}). La tienda reembolsará o aceptará este pedido; no hay nada más que pagar aquí.",
   statusRefunded: "Este pedido fue reembolsado. Contacta con la tienda para volver a comprar.",
   errorContactShop: "Este pedido no se puede pagar aquí. Contacta con la tienda.",
   errorAttemptOpen:
     "Todavía hay un pago abierto para este pedido. Espere un momento e inténtelo de nuevo.",
   payTitle: "Envíe su pago",
   retry: "Reintentar",
+  refundTooSmall:
+    "{excess} {code} es menos que el reembolso mínimo ({minimum} {code} con la comisión de red), así que no se puede devolver. Consulte a la tienda si tiene dudas.",
+  errorOrigin:
+    "Este sitio no tiene permiso para usar este pago. La tienda debe añadirlo a los sitios permitidos.",
+  reconnecting: "Conexión perdida: reconectando…",
   topUpTitle: "Recargar con {code} en {network}",
   topUpChoose: "Elija la moneda para recargar",
   topUpSendTo: "Envíe cualquier importe a esta dirección",

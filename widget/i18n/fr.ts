@@ -7,8 +7,6 @@ export const fr: Messages = {
   orderTotal: "Total de la commande",
   chooseCurrency: "Choisissez votre moyen de paiement",
   noCurrencies: "Aucune cryptomonnaie n'est disponible pour le moment. Réessayez plus tard.",
-  network: "réseau {network}",
-  payWith: "Payer en {code} sur {network}",
   sendExactly: "Envoyez exactement",
   sendRemaining: "Envoyez le reste",
   toAddress: "À cette adresse",
@@ -26,13 +24,14 @@ export const fr: Messages = {
   hostedIntro:
     "Continuez sur la page de paiement ; ce cadre se met à jour dès que votre paiement arrive.",
   openPaymentPage: "Ouvrir la page de paiement",
+  payOnPhone: "Payer depuis votre téléphone",
+  phoneQr: "Scannez avec l'appareil photo de votre téléphone pour ouvrir la page de paiement.",
   statusWaiting: "En attente de votre paiement…",
   statusNew: "Pas encore payé.",
   statusProcessing: "Paiement détecté — en attente des confirmations du réseau.",
   statusSuspended: "Votre paiement est en cours de vérification. Aucune action n'est requise.",
   statusPaid: "Payé — merci !",
-  statusOverpaid:
-    "Payé — vous avez envoyé {extra} de plus que nécessaire. Indiquez ci-dessous une adresse de remboursement pour récupérer l'excédent.",
+  statusOverpaid: "Payé — vous avez envoyé {extra} de plus que nécessaire.",
   statusPartial: "{received} reçus sur {amount} {code}.",
   statusExpired: "Cette tentative de paiement a expiré avant l'arrivée d'un paiement.",
   statusFailed: "Cette tentative de paiement a échoué.",
@@ -46,6 +45,9 @@ export const fr: Messages = {
   refundSaved: "Adresse de remboursement enregistrée.",
   addressInvalid: "Ce n'est pas une adresse {code} valide sur {network}.",
   addressChecksum: "Cette adresse contient une faute de frappe (somme de contrôle invalide).",
+  addressTestnet: "Mode test : saisissez une adresse d'un réseau de test, pas une adresse mainnet.",
+  errorRefundAddressFrozen:
+    "Un remboursement est déjà en route vers l'adresse indiquée ; elle ne peut plus être modifiée.",
   errorGeneric: "Un problème est survenu. Veuillez réessayer.",
   errorNetwork: "Le service de paiement est injoignable. Vérifiez votre connexion et réessayez.",
   errorToken: "Ce lien de paiement n'est pas valide. Retournez à la boutique et recommencez.",
@@ -59,12 +61,19 @@ export const fr: Messages = {
   errorConfig: "Le paiement de la boutique n'est pas encore configuré. Contactez la boutique.",
   errorNotFound: "Ce paiement n'existe plus. Retournez à la boutique et recommencez.",
   errorOrderPaid: "Cette commande est déjà payée.",
+  statusRemainderBelowMinimum:
+    "Il reste {due} à payer, moins que le plus petit paiement accepté par le service ({minimum}). La boutique remboursera ou acceptera cette commande ; il n’y a plus rien à payer ici.",
   statusRefunded: "Cette commande a été remboursée. Contactez la boutique pour acheter à nouveau.",
   errorContactShop: "Cette commande ne peut pas être payée ici. Veuillez contacter la boutique.",
   errorAttemptOpen:
     "Un paiement est encore ouvert pour cette commande. Patientez un instant puis réessayez.",
   payTitle: "Envoyez votre paiement",
   retry: "Réessayer",
+  refundTooSmall:
+    "{excess} {code} est inférieur au plus petit remboursement possible ({minimum} {code} avec les frais de réseau) : ce montant ne peut pas être renvoyé. Contactez la boutique pour toute question.",
+  errorOrigin:
+    "Ce site n'est pas autorisé à utiliser ce paiement. La boutique doit l'ajouter aux sites autorisés.",
+  reconnecting: "Connexion perdue — reconnexion…",
   topUpTitle: "Recharger en {code} sur {network}",
   topUpChoose: "Choisissez la devise de recharge",
   topUpSendTo: "Envoyez le montant de votre choix à cette adresse",

@@ -3,6 +3,11 @@
  * The currency choice: the service's live list, grouped by network. Never a hardcoded list.
  * A currency the service refused for this order (`off`: code → error code) stays listed,
  * disabled, with the reason in place of its name.
+ *
+ * Shoppers read the service's currency `name` and the worker's one display name per network
+ * (`networkName`), never internal codes; a network the worker does not know is listed under
+ * the name the service gave it. Each button's accessible name is its visible text (the group's
+ * legend names the network), so voice control can say what it sees.
  */
 import type { CryptoCurrency } from "../../worker/api/contract.ts";
 import { messageFor } from "../errors.ts";
@@ -18,7 +23,7 @@ export function CurrencyPicker(props: {
 }) {
   const { t } = props.i18n;
   if (props.currencies.length === 0) return <p class="note">{t("noCurrencies")}</p>;
-  const networks = [...new Set(props.currencies.map((c) => c.network))];
+  const networks = [...new Set(props.currencies.map((c) => c.networkName))];
   return (
     <section aria-labelledby="cc-pick">
       <h2 id="cc-pick" tabIndex={-1}>
@@ -26,10 +31,10 @@ export function CurrencyPicker(props: {
       </h2>
       {networks.map((network) => (
         <fieldset class="group" key={network}>
-          <legend>{t("network", { network })}</legend>
+          <legend>{network}</legend>
           <div class="choices">
             {props.currencies
-              .filter((c) => c.network === network)
+              .filter((c) => c.networkName === network)
               .map((c) => {
                 const refused = props.off?.[c.code];
                 const why = refused && t(messageFor(refused));
@@ -40,13 +45,11 @@ export function CurrencyPicker(props: {
                     class="choice"
                     key={c.code}
                     disabled={props.busy || !!why}
-                    aria-label={`${t("payWith", { code: c.code, network: c.network })}${why ? `: ${why}` : ""}`}
                     onClick={() => props.onPick(c.code)}
                   >
                     {icon ? <img src={icon} alt="" width={20} height={20} /> : null}
                     <strong>{c.code.split("_")[0]}</strong>
                     <span class="muted">{why || c.name}</span>
-                    <span class="badge">{c.network}</span>
                   </button>
                 );
               })}

@@ -3,12 +3,17 @@
  * What to send, where: exact amount (the worker's string, never re-rounded), address, copy
  * buttons, QR code, wallet link, network warning and countdown. Once the countdown reaches
  * zero only the "window closed" message stays: paying to a closed window would go astray.
+ * The countdown runs on the worker's clock (`now` is the device clock corrected by the offset
+ * `server-clock.ts` measured), so a wrong device clock neither closes nor stretches the window.
+ * A network without a payment URI (Tron, one the worker does not know) gets no wallet link: the
+ * QR code then carries the bare address, and a link is never relative (`walletLink`).
  */
 import { useState } from "preact/hooks";
 import type { PaymentInstructions } from "../../worker/api/contract.ts";
 import { countdown, formatCrypto } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";
 import { qrPath } from "../qr.ts";
+import { walletLink } from "../url.ts";
 
 /**
  * A labelled value with a copy button. The outcome (copied, or the clipboard refused: select
@@ -80,6 +85,7 @@ export function PaymentPanel(props: {
   const amount = props.partial ? p.remaining : p.amount;
   const code = p.cryptoCurrencyCode.split("_")[0] ?? p.cryptoCurrencyCode;
   const left = countdown(p.expiresAt, props.now);
+  const link = walletLink(p.walletUri);
   return (
     <section class="payment" aria-labelledby="cc-pay">
       <h2 id="cc-pay" tabIndex={-1}>
@@ -90,8 +96,8 @@ export function PaymentPanel(props: {
       ) : (
         <>
           <QrCode
-            text={p.walletUri}
-            label={t("qrLabel", { amount, code, network: p.network, address: p.address })}
+            text={link ?? p.address}
+            label={t("qrLabel", { amount, code, network: p.networkName, address: p.address })}
             ready={props.qrReady}
             failed={t("qrFailed")}
           />
@@ -103,12 +109,12 @@ export function PaymentPanel(props: {
               i18n={i18n}
             />
             <CopyRow label={t("toAddress")} value={p.address} shown={p.address} i18n={i18n} />
-            <a class="button" href={p.walletUri}>
-              {t("openWallet")}
-            </a>
-            <p class="warning">
-              {t("sendOnly", { code: p.cryptoCurrencyCode, network: p.network })}
-            </p>
+            {link ? (
+              <a class="button" href={link}>
+                {t("openWallet")}
+              </a>
+            ) : null}
+            <p class="warning">{t("sendOnly", { code: p.currencyName, network: p.networkName })}</p>
             {left ? <p class="muted">{t("expiresIn", { time: left })}</p> : null}
             {props.onChange ? (
               <button type="button" class="link" onClick={props.onChange}>

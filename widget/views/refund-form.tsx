@@ -1,7 +1,7 @@
 /**
  * @module
- * The shopper's refund address (partial or over-payment), checked live with the currency's
- * `addressMask` and a checksum where cheap; the worker checks again.
+ * The shopper's refund address (partial or over-payment), checked live with the worker's own
+ * rules (`/address.js`: mask, checksum, test network vs mainnet); the worker checks again.
  *
  * Invariant: checks are async (checksums hash), so only the newest check may speak; an older
  * one finishing later is ignored, never shown over the address now in the field.
@@ -15,6 +15,8 @@ export function RefundForm(props: {
   /** Where the on-demand address check (`/address.js`) is served. */
   base: string;
   currency: CryptoCurrency;
+  /** Sandbox mode: test-network addresses only. */
+  sandbox: boolean;
   saved: string | null;
   i18n: Translator;
   /** Resolves false when the worker refused the address as invalid. */
@@ -24,18 +26,24 @@ export function RefundForm(props: {
   const { currency } = props;
   const [value, setValue] = useState(props.saved ?? "");
   const [problem, setProblem] = useState<string | null>(null);
-  const names = { code: currency.code, network: currency.network };
+  // "Your USDT address on TRON": the ticker and the network's display name, never internal codes.
+  const names = {
+    code: currency.code.split("_")[0] ?? currency.code,
+    network: currency.networkName,
+  };
   const latest = useRef(0);
   const verify = async (address: string) => {
     const mine = ++latest.current;
-    const verdict = await verifyAddress(props.base, currency, address);
+    const verdict = await verifyAddress(props.base, currency, address, props.sandbox);
     if (mine !== latest.current) return false;
     const message =
       verdict === "ok"
         ? null
         : verdict === "checksum"
           ? t("addressChecksum")
-          : t("addressInvalid", names);
+          : verdict === "network" && props.sandbox
+            ? t("addressTestnet")
+            : t("addressInvalid", names);
     setProblem(message);
     return message === null;
   };

@@ -41,6 +41,11 @@ export interface CryptoCurrency {
   name: string;
   /** Network name as the service gives it (`Bitcoin`, `Ethereum`, `BNB`, `Tron`, …). */
   network: string;
+  /**
+   * The one name shoppers see for the network (`BNB` and `BNB Smart Chain` both give
+   * `BNB Smart Chain`); an unknown network keeps the service's name. Added by the worker.
+   */
+  networkName: string;
   /** `erc20` / `bep20` / `trc20` for tokens, `null` for native coins. */
   tokenType: string | null;
   decimalPlaces: number;
@@ -65,7 +70,11 @@ export interface FiatCurrency {
 /** What the shopper must send for the current attempt (in-page mode, after a currency lock). */
 export interface PaymentInstructions {
   cryptoCurrencyCode: string;
+  /** The service's name of the currency (`Tether USD (TRC-20)`): what shoppers read. */
+  currencyName: string;
   network: string;
+  /** The network's display name (see `CryptoCurrency.networkName`). */
+  networkName: string;
   decimalPlaces: number;
   /** Exact crypto amount expected for the attempt, rounded up to `decimalPlaces`. */
   amount: string;
@@ -74,9 +83,18 @@ export interface PaymentInstructions {
   /** `amount - received`, never negative. */
   remaining: string;
   address: string;
-  /** Wallet deep link (BIP21 / EIP-681 / bare address) for `remaining`. */
-  walletUri: string;
+  /**
+   * Wallet deep link (BIP21 / EIP-681) for `remaining`; null where the network has no standard
+   * payment URI (Tron, networks the worker does not know): pay by copy and QR of the address.
+   */
+  walletUri: string | null;
   expiresAt: string | null;
+  /**
+   * Whether money received beyond what is due could be sent back: a refund must reach the
+   * currency's minimum payout plus the network fee. `minimum` is that sum; `possible` tells
+   * whether the excess now (`received − amount` once overpaid, else `received`) reaches it.
+   */
+  refund: { excess: string; minimum: string; possible: boolean };
 }
 
 /** One upstream invoice made for the order: `<prefix>-<invoiceNumber>[-n]`. */
@@ -103,6 +121,8 @@ export interface RefundView {
   orderId: string;
   cryptoCurrencyCode: string;
   amount: string;
+  /** Where the refund was paid; null only for refunds recorded before addresses were kept. */
+  address: string | null;
   status: WithdrawalStatus;
 }
 
@@ -129,6 +149,17 @@ export interface CheckoutSnapshot {
   amountDue: string;
   /** Fiat value received beyond the order amount ("0" when none). */
   amountOverpaid: string;
+  /**
+   * Fiat left unpaid on an order counted as paid because the shortfall is within the
+   * merchant's `PAYMENT_TOLERANCE_PERCENT` ("0.00" when none).
+   */
+  amountShortfall?: string;
+  /**
+   * Set when the rest due cannot be paid through this checkout: the current attempt ended and
+   * what is due is below the fiat's smallest invoice (`minInvoiceAmount`). `canRetry` is then
+   * false; the merchant is notified (`order.underpaid`) to refund or accept.
+   */
+  underpaid?: { reason: "remainder_below_minimum"; amountDue: string; minimum: string } | null;
   attempt: AttemptView;
   /** True when the current attempt ended expired/failed/cancelled and the order is not paid. */
   canRetry: boolean;
@@ -171,7 +202,11 @@ export interface DepositSnapshot {
   /** True when the worker talks to the service's sandbox: test networks only. */
   sandbox: boolean;
   cryptoCurrencyCode: string;
+  /** The service's name of the currency. */
+  currencyName: string;
   network: string;
+  /** The network's display name (see `CryptoCurrency.networkName`). */
+  networkName: string;
   decimalPlaces: number;
   /** Where the customer sends funds. */
   address: string;
@@ -185,8 +220,8 @@ export interface DepositSnapshot {
   depositCommissionPercent: string;
   /** The currency's current deposit network fee, when the service quotes one. */
   depositNetworkFee: string | null;
-  /** Wallet deep link without an amount (the customer chooses how much to send). */
-  walletUri: string;
+  /** Wallet deep link without an amount (the customer chooses); null as in `PaymentInstructions`. */
+  walletUri: string | null;
   expiresAt: string | null;
   status: DepositStatus;
   /** Set once the service settled the deposit (status `completed`). */
@@ -198,8 +233,14 @@ export interface DepositSnapshot {
   updatedAt: string;
 }
 
-/** A payout's state: `quoted` until committed, then the withdrawal's own status. */
-export type PayoutStatus = "quoted" | WithdrawalStatus;
+/**
+ * A payout's state: `quoted` until committed, then the withdrawal's own status. `uncertain`:
+ * a commit was sent but its answer was lost, garbled or a 5xx, so the withdrawal may exist;
+ * the worker reads it back by orderId (on the next commit call, and by itself on a schedule)
+ * and the payout moves to the withdrawal's status, or back to `quoted` if there is none.
+ * Never pay such a payout again under another orderId.
+ */
+export type PayoutStatus = "quoted" | "uncertain" | WithdrawalStatus;
 
 /** `POST /v1/payouts`, `POST /v1/payouts/:orderId/commit`, `GET /v1/payouts/:orderId`, refunds. */
 export interface PayoutView {
@@ -270,6 +311,7 @@ export type ApiErrorCode =
   | "insufficient_balance"
   | "nothing_to_refund"
   | "refund_address_missing"
+  | "refund_address_frozen"
   | "lock_unsupported"
   | "rate_limited"
   | "service_busy"

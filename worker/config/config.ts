@@ -94,6 +94,23 @@ const schema = z.object({
   MERCHANT_WEBHOOK_URL: z.optional(callbackUrl),
   ALLOWED_ORIGINS: origins,
   PUBLIC_BASE_URL: callbackUrl,
+  PAYMENT_MODE: z.pipe(
+    z.optional(z.enum(["auto", "hosted"], "must be auto or hosted")),
+    z.transform((v: "auto" | "hosted" | undefined) => v ?? "auto"),
+  ),
+  PAYMENT_TOLERANCE_PERCENT: z.pipe(
+    z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^(100(\.0+)?|\d{1,2}(\.\d{1,4})?)$/,
+            "must be a percentage from 0 to 100 (a decimal such as 0.5)",
+          ),
+        ),
+    ),
+    z.transform((v: string | undefined) => v ?? "0"),
+  ),
   UPSTREAM_BASE_URL: z.pipe(
     z.optional(z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })),
     z.transform((v: string | undefined) => v?.replace(/\/+$/, "")),

@@ -2,16 +2,21 @@
  * @module
  * The seed's "validate on save": checks API key + Account ID with `GET /accounts`, and says
  * in plain words what a failure means (wrong key, wrong environment, wrong account, no answer).
+ * Also says which payment mode is in force and why (`payment-mode.ts`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.
  */
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Config } from "./config.ts";
+import { originsWarning } from "./doctor-origins.ts";
+import { askService, type ModeDecision } from "./payment-mode.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
 
 /** One line of the report. */
 export interface DoctorCheck {
   name: string;
   ok: boolean;
+  /** Worth fixing, but not a failure (`ok` stays true). */
+  warning?: boolean;
   message: string;
 }
 
@@ -20,23 +25,31 @@ export interface DoctorReport {
   ok: boolean;
   environment: "sandbox" | "production";
   baseUrl: string;
+  /** The mode shoppers get (`in-page` / `hosted`) and why. */
+  paymentMode: { mode: ModeDecision["mode"]; reason: string };
   checks: DoctorCheck[];
 }
 
 /**
- * Runs the checks. Never throws; never mentions the key itself.
+ * Runs the checks. Never throws; never mentions the key itself. `paymentMode` gives the mode in
+ * force (the worker passes its remembered decision); by default the service is asked now.
  *
  * @example
  * const report = await runDoctor(config);
  * if (!report.ok) console.log(report.checks.filter((c) => !c.ok));
  */
-export async function runDoctor(config: Config): Promise<DoctorReport> {
+export async function runDoctor(
+  config: Config,
+  paymentMode: () => Promise<ModeDecision> = () => askService(config),
+): Promise<DoctorReport> {
   const environment = config.SANDBOX ? "sandbox" : "production";
   const other = config.SANDBOX ? "production" : "sandbox";
   const baseUrl = upstreamBaseUrl(config);
   const checks: DoctorCheck[] = [
     { name: "config", ok: true, message: "All required settings are present and well-formed." },
   ];
+  const origins = originsWarning(config);
+  if (origins) checks.push(origins);
   try {
     const accounts = await upstreamFor(config).listAccounts();
     checks.push({
@@ -77,5 +90,18 @@ export async function runDoctor(config: Config): Promise<DoctorReport> {
       });
     }
   }
-  return { ok: checks.every((c) => c.ok), environment, baseUrl, checks };
+  const { mode, reason } = await paymentMode().catch(
+    (): ModeDecision => ({
+      mode: "hosted",
+      reason: "the mode could not be decided",
+      settled: false,
+    }),
+  );
+  return {
+    ok: checks.every((c) => c.ok),
+    environment,
+    baseUrl,
+    paymentMode: { mode, reason },
+    checks,
+  };
 }

@@ -17,10 +17,15 @@ export interface Env {
   ALLOWED_ORIGINS?: string;
   PUBLIC_BASE_URL?: string;
   UPSTREAM_BASE_URL?: string;
+  /** `auto` (default): in-page where the service offers the currency lock; `hosted`: always the payment page. */
+  PAYMENT_MODE?: string;
   ORDERS: DurableObjectNamespace<import("../order/order-object.ts").OrderObject>;
   DEPOSITS: DurableObjectNamespace<import("../deposit/deposit-object.ts").DepositObject>;
   PAYOUTS: DurableObjectNamespace<import("../payout/payout-object.ts").PayoutObject>;
   CATALOG: DurableObjectNamespace<import("../checkout/catalog-object.ts").CatalogObject>;
+  PAYMENT_MODES: DurableObjectNamespace<
+    import("../checkout/payment-mode-object.ts").PaymentModeObject
+  >;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

@@ -1,11 +1,11 @@
 /**
  * @module
  * Builds the upstream client from the configuration: the one place that decides the service's
- * base URL (sandbox / production / override) and whether in-page currency lock is available.
+ * base URL (sandbox / production / override). Whether the service offers the in-page currency
+ * lock is asked of the service itself (`payment-mode.ts`).
  */
 import { resolveUpstreamBaseUrl } from "../upstream/base-url.ts";
 import { createUpstreamClient } from "../upstream/client.ts";
-import { supportsCurrencyLock } from "../upstream/currency-lock.ts";
 import type { CallLimits } from "../upstream/transport.ts";
 import type { Config } from "./config.ts";
 
@@ -37,8 +37,3 @@ export function upstreamFor(config: Config, limits: CallLimits = {}) {
  * 5 s. The service redelivers on our 503, so a quick "not now" beats holding its request.
  */
 export const WEBHOOK_REFETCH = { timeoutMs: 5_000, maxAttempts: 1 } as const;
-
-/** `in-page` when the upstream offers the currency-lock extension, else `hosted`. */
-export function checkoutMode(config: Config): "in-page" | "hosted" {
-  return supportsCurrencyLock(upstreamBaseUrl(config)) ? "in-page" : "hosted";
-}

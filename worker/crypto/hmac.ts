@@ -6,15 +6,33 @@
 
 const encoder = new TextEncoder();
 
-/** An HMAC-SHA256 key for `sign` or `verify`. */
+/**
+ * Imported keys by usage and secret. The worker signs and verifies with a handful of configured
+ * secrets, so each is imported once per isolate instead of on every request (the import was a
+ * WebCrypto round trip on every checkout create, webhook and notification). Bounded: an
+ * isolate that somehow sees many secrets starts over rather than growing.
+ */
+const keys = new Map<string, Promise<CryptoKey>>();
+const MAX_KEYS = 16;
+
+/** An HMAC-SHA256 key for `sign` or `verify` (cached per isolate). */
 export function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
-  return crypto.subtle.importKey(
-    "raw",
-    encoder.encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    [usage],
-  );
+  const id = `${usage}:${secret}`;
+  let key = keys.get(id);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    key = crypto.subtle.importKey(
+      "raw",
+      encoder.encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      [usage],
+    );
+    keys.set(id, key);
+    // A failed import is not kept: the next call tries again.
+    key.catch(() => keys.delete(id));
+  }
+  return key;
 }
 
 /**

@@ -3,14 +3,28 @@
  * `DepositObject`: the Durable Object that owns one top-up (one standalone deposit address of
  * the service for one merchant top-up id), named by `checkoutIdFor("deposit", topUpId)`.
  *
- * Same shape as `OrderObject`: every request about the top-up is serialised here, so
- * concurrent opens share one upstream `POST /deposit` (orderId `<prefix>-<topUpId>`), a webhook
- * is applied once, and SSE subscribers hear each change from the one place that makes it.
- * A webhook is only a prompt: the deposit is re-read from the service before anything changes.
+ * Same shape as `OrderObject`: every upstream call of the top-up runs in the object's lane
+ * (`converge/lane.ts`), so concurrent opens make one upstream `POST /deposit` (orderId
+ * `<prefix>-<topUpId>`), webhooks and reconciliation reads apply one at a time, and SSE
+ * subscribers hear each change from the one place that makes it. A webhook is only a prompt:
+ * the deposit is re-read from the service, admitted only if not older than what is known, and
+ * acknowledged only when that read covers what the webhook announced (`converge/delivery.ts`).
+ * The alarm reads the deposit until it is final, so a lost webhook still converges.
  */
 import type { DepositSnapshot } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { type Facts, isOlder } from "../converge/facts.ts";
+import {
+  admitRead,
+  type Followed,
+  type FollowPlan,
+  hurryReads,
+  knownFacts,
+} from "../converge/followed.ts";
+import { RECONCILE_READ } from "../converge/reconcile.ts";
+import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
 import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
@@ -21,7 +35,7 @@ import type { Deposit } from "../upstream/client.ts";
 import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
 import { buildDepositSnapshot } from "./snapshot.ts";
-import { acceptsDepositStatus } from "./status.ts";
+import { acceptsDepositStatus, FINAL_DEPOSIT } from "./status.ts";
 import {
   DEPOSIT_SCHEMA,
   type DepositCurrency,
@@ -38,10 +52,16 @@ export interface OpenDeposit {
   currency: DepositCurrency;
 }
 
+/** A deposit without an expiry is still read this long after it was opened (then given up). */
+const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
+
+/** The progress facts of a deposit read (`converge/facts.ts`). */
+function depositFacts(status: string, deposit: Deposit | null): Facts {
+  return { status, received: deposit?.settlement?.amountPaid ?? "0" };
+}
+
 export class DepositObject extends StoredObject {
   readonly hub = new SseHub();
-  /** In-flight upstream creation, shared by concurrent callers (one deposit per top-up). */
-  #creating: Promise<Outcome<DepositSnapshot>> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: DEPOSIT_SCHEMA, marker: "deposit_info" });
@@ -90,21 +110,22 @@ export class DepositObject extends StoredObject {
       }
       return success({ created: false, snapshot: this.#snapshotAt(existing, this.log.lastSeq()) });
     }
-    // Only the caller that starts the creation reports `created`; joiners see an existing top-up.
-    const starter = this.#creating === null;
-    this.#creating ??= this.#create(input).finally(() => {
-      this.#creating = null;
+    // The lane makes concurrent opens queue: the first creates, the rest find its row.
+    return this.lane.run(async () => {
+      const row = this.#row();
+      if (row) {
+        if (row.currency.code !== input.currency.code) {
+          return failure(
+            409,
+            "checkout_conflict",
+            `Top-up ${input.topUpId} already has a ${row.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
+          );
+        }
+        return success({ created: false, snapshot: this.#snapshotAt(row, this.log.lastSeq()) });
+      }
+      const outcome = await this.#create(input);
+      return outcome.ok ? success({ created: true, snapshot: outcome.value }) : outcome;
     });
-    const outcome = await this.#creating;
-    if (!outcome.ok) return outcome;
-    if (outcome.value.cryptoCurrencyCode !== input.currency.code) {
-      return failure(
-        409,
-        "checkout_conflict",
-        `Top-up ${input.topUpId} already has a ${outcome.value.cryptoCurrencyCode} deposit address; it cannot reuse it for ${input.currency.code}.`,
-      );
-    }
-    return success({ created: starter, snapshot: outcome.value });
   }
 
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {
@@ -146,8 +167,16 @@ export class DepositObject extends StoredObject {
     };
     const event = this.ctx.storage.transactionSync(() => {
       writeDeposit(this.ctx.storage.sql, row);
+      admitRead(
+        this.ctx.storage.sql,
+        "deposit",
+        row.depositId,
+        depositFacts(row.status, deposit),
+        this.#plan(row),
+      );
       return this.#append(row, "deposit.created", `deposit ${deposit.id} opened as ${orderId}`);
     });
+    await this.armAlarm();
     return success(this.#publish(event, "deposit.created"));
   }
 
@@ -158,40 +187,81 @@ export class DepositObject extends StoredObject {
     return success(this.#snapshotAt(row, this.log.lastSeq()));
   }
 
-  /**
-   * Handles a verified `deposit.statusChanged`: re-reads the deposit from the service and
-   * applies it. `deliveryKey` dedupes identical deliveries.
-   */
-  async applyDepositWebhook(
-    depositId: string,
-    deliveryKey: string,
-  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
+  /** How the deposit is followed after a read (until final; expiry + the late-payment window). */
+  #plan(row: DepositRow): FollowPlan {
+    const now = Date.now();
+    const end = row.expiresAt
+      ? Date.parse(row.expiresAt) + LATE_PAYMENT_MS
+      : Date.parse(row.createdAt) + OPEN_DEPOSIT_FOLLOW_MS;
+    return {
+      now,
+      follow: !FINAL_DEPOSIT.has(row.status),
+      keepUntil: Number.isFinite(end) ? end : now + OPEN_DEPOSIT_FOLLOW_MS,
+      watched: this.watched(),
+    };
+  }
+
+  protected override watched(): boolean {
+    return this.hub.size > 0;
+  }
+
+  protected override async readFollowed(target: Followed): Promise<void> {
     const row = this.#row();
-    if (!row || row.depositId !== depositId) return success({ known: false, duplicate: false });
-    if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
-    let deposit: Deposit;
-    try {
-      deposit = await upstreamFor(this.config(), WEBHOOK_REFETCH).getDeposit({ id: depositId });
-    } catch (error) {
-      const failed = upstreamFailure(error, this.logger());
-      return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
-    }
-    await this.#applyFacts(deposit);
-    this.log.rememberDelivery(deliveryKey, new Date().toISOString());
-    return success({ known: true, duplicate: false });
+    if (!row || target.kind !== "deposit" || row.depositId !== target.id) return;
+    const deposit = await upstreamFor(this.config(), RECONCILE_READ).getDeposit({ id: target.id });
+    await this.#applyFacts(deposit, "read");
   }
 
   /**
-   * Applies an authoritative deposit under the monotonic status rules; sets the outbox alarm
-   * after the write committed (awaited, so the webhook is answered only once it is set).
+   * Handles a verified `deposit.statusChanged`: re-reads the deposit from the service and
+   * applies it; 2xx only when that read covers `announced` (see `converge/delivery.ts`).
+   * `deliveryKey` dedupes identical deliveries.
    */
-  async #applyFacts(deposit: Deposit): Promise<void> {
+  applyDepositWebhook(
+    depositId: string,
+    deliveryKey: string,
+    announced: Facts | null = null,
+  ): Promise<DeliveryOutcome> {
+    return this.lane.run(async () => {
+      const row = this.#row();
+      if (!row || row.depositId !== depositId) return success({ known: false, duplicate: false });
+      const outcome = await applyDelivery({
+        log: this.log,
+        sql: this.ctx.storage.sql,
+        kind: "deposit",
+        id: depositId,
+        key: deliveryKey,
+        announced,
+        logger: this.logger(),
+        refetch: async () => {
+          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
+          await this.#applyFacts(await client.getDeposit({ id: depositId }), "webhook");
+          return null;
+        },
+      });
+      await this.armAlarm();
+      return outcome;
+    });
+  }
+
+  /**
+   * Applies an authoritative deposit under the monotonic rules (an older read changes
+   * nothing); sets the alarm after the write committed (awaited, so the caller answers only
+   * once it is set).
+   */
+  async #applyFacts(deposit: Deposit, source: "webhook" | "read"): Promise<void> {
     // Re-read: another call may have changed the row while the fetch was in flight.
     const row = this.#row()!;
     const incoming = deposit.status ?? row.status;
-    const statusMoves = acceptsDepositStatus(row.status, incoming);
-    const newSettlement = deposit.settlement !== null && row.settlement === null;
+    const sql = this.ctx.storage.sql;
+    const facts = depositFacts(incoming, deposit);
+    const known = knownFacts(sql, "deposit", row.depositId);
+    const older = known !== null && isOlder("deposit", facts, known);
+    const statusMoves = !older && acceptsDepositStatus(row.status, incoming);
+    const newSettlement = !older && deposit.settlement !== null && row.settlement === null;
     if (!statusMoves && !newSettlement) {
+      admitRead(sql, "deposit", row.depositId, facts, this.#plan(row));
+      await this.armAlarm();
       this.logger().debug("deposit.unchanged", {
         topUpId: row.topUpId,
         status: row.status,
@@ -214,13 +284,16 @@ export class DepositObject extends StoredObject {
     }
     const notes = depositNotifications(next, row, now);
     const event = this.ctx.storage.transactionSync(() => {
-      writeDeposit(this.ctx.storage.sql, next);
-      for (const note of notes) enqueue(this.ctx.storage.sql, note, Date.now());
-      return this.#append(next, "deposit.status", `webhook: ${row.orderId} is ${incoming}`);
+      writeDeposit(sql, next);
+      // Planned with the new status: a final deposit is no longer read.
+      admitRead(sql, "deposit", row.depositId, facts, this.#plan(next));
+      for (const note of notes) enqueue(sql, note, Date.now());
+      return this.#append(next, "deposit.status", `${source}: ${row.orderId} is ${incoming}`);
     });
     // Published before the await, so subscribers hear events in seq order.
     this.#publish(event, "deposit.status");
     if (notes.length > 0) await this.scheduleAlarm();
+    else await this.armAlarm();
   }
 
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
@@ -232,6 +305,9 @@ export class DepositObject extends StoredObject {
         { status: 404 },
       );
     }
+    // A watcher arrived: the deposit is read at least every WATCHED_READ_MS from now on.
+    hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
+    await this.armAlarm();
     return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(row, seq));
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { DepositSnapshot } from "../api/contract.ts";
 import { mul } from "../money/decimal.ts";
+import { networkLabel } from "../wallet/networks.ts";
 import { walletUri } from "../wallet/wallet-uri.ts";
 import { settlementView } from "./settlement.ts";
 import { FINAL_DEPOSIT } from "./status.ts";
@@ -18,12 +19,12 @@ export interface DepositSnapshotContext {
   now: string;
 }
 
-/** A wallet link without amount; an address the link builder refuses falls back to itself. */
-function depositUri(row: DepositRow, sandbox: boolean): string {
+/** A wallet link without amount; an address the link builder refuses gets none (copy and QR). */
+function depositUri(row: DepositRow, sandbox: boolean): string | null {
   try {
     return walletUri({ currency: row.currency, address: row.address, amount: "0", sandbox });
   } catch {
-    return row.address;
+    return null;
   }
 }
 
@@ -46,7 +47,9 @@ export function buildDepositSnapshot(
     displayName: ctx.displayName,
     sandbox: ctx.sandbox,
     cryptoCurrencyCode: currency.code,
+    currencyName: currency.name,
     network: currency.network,
+    networkName: networkLabel(currency.network),
     decimalPlaces: currency.decimalPlaces,
     address: row.address,
     minimumAmount: row.minimumAmount,

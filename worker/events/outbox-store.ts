@@ -78,6 +78,11 @@ export async function deliverOutbox(
       }
     }
   }
+  return nextOutboxAt(sql);
+}
+
+/** When the next undelivered notification is due, or null when none is. */
+export function nextOutboxAt(sql: SqlStorage): number | null {
   const next = sql
     .exec<Row>(
       "SELECT MIN(next_at) AS next FROM outbox WHERE delivered_at IS NULL AND attempts < ?",

@@ -16,6 +16,7 @@ export type NotificationType =
   | "order.status_changed"
   | "order.payment_applied"
   | "order.paid"
+  | "order.underpaid"
   | "deposit.status_changed"
   | "deposit.completed"
   | "payout.status_changed";

@@ -1,20 +1,27 @@
 /**
  * @module
  * What every Durable Object of the worker shares (order, top-up, payout): its SQLite schema made
- * on first use, the event log, the configuration and logger, and the alarm that delivers the
- * merchant-notification outbox.
+ * on first use, the event log, the configuration and logger, the serial lane of upstream work
+ * (`converge/lane.ts`), and the one alarm that both delivers the merchant-notification outbox
+ * and reconciles followed upstream objects (`converge/reconcile.ts`).
  *
- * Invariant: an object that never opened (a read of an unknown id) creates no storage: the
- * schema is made by `ensureSchema()` in the call that creates the business object, and on later
- * constructions only if the marker table exists (re-running the idempotent DDL then also adds
- * tables of newer versions).
+ * Invariants:
+ * - an object that never opened (a read of an unknown id) creates no storage: the schema is
+ *   made by `ensureSchema()` in the call that creates the business object, and on later
+ *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
+ *   tables of newer versions), always under `blockConcurrencyWhile`;
+ * - one alarm per object, set to the earliest of the next outbox retry and the next due
+ *   reconciliation read (`armAlarm`), never later than either.
  */
 import { DurableObject } from "cloudflare:workers";
 import { type Config, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
+import { FOLLOWED_SCHEMA, type Followed, nextFollowedRead } from "../converge/followed.ts";
+import { SerialLane } from "../converge/lane.ts";
+import { reconcileDue } from "../converge/reconcile.ts";
 import { createLogger, type Logger } from "../http/log.ts";
 import { EventLog } from "./event-log.ts";
-import { deliverOutbox } from "./outbox-store.ts";
+import { deliverOutbox, nextOutboxAt } from "./outbox-store.ts";
 
 /** The schema of a subclass: its DDL and the table whose presence means "this object exists". */
 export interface ObjectSchema {
@@ -24,6 +31,8 @@ export interface ObjectSchema {
 
 export abstract class StoredObject extends DurableObject<Env> {
   readonly log: EventLog;
+  /** Everything that reads or writes upstream state runs here, one task at a time. */
+  readonly lane = new SerialLane();
   readonly #schema: ObjectSchema;
   #hasSchema = false;
 
@@ -49,7 +58,7 @@ export abstract class StoredObject extends DurableObject<Env> {
 
   /** Creates the tables (idempotent). */
   protected ensureSchema(): void {
-    this.ctx.storage.sql.exec(this.#schema.ddl);
+    this.ctx.storage.sql.exec(this.#schema.ddl + FOLLOWED_SCHEMA);
     this.#hasSchema = true;
   }
 
@@ -67,6 +76,17 @@ export abstract class StoredObject extends DurableObject<Env> {
     });
   }
 
+  /** True while someone watches this object live (an open SSE stream): reads come faster. */
+  protected watched(): boolean {
+    return false;
+  }
+
+  /**
+   * Reads one followed upstream object from the service and applies it (runs inside the lane;
+   * throws the upstream error when the read fails). Objects that follow nothing keep the default.
+   */
+  protected async readFollowed(_target: Followed): Promise<void> {}
+
   /**
    * Makes the alarm fire now, unless it already will sooner. Await it after the transaction
    * that enqueued the notifications committed, so the caller answers only once it is set.
@@ -77,16 +97,55 @@ export abstract class StoredObject extends DurableObject<Env> {
     if (at === null || at > now) await this.ctx.storage.setAlarm(now);
   }
 
-  /** Delivers due merchant notifications; reschedules itself for the next one. */
-  override async alarm(): Promise<void> {
+  /** When the alarm must fire next: the earliest outbox retry or reconciliation read. */
+  #nextAlarm(): number | null {
+    const sql = this.ctx.storage.sql;
+    const times = [nextOutboxAt(sql), nextFollowedRead(sql)].filter((t) => t !== null);
+    return times.length === 0 ? null : Math.min(...times);
+  }
+
+  /**
+   * Brings the alarm forward to the next due outbox retry or reconciliation read (never
+   * postpones it). Await it after the write that changed either schedule.
+   */
+  protected async armAlarm(): Promise<void> {
+    if (!this.#hasSchema) return;
+    const next = this.#nextAlarm();
+    if (next === null) return;
+    const at = await this.ctx.storage.getAlarm();
+    if (at === null || at > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Tail of the alarm runs: a forced run (tests, retries) never overlaps a scheduled one. */
+  #alarmTail: Promise<void> = Promise.resolve();
+
+  /** Delivers due notifications, reconciles due upstream objects, then re-arms itself. */
+  override alarm(): Promise<void> {
+    const run = this.#alarmTail.then(() => this.#runAlarm());
+    this.#alarmTail = run.catch(() => {});
+    return run;
+  }
+
+  async #runAlarm(): Promise<void> {
     if (!this.#hasSchema) return;
     const config = this.config();
-    const next = await deliverOutbox(this.ctx.storage.sql, {
+    const log = this.logger();
+    // The outbox first: its due rows are selected before the first await.
+    await deliverOutbox(this.ctx.storage.sql, {
       url: config.MERCHANT_WEBHOOK_URL ?? null,
       secret: config.MERCHANT_API_TOKEN,
       now: Date.now(),
-      log: this.logger(),
+      log,
     });
+    await reconcileDue({
+      sql: this.ctx.storage.sql,
+      now: Date.now(),
+      watched: this.watched(),
+      log,
+      read: (target) => this.lane.run(() => this.readFollowed(target)),
+    });
+    // Notifications a read enqueued are due now: the next alarm delivers them at once.
+    const next = this.#nextAlarm();
     if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 }

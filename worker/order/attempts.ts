@@ -84,10 +84,15 @@ export function withInvoiceFacts(
       updatedAt: now,
     };
   }
+  // The invoice's own currency wins: a catalogue entry of another code is never kept beside
+  // the invoice's amount and address (null until the entry of the invoice's code is known).
+  const code = invoice.cryptoCurrencyCode;
+  const kept = code && attempt.currency?.code !== code ? null : attempt.currency;
+  const given = currency && (!code || currency.code === code) ? currency : null;
   return {
     ...attempt,
     expiresAt: invoice.expiresAt ?? attempt.expiresAt,
-    currency: currency ?? attempt.currency,
+    currency: given ?? kept,
     cryptoExpected: invoice.cryptoAmountExpected ?? attempt.cryptoExpected,
     cryptoReceived: max(invoice.cryptoAmountReceived ?? "0", attempt.cryptoReceived),
     address: invoice.address ?? attempt.address,

@@ -1,21 +1,27 @@
 /**
  * @module
  * The merchant's view of an order (`GET /v1/orders/:invoiceNumber`): state, exact amounts,
- * attempts, refunds, payments, the event log and the notification outbox.
+ * attempts, refunds (each with its address, currency, amount, status and withdrawal id),
+ * payments, the event log and the notification outbox.
  */
 
 import type { EventLog } from "../events/event-log.ts";
 import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
-import { readRefunds, refundViews } from "./refunds.ts";
-import { orderTotals } from "./snapshot.ts";
+import { readRefunds, refundLedgerViews } from "./refunds.ts";
+import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { OrderRow, OrderStore } from "./store.ts";
 
 /** Reads the ledger of an order. */
-export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
+export function readLedger(
+  store: OrderStore,
+  log: EventLog,
+  order: OrderRow,
+  terms: PaymentTerms = NO_TERMS,
+) {
   const attempts = store.attempts();
   const refunds = readRefunds(store.sql);
-  const totals = orderTotals(order, attempts, refunds);
+  const totals = orderTotals(order, attempts, refunds, terms);
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   return {
     invoiceNumber: order.invoiceNumber,
@@ -26,6 +32,7 @@ export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
     amountPaid: totals.paid,
     amountDue: totals.due,
     amountOverpaid: totals.overpaid,
+    amountShortfall: totals.shortfall,
     customerId: order.customerId,
     refundAddress:
       order.refundAddress && order.refundCurrency
@@ -45,7 +52,7 @@ export function readLedger(store: OrderStore, log: EventLog, order: OrderRow) {
       fiatOverpaid: fiat(a.fiatOverpaid),
       settlement: a.settlement,
     })),
-    refunds: refundViews(refunds),
+    refunds: refundLedgerViews(refunds),
     payments: store.payments().map((p) => ({ ...p, fiatAmount: fiat(p.fiatAmount) })),
     log: log.entries(),
     notifications: outboxRows(store.sql),

@@ -15,6 +15,7 @@ interface Totals {
   paid: string;
   overpaid: string;
   due: string;
+  shortfall: string;
   state: OrderState;
 }
 
@@ -29,6 +30,8 @@ export function notificationsFor(input: {
   cryptoCurrencyCode: string | null;
   before: Totals;
   after: Totals;
+  /** Set when this state left a rest below the fiat's minimum invoice (newly). */
+  underpaid?: { amountDue: string; minimum: string } | null;
   now: string;
 }): Notification[] {
   const { order, attempt, after, now } = input;
@@ -61,7 +64,14 @@ export function notificationsFor(input: {
     });
   }
   if (input.before.state !== "paid" && after.state === "paid") {
-    note("order.paid", { amountOverpaid: after.overpaid });
+    note("order.paid", { amountOverpaid: after.overpaid, amountShortfall: after.shortfall });
+  }
+  if (input.underpaid) {
+    // The shopper cannot pay the rest here: the merchant refunds or accepts the order.
+    note("order.underpaid", {
+      reason: "remainder_below_minimum",
+      minInvoiceAmount: input.underpaid.minimum,
+    });
   }
   return out;
 }

@@ -3,16 +3,38 @@
  * `OrderObject`: the Durable Object that owns one merchant order (one invoice number).
  *
  * Why one object per order: every request about the order (widget, webhooks, merchant API)
- * reaches this one place, so SSE subscribers hear every change from where it is made. The
- * object still awaits the service (creates, refetches), and requests interleave at those
- * awaits; what must not interleave is chained explicitly: one in-flight creation shared by
- * concurrent opens, fetch + apply serialised per upstream invoice, and a retry that waits for
- * the webhooks already in flight before working out what is due.
+ * reaches this one place, so SSE subscribers hear every change from where it is made.
+ *
+ * Invariants (the shared core is `worker/converge/`):
+ * - everything that reads or writes upstream state runs in the object's one lane: opens,
+ *   currency locks, retries, webhook refetches, reconciliation reads and the refund
+ *   bookkeeping. So a retry works out what is due after every payment in flight was applied,
+ *   two locks never race, and a slow read never lands after a newer one;
+ * - every invoice read (create, lock, webhook, reconciliation) is admitted against the
+ *   invoice's known facts: an older read changes nothing;
+ * - the attempt's currency, crypto amount and address are the invoice's (the service's
+ *   answer or a later read), never the request's;
+ * - the alarm reads every invoice that is not paid until its expiry + 24 h, faster while a
+ *   shopper watches, so a lost webhook still converges.
  */
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
+import { cryptoCurrencies } from "../checkout/catalog.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { checkoutMode, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { type PaymentMode, switchToHosted } from "../config/payment-mode.ts";
+import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { type Facts, isOlder } from "../converge/facts.ts";
+import {
+  admitRead,
+  type Followed,
+  type FollowPlan,
+  forgetFollowed,
+  hurryReads,
+  knownFacts,
+} from "../converge/followed.ts";
+import { RECONCILE_READ } from "../converge/reconcile.ts";
+import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
 import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
@@ -21,24 +43,33 @@ import { cmp, isPositive } from "../money/decimal.ts";
 import { type RefundPlan, refundPlan } from "../payout/refund.ts";
 import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
 import type { Invoice } from "../upstream/client.ts";
-import { lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
 import { checkoutPayload, isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
+import { takeLockSlot } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
+import { refundAddressChange } from "./refund-address.ts";
 import {
   isLive,
   type RefundRecord,
   readHold,
   readRefunds,
   releaseHold,
+  upgradeRefunds,
   writeHold,
   writeRefund,
 } from "./refunds.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
-import { buildSnapshot, orderTotals } from "./snapshot.ts";
+import {
+  buildSnapshot,
+  orderTotals,
+  type PaymentTerms,
+  remainderBelowMinimum,
+} from "./snapshot.ts";
+import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
 
@@ -49,10 +80,23 @@ export interface OpenCheckout {
   amount: string;
   currency: string;
   fiatDecimalPlaces: number;
+  /** The fiat's smallest invoice (from the live list), for the remainder-below-minimum rule. */
+  minInvoiceAmount?: string;
   description: string | null;
   customerId: string | null;
   returnUrl: string | null;
+  /** Where the service's page sends the payer after paid/overpaid, and after failed/suspended/partially_paid. */
+  successUrl: string | null;
+  failedUrl: string | null;
+  /** The deployment's mode when the order opens; the order keeps it (see `#mode`). */
+  mode: PaymentMode;
 }
+
+/** Storage key of the order's payment mode (`in-page` / `hosted`), written when it opens. */
+const PAYMENT_MODE = "payment_mode";
+/** Storage key of the order's `successUrl` / `failedUrl`, sent with every attempt's invoice. */
+const REDIRECTS = "redirect_urls";
+type Redirects = { successUrl?: string; failedUrl?: string };
 
 /**
  * Storage key of the claims (amount, currency) of a first create that has not produced an
@@ -61,6 +105,9 @@ export interface OpenCheckout {
  * the service may then hold an invoice under this orderId with exactly these terms.
  */
 const PENDING_CLAIMS = "pending_claims";
+
+/** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
+const FIAT_MINIMUM = "fiat_min_invoice_amount";
 
 /** The terms a checkout token fixes; two tokens for one order must agree on them. */
 interface Claims {
@@ -71,22 +118,50 @@ interface Claims {
 /** An upstream create's result; `uncertain` when the service may have created it anyway. */
 type Created = Outcome<Invoice> & { uncertain?: boolean };
 
+/** The progress facts of an invoice read (`converge/facts.ts`). */
+function invoiceFacts(invoice: Invoice): Facts {
+  return { status: invoice.status, received: invoice.cryptoAmountReceived ?? "0" };
+}
+
+/** How a change to an attempt is recorded: webhooks and locks always log, reads only on change. */
+type Recording = { type: string; message: string; quiet?: boolean };
+
 export class OrderObject extends StoredObject {
   readonly store: OrderStore;
   readonly hub = new SseHub();
-  /** In-flight upstream invoice creation, shared by concurrent callers (one invoice per attempt). */
-  #creating: Promise<Outcome<CheckoutSnapshot>> | null = null;
-  /** Tail of the webhook fetch+apply chain of each upstream invoice (see applyInvoiceWebhook). */
-  readonly #applying = new Map<string, Promise<void>>();
+  /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
+  #creating = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
     this.store = new OrderStore(ctx.storage.sql);
   }
 
+  protected override ensureSchema(): void {
+    super.ensureSchema();
+    upgradeRefunds(this.ctx.storage.sql);
+  }
+
   /** The current attempt, or null for an object that never opened a checkout. */
   #current(): AttemptRow | null {
     return this.hasSchema ? this.store.currentAttempt() : null;
+  }
+
+  /**
+   * The order's payment mode: the deployment's when it opened, switched to `hosted` when the
+   * service turned out to have no currency lock. An order stored before modes were kept is
+   * hosted: the service's page works whatever the service offers.
+   */
+  #mode(): PaymentMode {
+    return this.ctx.storage.kv.get<PaymentMode>(PAYMENT_MODE) ?? "hosted";
+  }
+
+  /** The merchant's tolerance and the fiat's minimum invoice (`snapshot.ts`). */
+  #terms(): PaymentTerms {
+    return {
+      tolerancePercent: this.config().PAYMENT_TOLERANCE_PERCENT,
+      minInvoiceAmount: this.ctx.storage.kv.get<string>(FIAT_MINIMUM) ?? null,
+    };
   }
 
   #snapshotAt(seq: number): CheckoutSnapshot {
@@ -99,9 +174,10 @@ export class OrderObject extends StoredObject {
       {
         displayName: config.DISPLAY_NAME,
         sandbox: config.SANDBOX,
-        mode: checkoutMode(config),
+        mode: this.#mode(),
         seq,
         now: new Date().toISOString(),
+        terms: this.#terms(),
       },
       readRefunds(this.store.sql),
     );
@@ -115,14 +191,15 @@ export class OrderObject extends StoredObject {
     const order = this.store.order();
     if (!order) return null;
     const attempts = this.store.attempts();
-    if (orderTotals(order, attempts, readRefunds(this.store.sql)).state === "refunded") {
+    const terms = this.#terms();
+    if (orderTotals(order, attempts, readRefunds(this.store.sql), terms).state === "refunded") {
       return failure(
         409,
         "order_refunded",
         "This order was refunded to the shopper; it takes no further payment.",
       );
     }
-    if (readHold(this.store.sql) && orderTotals(order, attempts).state !== "paid") {
+    if (readHold(this.store.sql) && orderTotals(order, attempts, [], terms).state !== "paid") {
       return failure(
         409,
         "order_refunded",
@@ -130,24 +207,6 @@ export class OrderObject extends StoredObject {
       );
     }
     return null;
-  }
-
-  /**
-   * Runs `fn` after the webhook fetch+apply chains of every invoice in `invoiceIds`, and makes
-   * later webhooks of those invoices wait for it (see applyInvoiceWebhook).
-   */
-  #serialised<T>(invoiceIds: readonly string[], fn: () => Promise<T>): Promise<T> {
-    const previous = Promise.all(invoiceIds.map((id) => this.#applying.get(id)));
-    const run = previous.then(fn);
-    const tail = run.then(
-      () => {},
-      () => {},
-    );
-    for (const id of invoiceIds) this.#applying.set(id, tail);
-    void tail.then(() => {
-      for (const id of invoiceIds) if (this.#applying.get(id) === tail) this.#applying.delete(id);
-    });
-    return run;
   }
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
@@ -173,6 +232,7 @@ export class OrderObject extends StoredObject {
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
+    if (input.minInvoiceAmount) this.ctx.storage.kv.put(FIAT_MINIMUM, input.minInvoiceAmount);
     const existing = this.store.order();
     // Every open compares against the terms already claimed: the order row, or (before it
     // exists) the claims of a create in flight or of one that failed uncertainly.
@@ -189,27 +249,34 @@ export class OrderObject extends StoredObject {
     }
     if (existing && this.store.currentAttempt())
       return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
-    // Only the caller that starts the creation reports 201; concurrent callers share its result.
-    const starter = this.#creating === null;
-    const outcome = await this.#once(() => this.#createFirst(input));
-    return outcome.ok
-      ? success({ created: starter && !existing, snapshot: outcome.value })
-      : outcome;
+    // Concurrent opens queue in the lane: the first creates, the rest find its attempt.
+    return this.lane.run(async () => {
+      if (this.store.currentAttempt())
+        return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
+      const outcome = await this.#creatingWhile(() => this.#createFirst(input));
+      return outcome.ok ? success({ created: !existing, snapshot: outcome.value }) : outcome;
+    });
   }
 
-  #once(create: () => Promise<Outcome<CheckoutSnapshot>>): Promise<Outcome<CheckoutSnapshot>> {
-    this.#creating ??= create().finally(() => {
-      this.#creating = null;
-    });
-    return this.#creating;
+  async #creatingWhile<T>(create: () => Promise<T>): Promise<T> {
+    this.#creating = true;
+    try {
+      return await create();
+    } finally {
+      this.#creating = false;
+    }
   }
 
   async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
-    if (this.store.currentAttempt()) return success(this.#snapshotAt(this.log.lastSeq()));
     const config = this.config();
     this.ctx.storage.kv.put<Claims>(PENDING_CLAIMS, {
       amount: input.amount,
       currency: input.currency,
+    });
+    this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, input.mode);
+    this.ctx.storage.kv.put<Redirects>(REDIRECTS, {
+      ...(input.successUrl ? { successUrl: input.successUrl } : {}),
+      ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
     });
     const invoice = await this.#createInvoice(
       config,
@@ -235,12 +302,10 @@ export class OrderObject extends StoredObject {
       this.ctx.storage.kv.delete(PENDING_CLAIMS);
     });
     return success(
-      await this.#applyFacts(
-        invoice.value,
-        null,
-        "checkout.created",
-        `attempt 1 opened as ${invoice.value.orderId}`,
-      ),
+      await this.#applyFacts(invoice.value, {
+        type: "checkout.created",
+        message: `attempt 1 opened as ${invoice.value.orderId}`,
+      }),
     );
   }
 
@@ -269,6 +334,7 @@ export class OrderObject extends StoredObject {
         ...(order.description ? { description: order.description } : {}),
         ...(order.customerId ? { customerId: order.customerId } : {}),
         ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
+        ...this.ctx.storage.kv.get<Redirects>(REDIRECTS),
       });
     } catch (error) {
       return { ...upstreamFailure(error, this.logger()), uncertain: isUncertainFailure(error) };
@@ -288,22 +354,79 @@ export class OrderObject extends StoredObject {
   }
 
   /**
+   * The catalogue entry of the crypto currency an invoice carries (its own code, never the
+   * request's): `hint` or the attempt's when the code matches, else the live list; null when
+   * the invoice has no currency yet or the list cannot be read now (a later read fills it).
+   */
+  async #currencyOf(
+    invoice: Invoice,
+    attempt: AttemptRow,
+    hint: CryptoCurrency | null,
+  ): Promise<CryptoCurrency | null> {
+    const code = invoice.cryptoCurrencyCode;
+    if (!code) return null;
+    if (hint?.code === code) return hint;
+    if (attempt.currency?.code === code) return attempt.currency;
+    try {
+      return (await cryptoCurrencies(this.config())).find((c) => c.code === code) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** How an attempt's invoice is followed: until paid, and until its expiry + 24 h. */
+  #plan(order: OrderRow, attempt: AttemptRow): FollowPlan {
+    const now = Date.now();
+    const expiry = attempt.expiresAt ? Date.parse(attempt.expiresAt) : Number.NaN;
+    const keepUntil = Number.isFinite(expiry)
+      ? expiry + LATE_PAYMENT_MS
+      : Date.parse(order.createdAt) + 7 * LATE_PAYMENT_MS;
+    return { now, follow: !FINAL.has(attempt.status), keepUntil, watched: this.watched() };
+  }
+
+  protected override watched(): boolean {
+    return this.hub.size > 0;
+  }
+
+  /**
    * Applies an authoritative invoice to its attempt, records payments and notifications, and
    * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
+   *
+   * The read is first admitted against the invoice's known facts: an older read (lower status
+   * rank or less received) changes nothing. A `quiet` recording (reconciliation) appends an
+   * event only when something changed.
    */
   async #applyFacts(
     invoice: Invoice,
-    currency: CryptoCurrency | null,
-    type: string,
-    message: string,
+    recording: Recording,
+    hint: CryptoCurrency | null = null,
   ): Promise<CheckoutSnapshot> {
     const order = this.store.order();
     const attempt = this.store.attemptByInvoiceId(invoice.id);
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
+    const currency = await this.#currencyOf(invoice, attempt, hint);
+    const sql = this.store.sql;
+    const facts = invoiceFacts(invoice);
+    const known = knownFacts(sql, "invoice", invoice.id);
+    if (known && isOlder("invoice", facts, known)) {
+      // A lagging read: it changes nothing (not even facts it would fill).
+      const event = this.ctx.storage.transactionSync(() => {
+        admitRead(sql, "invoice", invoice.id, facts, this.#plan(order, attempt));
+        if (recording.quiet) return null;
+        return this.#append(
+          recording.type,
+          `${recording.message} (older read: ${invoice.status} after ${known.status}; nothing changed)`,
+        );
+      });
+      await this.armAlarm();
+      return event ? this.#publish(event, recording.type) : this.#snapshotAt(this.log.lastSeq());
+    }
     const now = new Date().toISOString();
     // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
-    const refunds = readRefunds(this.store.sql);
-    const before = orderTotals(order, this.store.attempts(), refunds);
+    const refunds = readRefunds(sql);
+    const terms = this.#terms();
+    const before = orderTotals(order, this.store.attempts(), refunds, terms);
+    const underpaidBefore = remainderBelowMinimum(this.store.attempts(), before, terms);
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
     const effect = applyInvoiceState(
       {
@@ -323,9 +446,18 @@ export class OrderObject extends StoredObject {
       order.fiatDecimalPlaces,
     );
     const next: AttemptRow = { ...refreshed, ...effect.next };
+    const unchanged =
+      !effect.changed &&
+      JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
+    if (recording.quiet && unchanged) {
+      admitRead(sql, "invoice", invoice.id, facts, this.#plan(order, attempt));
+      await this.armAlarm();
+      return this.#snapshotAt(this.log.lastSeq());
+    }
     const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
     const event = this.ctx.storage.transactionSync(() => {
       this.store.saveAttempt(next);
+      admitRead(sql, "invoice", invoice.id, facts, this.#plan(order, next));
       if (effect.payment) {
         this.store.insertPayment({
           attempt: next.number,
@@ -336,7 +468,9 @@ export class OrderObject extends StoredObject {
           at: now,
         });
       }
-      const after = orderTotals(order, this.store.attempts(), refunds);
+      const attemptsAfter = this.store.attempts();
+      const after = orderTotals(order, attemptsAfter, refunds, terms);
+      const underpaid = remainderBelowMinimum(attemptsAfter, after, terms);
       const notes = notificationsFor({
         order,
         attempt: next,
@@ -346,18 +480,35 @@ export class OrderObject extends StoredObject {
         cryptoCurrencyCode: cryptoCode,
         before,
         after,
+        underpaid: underpaid && !underpaidBefore ? underpaid : null,
         now,
       });
-      for (const note of notes) enqueue(this.store.sql, note, Date.now());
+      for (const note of notes) enqueue(sql, note, Date.now());
       const detail = effect.changed
-        ? message
-        : `${message} (no change: status ${invoice.status} after ${attempt.status})`;
-      return { appended: this.#append(type, detail), notify: notes.length > 0 };
+        ? recording.message
+        : `${recording.message} (no change: status ${invoice.status} after ${attempt.status})`;
+      return { appended: this.#append(recording.type, detail), notify: notes.length > 0 };
     });
     // Published before the await, so subscribers hear events in seq order.
-    const snapshot = this.#publish(event.appended, type);
+    const snapshot = this.#publish(event.appended, recording.type);
     if (event.notify) await this.scheduleAlarm();
+    else await this.armAlarm();
     return snapshot;
+  }
+
+  /** Reads a followed invoice from the service and applies it (alarm, inside the lane). */
+  protected override async readFollowed(target: Followed): Promise<void> {
+    const attempt = this.hasSchema ? this.store.attemptByInvoiceId(target.id) : null;
+    if (!attempt || target.kind !== "invoice") {
+      forgetFollowed(this.store.sql, target);
+      return;
+    }
+    const invoice = await upstreamFor(this.config(), RECONCILE_READ).getInvoice({ id: target.id });
+    await this.#applyFacts(invoice, {
+      type: "invoice.read",
+      message: `read: ${invoice.orderId} is ${invoice.status}`,
+      quiet: true,
+    });
   }
 
   /** The current snapshot, or 404 when the order does not exist. */
@@ -366,14 +517,23 @@ export class OrderObject extends StoredObject {
     return success(this.#snapshotAt(this.log.lastSeq()));
   }
 
-  /** Locks a crypto currency on the current attempt (in-page mode). */
-  async lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
+  /**
+   * Locks a crypto currency on the current attempt (in-page mode), in the lane: locks of one
+   * attempt never race. A lock for the currency already locked answers the snapshot without
+   * calling the service; others are throttled per checkout (`lock-throttle.ts`). The currency,
+   * amount and address shown are the ones of the invoice the service answers, whatever was asked.
+   */
+  lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
+    return this.lane.run(() => this.#lock(currency));
+  }
+
+  async #lock(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
     const attempt = this.#current();
     if (!attempt) return failure(404, "not_found", "No such checkout.");
     const refunded = this.#refundedGuard();
     if (refunded) return refunded;
     const config = this.config();
-    if (checkoutMode(config) !== "in-page") {
+    if (this.#mode() !== "in-page") {
       return failure(
         409,
         "lock_unsupported",
@@ -394,6 +554,18 @@ export class OrderObject extends StoredObject {
         "A payment has already been received; the currency can no longer change.",
       );
     }
+    if (attempt.currency?.code === currency.code && attempt.address && attempt.cryptoExpected) {
+      return success(this.#snapshotAt(this.log.lastSeq()));
+    }
+    const slot = takeLockSlot(this.store.sql, Date.now());
+    if (!slot.ok) {
+      return failure(
+        429,
+        "rate_limited",
+        `Too many currency changes for this checkout; try again in ${slot.retryAfter} s.`,
+        slot.retryAfter,
+      );
+    }
     try {
       const invoice = await lockInvoiceCurrency(upstreamFor(config), {
         invoiceId: attempt.invoiceId,
@@ -406,14 +578,33 @@ export class OrderObject extends StoredObject {
       return success(
         await this.#applyFacts(
           invoice,
+          {
+            type: "currency.locked",
+            message: `${invoice.cryptoCurrencyCode} locked on ${attempt.orderId}`,
+          },
           currency,
-          "currency.locked",
-          `${currency.code} locked on ${attempt.orderId}`,
         ),
       );
     } catch (error) {
+      if (error instanceof CurrencyLockUnsupportedError)
+        return success(await this.#switchToHosted());
       return upstreamFailure(error, this.logger());
     }
+  }
+
+  /**
+   * The service answered a lock as an unknown route: this order, and the deployment, continue
+   * on the service's payment page. The shopper gets the hosted snapshot, never an error.
+   */
+  async #switchToHosted(): Promise<CheckoutSnapshot> {
+    this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, "hosted");
+    const snapshot = this.#record(
+      "mode.hosted",
+      "the service has no currency lock: continue on its payment page",
+    );
+    this.logger().warn("payment_mode.switched", { to: "hosted" });
+    await switchToHosted(this.env, this.config());
+    return snapshot;
   }
 
   /** Why the next attempt may not start now, or null. */
@@ -423,6 +614,14 @@ export class OrderObject extends StoredObject {
     const snapshot = this.#snapshotAt(this.log.lastSeq());
     if (snapshot.orderState === "paid")
       return failure(409, "order_paid", "This order is already paid.");
+    if (snapshot.underpaid) {
+      const { amountDue, minimum } = snapshot.underpaid;
+      return failure(
+        409,
+        "amount_below_minimum",
+        `The ${amountDue} ${snapshot.currency} still due is below the smallest payment the service accepts (${minimum} ${snapshot.currency}); the shop will refund or accept the order.`,
+      );
+    }
     if (!snapshot.canRetry)
       return failure(409, "attempt_open", "The current payment attempt is still open.");
     return null;
@@ -441,12 +640,7 @@ export class OrderObject extends StoredObject {
     if (!order || !attempt) return failure(404, "not_found", "No such checkout.");
     const refused = this.#retryRefusal();
     if (refused) return refused;
-    return this.#once(() =>
-      this.#serialised(
-        this.store.attempts().map((a) => a.invoiceId),
-        () => this.#nextAttempt(order, attempt.number),
-      ),
-    );
+    return this.lane.run(() => this.#creatingWhile(() => this.#nextAttempt(order, attempt.number)));
   }
 
   async #nextAttempt(order: OrderRow, seen: number): Promise<Outcome<CheckoutSnapshot>> {
@@ -458,26 +652,38 @@ export class OrderObject extends StoredObject {
     const config = this.config();
     const number = seen + 1;
     const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
-    const due = orderTotals(order, this.store.attempts()).due;
+    const due = orderTotals(order, this.store.attempts(), [], this.#terms()).due;
     const invoice = await this.#createInvoice(config, orderId, due, order);
     if (!invoice.ok) return invoice;
     this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
     return success(
-      await this.#applyFacts(
-        invoice.value,
-        null,
-        "attempt.created",
-        `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`,
-      ),
+      await this.#applyFacts(invoice.value, {
+        type: "attempt.created",
+        message: `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`,
+      }),
     );
   }
 
-  /** Stores the shopper's refund address (already validated by the route). */
+  /**
+   * Stores the shopper's refund address (already validated by the route); frozen once a refund
+   * is in flight, throttled per checkout (`refund-address.ts`).
+   */
   async setRefundAddress(
     cryptoCurrencyCode: string,
     address: string,
   ): Promise<Outcome<CheckoutSnapshot>> {
-    if (!this.#current()) return failure(404, "not_found", "No such checkout.");
+    const order = this.#current() ? this.store.order() : null;
+    if (!order) return failure(404, "not_found", "No such checkout.");
+    const saved = order.refundCurrency && order.refundAddress;
+    const may = refundAddressChange(
+      this.store.sql,
+      this.ctx.storage.kv,
+      saved ? { cryptoCurrencyCode: order.refundCurrency!, address: order.refundAddress! } : null,
+      { cryptoCurrencyCode, address },
+      Date.now(),
+    );
+    if (!may.ok) return may;
+    if (may.value === "unchanged") return success(this.#snapshotAt(this.log.lastSeq()));
     this.store.setRefundAddress(cryptoCurrencyCode, address);
     return success(
       this.#record("refund_address.set", `refund address for ${cryptoCurrencyCode} saved`),
@@ -485,50 +691,52 @@ export class OrderObject extends StoredObject {
   }
 
   /**
-   * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
-   * only a prompt) and applies it. `deliveryKey` dedupes identical deliveries.
-   *
-   * Invariant: fetch+apply is serialised per upstream invoice. The object's input gate opens
-   * during the fetch, so without the chain a slow read of an older state could land after a
-   * newer one was applied; with it, each apply sees a read made after the previous apply.
+   * Handles a verified `invoice.statusChanged`: in the lane, fetches the authoritative invoice
+   * (a webhook is only a prompt), admits and applies it, and acknowledges the delivery only
+   * when that read covers what it announced (`converge/delivery.ts`). `deliveryKey` dedupes
+   * identical deliveries.
    */
   applyInvoiceWebhook(
     invoiceId: string,
     deliveryKey: string,
-  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
-    return this.#serialised([invoiceId], () => this.#fetchAndApply(invoiceId, deliveryKey));
-  }
-
-  async #fetchAndApply(
-    invoiceId: string,
-    deliveryKey: string,
-  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
-    const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
-    if (!attempt) return success({ known: false, duplicate: false });
-    if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
-    let invoice: Invoice;
-    try {
-      // One short attempt: the service retries a 503, and a webhook must be answered fast.
-      invoice = await upstreamFor(this.config(), WEBHOOK_REFETCH).getInvoice({ id: invoiceId });
-    } catch (error) {
-      const failed = upstreamFailure(error, this.logger());
-      return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
-    }
-    await this.#applyFacts(
-      invoice,
-      null,
-      "invoice.status",
-      `webhook: ${invoice.orderId} is ${invoice.status}`,
-    );
-    this.log.rememberDelivery(deliveryKey, new Date().toISOString());
-    return success({ known: true, duplicate: false });
+    announced: Facts | null = null,
+  ): Promise<DeliveryOutcome> {
+    return this.lane.run(async () => {
+      const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
+      if (!attempt) return success({ known: false, duplicate: false });
+      const outcome = await applyDelivery({
+        log: this.log,
+        sql: this.store.sql,
+        kind: "invoice",
+        id: invoiceId,
+        key: deliveryKey,
+        announced,
+        logger: this.logger(),
+        refetch: async () => {
+          // One short attempt: the service retries a 503, and a webhook must be answered fast.
+          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
+          const invoice = await client.getInvoice({ id: invoiceId });
+          await this.#applyFacts(invoice, {
+            type: "invoice.status",
+            message: `webhook: ${invoice.orderId} is ${invoice.status}`,
+          });
+          return null;
+        },
+      });
+      await this.armAlarm();
+      return outcome;
+    });
   }
 
   /**
    * Records a committed refund of this order, or a later status of its withdrawal (from the
    * payout object and the refund route; idempotent: the same report twice changes nothing).
    */
-  async recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
+  recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
+    return this.lane.run(async () => this.#recordRefund(refund));
+  }
+
+  #recordRefund(refund: RefundRecord): Outcome<{ changed: boolean }> {
     if (!this.hasSchema || !this.store.order()) return failure(404, "not_found", "No such order.");
     const now = new Date().toISOString();
     const event = this.ctx.storage.transactionSync(() => {
@@ -551,7 +759,11 @@ export class OrderObject extends StoredObject {
    * ended without knowing whether the service committed) and the plan. 409 `attempt_open`
    * while a payment attempt is being opened.
    */
-  async beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }>> {
+  beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }>> {
+    return this.lane.run(async () => this.#beginRefund());
+  }
+
+  #beginRefund(): Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }> {
     const order = this.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
     if (this.#creating) {
@@ -561,7 +773,7 @@ export class OrderObject extends StoredObject {
         "A payment attempt is being opened for this order; refund once it is settled or ended.",
       );
     }
-    const plan = refundPlan(readLedger(this.store, this.log, order));
+    const plan = refundPlan(readLedger(this.store, this.log, order, this.#terms()));
     if (!plan.ok) return plan;
     const hold = readHold(this.store.sql);
     // A held refund is resumed, never restarted: an earlier call under this orderId may have
@@ -582,16 +794,18 @@ export class OrderObject extends StoredObject {
    * Ends a refund that definitely never reached the service (refused quote or commit): its
    * hold is released unless that refund was recorded live meanwhile.
    */
-  async abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
-    if (!this.hasSchema) return failure(404, "not_found", "No such order.");
-    return success({ released: releaseHold(this.store.sql, orderId) });
+  abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
+    return this.lane.run(async () => {
+      if (!this.hasSchema) return failure(404, "not_found", "No such order.");
+      return success({ released: releaseHold(this.store.sql, orderId) });
+    });
   }
 
   /** The merchant's ledger view. */
   async ledger(): Promise<Outcome<OrderLedger>> {
     const order = this.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
-    return success(readLedger(this.store, this.log, order));
+    return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
@@ -602,6 +816,9 @@ export class OrderObject extends StoredObject {
         { status: 404 },
       );
     }
+    // A watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
+    hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);
+    await this.armAlarm();
     return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(seq));
   }
 }

@@ -7,6 +7,8 @@
  * Invariants:
  * - writing the same refund again is harmless: the row is keyed by orderId and its status only
  *   moves forward (`created` → `processing` → `completed` | `failed` | `cancelled`);
+ * - a refund keeps where the money went: its address, currency, amount and withdrawal id are
+ *   set by its first report and never replaced by a later one;
  * - a refund is *live* unless its withdrawal ended `failed` or `cancelled` (then no money left
  *   the balance for the shopper, and a new refund attempt may start);
  * - a partially paid order with a live refund is closed: the shopper can no longer pay into it
@@ -31,6 +33,8 @@ export interface RefundRecord {
   amount: string;
   status: WithdrawalStatus;
   withdrawalId: string | null;
+  /** Where the refund was paid (the withdrawal's address); null only for rows older than it. */
+  address: string | null;
   /**
    * Why the refund was made (from the hold; read only): `partially_paid` closes the order for
    * good, `overpaid` returns a paid order's excess. Null when unknown.
@@ -82,6 +86,7 @@ export function readRefunds(sql: SqlStorage): RefundRecord[] {
       amount: String(r.amount),
       status: String(r.status) as WithdrawalStatus,
       withdrawalId: r.withdrawal_id === null ? null : String(r.withdrawal_id),
+      address: r.address === null || r.address === undefined ? null : String(r.address),
       reason: r.reason === null ? null : (String(r.reason) as RefundReason),
     }));
 }
@@ -140,7 +145,7 @@ export function releaseHold(sql: SqlStorage, orderId: string): boolean {
  *
  * @example
  * writeRefund(sql, { orderId: "cc-1001-refund", number: 1, cryptoCurrencyCode: "USDT_TRC20",
- *   amount: "15", status: "created", withdrawalId: "wd_1" }, now); // true, then false
+ *   amount: "15", status: "created", withdrawalId: "wd_1", address: "T…" }, now); // true, then false
  */
 export function writeRefund(sql: SqlStorage, r: RefundRecord, now: string): boolean {
   const existing = readRefunds(sql).find((x) => x.orderId === r.orderId);
@@ -150,14 +155,15 @@ export function writeRefund(sql: SqlStorage, r: RefundRecord, now: string): bool
   }
   sql.exec(
     `INSERT OR REPLACE INTO refunds (order_id, number, crypto_code, amount, status, withdrawal_id,
-      updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      updated_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     r.orderId,
     r.number,
-    r.cryptoCurrencyCode,
+    existing?.cryptoCurrencyCode ?? r.cryptoCurrencyCode,
     existing?.amount ?? r.amount,
     r.status,
-    r.withdrawalId ?? existing?.withdrawalId ?? null,
+    existing?.withdrawalId ?? r.withdrawalId ?? null,
     now,
+    existing?.address ?? r.address ?? null,
   );
   return true;
 }
@@ -182,13 +188,32 @@ export function stateWithRefunds(
   return live.length > 0 ? "refunded" : paymentState;
 }
 
-/** The refunds as the snapshot and the ledger show them. */
+/** The refunds as the shopper's snapshot shows them. */
 export function refundViews(refunds: readonly RefundRecord[]): RefundView[] {
-  // The view's shape is the API contract's: `reason` stays internal.
-  return refunds.map(({ orderId, cryptoCurrencyCode, amount, status }) => ({
+  // The view's shape is the API contract's: `reason` stays internal, and the service's
+  // withdrawal id stays with the merchant (`refundLedgerViews`).
+  return refunds.map(({ orderId, cryptoCurrencyCode, amount, address, status }) => ({
     orderId,
     cryptoCurrencyCode,
     amount,
+    address,
     status,
   }));
+}
+
+/** The refunds as the merchant's ledger shows them: the view plus the withdrawal id. */
+export function refundLedgerViews(refunds: readonly RefundRecord[]) {
+  return refunds.map((r) => ({ ...refundViews([r])[0]!, withdrawalId: r.withdrawalId }));
+}
+
+/**
+ * Adds the `address` column to a `refunds` table made before it existed (idempotent).
+ *
+ * @example
+ * upgradeRefunds(ctx.storage.sql); // after the schema's CREATE TABLE IF NOT EXISTS
+ */
+export function upgradeRefunds(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(refunds)").toArray();
+  if (!columns.some((c) => c.name === "address"))
+    sql.exec("ALTER TABLE refunds ADD COLUMN address TEXT");
 }

@@ -7,13 +7,17 @@
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
  * - `payments`: money applied to the order (append-only);
  * - `refunds`: committed refund withdrawals (`<prefix>-<n>-refund`, `-refund-2`, …), one row per
- *   refund orderId, written idempotently by `refunds.ts`; status only moves forward;
+ *   refund orderId, written idempotently by `refunds.ts`; status only moves forward; each keeps
+ *   the address, currency, amount and withdrawal id it was paid with (`address` was added
+ *   later: `upgradeRefunds` adds the column to older objects);
  * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
  *   no new attempt or currency lock starts under a refund; released when that refund ends
  *   failed/cancelled or definitely never happened (`refunds.ts`);
+ * - `lock_calls`: upstream currency-lock calls of the last minute (`lock-throttle.ts`);
  * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
+import { LOCK_THROTTLE_SCHEMA } from "./lock-throttle.ts";
 
 export const ORDER_SCHEMA = `
 CREATE TABLE IF NOT EXISTS order_info (
@@ -66,7 +70,8 @@ CREATE TABLE IF NOT EXISTS refunds (
   amount TEXT NOT NULL,
   status TEXT NOT NULL,
   withdrawal_id TEXT,
-  updated_at TEXT NOT NULL
+  updated_at TEXT NOT NULL,
+  address TEXT
 );
 CREATE TABLE IF NOT EXISTS refund_hold (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -74,5 +79,6 @@ CREATE TABLE IF NOT EXISTS refund_hold (
   reason TEXT NOT NULL,
   started_at TEXT NOT NULL
 );
+${LOCK_THROTTLE_SCHEMA}
 ${EVENT_LOG_SCHEMA}
 `;

@@ -4,11 +4,26 @@
  * always give the same snapshot, which is what lets the event log replay it verbatim.
  */
 import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../api/contract.ts";
-import { add, cmp, formatFixed, isPositive, sub } from "../money/decimal.ts";
+import { add, cmp, div, formatFixed, isPositive, mul, sub } from "../money/decimal.ts";
+import { networkLabel } from "../wallet/networks.ts";
 import { walletUri } from "../wallet/wallet-uri.ts";
+import { refundHint } from "./refund-hint.ts";
 import { type RefundRecord, refundViews, stateWithRefunds } from "./refunds.ts";
 import { ENDED } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
+
+/**
+ * The merchant's payment terms beyond the order's amount: the tolerance within which a short
+ * payment counts as paid (`PAYMENT_TOLERANCE_PERCENT`, BTCPay's `paymentTolerance`), and the
+ * fiat's smallest invoice (`minInvoiceAmount`, null when unknown).
+ */
+export interface PaymentTerms {
+  tolerancePercent: string;
+  minInvoiceAmount: string | null;
+}
+
+/** No tolerance, no known minimum. */
+export const NO_TERMS: PaymentTerms = { tolerancePercent: "0", minInvoiceAmount: null };
 
 /** What the snapshot needs beyond the rows. */
 export interface SnapshotContext {
@@ -17,6 +32,7 @@ export interface SnapshotContext {
   mode: "in-page" | "hosted";
   seq: number;
   now: string;
+  terms?: PaymentTerms;
 }
 
 /**
@@ -25,11 +41,15 @@ export interface SnapshotContext {
  * the ledger already fits them (the ledger rounds down to them), so no rounding happens here.
  * With `refunds`, a not fully paid order that has a live refund is `refunded` (closed, nothing
  * due), and so is one whose live refund returned a partial payment, whatever arrived later.
+ *
+ * Tolerance rule: a short payment of at least `amount × (100 − tolerancePercent) ÷ 100` counts
+ * as paid; the rest is reported as `shortfall` and nothing is due.
  */
 export function orderTotals(
   order: OrderRow,
   attempts: readonly AttemptRow[],
   refunds: readonly RefundRecord[] = [],
+  terms: PaymentTerms = NO_TERMS,
 ) {
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
   const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), "0");
@@ -38,17 +58,46 @@ export function orderTotals(
   // an attempt's fiatApplied never exceeds its own amount).
   const excess = cmp(paid, order.amount) > 0 ? sub(paid, order.amount) : "0";
   const overpaid = attempts.reduce((sum, a) => add(sum, a.fiatOverpaid), excess);
+  const threshold = div(mul(order.amount, sub("100", terms.tolerancePercent)), "100", 18, "up");
+  const fullyPaid = cmp(paid, order.amount) >= 0;
+  const withinTolerance = !fullyPaid && isPositive(paid) && cmp(paid, threshold) >= 0;
   const paymentState: OrderState =
-    cmp(paid, order.amount) >= 0 ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
+    fullyPaid || withinTolerance ? "paid" : isPositive(paid) ? "partially_paid" : "unpaid";
   const state = stateWithRefunds(paymentState, refunds);
   // A refunded order is closed: it takes no further payment, so nothing is due.
-  const due = state === "refunded" || cmp(paid, order.amount) >= 0 ? "0" : sub(order.amount, paid);
+  const due = state === "refunded" || fullyPaid || withinTolerance ? "0" : sub(order.amount, paid);
+  const shortfall = withinTolerance ? sub(order.amount, paid) : "0";
   return {
     amount: fiat(order.amount),
     paid: fiat(paid),
     overpaid: fiat(overpaid),
     due: fiat(due),
+    shortfall: fiat(shortfall),
     state,
+  };
+}
+
+/**
+ * The rest that cannot be paid through the checkout, or null: the order is partially paid,
+ * its current attempt ended, and what is due is below the fiat's smallest invoice (a new
+ * attempt for it would be refused by the service).
+ *
+ * @example
+ * remainderBelowMinimum(attempts, totals, { tolerancePercent: "0", minInvoiceAmount: "1.00" });
+ */
+export function remainderBelowMinimum(
+  attempts: readonly AttemptRow[],
+  totals: { state: OrderState; due: string },
+  terms: PaymentTerms,
+): { reason: "remainder_below_minimum"; amountDue: string; minimum: string } | null {
+  const attempt = attempts[attempts.length - 1];
+  if (!attempt || totals.state !== "partially_paid" || !terms.minInvoiceAmount) return null;
+  if (!(ENDED.has(attempt.status) || attempt.ended)) return null;
+  if (cmp(totals.due, terms.minInvoiceAmount) >= 0) return null;
+  return {
+    reason: "remainder_below_minimum",
+    amountDue: totals.due,
+    minimum: terms.minInvoiceAmount,
   };
 }
 
@@ -62,14 +111,19 @@ function instructions(attempt: AttemptRow, sandbox: boolean): PaymentInstruction
   const toSend = isPositive(remaining) ? remaining : cryptoExpected;
   return {
     cryptoCurrencyCode: currency.code,
+    currencyName: currency.name,
     network: currency.network,
+    networkName: networkLabel(currency.network),
     decimalPlaces: currency.decimalPlaces,
     amount: cryptoExpected,
     received: attempt.cryptoReceived,
     remaining,
     address,
     walletUri: walletUri({ currency, address, amount: toSend, sandbox }),
-    expiresAt: attempt.lockExpiresAt,
+    refund: refundHint(currency, cryptoExpected, attempt.cryptoReceived),
+    // In hosted mode the lock is the payer's choice on the service's page: its end is the
+    // invoice's own expiresAt, as the read that brought the choice gave it.
+    expiresAt: attempt.lockExpiresAt ?? attempt.expiresAt,
   };
 }
 
@@ -87,8 +141,10 @@ export function buildSnapshot(
 ): CheckoutSnapshot {
   const attempt = attempts[attempts.length - 1];
   if (!attempt) throw new Error("an order always has at least one attempt");
-  const totals = orderTotals(order, attempts, refunds);
+  const terms = ctx.terms ?? NO_TERMS;
+  const totals = orderTotals(order, attempts, refunds, terms);
   const paid = totals.state === "paid";
+  const underpaid = remainderBelowMinimum(attempts, totals, terms);
   return {
     id: order.checkoutId,
     kind: "invoice",
@@ -104,6 +160,8 @@ export function buildSnapshot(
     amountPaid: totals.paid,
     amountDue: totals.due,
     amountOverpaid: totals.overpaid,
+    amountShortfall: totals.shortfall,
+    underpaid,
     attempt: {
       number: attempt.number,
       orderId: attempt.orderId,
@@ -112,7 +170,11 @@ export function buildSnapshot(
       expiresAt: attempt.expiresAt,
       payment: instructions(attempt, ctx.sandbox),
     },
-    canRetry: !paid && totals.state !== "refunded" && (ENDED.has(attempt.status) || attempt.ended),
+    canRetry:
+      !paid &&
+      !underpaid &&
+      totals.state !== "refunded" &&
+      (ENDED.has(attempt.status) || attempt.ended),
     final: paid,
     refundAddress:
       order.refundCurrency && order.refundAddress

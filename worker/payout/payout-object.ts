@@ -4,8 +4,15 @@
  * `payout:<orderId>`): its quote, its one commit, and the withdrawal's status afterwards.
  *
  * Invariants:
- * - every upstream call of this object runs one at a time (`#serial`), so 20 concurrent
- *   commits make one `POST /withdrawal/commit` and the rest read the stored withdrawal;
+ * - every upstream call of this object runs one at a time in its lane (`converge/lane.ts`), so
+ *   20 concurrent commits make one `POST /withdrawal/commit` and the rest read the stored
+ *   withdrawal;
+ * - a commit whose answer is lost, garbled or a 5xx leaves the payout `uncertain`, never
+ *   failed: the withdrawal is read back by orderId (before any further commit, and by the
+ *   alarm) and adopted, or the payout returns to `quoted` when the service has none;
+ * - withdrawal reads are admitted against the withdrawal's known facts (an older read
+ *   changes nothing), webhooks are acknowledged only when the read covers what they announced,
+ *   and the alarm reads the withdrawal until it is final, so a lost webhook still converges;
  * - the same orderId always carries the same parameters (409 `checkout_conflict` otherwise),
  *   and is the only orderId sent upstream, so the service collapses every quote to one and
  *   backs at most one withdrawal with it;
@@ -17,18 +24,22 @@
  *   the call returns, so the order's refund bookkeeping never lags the payout; a webhook whose
  *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
-import type { PayoutView, WithdrawalStatus } from "../api/contract.ts";
+import type { PayoutView } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { type Facts, isOlder } from "../converge/facts.ts";
+import { admitRead, type Followed, forgetFollowed, knownFacts } from "../converge/followed.ts";
+import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { isUncertainFailure, upstreamFailure } from "../order/upstream-failure.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
 import { reportRefund } from "./refund-id.ts";
-import { acceptsPayoutStatus } from "./status.ts";
+import { acceptsPayoutStatus, FINAL_PAYOUT } from "./status.ts";
 import {
   PAYOUT_SCHEMA,
   type PayoutRequest,
@@ -60,9 +71,13 @@ function sameParams(
 
 type QuoteAnswer = { quote: WithdrawalQuote } | { committed: Withdrawal };
 
-export class PayoutObject extends StoredObject {
-  #tail: Promise<unknown> = Promise.resolve();
+/** The followed target of an uncertain commit: the withdrawal is known only by its orderId. */
+const byOrderId = (orderId: string): Followed => ({ kind: "withdrawal", id: `order:${orderId}` });
 
+/** The progress facts of a withdrawal read (`converge/facts.ts`). */
+const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received: "0" });
+
+export class PayoutObject extends StoredObject {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info" });
   }
@@ -87,13 +102,6 @@ export class PayoutObject extends StoredObject {
       });
       return false;
     }
-  }
-
-  /** Runs `fn` after every earlier call of this object finished (a per-object mutex). */
-  #serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.#tail.then(fn, fn);
-    this.#tail = run.catch(() => {});
-    return run;
   }
 
   /**
@@ -135,7 +143,7 @@ export class PayoutObject extends StoredObject {
 
   /** Quotes the payout, or returns the existing one for this orderId (201 only when new). */
   quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>> {
-    return this.#serial(async () => {
+    return this.lane.run(async () => {
       if (!this.hasSchema) this.ensureSchema();
       const row = this.#row();
       if (row) {
@@ -182,11 +190,18 @@ export class PayoutObject extends StoredObject {
 
   /** Commits the quote once; repeated calls return the same withdrawal. */
   commit(): Promise<Outcome<PayoutView>> {
-    return this.#serial(async () => {
+    return this.lane.run(async () => {
       let row = this.#row();
       if (!row)
         return failure(404, "not_found", "No such payout; quote it first with POST /v1/payouts.");
       if (row.withdrawal) return success(payoutView(row));
+      if (row.status === "uncertain") {
+        // An earlier commit may have made the withdrawal: read it back before sending another.
+        const resolved = await this.#resolveUncertain(row);
+        if (!resolved.ok) return resolved;
+        row = resolved.value;
+        if (row.withdrawal) return success(payoutView(row));
+      }
       for (let round = 1; ; round++) {
         if (this.#expired(row.quote)) {
           const fresh = await this.#requote(row);
@@ -285,19 +300,113 @@ export class PayoutObject extends StoredObject {
         );
         return failure(409, "insufficient_balance", message);
       }
+      if (isUncertainFailure(error)) {
+        // The service may have made the withdrawal: uncertain, never failed, until read back.
+        await this.#save(
+          { ...row, status: "uncertain", updatedAt: new Date().toISOString() },
+          row,
+          "payout.uncertain",
+          `commit not confirmed (${mapped.ok ? "?" : mapped.code}); reading the withdrawal back by orderId`,
+        );
+        this.#follow(byOrderId(row.orderId), { status: "created", received: "0" }, true);
+        await this.armAlarm();
+        return failure(
+          503,
+          "service_busy",
+          "The payment service did not confirm the commit; the payout is uncertain until the withdrawal is read back. Commit again (the same orderId never pays twice) or read the payout later.",
+        );
+      }
       await this.#save(
         { ...row, updatedAt: new Date().toISOString() },
         row,
         "payout.commit_failed",
-        `commit not confirmed (${mapped.ok ? "?" : mapped.code}); safe to retry`,
+        `commit refused (${mapped.ok ? "?" : mapped.code}); safe to retry`,
       );
       return mapped;
     }
   }
 
+  /** Starts or updates the follow of a withdrawal (or of the uncertain commit's orderId). */
+  #follow(target: Followed, facts: Facts, follow: boolean): { older: boolean } {
+    return admitRead(this.ctx.storage.sql, target.kind, target.id, facts, {
+      now: Date.now(),
+      follow,
+      keepUntil: null,
+      watched: false,
+    });
+  }
+
+  /**
+   * Reads the withdrawal of an uncertain commit by orderId: adopts it when the service has
+   * one, else returns the payout to `quoted` (the commit never happened; committing again is safe).
+   */
+  async #resolveUncertain(row: PayoutRow): Promise<Outcome<PayoutRow>> {
+    let w: Withdrawal;
+    try {
+      w = await upstreamFor(this.config(), RECONCILE_READ).getWithdrawal({ orderId: row.orderId });
+    } catch (error) {
+      if (error instanceof UpstreamError && error.status === 404) {
+        forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
+        return success(
+          await this.#save(
+            { ...row, status: "quoted", updatedAt: new Date().toISOString() },
+            row,
+            "payout.not_committed",
+            "the service has no withdrawal for this orderId: the commit never happened",
+          ),
+        );
+      }
+      return upstreamFailure(error, this.logger());
+    }
+    if (!sameParams(w, row)) return this.#conflict(row.orderId);
+    forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
+    const adopted = await this.#committed(row, w, "payout.adopted");
+    await this.#reportRefund(adopted);
+    return success(adopted);
+  }
+
+  /** Reconciliation (alarm, in the lane): an uncertain commit, or a withdrawal not yet final. */
+  protected override async readFollowed(target: Followed): Promise<void> {
+    const row = this.#row();
+    if (!row || target.kind !== "withdrawal") return forgetFollowed(this.ctx.storage.sql, target);
+    if (target.id.startsWith("order:")) {
+      if (row.status !== "uncertain") return forgetFollowed(this.ctx.storage.sql, target);
+      const resolved = await this.#resolveUncertain(row);
+      if (!resolved.ok) throw new Error(resolved.message);
+      return;
+    }
+    if (!row.withdrawal || row.withdrawal.id !== target.id)
+      return forgetFollowed(this.ctx.storage.sql, target);
+    const w = await upstreamFor(this.config(), RECONCILE_READ).getWithdrawal({ id: target.id });
+    await this.#applyWithdrawal(row, w, "payout.read");
+  }
+
+  /**
+   * Applies a read withdrawal under the monotonic rules (an older read changes nothing) and
+   * reports a refund's status to its order; false when that report failed.
+   */
+  async #applyWithdrawal(row: PayoutRow, w: Withdrawal, type: string): Promise<boolean> {
+    const known = knownFacts(this.ctx.storage.sql, "withdrawal", w.id);
+    const older = known !== null && isOlder("withdrawal", withdrawalFacts(w), known);
+    const next =
+      !older && (!row.withdrawal || acceptsPayoutStatus(row.status, w.status))
+        ? await this.#committed(row, w, type)
+        : row;
+    // Records the read (older ones only reschedule); stops reading once final.
+    this.#follow(
+      { kind: "withdrawal", id: w.id },
+      withdrawalFacts(w),
+      !FINAL_PAYOUT.has(next.status),
+    );
+    await this.armAlarm();
+    return this.#reportRefund(next);
+  }
+
   /** Stores a committed withdrawal (status never moves backward). */
   #committed(row: PayoutRow, w: Withdrawal, type: string): Promise<PayoutRow> {
     const status = acceptsPayoutStatus(row.status, w.status) ? w.status : row.status;
+    // Followed from now on (until final), so a lost webhook still converges.
+    this.#follow({ kind: "withdrawal", id: w.id }, withdrawalFacts(w), !FINAL_PAYOUT.has(status));
     const next: PayoutRow = { ...row, status, withdrawal: w, updatedAt: new Date().toISOString() };
     return this.#save(
       next,
@@ -308,40 +417,51 @@ export class PayoutObject extends StoredObject {
   }
 
   /**
-   * Handles a verified `withdrawal.statusChanged`: re-reads the withdrawal from the service and
-   * applies it under the monotonic rules. `deliveryKey` dedupes identical deliveries.
+   * Handles a verified `withdrawal.statusChanged`: in the lane, re-reads the withdrawal from
+   * the service, applies it under the monotonic rules, reports a refund's status to its order,
+   * and acknowledges only when all of that happened and the read covers what the delivery
+   * announced (`converge/delivery.ts`). `deliveryKey` dedupes identical deliveries.
    */
   applyWithdrawalWebhook(
     withdrawalId: string,
     deliveryKey: string,
-  ): Promise<Outcome<{ known: boolean; duplicate: boolean }>> {
-    return this.#serial(async () => {
-      const row = this.#row();
-      if (!row || (row.withdrawal && row.withdrawal.id !== withdrawalId)) {
+    announced: Facts | null = null,
+  ): Promise<DeliveryOutcome> {
+    return this.lane.run(async () => {
+      const first = this.#row();
+      if (!first || (first.withdrawal && first.withdrawal.id !== withdrawalId)) {
         return success({ known: false, duplicate: false });
       }
-      if (this.log.hasDelivery(deliveryKey)) return success({ known: true, duplicate: true });
-      let w: Withdrawal;
-      try {
-        w = await upstreamFor(this.config(), WEBHOOK_REFETCH).getWithdrawal({ id: withdrawalId });
-      } catch (error) {
-        const failed = upstreamFailure(error, this.logger());
-        return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
-      }
-      if (w.orderId !== row.orderId || !sameParams(w, row)) {
-        this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
-        return success({ known: false, duplicate: false });
-      }
-      const incoming: WithdrawalStatus = w.status;
-      const next =
-        !row.withdrawal || acceptsPayoutStatus(row.status, incoming)
-          ? await this.#committed(row, w, "payout.status")
-          : row;
-      if (!(await this.#reportRefund(next))) {
-        return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
-      }
-      this.log.rememberDelivery(deliveryKey, new Date().toISOString());
-      return success({ known: true, duplicate: false });
+      const outcome = await applyDelivery({
+        log: this.log,
+        sql: this.ctx.storage.sql,
+        kind: "withdrawal",
+        id: withdrawalId,
+        key: deliveryKey,
+        announced,
+        logger: this.logger(),
+        refetch: async () => {
+          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
+          const w = await client.getWithdrawal({ id: withdrawalId });
+          const row = this.#row()!;
+          if (w.orderId !== row.orderId || !sameParams(w, row)) {
+            this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
+            return success({ known: false, duplicate: false });
+          }
+          if (row.status === "uncertain")
+            forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
+          if (!(await this.#applyWithdrawal(row, w, "payout.status"))) {
+            return failure(
+              503,
+              "service_busy",
+              "The refund's order did not answer; redeliver later.",
+            );
+          }
+          return null;
+        },
+      });
+      await this.armAlarm();
+      return outcome;
     });
   }
 }

@@ -53,16 +53,30 @@ export async function reportRefund(
   secret: string,
   p: Pick<
     PayoutView,
-    "orderId" | "kind" | "invoiceNumber" | "cryptoCurrencyCode" | "amount" | "status" | "withdrawal"
+    | "orderId"
+    | "kind"
+    | "invoiceNumber"
+    | "cryptoCurrencyCode"
+    | "address"
+    | "amount"
+    | "status"
+    | "withdrawal"
   >,
 ): Promise<Outcome<{ changed: boolean }> | null> {
-  if (p.kind !== "refund" || !p.invoiceNumber || !p.withdrawal || p.status === "quoted")
+  if (
+    p.kind !== "refund" ||
+    !p.invoiceNumber ||
+    !p.withdrawal ||
+    p.status === "quoted" ||
+    p.status === "uncertain"
+  )
     return null;
   const { stub } = await stubForInvoiceNumber(env, p.invoiceNumber, secret);
   return stub.recordRefund({
     orderId: p.orderId,
     number: refundNumber(p.orderId) ?? 1,
     cryptoCurrencyCode: p.cryptoCurrencyCode,
+    address: p.address,
     amount: p.amount,
     status: p.status,
     withdrawalId: p.withdrawal.id,

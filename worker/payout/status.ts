@@ -1,19 +1,17 @@
 /**
  * @module
- * Payout status rules. `quoted` (no withdrawal yet) → the withdrawal's statuses, which only
- * move forward: `created` → `processing` → `completed` | `failed`; `cancelled` from `created`.
- * Final statuses are never replaced (webhooks arrive duplicated and out of order).
+ * Payout status rules. `quoted` (no withdrawal yet) → `uncertain` (a commit was sent but its
+ * answer was lost, garbled or a 5xx: the withdrawal may exist) → the withdrawal's statuses,
+ * which move forward only, ranked by the one withdrawal table (`converge/status-rank.ts`):
+ * `created` → `processing` → `completed` | `failed`; `cancelled` from `created`.
+ * Final statuses are never replaced (webhooks arrive duplicated and out of order). An
+ * `uncertain` payout goes back to `quoted` only when a read by orderId finds no withdrawal.
  */
 import type { PayoutStatus } from "../api/contract.ts";
+import { WITHDRAWAL_RANK } from "../converge/status-rank.ts";
 
-const RANK: Record<PayoutStatus, number> = {
-  quoted: 0,
-  created: 1,
-  processing: 2,
-  completed: 3,
-  failed: 3,
-  cancelled: 3,
-};
+const rank = (status: PayoutStatus): number =>
+  status === "quoted" ? -2 : status === "uncertain" ? -1 : WITHDRAWAL_RANK[status];
 
 /** Statuses after which nothing changes. */
 export const FINAL_PAYOUT: ReadonlySet<PayoutStatus> = new Set([
@@ -28,8 +26,9 @@ export const FINAL_PAYOUT: ReadonlySet<PayoutStatus> = new Set([
  * @example
  * acceptsPayoutStatus("completed", "processing"); // false
  * acceptsPayoutStatus("quoted", "created"); // true
+ * acceptsPayoutStatus("uncertain", "created"); // true
  */
 export function acceptsPayoutStatus(current: PayoutStatus, incoming: PayoutStatus): boolean {
   if (FINAL_PAYOUT.has(current)) return false;
-  return RANK[incoming] > RANK[current];
+  return rank(incoming) > rank(current);
 }

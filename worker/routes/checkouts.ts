@@ -5,12 +5,13 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { checkAddress } from "../checkout/address-rules.ts";
+import { requireAddress } from "../checkout/address-guard.ts";
 import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import { checkFiatAmount } from "../checkout/fiat-rules.ts";
 import { stubForCheckout } from "../checkout/order-stub.ts";
 import type { Config } from "../config/config.ts";
+import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
@@ -62,6 +63,8 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   }
   const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
   const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
+  // Kept by the order when it opens: the service's answer, asked once per deployment.
+  const { mode } = await paymentModeFor(c.env, config);
   const stub = stubForCheckout(c.env, checkoutId);
   const { created, snapshot } = unwrap(
     await stub.open({
@@ -70,9 +73,13 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
       amount: claims.amount,
       currency: claims.currency,
       fiatDecimalPlaces: fiat.decimalPlaces,
+      minInvoiceAmount: fiat.minInvoiceAmount,
       description: claims.description ?? null,
       customerId: claims.customerId ?? null,
       returnUrl: claims.returnUrl ?? null,
+      successUrl: claims.successUrl ?? null,
+      failedUrl: claims.failedUrl ?? null,
+      mode,
     }),
   );
   return c.json({ data: snapshot }, created ? 201 : 200);
@@ -99,8 +106,8 @@ checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
   const stub = stubForCheckout(c.env, c.req.param("id"));
   const { cryptoCurrencyCode, address } = await readJson(c, refundBody);
   const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
-  checkAddress(entry, address);
-  return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, address)) });
+  const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
+  return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, checked)) });
 });
 
 checkoutRoutes.get("/:id/events", async (c) => {

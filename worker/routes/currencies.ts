@@ -14,14 +14,31 @@ export const currencyRoutes = new Hono<AppEnv>();
 
 const CACHE = "public, max-age=30";
 
+/**
+ * The JSON body of each list, made once per list: the catalogue hands every request of a cache
+ * period the same array, so a thousand widgets loading at once cost one serialisation, not a
+ * thousand.
+ */
+const bodies = new WeakMap<object, string>();
+
+function listResponse(data: object): Response {
+  let body = bodies.get(data);
+  if (body === undefined) {
+    body = JSON.stringify({ data });
+    bodies.set(data, body);
+  }
+  return new Response(body, {
+    headers: { "content-type": "application/json; charset=UTF-8", "cache-control": CACHE },
+  });
+}
+
 currencyRoutes.get("/", async (c) => {
   const network = c.req.query("network");
   if (network !== undefined && !/^[A-Za-z0-9 _-]{1,40}$/.test(network)) {
     throw new ApiError(400, "validation_failed", "network must be a network name such as Tron.");
   }
   try {
-    const data = await cryptoCurrencies(c.var.config, network || undefined);
-    return c.json({ data }, 200, { "cache-control": CACHE });
+    return listResponse(await cryptoCurrencies(c.var.config, network || undefined));
   } catch (error) {
     return unwrap(upstreamFailure(error, c.var.log));
   }
@@ -29,8 +46,7 @@ currencyRoutes.get("/", async (c) => {
 
 currencyRoutes.get("/fiat", async (c) => {
   try {
-    const data = await fiatCurrencies(c.var.config);
-    return c.json({ data }, 200, { "cache-control": CACHE });
+    return listResponse(await fiatCurrencies(c.var.config));
   } catch (error) {
     return unwrap(upstreamFailure(error, c.var.log));
   }

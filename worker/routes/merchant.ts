@@ -6,6 +6,7 @@
 import { Hono } from "hono";
 import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
 import { runDoctor } from "../config/doctor.ts";
+import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
@@ -34,6 +35,8 @@ merchantRoutes.get("/orders/:invoiceNumber", async (c) => {
 merchantRoutes.post("/orders/:invoiceNumber/refund", limitBody(), refundOrder);
 
 merchantRoutes.get("/doctor", async (c) => {
-  const report = await runDoctor(c.var.config);
+  const { config } = c.var;
+  // The mode in force: the deployment's remembered decision, not a fresh question.
+  const report = await runDoctor(config, () => paymentModeFor(c.env, config));
   return c.json({ data: report }, report.ok ? 200 : 502);
 });

@@ -8,7 +8,7 @@
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
 import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
-import { checkAddress } from "../checkout/address-rules.ts";
+import { requireAddress } from "../checkout/address-guard.ts";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
 import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
 import type { Config } from "../config/config.ts";
@@ -63,9 +63,9 @@ async function currencyFor(config: Config, log: Logger, code: string): Promise<C
 /** Validates against the live currency list, then quotes (same orderId → same payout). */
 async function quotePayout(c: Context<AppEnv>, input: Omit<PayoutRequest, "network">) {
   const currency = await currencyFor(c.var.config, c.var.log, input.cryptoCurrencyCode);
-  checkAddress(currency, input.address);
+  const address = await requireAddress(currency, input.address, c.var.config.SANDBOX);
   const amount = checkPayoutAmount(currency, input.amount);
-  const request: PayoutRequest = { ...input, amount, network: currency.network };
+  const request: PayoutRequest = { ...input, address, amount, network: currency.network };
   return unwrap(await payoutStub(c.env, input.orderId).quote(request));
 }
 
@@ -146,6 +146,7 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
   const { orderId, plan, resumed } = unwrap(await stub.beginRefund());
   let quoted: Awaited<ReturnType<typeof quotePayout>>;
   let view: PayoutView;
+  let committing = false;
   try {
     if (amount !== undefined && cmp(amount, plan.refundable) > 0) {
       throw new ApiError(
@@ -162,13 +163,16 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
       address: plan.address,
       amount: amount ?? plan.refundable,
     });
+    committing = true;
     view = unwrap(await payoutStub(c.env, orderId).commit());
   } catch (error) {
-    // A refused quote or commit (4xx) of a fresh refund sent nothing: release the hold. After a
-    // 5xx the service may have committed, so the hold stays, and a resumed refund keeps it
-    // whatever this call's refusal: only repeating it (or its withdrawal failing) resolves it.
-    if (error instanceof ApiError && error.status < 500 && !resumed)
-      await stub.abandonRefund(orderId);
+    // A fresh refund that failed before any commit was sent (a refused or 5xx quote) moved no
+    // money, and nor did a refused commit (4xx): release the hold. After an uncertain commit
+    // (5xx, lost or garbled answer) the service may have paid, so the hold stays, and a resumed
+    // refund keeps it whatever this call's refusal: only repeating it (or its withdrawal
+    // failing) resolves it.
+    const sentNothing = !committing || (error instanceof ApiError && error.status < 500);
+    if (error instanceof ApiError && sentNothing && !resumed) await stub.abandonRefund(orderId);
     throw error;
   }
   // The payout object reported the commit already; this repeat is idempotent and covers a lost report.

@@ -6,15 +6,23 @@
  * the raw bytes → JSON → event kind → envelope schema → routing. The kind comes before the
  * schema: a verified event we do not handle is acknowledged (2xx) whatever its shape, or the
  * service would retry it forever. A verified delivery is only a prompt: the
- * order object fetches the authoritative invoice before changing anything, and answers 503
- * when it cannot, so the service retries.
+ * object fetches the authoritative state before changing anything, and answers 503 when it
+ * cannot or when what it read is older than what the delivery announced (its status and
+ * amount received), so the service retries (`converge/delivery.ts`).
  */
 import { Hono } from "hono";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
+import { parseExactJson } from "../money/exact-json.ts";
 import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
-import { eventKind, HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
+import {
+  announcedFacts,
+  eventKind,
+  HANDLED_EVENTS,
+  invoiceRef,
+  webhookEnvelope,
+} from "../webhooks/payload.ts";
 import { readCapped } from "../webhooks/read-capped.ts";
 import { checkoutCandidates } from "../webhooks/route-invoice.ts";
 import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
@@ -50,7 +58,8 @@ webhookRoutes.post("/payment", async (c) => {
   }
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder().decode(raw));
+    // Exact numbers: the announced amount received is compared with what a refetch reads.
+    body = parseExactJson(new TextDecoder().decode(raw));
   } catch {
     return errorResponse(400, "invalid_json", "The webhook body is not JSON.");
   }
@@ -82,7 +91,11 @@ webhookRoutes.post("/payment", async (c) => {
   );
   for (const checkoutId of candidates) {
     const stub = c.env.ORDERS.get(c.env.ORDERS.idFromName(checkoutId));
-    const answer = appliedAnswer(c, "invoice", await stub.applyInvoiceWebhook(ref.data.id, key));
+    const answer = appliedAnswer(
+      c,
+      "invoice",
+      await stub.applyInvoiceWebhook(ref.data.id, key, announcedFacts(data)),
+    );
     if (answer) return answer;
   }
   return notOurs(c, "invoice", ref.data.orderId ?? null);

@@ -11,6 +11,24 @@ export const INVOICE_NUMBER = /^[A-Za-z0-9._-]{1,64}$/;
 /** Plain positive decimal string, e.g. `"49.90"`; no sign, no exponent, ≤ 18 decimals. */
 const DECIMAL = /^(0|[1-9]\d{0,17})(\.\d{1,18})?$/;
 
+const isLoopbackHttp = (url: URL) =>
+  url.protocol === "http:" && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
+
+/**
+ * Where the service's payment page sends the payer after an outcome: https, or http on a
+ * loopback host (local development). The service redirects a browser there, so nothing else
+ * (no `javascript:`, no plain http to a real host) is accepted.
+ */
+const payerRedirect = z.url().check(
+  z.maxLength(2048),
+  z.refine((raw: string) => {
+    // zod runs this check even after z.url() failed: an unparsable URL is already named there.
+    if (!URL.canParse(raw)) return true;
+    const url = new URL(raw);
+    return url.protocol === "https:" || isLoopbackHttp(url);
+  }, "must be an https:// URL (http only on loopback, for local development)"),
+);
+
 export const checkoutClaimsSchema = z.object({
   sub: z
     .string()
@@ -23,6 +41,10 @@ export const checkoutClaimsSchema = z.object({
   description: z.optional(z.string().check(z.maxLength(500))),
   customerId: z.optional(z.string().check(z.minLength(1), z.maxLength(128))),
   returnUrl: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2048))),
+  /** The payment page sends the payer here after `paid` / `overpaid`. */
+  successUrl: z.optional(payerRedirect),
+  /** … and here after `failed` / `suspended` / `partially_paid`. */
+  failedUrl: z.optional(payerRedirect),
   mode: z.optional(z.enum(["invoice", "deposit"])),
   /** Top-up tokens: the crypto currency to deposit, when the merchant fixes it. */
   cryptoCurrencyCode: z.optional(z.string().check(z.regex(/^[A-Z0-9_]{2,20}$/))),

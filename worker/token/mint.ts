@@ -4,7 +4,7 @@
  *
  * Recipe (any language): a JWT with header `{"alg":"HS256","typ":"JWT"}` and claims
  * `sub` (invoice number), `amount` (decimal string), `currency` (ISO 4217), `exp` (unix seconds),
- * optional `description`, `customerId`, `returnUrl`; signed with HMAC-SHA256 using the UTF-8
+ * optional `description`, `customerId`, `returnUrl`, `successUrl`, `failedUrl`; signed with HMAC-SHA256 using the UTF-8
  * bytes of `CHECKOUT_SIGNING_SECRET`. PHP: firebase/php-jwt `JWT::encode($claims, $secret, 'HS256')`;
  * Python: PyJWT `jwt.encode(claims, secret, algorithm="HS256")`.
  */
@@ -18,6 +18,10 @@ export interface MintClaims {
   description?: string;
   customerId?: string;
   returnUrl?: string;
+  /** https (loopback http in dev): the payment page's destination after paid/overpaid. */
+  successUrl?: string;
+  /** https (loopback http in dev): … after failed/suspended/partially_paid. */
+  failedUrl?: string;
   mode?: "invoice" | "deposit";
   cryptoCurrencyCode?: string;
 }

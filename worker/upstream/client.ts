@@ -18,6 +18,7 @@
  */
 import * as z from "zod/mini";
 import { cmp } from "../money/decimal.ts";
+import { networkLabel } from "../wallet/networks.ts";
 import { UpstreamError } from "./errors.ts";
 import {
   type CommitWithdrawalInput,
@@ -123,14 +124,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     baseUrl: options.baseUrl,
     accountId,
     send,
-    listCurrencies: async (network) =>
-      send({
+    listCurrencies: async (network) => {
+      const list = await send({
         method: "GET",
         path: "/currencies",
         query: { network },
         retry: "safe",
         schema: currencyList,
-      }),
+      });
+      // The one display name per network travels with each entry (and with a locked attempt).
+      return list.map((c) => ({ ...c, networkName: networkLabel(c.network) }));
+    },
     listFiatCurrencies: async () =>
       send({ method: "GET", path: "/currencies/fiat", retry: "safe", schema: fiatList }),
 

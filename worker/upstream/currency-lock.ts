@@ -7,46 +7,78 @@
  * page, and the crypto amount and address appear afterwards. The project's sandbox offers an
  * extension, `POST /x-sandbox/invoice/lock-currency {accountId, id, cryptoCurrencyCode}` →
  * `{data: Invoice}` with `cryptoCurrencyCode`, `cryptoAmountExpected`, `address` and
- * `expiresAt` set, which enables the in-page mode. Against the official hosts the worker must
- * fall back to the hosted page (`paymentPageUrl`); `supportsCurrencyLock` decides that.
+ * `expiresAt` set, which enables the in-page mode. Whether a service offers it is a question
+ * for the service, never for its hostname: `probeCurrencyLock` asks, and a lock answered as an
+ * unknown route throws `CurrencyLockUnsupportedError` (the caller switches to the hosted page).
  */
-import { OFFICIAL_HOSTS } from "./base-url.ts";
 import type { UpstreamClient } from "./client.ts";
+import { UpstreamError } from "./errors.ts";
 import { envelope, lockedInvoiceSchema } from "./schemas.ts";
 import type { LockedInvoice } from "./types.ts";
 
 /** Path of the sandbox extension. */
 export const LOCK_CURRENCY_PATH = "/x-sandbox/invoice/lock-currency";
 
-/** Thrown (before any request) when the upstream is the official service. */
+/** The service answered the lock as an unknown route: it has no such operation. */
 export class CurrencyLockUnsupportedError extends Error {
   override readonly name = "CurrencyLockUnsupportedError";
 }
 
 /**
- * True unless `baseUrl` is one of the official service hosts (production or sandbox), which
- * have no currency-lock operation. An unparseable URL is treated as unsupported.
- *
- * @example
- * supportsCurrencyLock("http://127.0.0.1:8788"); // true
- * supportsCurrencyLock("https://api-merchant.cryptonly.net"); // false
+ * True when an error says the route itself is unknown (404/405 that is not about an invoice):
+ * the answer the real service gives to any path it does not have. A 404
+ * `exceptions.invoice.notFound` is about the invoice, not the route.
  */
-export function supportsCurrencyLock(baseUrl: string): boolean {
-  let host: string;
-  try {
-    host = new URL(baseUrl).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return !OFFICIAL_HOSTS.includes(host);
+export function isUnknownRoute(error: unknown): boolean {
+  if (!(error instanceof UpstreamError) || error.kind !== "http") return false;
+  if (error.status === 405) return true;
+  return error.status === 404 && !error.code?.startsWith("exceptions.invoice.");
 }
+
+/** What a probe found: `offered`, `absent`, or `unknown` (no usable answer; ask again later). */
+export type LockProbe =
+  | { found: "offered" | "absent"; status: number; code: string | null }
+  | { found: "unknown"; why: string };
 
 const oneLockedInvoice = envelope(lockedInvoiceSchema);
 
 /**
+ * Asks the service whether it offers the lock, without locking anything: the extension's
+ * path with a body that names no invoice. A route that exists refuses the body (400/409/422);
+ * one that does not is an unknown route (404/405). Anything else (401, 429, 5xx, no answer)
+ * decides nothing. One attempt, no retries.
+ *
+ * @example
+ * const probe = await probeCurrencyLock(upstreamFor(config));
+ * if (probe.found === "absent") { … hosted page … }
+ */
+export async function probeCurrencyLock(client: UpstreamClient): Promise<LockProbe> {
+  try {
+    await client.send({
+      method: "POST",
+      path: LOCK_CURRENCY_PATH,
+      body: { accountId: client.accountId },
+      retry: "never",
+      schema: oneLockedInvoice,
+    });
+    // Locking nothing succeeded: the route is there (and lenient).
+    return { found: "offered", status: 200, code: null };
+  } catch (error) {
+    if (!(error instanceof UpstreamError)) throw error;
+    const answered = { status: error.status ?? 0, code: error.code ?? null };
+    if (isUnknownRoute(error)) return { found: "absent", ...answered };
+    if (error.kind === "http" && [400, 409, 422].includes(error.status ?? 0))
+      return { found: "offered", ...answered };
+    const why = `${error.kind}${error.status ? ` ${error.status}` : ""}`;
+    return { found: "unknown", why };
+  }
+}
+
+/**
  * Locks `cryptoCurrencyCode` on an invoice through the sandbox extension and returns the
  * invoice with its payment fields set. One attempt only: the operation is not documented as
- * idempotent, and the widget can simply ask again.
+ * idempotent, and the widget can simply ask again. Throws `CurrencyLockUnsupportedError` when
+ * the service answers as for an unknown route.
  *
  * @example
  * const invoice = await lockInvoiceCurrency(client, { invoiceId: "inv_1", cryptoCurrencyCode: "USDT_TRC20" });
@@ -56,23 +88,27 @@ export async function lockInvoiceCurrency(
   client: UpstreamClient,
   input: { invoiceId: string; cryptoCurrencyCode: string },
 ): Promise<LockedInvoice> {
-  if (!supportsCurrencyLock(client.baseUrl)) {
-    throw new CurrencyLockUnsupportedError(
-      "the payment service offers no currency lock; use the hosted payment page",
-    );
-  }
   if (!input.invoiceId || !input.cryptoCurrencyCode) {
     throw new TypeError("invoiceId and cryptoCurrencyCode are required");
   }
-  return client.send({
-    method: "POST",
-    path: LOCK_CURRENCY_PATH,
-    body: {
-      accountId: client.accountId,
-      id: input.invoiceId,
-      cryptoCurrencyCode: input.cryptoCurrencyCode,
-    },
-    retry: "never",
-    schema: oneLockedInvoice,
-  });
+  try {
+    return await client.send({
+      method: "POST",
+      path: LOCK_CURRENCY_PATH,
+      body: {
+        accountId: client.accountId,
+        id: input.invoiceId,
+        cryptoCurrencyCode: input.cryptoCurrencyCode,
+      },
+      retry: "never",
+      schema: oneLockedInvoice,
+    });
+  } catch (error) {
+    if (isUnknownRoute(error)) {
+      throw new CurrencyLockUnsupportedError(
+        "the payment service offers no currency lock; use the hosted payment page",
+      );
+    }
+    throw error;
+  }
 }

@@ -22,7 +22,7 @@ import type {
   InvoicePage,
   LockedInvoice,
   Settlement,
-  UpstreamCryptoCurrency,
+  WireCryptoCurrency,
   Withdrawal,
   WithdrawalQuote,
 } from "./types.ts";
@@ -92,7 +92,7 @@ const WITHDRAWAL_STATUSES = [
   "cancelled",
 ] as const satisfies readonly WithdrawalStatus[];
 
-export const cryptoCurrencySchema: z.ZodMiniType<UpstreamCryptoCurrency> = z.object({
+export const cryptoCurrencySchema: z.ZodMiniType<WireCryptoCurrency> = z.object({
   code: text,
   name: text,
   network: text,

@@ -21,6 +21,9 @@ export interface UpstreamCryptoCurrency extends CryptoCurrency {
   depositNetworkFee: { amount: string; quotedAt: string | null } | null;
 }
 
+/** A crypto currency entry as the service sends it (the worker adds `networkName`). */
+export type WireCryptoCurrency = Omit<UpstreamCryptoCurrency, "networkName">;
+
 /** What the service credited for a settled invoice or deposit. */
 export interface Settlement {
   amountPaid: string;

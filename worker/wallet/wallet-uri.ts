@@ -6,15 +6,19 @@
  * - ERC-20 / BEP-20 token: EIP-681
  *   `ethereum:<contract>@<chainId>/transfer?address=<address>&uint256=<base units>`
  *   (base units from the currency's own `decimalPlaces`: USDT is 6 on Ethereum, 18 on BSC);
- * - Tron (and any network we do not know): the bare address, which every wallet accepts.
+ * - EVM networks of the chain-id table (`networks.ts`: Base, Polygon, …): EIP-681 as above;
+ * - Tron and any network the table does not know: `null`. They have no standard payment URI, and
+ *   a bare address in `href` is a *relative* URL (the storefront's 404): the widget offers copy
+ *   and a QR code of the address instead.
  *
- * Invariants: amounts are converted exactly (an amount with more places than the currency has
+ * Invariants: a link is always absolute (`bitcoin:` / `ethereum:`) or null; a sandbox link never
+ * names a main-network token contract (null instead); amounts are converted exactly (an amount with more places than the currency has
  * throws rather than rounds); addresses are checked against a strict charset so nothing can
  * inject extra URI parameters; a zero amount omits the amount parameter (the wallet asks).
  */
 import type { CryptoCurrency } from "../api/contract.ts";
 import { isDecimalString, isZero, toBaseUnits, toDecimal } from "../money/decimal.ts";
-import { evmChainId, networkKind } from "./networks.ts";
+import { evmChainId, isMainnetToken, networkKind } from "./networks.ts";
 
 /** Input of `walletUri`. */
 export interface WalletUriInput {
@@ -28,7 +32,7 @@ export interface WalletUriInput {
   amount: string;
   /** True for the service's sandbox: EVM links use test-network chain ids. */
   sandbox: boolean;
-  /** Overrides the EVM chain id derived from network + sandbox. */
+  /** Overrides the EVM chain id derived from network + sandbox (EVM networks only). */
   chainId?: number;
 }
 
@@ -36,8 +40,8 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const PLAIN_ADDRESS = /^[A-Za-z0-9]{20,100}$/;
 
 /**
- * The wallet deep link for paying `amount` of `currency` to `address`.
- * Throws `RangeError`/`TypeError` on an invalid address or amount.
+ * The wallet deep link for paying `amount` of `currency` to `address`, or null when the network
+ * has no standard payment URI. Throws `RangeError`/`TypeError` on an invalid address or amount.
  *
  * @example
  * walletUri({
@@ -47,20 +51,23 @@ const PLAIN_ADDRESS = /^[A-Za-z0-9]{20,100}$/;
  *   sandbox: false,
  * }); // "bitcoin:bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq?amount=0.00123"
  */
-export function walletUri(input: WalletUriInput): string {
+export function walletUri(input: WalletUriInput): string | null {
   const { currency, address, amount, sandbox } = input;
   if (!isDecimalString(amount)) throw new TypeError("amount must be a plain decimal string");
   const kind = networkKind(currency.network);
   const zero = isZero(amount);
+  const evmChain = evmChainId(currency.network, sandbox);
 
-  if (kind === "ethereum" || kind === "bsc") {
+  if (evmChain !== null) {
     assertMatches(address, EVM_ADDRESS, "address");
-    const chainId = input.chainId ?? evmChainId(kind, sandbox);
+    const chainId = input.chainId ?? evmChain;
     if (!Number.isSafeInteger(chainId) || chainId <= 0) throw new RangeError("invalid chainId");
     // Exact conversion: throws when the amount has more places than the currency.
     const units = toBaseUnits(amount, currency.decimalPlaces).toString();
     if (currency.contractAddress) {
       assertMatches(currency.contractAddress, EVM_ADDRESS, "contractAddress");
+      // A test-network chain id with a mainnet contract: a wallet ignoring the id pays for real.
+      if (sandbox && isMainnetToken(currency.contractAddress)) return null;
       const base = `ethereum:${currency.contractAddress}@${chainId}/transfer?address=${address}`;
       return zero ? base : `${base}&uint256=${units}`;
     }
@@ -69,15 +76,15 @@ export function walletUri(input: WalletUriInput): string {
       : `ethereum:${address}@${chainId}?value=${units}`;
   }
 
-  assertMatches(address, PLAIN_ADDRESS, "address");
   if (kind === "bitcoin") {
+    assertMatches(address, PLAIN_ADDRESS, "address");
     // BIP21 amounts are decimal BTC; check the places exactly instead of rounding.
     toBaseUnits(amount, currency.decimalPlaces);
     if (zero) return `bitcoin:${address}`;
     return `bitcoin:${address}?amount=${toDecimal(amount)}`;
   }
-  // Tron has no widely supported payment URI; unknown networks get the same safe fallback.
-  return address;
+  // Tron has no widely supported payment URI; unknown networks get the same: copy and QR only.
+  return null;
 }
 
 function assertMatches(value: string, pattern: RegExp, field: string): void {

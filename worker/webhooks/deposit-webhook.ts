@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import type { AppEnv } from "../http/types.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { objectRef } from "./payload.ts";
+import { announcedFacts, objectRef } from "./payload.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -32,6 +32,7 @@ export async function handleDepositWebhook(
     const outcome = await c.env.DEPOSITS.get(c.env.DEPOSITS.idFromName(id)).applyDepositWebhook(
       ref.data.id,
       key,
+      announcedFacts(data),
     );
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;

@@ -4,6 +4,9 @@
  * by. Only routing facts are read from a delivery; the state itself is fetched from the service.
  */
 import * as z from "zod/mini";
+import type { Facts } from "../converge/facts.ts";
+import { toDecimal } from "../money/decimal.ts";
+import { JsonNumber } from "../money/exact-json.ts";
 
 export const webhookEnvelope = z.object({
   event: z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,80}$/)),
@@ -38,4 +41,28 @@ export function eventKind(body: unknown): string | null {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return null;
   const event = (body as { event?: unknown }).event;
   return typeof event === "string" ? event.slice(0, 80) : null;
+}
+
+/**
+ * What a delivery announces about its object's progress: its `status` and, for invoices, its
+ * `cryptoAmountReceived` (read exactly: the body is parsed with `parseExactJson`). Null when
+ * the delivery carries no status (then any successful refetch acknowledges it).
+ *
+ * @example
+ * announcedFacts({ status: "paid", cryptoAmountReceived: new JsonNumber("10") }); // { status: "paid", received: "10" }
+ */
+export function announcedFacts(data: Record<string, unknown>): Facts | null {
+  const status = data.status;
+  if (typeof status !== "string") return null;
+  const raw = data.cryptoAmountReceived;
+  const text = raw instanceof JsonNumber ? raw.source : typeof raw === "string" ? raw : null;
+  let received = "0";
+  if (text !== null) {
+    try {
+      received = toDecimal(text);
+    } catch {
+      received = "0";
+    }
+  }
+  return { status, received };
 }

@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/types.ts";
 import { payoutStub } from "../payout/stub.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { objectRef } from "./payload.ts";
+import { announcedFacts, objectRef } from "./payload.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -26,6 +26,7 @@ export async function handleWithdrawalWebhook(
   const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(
     ref.data.id,
     key,
+    announcedFacts(data),
   );
   return appliedAnswer(c, "withdrawal", outcome) ?? notOurs(c, "withdrawal", ref.data.orderId);
 }

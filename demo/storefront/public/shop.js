@@ -131,10 +131,29 @@ button.addEventListener("click", async () => {
   }
 });
 
-const paid = new URLSearchParams(location.search).get("paid");
-if (paid) {
-  document
-    .querySelector(".hero")
-    .append(h("p", { class: "toast", role: "status" }, `Thank you! Order ${paid} is on its way.`));
+// The payer comes back here from the widget's "Back to the shop" or from the service's payment
+// page (after paid, or after a cancelled/expired attempt): say what the order's ledger says.
+const returned = new URLSearchParams(location.search).get("order");
+if (returned && /^[A-Za-z0-9._-]{1,64}$/.test(returned)) {
+  fetch(`/api/orders/${encodeURIComponent(returned)}/merchant`)
+    .then((response) => (response.ok ? response.json() : null))
+    .then((view) => {
+      const state = view?.ledger?.body?.data?.state;
+      const toast =
+        state === "paid"
+          ? h(
+              "p",
+              { class: "toast", role: "status" },
+              `Thank you! Order ${returned} is paid and on its way.`,
+            )
+          : h(
+              "p",
+              { class: "toast pending", role: "status" },
+              `Order ${returned} is not paid yet. `,
+              h("a", { href: `/checkout/${encodeURIComponent(returned)}` }, "Back to its checkout"),
+            );
+      document.querySelector(".hero").append(toast);
+    })
+    .catch(() => {});
 }
 render();

@@ -15,16 +15,17 @@ export interface Journey {
 }
 
 /**
- * Registers the hooks; returns the object they fill.
+ * Registers the hooks; returns the object they fill. `hosted`: the sandbox as the public API
+ * only (hosted mode, `npm run demo -- --hosted`).
  *
  * @example
  * const e2e = useStackAndBrowser();
  * it("…", async () => { await e2e.browser.newContext(); e2e.stack.urls.shopUrl; });
  */
-export function useStackAndBrowser(): Journey {
+export function useStackAndBrowser(options: { hosted?: boolean } = {}): Journey {
   const journey = {} as Journey;
   beforeAll(async () => {
-    [journey.stack, journey.browser] = await Promise.all([startStack(), launchBrowser()]);
+    [journey.stack, journey.browser] = await Promise.all([startStack(options), launchBrowser()]);
   });
   afterAll(async () => {
     await journey.browser?.close();

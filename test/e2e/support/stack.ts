@@ -61,15 +61,17 @@ async function json(response: Response): Promise<unknown> {
 }
 
 /**
- * Starts the stack on free ports, quiet unless `E2E_VERBOSE=1`.
+ * Starts the stack on free ports, quiet unless `E2E_VERBOSE=1`; `hosted` = the sandbox as the
+ * public API only (`npm run demo -- --hosted`).
  *
  * @example
  * let stack: Stack;
  * beforeAll(async () => { stack = await startStack(); });
  * afterAll(() => stack?.stop());
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(options: { hosted?: boolean } = {}): Promise<Stack> {
   const demo = await startDemo({
+    hosted: options.hosted ?? false,
     ports: { sandbox: 0, worker: 0, shop: 0 },
     quiet: process.env.E2E_VERBOSE !== "1",
     // Built once by test/e2e/global-setup.ts; built here only if that did not run.

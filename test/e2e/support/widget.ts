@@ -95,9 +95,30 @@ export async function waitForWidgetText(
  */
 export async function chooseCurrency(page: Page, code: string): Promise<CheckoutSnapshot> {
   await waitForSnapshot(page, {});
-  // The picker's buttons are labelled "Pay <code> on <network>".
-  await widget(page)
-    .getByRole("button", { name: new RegExp(`^Pay ${code} on `) })
-    .click();
+  await (await currencyButton(page, code)).click();
   return waitForSnapshot(page, { hasPayment: true });
+}
+
+/**
+ * The picker's button for a currency code. Shoppers see (and the button is named by) the
+ * ticker and the service's name, under a group named by the network's display name, so the
+ * code is looked up in the worker's live list (from the page, as the widget reads it).
+ *
+ * @example
+ * await (await currencyButton(page, "USDT_TRC20")).click();
+ */
+export async function currencyButton(page: Page, code: string) {
+  const entry = await page.evaluate(async (wanted) => {
+    const script = document.querySelector<HTMLScriptElement>('script[src*="widget.js"]');
+    const api = new URL(script?.src ?? location.href).origin;
+    const list = (await (await fetch(`${api}/v1/currencies`)).json()) as {
+      data: { code: string; name: string; networkName: string }[];
+    };
+    return list.data.find((c) => c.code === wanted) ?? null;
+  }, code);
+  if (!entry) throw new Error(`the worker does not list ${code}`);
+  const ticker = code.split("_")[0];
+  return widget(page)
+    .getByRole("group", { name: entry.networkName, exact: true })
+    .getByRole("button", { name: `${ticker} ${entry.name}`, exact: true });
 }

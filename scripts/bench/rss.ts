@@ -1,0 +1,60 @@
+/**
+ * @module
+ * Resident memory of the workerd processes behind one `wrangler dev` (found by its `--port`
+ * among this process's descendants), read from /proc (Linux only; NaN elsewhere).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+
+function parentOf(pid: string): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 4 after the parenthesised command name (which may contain spaces).
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const cmdline = (pid: string) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * Sum of VmRSS (MB) of the workerd processes started by the `wrangler dev` listening on
+ * `port` (a descendant of this process).
+ *
+ * @example
+ * const before = workerdRssMb(8787);
+ */
+export function workerdRssMb(port: number): number {
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return Number.NaN;
+  }
+  const wrangler = pids.find((pid) => {
+    const args = cmdline(pid);
+    const i = args.indexOf("--port");
+    return args.some((a) => a.endsWith("wrangler.js")) && i >= 0 && args[i + 1] === String(port);
+  });
+  if (!wrangler) return Number.NaN;
+  const descends = (pid: string) => {
+    for (let p: string | null = pid, hops = 0; p && p !== "0" && hops < 10; hops++) {
+      if (p === wrangler) return true;
+      p = parentOf(p);
+    }
+    return false;
+  };
+  let kb = 0;
+  for (const pid of pids) {
+    if (!cmdline(pid)[0]?.endsWith("workerd") || !descends(pid)) continue;
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    kb += m ? Number(m[1]) : 0;
+  }
+  return kb / 1024;
+}

@@ -1,0 +1,224 @@
+/**
+ * @module act
+ * Runs one step of a history against the real worker (in workerd) and the real sandbox.
+ * Answers are not judged here (a 409 or a passed-on 503 can be right); they are traced, and
+ * the invariants judge the end state. The one answer never right is a 500 `internal`.
+ */
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import Big from "big.js";
+import { deliver, merchant, postJson, simulate } from "../worker/helpers.ts";
+import { timePasses } from "./clock.ts";
+import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
+import { type Step, UPSTREAM_CALLS } from "./steps.ts";
+import { Watcher } from "./watcher.ts";
+import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
+
+/** Starts `step`; waits for it unless it runs in the background. */
+export async function act(world: World, step: Step): Promise<void> {
+  world.stats.steps += 1;
+  const started = Date.now();
+  const run = perform(world, step)
+    .catch((error: unknown) => {
+      world.note(`${step.k}: threw ${error instanceof Error ? error.message : String(error)}`);
+    })
+    .finally(() => world.stats.time(`step:${step.k}`, started));
+  if ("bg" in step && step.bg) world.background.push(run);
+  else await run;
+}
+
+/** Traces a worker answer; a 500 `internal` is kept for the invariants. */
+async function answered(world: World, what: string, res: Response): Promise<Response> {
+  const text = await res.clone().text();
+  const code = res.status >= 400 ? /"code":"([^"]+)"/.exec(text)?.[1] : undefined;
+  world.note(`${what} → ${res.status}${code ? ` ${code}` : ""}`);
+  if (code === "internal") world.internalErrors.push(what);
+  return res;
+}
+
+async function perform(world: World, step: Step): Promise<void> {
+  const { stats } = world;
+  switch (step.k) {
+    case "lock":
+      return lock(world, step);
+    case "retry":
+      stats.inject("shopper:retry");
+      await answered(world, "retry", await postJson(`/v1/checkouts/${world.checkoutId}/retry`, {}));
+      return;
+    case "refund-address": {
+      stats.inject(`shopper:refund-address:${step.valid ? "valid" : "bad-checksum"}`);
+      const address = step.valid ? GOOD_ADDRESS : BAD_ADDRESS;
+      const res = await postJson(`/v1/checkouts/${world.checkoutId}/refund-address`, {
+        cryptoCurrencyCode: step.currency,
+        address,
+      });
+      await answered(world, `refund-address ${step.currency} ${address.slice(-2)}`, res);
+      return;
+    }
+    case "pay":
+      return pay(world, step);
+    case "deliver":
+      return deliverStep(world, step);
+    case "upstream": {
+      stats.inject(`upstream:${step.call}:${step.mode}`);
+      const { method, path } = UPSTREAM_CALLS[step.call];
+      const spec = {
+        "5xx": { mode: "status", status: 503 },
+        "429": { mode: "status", status: 429, msBeforeNext: 30 },
+        drop: { mode: "drop" },
+        malformed: { mode: "malformed", variant: "truncated" },
+        slow: { mode: "delay", delayMs: 120 },
+      }[step.mode];
+      await fault({ method, path, times: 1, scope: world.base, ...spec });
+      world.note(`fault ${method} ${path} ${step.mode}`);
+      return;
+    }
+    case "refund": {
+      stats.inject(`merchant:refund:${step.part ? "part" : "all"}`);
+      const res = await merchant(`/v1/orders/${world.sub}/refund`, {
+        method: "POST",
+        ...(step.part ? { body: JSON.stringify({ amount: "10" }) } : {}),
+      });
+      await answered(world, `refund ${step.part ? "10" : "all"}`, res);
+      return;
+    }
+    case "payout":
+      return payout(world);
+    case "withdrawal": {
+      const list = await withdrawalsOf(world.base);
+      if (list.length === 0) return;
+      const w = list[step.pick % list.length]!;
+      stats.inject(`service:withdrawal:${step.action}`);
+      const r = await admin(`/sandbox/withdrawals/${w.id}/simulate`, {
+        body: { action: step.action },
+      });
+      world.note(`service ${w.orderId} ${step.action} → ${r.status}`);
+      return;
+    }
+    case "restart":
+      // Eviction waits for in-flight requests to drain, and an open SSE stream never does:
+      // with a watcher the object is aborted instead (its stream breaks, the widget reconnects).
+      if (step.how === "evict" && !world.watcher) {
+        stats.inject("restart:evict");
+        await evictDurableObject(world.stub).catch(() => {});
+      } else {
+        stats.inject("restart:abort");
+        await runInDurableObject(world.stub, (_o, state) => state.abort("sim restart")).catch(
+          () => {},
+        );
+      }
+      world.note(`restart ${step.how}`);
+      return;
+    case "alarm":
+      stats.inject("time:alarm");
+      world.note(`alarm ran: ${await timePasses(world.stub)}`);
+      return;
+    case "watch":
+      if (world.watcher) return;
+      stats.inject("shopper:watch");
+      world.watcher = new Watcher(world.checkoutId);
+      world.note("watch");
+      return;
+  }
+}
+
+/** One or two tabs lock a currency; with `slowFirst` the first lock's answer is late. */
+async function lock(world: World, step: Extract<Step, { k: "lock" }>): Promise<void> {
+  world.stats.inject(step.tabs.length === 2 ? "shopper:lock-two-tabs" : "shopper:lock");
+  if (step.slowFirst) {
+    world.stats.inject("upstream:lock:slow");
+    await fault({ ...UPSTREAM_CALLS.lock, mode: "delay", delayMs: 120, scope: world.base });
+  }
+  const tabs = step.tabs.map(async (code, i) => {
+    if (i > 0) await new Promise((r) => setTimeout(r, 20));
+    const res = await postJson(`/v1/checkouts/${world.checkoutId}/currency`, {
+      cryptoCurrencyCode: code,
+    });
+    await answered(world, `lock tab${i + 1} ${code}`, res);
+  });
+  await Promise.all(tabs);
+}
+
+/** The service moves an attempt the shopper was shown (the newest, or the one before). */
+async function pay(world: World, step: Extract<Step, { k: "pay" }>): Promise<void> {
+  const shown = (await world.snapshot()).attempt.number;
+  const n = step.older && shown > 1 ? shown - 1 : shown;
+  const orderId = n === 1 ? world.base : `${world.base}-${n}`;
+  let amount: string | undefined;
+  if (step.action === "partial" || step.action === "over") {
+    const inv = (await invoicesOf(world.base)).find((i) => i.orderId === orderId);
+    const expected = new Big(inv?.cryptoAmountExpected ?? world.amount);
+    const due = expected.minus(inv?.cryptoAmountReceived ?? "0");
+    const part = (step.action === "partial" ? due : expected).times(step.share).div(100);
+    amount = part.round(2, Big.roundDown).toFixed(2);
+    if (new Big(amount).lte(0)) amount = "0.01";
+  }
+  world.stats.inject(`service:${step.action}${step.older ? ":older-attempt" : ""}`);
+  const r = await simulate(orderId, step.action, amount);
+  world.note(`service ${orderId} ${step.action}${amount ? ` ${amount}` : ""} → ${r.status}`);
+}
+
+const READ_PATH: Record<string, string> = {
+  "invoice.statusChanged": "/invoice",
+  "withdrawal.statusChanged": "/withdrawal",
+};
+
+/** Delivers one of the service's webhooks as the delivery fault says. */
+async function deliverStep(world: World, step: Extract<Step, { k: "deliver" }>): Promise<void> {
+  const all = await deliveriesOf(world.base);
+  const pending = all.filter((d) => !world.acked.has(d.id) && !world.lost.has(d.id));
+  const acked = all.filter((d) => world.acked.has(d.id));
+  let d: Delivery | undefined = pending[0];
+  if (step.how === "reorder") d = pending[step.pick % Math.max(1, pending.length)];
+  if (step.how === "duplicate") d = acked[step.pick % Math.max(1, acked.length)];
+  if (!d) return;
+  world.stats.inject(`delivery:${step.how}`);
+  if (step.how === "lost") {
+    world.lost.add(d.id);
+    world.note(`lost ${d.event} ${d.orderId} ${d.status}`);
+    return;
+  }
+  const path = READ_PATH[d.event] ?? "/invoice";
+  if (step.how === "stale") {
+    const earlier = all.find((x) => x.objectId === d.objectId && x.status !== d.status);
+    if (earlier) {
+      await fault({
+        method: "GET",
+        path,
+        mode: "stale",
+        asStatus: earlier.status,
+        scope: world.base,
+      });
+    }
+  }
+  const scope = world.base;
+  if (step.how === "refetch-5xx") await fault({ method: "GET", path, mode: "status", scope });
+  if (step.how === "slow-read") await fault({ method: "GET", path, mode: "delay", scope });
+  await sendDelivery(world, d, step.how);
+}
+
+/** POSTs one delivery; a 2xx means the service stops redelivering it. */
+export async function sendDelivery(world: World, d: Delivery, how: string): Promise<number> {
+  const res = await answered(world, `deliver(${how}) ${d.orderId} ${d.status}`, await deliver(d));
+  if (res.status >= 200 && res.status < 300) world.acked.add(d.id);
+  return res.status;
+}
+
+/** The merchant quotes and commits a payout (its own object, its own orderId). */
+async function payout(world: World): Promise<void> {
+  const orderId = `${world.base}-po${world.payouts.length + 1}`;
+  world.payouts.push(orderId);
+  world.stats.inject("merchant:payout");
+  const quote = await merchant("/v1/payouts", {
+    method: "POST",
+    body: JSON.stringify({
+      orderId,
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: GOOD_ADDRESS,
+      amount: "12",
+    }),
+  });
+  await answered(world, `payout quote ${orderId}`, quote);
+  if (quote.status >= 300) return;
+  const commit = await merchant(`/v1/payouts/${orderId}/commit`, { method: "POST" });
+  await answered(world, `payout commit ${orderId}`, commit);
+}

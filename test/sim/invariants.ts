@@ -1,0 +1,250 @@
+/**
+ * @module invariants
+ * What must hold once a history is at rest, judged against the service's truth (the sandbox's
+ * own state, read through views no fault touches), never against the worker's own opinion:
+ *
+ * - `attempt = service`: every attempt the ledger knows has the service's currency, expected
+ *   and received amounts and status; the widget's address and amount are the invoice's; an
+ *   invoice holding money is known to the ledger.
+ * - `payments once`: per attempt, the payments applied sum to exactly what the service received.
+ * - `one order.paid`: the merchant received exactly one `order.paid` iff the ledger is paid, and
+ *   the ledger is paid iff the service says an attempt is paid (unless refunded first).
+ * - `refunds bounded`: live refund withdrawals never exceed what the service received that can
+ *   be refunded, and go only to addresses that pass the checksum; the ledger's refunds = service.
+ * - `notifications = ledger`: every notification was delivered, and the money they announce per
+ *   attempt equals the ledger's.
+ * - `watcher = ledger`: the last snapshot an open widget received is the current snapshot.
+ * - `payout = service`, and no step was answered with 500 `internal`.
+ */
+import Big from "big.js";
+import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import type { OrderLedger } from "../../worker/order/ledger-view.ts";
+import { ledgerOf, merchant } from "../worker/helpers.ts";
+import { inbox, invoicesOf, type ServiceInvoice, withdrawalsOf } from "./service.ts";
+import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
+
+export interface Violation {
+  invariant: string;
+  detail: string;
+}
+
+const dec = (s: string | null | undefined) => new Big(s ?? "0");
+const same = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? null) === null || (b ?? null) === null ? (a ?? null) === (b ?? null) : dec(a).eq(dec(b));
+const ENDED_WITHDRAWAL = new Set(["failed", "cancelled"]);
+const REFUND_ID = /-refund(-\d+)?$/;
+
+/**
+ * Checks every invariant; answers the violations (empty when the history is correct).
+ * @example
+ * const violations = await checkInvariants(world);
+ */
+export async function checkInvariants(world: World): Promise<Violation[]> {
+  const out: Violation[] = [];
+  const check = (invariant: string, ok: boolean, detail: () => string) => {
+    world.stats.check(invariant);
+    if (!ok) out.push({ invariant, detail: detail() });
+  };
+  const [ledger, invoices, withdrawals, snapshot, received] = await Promise.all([
+    ledgerOf(world.sub),
+    invoicesOf(world.base),
+    withdrawalsOf(world.base),
+    world.snapshot(),
+    inbox(world.sub),
+  ]);
+  const notes = received.filter((n) => n.data.invoiceNumber === world.sub);
+
+  checkAttempts(check, ledger, invoices, snapshot);
+  checkPaid(check, ledger, invoices, notes);
+  checkRefunds(check, ledger, invoices, withdrawals);
+  checkNotifications(check, ledger, notes);
+  check("no-internal-error", world.internalErrors.length === 0, () =>
+    world.internalErrors.join("; "),
+  );
+  if (world.watcher) {
+    await world.watcher.caughtUp(snapshot.seq);
+    const last = world.watcher.last;
+    check(
+      "watcher-last-snapshot=ledger",
+      last !== null && JSON.stringify(visible(last)) === JSON.stringify(visible(snapshot)),
+      () =>
+        `watcher saw ${JSON.stringify(last && visible(last))}, ledger ${JSON.stringify(visible(snapshot))}`,
+    );
+    await world.watcher.stop();
+  }
+  for (const orderId of world.payouts) {
+    const res = await merchant(`/v1/payouts/${orderId}`);
+    const view = res.status === 200 ? ((await res.json()) as { data: PayoutView }).data : null;
+    const w = withdrawals.find((x) => x.orderId === orderId);
+    check(
+      "payout=service",
+      w ? view?.status === w.status && view.withdrawal?.id === w.id : view?.status !== "created",
+      () => `${orderId}: view ${view?.status ?? res.status}, service ${w?.status ?? "none"}`,
+    );
+  }
+  return out;
+}
+
+/** What a shopper sees of a snapshot (its `seq` and timestamps aside). */
+function visible(s: CheckoutSnapshot) {
+  return {
+    state: s.orderState,
+    paid: s.amountPaid,
+    due: s.amountDue,
+    canRetry: s.canRetry,
+    attempt: s.attempt.number,
+    status: s.attempt.status,
+    address: s.attempt.payment?.address ?? null,
+    received: s.attempt.payment?.received ?? null,
+    refunds: (s.refunds ?? []).map((r) => `${r.orderId}:${r.status}`),
+  };
+}
+
+type Check = (invariant: string, ok: boolean, detail: () => string) => void;
+
+function checkAttempts(
+  check: Check,
+  ledger: OrderLedger,
+  invoices: ServiceInvoice[],
+  snapshot: CheckoutSnapshot,
+) {
+  for (const a of ledger.attempts) {
+    const inv = invoices.find((i) => i.orderId === a.orderId);
+    if (!inv) continue; // never created at the service (its create failed for good)
+    // Two failures apart: a currency the service never chose (money misbooked), and the
+    // service's choice (the hosted page, a lock whose answer was lost) never adopted.
+    const mine = a.cryptoCurrencyCode ?? null;
+    const theirs = inv.cryptoCurrencyCode ?? null;
+    check("attempt-currency=service", mine === null || mine === theirs, () => {
+      return `${a.orderId}: ledger ${mine}, service ${theirs}`;
+    });
+    check("attempt-currency-adopted", mine !== null || theirs === null, () => {
+      return `${a.orderId}: ledger none, service ${theirs}`;
+    });
+    check(
+      "attempt=service",
+      a.status === inv.status &&
+        same(a.cryptoExpected, inv.cryptoAmountExpected) &&
+        dec(a.cryptoReceived).eq(dec(inv.cryptoAmountReceived)),
+      () =>
+        `${a.orderId}: ledger ${a.status}${a.ended ? " (ended)" : ""} ${a.cryptoExpected}/${a.cryptoReceived}, service ${inv.status} ${inv.cryptoAmountExpected}/${inv.cryptoAmountReceived}`,
+    );
+    const paid = dec(a.cryptoReceived);
+    const applied = ledger.payments
+      .filter((p) => p.attempt === a.number)
+      .reduce((s, p) => s.plus(p.cryptoAmount), new Big(0));
+    check("payments-applied-once", applied.eq(paid), () => {
+      return `${a.orderId}: payments sum ${applied}, attempt received ${paid}`;
+    });
+  }
+  for (const inv of invoices) {
+    if (dec(inv.cryptoAmountReceived).gt(0)) {
+      check(
+        "money-known-to-ledger",
+        ledger.attempts.some((a) => a.orderId === inv.orderId),
+        () => {
+          return `${inv.orderId} received ${inv.cryptoAmountReceived} but the ledger has no such attempt`;
+        },
+      );
+    }
+  }
+  const shown = snapshot.attempt;
+  const inv = invoices.find((i) => i.orderId === shown.orderId);
+  if (shown.payment && inv) {
+    check(
+      "widget-address=service",
+      shown.payment.cryptoCurrencyCode === inv.cryptoCurrencyCode &&
+        shown.payment.address === inv.address &&
+        same(shown.payment.amount, inv.cryptoAmountExpected),
+      () =>
+        `${shown.orderId}: widget ${shown.payment?.amount} ${shown.payment?.cryptoCurrencyCode} to ${shown.payment?.address}, service ${inv.cryptoAmountExpected} ${inv.cryptoCurrencyCode} to ${inv.address}`,
+    );
+  }
+}
+
+function checkPaid(
+  check: Check,
+  ledger: OrderLedger,
+  invoices: ServiceInvoice[],
+  notes: { type: string }[],
+) {
+  const paidNotes = notes.filter((n) => n.type === "order.paid").length;
+  const outboxPaid = ledger.notifications.filter((n) => n.type === "order.paid").length;
+  check(
+    "one-order.paid-iff-paid",
+    paidNotes === (ledger.state === "paid" ? 1 : 0) && outboxPaid <= 1,
+    () => `ledger ${ledger.state}, merchant got ${paidNotes} order.paid (outbox ${outboxPaid})`,
+  );
+  const servicePaid = invoices.some((i) => i.status === "paid" || i.status === "overpaid");
+  if (servicePaid && ledger.state !== "refunded") {
+    check("paid-at-service=>ledger-paid", ledger.state === "paid", () => {
+      return `service has a paid attempt, ledger is ${ledger.state}`;
+    });
+  }
+}
+
+function checkRefunds(
+  check: Check,
+  ledger: OrderLedger,
+  invoices: ServiceInvoice[],
+  withdrawals: {
+    orderId: string;
+    status: string;
+    address: string;
+    amount: string;
+    cryptoCurrencyCode: string;
+  }[],
+) {
+  const refunds = withdrawals.filter((w) => REFUND_ID.test(w.orderId));
+  for (const w of refunds) {
+    check("refund-to-checked-address", w.address === GOOD_ADDRESS, () => {
+      return `${w.orderId} paid to ${w.address === BAD_ADDRESS ? "an address with a broken checksum" : w.address}`;
+    });
+    const mine = ledger.refunds.find((r) => r.orderId === w.orderId);
+    check(
+      "ledger-refund=service",
+      mine !== undefined && mine.status === w.status && same(mine.amount, w.amount),
+      () => `${w.orderId}: ledger ${mine?.status} ${mine?.amount}, service ${w.status} ${w.amount}`,
+    );
+  }
+  const live = refunds.filter((w) => !ENDED_WITHDRAWAL.has(w.status));
+  const currencies = new Set(live.map((w) => w.cryptoCurrencyCode));
+  for (const code of currencies) {
+    const refunded = live
+      .filter((w) => w.cryptoCurrencyCode === code)
+      .reduce((s, w) => s.plus(w.amount), new Big(0));
+    const inCode = invoices.filter((i) => i.cryptoCurrencyCode === code);
+    const refundable =
+      ledger.state === "paid"
+        ? inCode
+            .filter((i) => i.status === "overpaid")
+            .reduce(
+              (s, i) => s.plus(dec(i.cryptoAmountReceived).minus(dec(i.cryptoAmountExpected))),
+              new Big(0),
+            )
+        : inCode.reduce((s, i) => s.plus(dec(i.cryptoAmountReceived)), new Big(0));
+    check("refunds<=refundable", refunded.lte(refundable), () => {
+      return `${refunded} ${code} refunded, ${refundable} refundable (order ${ledger.state})`;
+    });
+  }
+}
+
+function checkNotifications(
+  check: Check,
+  ledger: OrderLedger,
+  notes: { id: string; type: string; data: Record<string, unknown> }[],
+) {
+  const undelivered = ledger.notifications.filter((n) => n.deliveredAt === null);
+  check("notifications-delivered", undelivered.length === 0, () => {
+    return `${undelivered.length} of ${ledger.notifications.length} never delivered`;
+  });
+  for (const a of ledger.attempts) {
+    const announced = notes
+      .filter((n) => n.type === "order.payment_applied" && n.data.orderId === a.orderId)
+      .filter((n, i, all) => all.findIndex((m) => m.id === n.id) === i)
+      .reduce((s, n) => s.plus(String(n.data.cryptoAmount)), new Big(0));
+    check("notified-money=ledger", announced.eq(dec(a.cryptoReceived)), () => {
+      return `${a.orderId}: notifications announce ${announced}, ledger received ${a.cryptoReceived ?? 0}`;
+    });
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * @module steps
+ * What a simulated history is made of, and the seeded generator of histories (fast-check
+ * arbitraries, so a failing history shrinks to a short one and a seed replays it).
+ *
+ * A step is data, never a closure: a history prints as JSON and reads as a script.
+ * `bg: true` starts the step without waiting for it, so it overlaps the steps after it (two
+ * tabs, a slow read racing a webhook, a refund racing a retry).
+ */
+import fc from "fast-check";
+
+/** Currencies the shopper's tabs choose between (the Tron pair shares one address format). */
+export const LOCK_CURRENCIES = ["USDT_TRC20", "TRX", "USDT_ERC20"] as const;
+export type LockCurrency = (typeof LOCK_CURRENCIES)[number];
+
+/** The service's admin moves on an invoice (`/sandbox/invoices/:ref/simulate`). */
+export const PAY_ACTIONS = [
+  "paid",
+  "partial",
+  "over",
+  "processing",
+  "suspend",
+  "expire",
+  "fail",
+  "cancel",
+] as const;
+
+/** The service's admin moves on a withdrawal (a refund or a payout). */
+export const WITHDRAWAL_ACTIONS = ["processing", "completed", "fail", "cancel"] as const;
+
+/** How a webhook reaches the worker (or not). */
+export const DELIVERY_MODES = [
+  "next",
+  "reorder",
+  "duplicate",
+  "lost",
+  "stale",
+  "refetch-5xx",
+  "slow-read",
+] as const;
+
+/** Upstream paths a fault can hit, by what the worker does there. */
+export const UPSTREAM_CALLS = {
+  create: { method: "POST", path: "/invoice" },
+  lock: { method: "POST", path: "/x-sandbox/invoice/lock-currency" },
+  read: { method: "GET", path: "/invoice" },
+  quote: { method: "POST", path: "/withdrawal/quote" },
+  commit: { method: "POST", path: "/withdrawal/commit" },
+  "withdrawal-read": { method: "GET", path: "/withdrawal" },
+} as const;
+export type UpstreamCall = keyof typeof UPSTREAM_CALLS;
+
+/** What goes wrong on an upstream call: 5xx, 429, answer lost after the work, garbled, slow. */
+export const UPSTREAM_MODES = ["5xx", "429", "drop", "malformed", "slow"] as const;
+
+export type Step =
+  | { k: "lock"; tabs: LockCurrency[]; slowFirst: boolean; bg: boolean }
+  | { k: "retry"; bg: boolean }
+  | { k: "refund-address"; currency: "USDT_TRC20" | "TRX"; valid: boolean; bg: boolean }
+  | {
+      k: "pay";
+      action: (typeof PAY_ACTIONS)[number];
+      /** Percent of what is still due, for `partial`. */
+      share: number;
+      /** Which attempt at the service: the newest, or the one before (a late event). */
+      older: boolean;
+    }
+  | { k: "deliver"; how: (typeof DELIVERY_MODES)[number]; pick: number; bg: boolean }
+  | { k: "upstream"; call: UpstreamCall; mode: (typeof UPSTREAM_MODES)[number] }
+  | { k: "refund"; part: boolean; bg: boolean }
+  | { k: "payout"; bg: boolean }
+  | { k: "withdrawal"; action: (typeof WITHDRAWAL_ACTIONS)[number]; pick: number }
+  | { k: "restart"; how: "evict" | "abort" }
+  | { k: "alarm" }
+  | { k: "watch" };
+
+const bg = fc.boolean();
+const pick = fc.integer({ min: 0, max: 99 });
+
+/** One step, weighted towards what moves money (payments and deliveries). */
+export const stepArb: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      k: fc.constant("lock" as const),
+      tabs: fc.array(fc.constantFrom(...LOCK_CURRENCIES), { minLength: 1, maxLength: 2 }),
+      slowFirst: fc.boolean(),
+      bg,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("retry" as const), bg }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant("refund-address" as const),
+      currency: fc.constantFrom("USDT_TRC20" as const, "TRX" as const),
+      valid: fc.boolean(),
+      bg,
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      k: fc.constant("pay" as const),
+      action: fc.constantFrom(...PAY_ACTIONS),
+      share: fc.integer({ min: 1, max: 99 }),
+      older: fc.boolean(),
+    }),
+  },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      k: fc.constant("deliver" as const),
+      how: fc.constantFrom(...DELIVERY_MODES),
+      pick,
+      bg,
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      k: fc.constant("upstream" as const),
+      call: fc.constantFrom(...(Object.keys(UPSTREAM_CALLS) as UpstreamCall[])),
+      mode: fc.constantFrom(...UPSTREAM_MODES),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ k: fc.constant("refund" as const), part: fc.boolean(), bg }),
+  },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("payout" as const), bg }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant("withdrawal" as const),
+      action: fc.constantFrom(...WITHDRAWAL_ACTIONS),
+      pick,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      k: fc.constant("restart" as const),
+      how: fc.constantFrom("evict" as const, "abort" as const),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("alarm" as const) }) },
+  { weight: 1, arbitrary: fc.record({ k: fc.constant("watch" as const) }) },
+);
+
+/** A history: the order's amount and 1–`maxSteps` steps. */
+export function historyArb(maxSteps: number) {
+  return fc.record({
+    amount: fc.constantFrom("49.90", "100.00", "12.34"),
+    steps: fc.array(stepArb, { minLength: 1, maxLength: maxSteps }),
+  });
+}
+export type History = { amount: string; steps: Step[] };

@@ -1,0 +1,241 @@
+/**
+ * What a shopper meets beyond the happy path: a currency on a network the worker does not know,
+ * a refund that could not be paid, a device clock that is wrong, a lost connection, and the
+ * events a storefront hears (one `checkout:status` per new state).
+ */
+import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
+import { describe, expect, it, vi } from "vitest";
+import { createApi } from "../../widget/api.ts";
+import { Checkout } from "../../widget/checkout.tsx";
+import { translator } from "../../widget/i18n/index.ts";
+import type { CryptoCurrency, InvoiceStatus } from "../../worker/api/contract.ts";
+import {
+  BASE,
+  CURRENCIES,
+  FakeEventSource,
+  fakeWorker,
+  ok,
+  payment,
+  snapshot,
+  useWidgetTestDoubles,
+} from "./fakes.ts";
+
+function setup(routes: Parameters<typeof fakeWorker>[0], currencies = CURRENCIES) {
+  const worker = fakeWorker({ "GET /v1/currencies": () => ok(currencies), ...routes });
+  vi.stubGlobal("fetch", worker.fetch);
+  const events: { name: string; detail: unknown }[] = [];
+  render(
+    <Checkout
+      api={createApi(BASE)}
+      token="token.jwt.value"
+      i18n={translator("en")}
+      emit={(name, detail) => events.push({ name, detail })}
+    />,
+  );
+  return { worker, events };
+}
+
+const withPayment = (over: Parameters<typeof payment>[0], status: InvoiceStatus = "created") =>
+  snapshot({ attempt: { ...snapshot().attempt, status, payment: payment(over) } });
+
+useWidgetTestDoubles();
+
+describe("a network the worker does not know", () => {
+  const TON: CryptoCurrency = {
+    ...CURRENCIES[1]!,
+    code: "USDT_TON",
+    name: "Tether USD (TON)",
+    network: "TON",
+    networkName: "TON",
+    contractAddress: null,
+    addressMask: "^[1-9A-HJ-NP-Za-km-z]{32,44}$",
+  };
+  const address = "3yZe7d7Nw2Tj8kqQ8UdrrqJcrTMHXS3m9cLpdHrZBVz1x4Qe";
+
+  it("is listed with its name and network, and paid by copy and QR of the address, never a link", async () => {
+    const locked = withPayment({
+      cryptoCurrencyCode: "USDT_TON",
+      currencyName: "Tether USD (TON)",
+      network: "TON",
+      networkName: "TON",
+      address,
+      walletUri: null,
+    });
+    setup(
+      {
+        "POST /v1/checkouts": () => ok(snapshot(), 201),
+        "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => ok({ ...locked, seq: 2 }),
+      },
+      [...CURRENCIES, TON],
+    );
+    const group = await screen.findByRole("group", { name: "TON" });
+    const choice = screen.getByRole("button", { name: "USDT Tether USD (TON)" });
+    expect(group.contains(choice)).toBe(true);
+    fireEvent.click(choice);
+    await screen.findByText("Send exactly");
+    expect(screen.getByText(address)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Copy: To this address" })).toBeTruthy();
+    expect(screen.getByRole("img").getAttribute("aria-label")).toContain(`on TON to ${address}`);
+    expect(screen.getByText(/Send only Tether USD \(TON\) on the TON network/)).toBeTruthy();
+    expect(document.querySelectorAll("a")).toHaveLength(0);
+  });
+});
+
+describe("refunds that cannot be paid are not promised", () => {
+  it("an excess below the minimum payout plus fee: no address asked, and the shopper is told why", async () => {
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          snapshot({
+            final: true,
+            orderState: "paid",
+            amountOverpaid: "0.50",
+            attempt: {
+              ...snapshot().attempt,
+              status: "overpaid",
+              payment: payment({
+                received: "50.4",
+                remaining: "0",
+                refund: { excess: "0.5", minimum: "11", possible: false },
+              }),
+            },
+          }),
+          201,
+        ),
+    });
+    await screen.findByText(
+      "0.5 USDT is below the smallest refund (11 USDT with fees), so it cannot be sent back.",
+    );
+    expect(screen.queryByLabelText("Refund address")).toBeNull();
+    expect(screen.queryByText(/refund address below/)).toBeNull();
+  });
+
+  it("an excess that reaches it: the refund address form", async () => {
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          withPayment(
+            {
+              received: "20",
+              remaining: "29.9",
+              refund: { excess: "20", minimum: "11", possible: true },
+            },
+            "partially_paid",
+          ),
+          201,
+        ),
+    });
+    await screen.findByLabelText("Refund address");
+    expect(screen.queryByText(/cannot be sent back/)).toBeNull();
+    // The ticker and the network's display name, never "USDT_TRC20" or "Tron"/"TRON" both.
+    expect(screen.getByText("Your USDT address on TRON, in case a refund is due.")).toBeTruthy();
+  });
+  it("a snapshot stored before the hint existed (an SSE replay after a deploy) still offers the form", async () => {
+    const old = payment({ received: "20", remaining: "29.9" }) as Partial<
+      ReturnType<typeof payment>
+    >;
+    delete old.refund;
+    setup({
+      "POST /v1/checkouts": () =>
+        ok(
+          snapshot({
+            attempt: {
+              ...snapshot().attempt,
+              status: "partially_paid",
+              payment: old as ReturnType<typeof payment>,
+            },
+          }),
+          201,
+        ),
+    });
+    await screen.findByLabelText("Refund address");
+  });
+});
+
+describe("the countdown runs on the worker's clock", () => {
+  it("a device clock 16 minutes fast does not close an open 15-minute window", async () => {
+    const real = Date.now();
+    const first = withPayment({ expiresAt: new Date(real + 15 * 60_000).toISOString() });
+    first.updatedAt = new Date(real).toISOString();
+    vi.useFakeTimers({ now: real + 16 * 60_000, toFake: ["Date"] });
+    setup({ "POST /v1/checkouts": () => ok(first, 201) });
+    await screen.findByText("Send exactly");
+    expect(screen.getByText(/Expires in 1[45]:\d\d/)).toBeTruthy();
+    expect(screen.queryByText("This payment window has closed.")).toBeNull();
+    expect(screen.getByText(first.attempt.payment!.address)).toBeTruthy();
+  });
+
+  it("a device clock 16 minutes slow does not stretch a closed window; at zero it asks the worker", async () => {
+    const real = Date.now();
+    const first = withPayment({ expiresAt: new Date(real - 1000).toISOString() });
+    first.updatedAt = new Date(real).toISOString();
+    const expired = snapshot({
+      seq: 3,
+      canRetry: true,
+      attempt: { ...snapshot().attempt, status: "expired", payment: first.attempt.payment },
+    });
+    vi.useFakeTimers({ now: real - 16 * 60_000, toFake: ["Date"] });
+    const { worker } = setup({
+      "POST /v1/checkouts": () => ok(first, 201),
+      "GET /v1/checkouts/abcdefghijklmnopqrstuv": () => ok(expired),
+    });
+    // The worker's verdict arrives without waiting for the stream: "Try again".
+    await screen.findByRole("button", { name: "Try again" });
+    expect(worker.calls.some((c) => c.method === "GET" && c.path.endsWith("uv"))).toBe(true);
+    expect(screen.queryByText("Send exactly")).toBeNull();
+  });
+});
+
+describe("connection", () => {
+  it("offline shows that it is reconnecting; back online it catches up at once", async () => {
+    const processing = snapshot({
+      seq: 5,
+      attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
+    });
+    const { worker } = setup({
+      "POST /v1/checkouts": () => ok(withPayment({}), 201),
+      "GET /v1/checkouts/abcdefghijklmnopqrstuv": () => ok(processing),
+    });
+    await screen.findAllByText("Waiting for your payment…");
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    act(() => {
+      window.dispatchEvent(new Event("offline"));
+    });
+    expect((await screen.findByRole("status")).textContent).toBe("Connection lost — reconnecting…");
+    act(() => {
+      window.dispatchEvent(new Event("online"));
+    });
+    await screen.findAllByText("Payment detected — waiting for network confirmations.");
+    expect(worker.calls.at(-1)?.path).toBe("/v1/checkouts/abcdefghijklmnopqrstuv");
+    expect(screen.queryByText(/reconnecting/)).toBeNull();
+  });
+
+  it("a stream that keeps failing shows reconnecting; one planned close does not", async () => {
+    setup({ "POST /v1/checkouts": () => ok(withPayment({}), 201) });
+    await screen.findAllByText("Waiting for your payment…");
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    act(() => es.fail());
+    expect(screen.queryByText(/reconnecting/)).toBeNull();
+    act(() => es.fail());
+    await screen.findByText("Connection lost — reconnecting…");
+    act(() => es.open());
+    await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
+  });
+});
+
+describe("checkout:status", () => {
+  it("fires once per new state: the stream repeating the opening state is not a new one", async () => {
+    const first = snapshot({ seq: 1 });
+    const { events } = setup({ "POST /v1/checkouts": () => ok(first, 201) });
+    await screen.findByText("Cedar & Bean");
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    // The same `created` state again, under a later sequence number and clock.
+    act(() => es.push({ ...first, seq: 2, updatedAt: new Date().toISOString() }));
+    act(() => es.push({ ...withPayment({}), seq: 3 }));
+    await screen.findByText("Send exactly");
+    const statuses = events.filter((e) => e.name === "checkout:status");
+    expect(statuses.map((e) => (e.detail as { seq: number }).seq)).toEqual([1, 3]);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The pure rules of the convergence core: status ranks follow the service's graphs, older
+ * reads are recognised, the acknowledgement rule, and the reconciliation schedule.
+ */
+import { describe, expect, it } from "vitest";
+import { covers, isOlder } from "../../worker/converge/facts.ts";
+import {
+  FIRST_READ_MS,
+  MAX_READ_MS,
+  nextGap,
+  nextReadAt,
+  WATCHED_READ_MS,
+} from "../../worker/converge/schedule.ts";
+import { isFinalAtService, statusRank } from "../../worker/converge/status-rank.ts";
+
+/** The sandbox's published graphs (demo/sandbox): every move must not lower the rank. */
+const INVOICE_MOVES: Record<string, string[]> = {
+  created: ["processing", "expired", "cancelled", "failed"],
+  processing: ["paid", "overpaid", "partially_paid", "suspended", "failed"],
+  suspended: ["processing", "paid", "failed"],
+  partially_paid: ["paid", "overpaid", "expired"],
+};
+const DEPOSIT_MOVES: Record<string, string[]> = {
+  created: ["processing", "expired", "cancelled", "failed"],
+  processing: ["completed", "suspended", "failed"],
+  suspended: ["processing", "completed", "failed"],
+};
+const WITHDRAWAL_MOVES: Record<string, string[]> = {
+  created: ["processing", "failed", "cancelled"],
+  processing: ["completed", "failed"],
+};
+
+describe("status ranks", () => {
+  it.each([
+    ["invoice", INVOICE_MOVES],
+    ["deposit", DEPOSIT_MOVES],
+    ["withdrawal", WITHDRAWAL_MOVES],
+  ] as const)("%s: every move of the service keeps or raises the rank", (kind, moves) => {
+    for (const [from, tos] of Object.entries(moves))
+      for (const to of tos)
+        expect(statusRank(kind, to)).toBeGreaterThanOrEqual(statusRank(kind, from));
+  });
+
+  it("final statuses are the top rank; an unknown word ranks below everything", () => {
+    expect(isFinalAtService("invoice", "paid")).toBe(true);
+    expect(isFinalAtService("invoice", "partially_paid")).toBe(false);
+    expect(isFinalAtService("deposit", "completed")).toBe(true);
+    expect(statusRank("invoice", "bogus")).toBeLessThan(statusRank("invoice", "created"));
+  });
+});
+
+describe("facts", () => {
+  const f = (status: string, received = "0") => ({ status, received });
+  it("a lower rank or less received is older; equal is not", () => {
+    expect(isOlder("invoice", f("processing"), f("paid", "10"))).toBe(true);
+    expect(isOlder("invoice", f("partially_paid", "4"), f("partially_paid", "6"))).toBe(true);
+    expect(isOlder("invoice", f("expired", "4"), f("partially_paid", "4"))).toBe(false);
+    expect(isOlder("invoice", f("paid", "10"), f("paid", "10"))).toBe(false);
+  });
+  it("a webhook is covered only by facts at least as new as it announced", () => {
+    expect(covers("invoice", f("processing"), f("paid", "10"))).toBe(false);
+    expect(covers("invoice", f("paid", "10"), f("processing"))).toBe(true);
+    expect(covers("invoice", f("partially_paid", "4"), f("partially_paid", "6"))).toBe(false);
+    expect(covers("withdrawal", f("completed"), f("completed"))).toBe(true);
+  });
+});
+
+describe("reconciliation schedule", () => {
+  it("doubles the gap after unchanged reads up to 5 min, and resets on change", () => {
+    let gap = FIRST_READ_MS;
+    const gaps = [];
+    for (let i = 0; i < 8; i++) {
+      gap = nextGap(gap, false);
+      gaps.push(gap);
+    }
+    expect(gaps).toEqual([30_000, 60_000, 120_000, 240_000, 300_000, 300_000, 300_000, 300_000]);
+    expect(nextGap(MAX_READ_MS, true)).toBe(FIRST_READ_MS);
+  });
+  it("a watcher caps the gap at 10 s; a 429 hint and the late-payment window win", () => {
+    const now = 1_000_000;
+    expect(nextReadAt({ now, gap: MAX_READ_MS, watched: true, keepUntil: null })).toBe(
+      now + WATCHED_READ_MS,
+    );
+    expect(
+      nextReadAt({
+        now,
+        gap: MAX_READ_MS,
+        watched: true,
+        keepUntil: null,
+        notBefore: now + 60_000,
+      }),
+    ).toBe(now + 60_000);
+    expect(nextReadAt({ now, gap: FIRST_READ_MS, watched: false, keepUntil: now })).toBeNull();
+  });
+});

@@ -1,0 +1,254 @@
+/**
+ * Issue 10, classes 1 and 3: money converges to the service's truth.
+ *
+ * - Class 1: a webhook whose refetch reads an older state than it announced (the sandbox's
+ *   `stale` fault: a lagging replica) is answered 503 and not remembered, so the service's
+ *   redelivery applies it: orders (`paid`, expiry after a partial), top-ups (`completed`),
+ *   payouts (`completed`).
+ * - Class 3: a webhook that never arrives: the object's alarm reads the service on a schedule
+ *   (faster while a shopper watches, respecting 429 `msBeforeNext`) and converges anyway.
+ */
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import type { CheckoutSnapshot, DepositSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import { WATCHED_READ_MS } from "../../worker/converge/schedule.ts";
+import {
+  deliver,
+  deliveriesFor,
+  fault,
+  ledgerOf,
+  merchant,
+  openCheckout,
+  postJson,
+  sandbox,
+  simulate,
+  token,
+  uniqueIp,
+  uniqueSub,
+  worker,
+} from "./helpers.ts";
+
+const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+
+afterEach(async () => {
+  await sandbox("/sandbox/faults", { method: "DELETE" });
+});
+
+async function lockedOrder(amount = "100.00") {
+  const sub = uniqueSub("conv");
+  const { body } = await openCheckout({ sub, amount });
+  const locked = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
+    cryptoCurrencyCode: "USDT_TRC20",
+  });
+  expect(locked.status).toBe(200);
+  return { sub, id: body.data.id, orderId: `cc-${sub}` };
+}
+
+async function snapshot(id: string): Promise<CheckoutSnapshot> {
+  return ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
+}
+
+const lastHook = async (orderId: string, event: string) =>
+  (await deliveriesFor(orderId)).filter((d) => d.event === event).at(-1)!;
+
+const orderStub = (checkoutId: string) => env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
+
+/** Makes every followed read of an object due now, then runs its alarm once. */
+async function reconcileNow(stub: DurableObjectStub) {
+  await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+    state.storage.sql.exec(
+      "UPDATE upstream_objects SET next_read_at = 0 WHERE next_read_at IS NOT NULL",
+    );
+  });
+  await runDurableObjectAlarm(stub);
+}
+
+/** The followed rows of an object: kind, status known, next read (ms) or null. */
+function followed(stub: DurableObjectStub) {
+  return runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
+    state.storage.sql
+      .exec<{ kind: string; status: string; next_read_at: number | null }>(
+        "SELECT kind, status, next_read_at FROM upstream_objects",
+      )
+      .toArray(),
+  );
+}
+
+describe("class 1: a webhook is acknowledged only when its refetch is as new as it announced", () => {
+  it("order: a lagging read after the final `paid` webhook answers 503; the redelivery pays the order once", async () => {
+    const { sub, id, orderId } = await lockedOrder();
+    await simulate(orderId, "paid");
+    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
+    expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "paid"]);
+
+    // The `processing` webhook was lost; the `paid` one's refetch hits a lagging replica.
+    await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "processing" });
+    const lagging = await deliver(hooks[1]!);
+    expect(lagging.status).toBe(503);
+    expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
+
+    // Not remembered as handled: the service's redelivery is applied, not dropped as a duplicate.
+    const redelivered = await deliver(hooks[1]!);
+    expect(redelivered.status).toBe(200);
+    expect(await redelivered.json()).toEqual({ received: true, duplicate: false });
+    const l = await ledgerOf(sub);
+    expect([l.state, l.attempts[0]!.status]).toEqual(["paid", "paid"]);
+    expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+    expect((await snapshot(id)).final).toBe(true);
+  });
+
+  it("order: a lagging read after `expired` (after a partial) answers 503; the redelivery lets the shopper pay the rest", async () => {
+    const { id, orderId } = await lockedOrder();
+    await simulate(orderId, "partial", "40");
+    for (const d of await deliveriesFor(orderId)) expect((await deliver(d)).status).toBe(200);
+    await simulate(orderId, "expire");
+    const expired = await lastHook(orderId, "invoice.statusChanged");
+    expect(JSON.parse(expired.body).data.status).toBe("expired");
+
+    await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "partially_paid" });
+    expect((await deliver(expired)).status).toBe(503);
+    expect((await snapshot(id)).canRetry).toBe(false);
+
+    expect((await deliver(expired)).status).toBe(200);
+    expect((await snapshot(id)).canRetry).toBe(true);
+    const retry = await worker(`/v1/checkouts/${id}/retry`, { method: "POST" });
+    expect(retry.status).toBe(200);
+    expect(((await retry.json()) as { data: CheckoutSnapshot }).data.amountDue).toBe("60.00");
+  });
+
+  it("top-up: a lagging read after `completed` answers 503; the redelivery completes it", async () => {
+    const sub = uniqueSub("convdep");
+    const orderId = `cc-${sub}`;
+    const t = await token({ sub, mode: "deposit", customerId: "c1" });
+    const opened = await postJson(
+      "/v1/deposits",
+      { token: t, cryptoCurrencyCode: "USDT_TRC20" },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    const { data } = (await opened.json()) as { data: DepositSnapshot };
+    await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed", amount: "50" }),
+    });
+    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
+    await fault({ path: "/deposit", method: "GET", mode: "stale", asStatus: "processing" });
+    expect((await deliver(hooks[1]!)).status).toBe(503);
+    const view = async () =>
+      ((await (await worker(`/v1/deposits/${data.id}`)).json()) as { data: DepositSnapshot }).data;
+    expect((await view()).status).toBe("processing");
+    expect((await deliver(hooks[1]!)).status).toBe(200);
+    expect((await view()).status).toBe("completed");
+    expect((await view()).settlement?.received).toBe("50");
+  });
+
+  it("payout: a lagging read after `completed` answers 503; the redelivery completes it", async () => {
+    const orderId = uniqueSub("convpo");
+    await merchant("/v1/payouts", {
+      method: "POST",
+      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "30" }),
+    });
+    const committed = await merchant(`/v1/payouts/${orderId}/commit`, { method: "POST" });
+    const w = ((await committed.json()) as { data: PayoutView }).data.withdrawal!;
+    await sandbox(`/sandbox/withdrawals/${w.id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed" }),
+    });
+    const hooks = (await deliveriesFor(orderId)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    );
+    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
+    expect((await deliver(hooks[1]!)).status).toBe(503);
+    const view = async () =>
+      ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
+    expect((await view()).status).toBe("processing");
+    expect((await deliver(hooks[1]!)).status).toBe(200);
+    expect((await view()).status).toBe("completed");
+  });
+});
+
+describe("class 3: a webhook that never arrives still converges (reconciliation alarm)", () => {
+  it("order paid at the service, no webhook delivered: the alarm's read pays it, once, and stops reading", async () => {
+    const { sub, id, orderId } = await lockedOrder();
+    await simulate(orderId, "paid");
+    const stub = orderStub(id);
+    expect((await followed(stub)).map((r) => r.kind)).toEqual(["invoice"]);
+    await reconcileNow(stub);
+    const l = await ledgerOf(sub);
+    expect([l.state, l.amountPaid]).toEqual(["paid", "100.00"]);
+    expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+    // Paid is final for the order: it is no longer read.
+    expect(await followed(stub)).toEqual([{ kind: "invoice", status: "paid", next_read_at: null }]);
+    // The webhook arriving late changes nothing and is acknowledged.
+    const late = await deliver(await lastHook(orderId, "invoice.statusChanged"));
+    expect(late.status).toBe(200);
+    expect((await ledgerOf(sub)).notifications.filter((n) => n.type === "order.paid")).toHaveLength(
+      1,
+    );
+  });
+
+  it("a read with nothing new appends no event; a shopper watching brings the next read within 10 s", async () => {
+    const { id } = await lockedOrder();
+    const stub = orderStub(id);
+    const seq = (await snapshot(id)).seq;
+    await reconcileNow(stub);
+    expect((await snapshot(id)).seq).toBe(seq);
+    const [row] = await followed(stub);
+    // Unwatched, the gap after an unchanged read grows beyond the watched bound.
+    expect(row!.next_read_at! - Date.now()).toBeGreaterThan(WATCHED_READ_MS);
+    const controller = new AbortController();
+    const stream = await worker(`/v1/checkouts/${id}/events`, { signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const [watched] = await followed(stub);
+    expect(watched!.next_read_at! - Date.now()).toBeLessThanOrEqual(WATCHED_READ_MS);
+    controller.abort();
+    await stream.body?.cancel().catch(() => {});
+  });
+
+  it("a 429 from the service defers the next read past its msBeforeNext and changes nothing", async () => {
+    const { sub, id, orderId } = await lockedOrder();
+    await simulate(orderId, "paid");
+    const stub = orderStub(id);
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "status",
+      status: 429,
+      msBeforeNext: 120_000,
+    });
+    const before = Date.now();
+    await reconcileNow(stub);
+    const [row] = await followed(stub);
+    expect(row!.next_read_at!).toBeGreaterThanOrEqual(before + 120_000);
+    expect((await ledgerOf(sub)).state).toBe("unpaid");
+    // Once the service serves again, the next pass converges.
+    await reconcileNow(stub);
+    expect((await ledgerOf(sub)).state).toBe("paid");
+  });
+
+  it("top-up completed at the service without a webhook converges through the alarm", async () => {
+    const sub = uniqueSub("convdep3");
+    const orderId = `cc-${sub}`;
+    const t = await token({ sub, mode: "deposit", customerId: "c1" });
+    const opened = await postJson(
+      "/v1/deposits",
+      { token: t, cryptoCurrencyCode: "USDT_TRC20" },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    const { data } = (await opened.json()) as { data: DepositSnapshot };
+    await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "completed", amount: "50" }),
+    });
+    await reconcileNow(env.DEPOSITS.get(env.DEPOSITS.idFromName(data.id)));
+    const view = (
+      (await (await worker(`/v1/deposits/${data.id}`)).json()) as {
+        data: DepositSnapshot;
+      }
+    ).data;
+    expect([view.status, view.settlement?.received]).toEqual(["completed", "50"]);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * What the script-tag bundle lends its on-demand view chunks (`topup.js`, `refund.js`): one
+ * Preact, one set of hooks and the `ApiFailure` class. A chunk with its own copy of Preact
+ * would render with hooks bound to another instance (they would throw), and its own
+ * `ApiFailure` would fail `instanceof` on errors thrown by the bundle's API client.
+ *
+ * `SHARED_NAMES` (`shared-names.ts`) is the contract: `scripts/build-widget.ts` compiles each
+ * listed import of a chunk to a read of this page global (an import of an unlisted name fails
+ * the build), and `shareRuntime` fills it (a listed name it lacks fails the typecheck).
+ */
+
+import { useEffect, useRef, useState } from "preact/hooks";
+import { Fragment, jsx, jsxs } from "preact/jsx-runtime";
+import { ApiFailure } from "../api.ts";
+import { pageGlobal } from "../assets.ts";
+import { SHARED_GLOBAL, type SHARED_NAMES } from "./shared-names.ts";
+
+type Shared = {
+  [M in keyof typeof SHARED_NAMES]: Record<(typeof SHARED_NAMES)[M][number], unknown>;
+};
+
+/** Lends the bundle's modules to chunks (idempotent; the first widget on a page wins). */
+export function shareRuntime(): void {
+  pageGlobal<Shared>(SHARED_GLOBAL, () => ({
+    "preact/jsx-runtime": { Fragment, jsx, jsxs },
+    "preact/hooks": { useEffect, useRef, useState },
+    "api.ts": { ApiFailure },
+  }));
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Hosted mode (the service's payment page): one clear primary action that opens the page in a
+ * new tab, and, on demand, the page's link as a QR code for paying from a phone (the encoder
+ * loads only when asked for). Live status, and the currency, amount and address once the payer
+ * chose on the page, are the checkout's own (same as in-page mode).
+ *
+ * `target="_blank"` implies `noopener` in every current browser, so the page cannot reach back.
+ *
+ * Layout reuses the payment panel's classes (a grid; QR beside its caption), adding no CSS.
+ *
+ * Invariant: the page's URL is linked or encoded only when `safeUrl` accepts it (https, or
+ * loopback in development); otherwise there is nothing to open and nothing is drawn.
+ */
+import { useState } from "preact/hooks";
+import type { Translator } from "../i18n/index.ts";
+import { loadQrEncoder } from "../qr.ts";
+import { safeUrl } from "../url.ts";
+import { QrCode } from "./payment.tsx";
+
+export function HostedPanel(props: { url: string; base: string; i18n: Translator }) {
+  const { t } = props.i18n;
+  const url = safeUrl(props.url);
+  // null: not asked; false: loading; true: loading ended (drawn, or the failure text).
+  const [phone, setPhone] = useState<boolean | null>(null);
+  return (
+    <div class="hosted details">
+      <p>{t("hostedIntro")}</p>
+      {url ? (
+        <>
+          <a class="button" href={url} target="_blank" rel="noopener">
+            {t("openPaymentPage")}
+          </a>
+          {phone === null ? (
+            <button
+              type="button"
+              class="link"
+              onClick={() => {
+                setPhone(false);
+                loadQrEncoder(props.base).then(() => setPhone(true));
+              }}
+            >
+              {t("payOnPhone")}
+            </button>
+          ) : (
+            <div class="phone payment">
+              <QrCode text={url} label={t("phoneQr")} ready={phone} failed={t("qrFailed")} />
+              <p class="muted" aria-hidden="true">
+                {t("phoneQr")}
+              </p>
+            </div>
+          )}
+        </>
+      ) : null}
+    </div>
+  );
+}

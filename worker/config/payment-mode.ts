@@ -1,0 +1,127 @@
+/**
+ * @module
+ * Which payment mode the deployment is in, and why: decided by what the service offers, never
+ * by its hostname.
+ *
+ * - `PAYMENT_MODE=hosted`: always the service's payment page (no question asked).
+ * - `PAYMENT_MODE=auto` (default): in-page where the service offers the currency lock. The
+ *   answer is found once per service + account by `PaymentModeObject` (one probe, kept in its
+ *   storage) and remembered in each isolate after that. A lock the service later answers as an
+ *   unknown route switches the deployment to hosted (`switchToHosted`).
+ * - No usable answer (service down, key refused): hosted for now, remembered nowhere, so the
+ *   next checkout asks again. Hosted always works; in-page needs the lock.
+ */
+import type { LockProbe } from "../upstream/currency-lock.ts";
+import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../upstream/currency-lock.ts";
+import type { Config } from "./config.ts";
+import type { Env } from "./env.ts";
+import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
+
+/** `in-page`: currency lock + address in the widget; `hosted`: the service's payment page. */
+export type PaymentMode = "in-page" | "hosted";
+
+/** A mode with the reason it is in force. */
+export interface ModeDecision {
+  mode: PaymentMode;
+  /** In plain words, for `npm run doctor` and `GET /v1/doctor`. */
+  reason: string;
+  /** True when the decision is kept (a forced setting or the service's own answer). */
+  settled: boolean;
+}
+
+/**
+ * The decision a probe's answer gives.
+ *
+ * @example
+ * decisionFromProbe({ found: "absent", status: 404, code: "exceptions.route.notFound" }).mode; // "hosted"
+ */
+export function decisionFromProbe(probe: LockProbe): ModeDecision {
+  if (probe.found === "unknown") {
+    return {
+      mode: "hosted",
+      reason: `PAYMENT_MODE=auto but the service could not be asked whether it offers the currency lock (${probe.why}); hosted until it answers.`,
+      settled: false,
+    };
+  }
+  if (probe.found === "offered") {
+    return {
+      mode: "in-page",
+      reason: `PAYMENT_MODE=auto and the service offers the currency lock (POST ${LOCK_CURRENCY_PATH} exists: ${probe.status} to a probe naming no invoice).`,
+      settled: true,
+    };
+  }
+  return {
+    mode: "hosted",
+    reason: `PAYMENT_MODE=auto and the service has no currency lock (POST ${LOCK_CURRENCY_PATH} is an unknown route: ${probe.status}${probe.code ? ` ${probe.code}` : ""}); shoppers choose the currency on its payment page.`,
+    settled: true,
+  };
+}
+
+const FORCED: ModeDecision = {
+  mode: "hosted",
+  reason: "PAYMENT_MODE=hosted: shoppers always pay on the service's payment page.",
+  settled: true,
+};
+
+/**
+ * Asks the service directly (one probe, nothing remembered): what `npm run doctor` reports and
+ * what `PaymentModeObject` stores.
+ *
+ * @example
+ * const { mode, reason } = await askService(config);
+ */
+export async function askService(config: Config): Promise<ModeDecision> {
+  if (config.PAYMENT_MODE === "hosted") return FORCED;
+  return decisionFromProbe(await probeCurrencyLock(upstreamFor(config)));
+}
+
+/** One record per service + account: another base URL or account is asked afresh. */
+export function modeKey(config: Config): string {
+  return `${upstreamBaseUrl(config)}|${config.ACCOUNT_ID}`;
+}
+
+const memory = new Map<string, ModeDecision>();
+
+function recordFor(env: Env, config: Config) {
+  return env.PAYMENT_MODES.get(env.PAYMENT_MODES.idFromName(modeKey(config)));
+}
+
+/**
+ * The mode in force for this deployment.
+ *
+ * @example
+ * const { mode } = await paymentModeFor(c.env, c.var.config);
+ */
+export async function paymentModeFor(env: Env, config: Config): Promise<ModeDecision> {
+  if (config.PAYMENT_MODE === "hosted") return FORCED;
+  const key = modeKey(config);
+  const known = memory.get(key);
+  if (known) return known;
+  const decision = await recordFor(env, config).decide();
+  if (decision.settled) memory.set(key, decision);
+  return decision;
+}
+
+/**
+ * Records that the service answered a real lock as an unknown route: from now on the
+ * deployment is hosted (this isolate at once, others when they next ask the record or meet
+ * the same answer).
+ *
+ * @example
+ * await switchToHosted(env, config);
+ */
+export async function switchToHosted(env: Env, config: Config): Promise<ModeDecision> {
+  const decision: ModeDecision = {
+    mode: "hosted",
+    reason: `PAYMENT_MODE=auto and the service answered a currency lock as an unknown route (POST ${LOCK_CURRENCY_PATH}); shoppers choose the currency on its payment page.`,
+    settled: true,
+  };
+  memory.set(modeKey(config), decision);
+  await recordFor(env, config).record(decision);
+  return decision;
+}
+
+/** Forgets this isolate's copies (tests: what a fresh isolate starts with). */
+export function clearPaymentModeMemory(): void {
+  memory.clear();
+}

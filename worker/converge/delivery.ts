@@ -1,0 +1,73 @@
+/**
+ * @module
+ * The one webhook path every object shares: dedupe → refetch → admit → acknowledge only what
+ * was applied.
+ *
+ * Invariant: a delivery is answered 2xx and remembered as handled only when the object's known
+ * facts after the refetch cover what the delivery announced (`facts.ts`). A refetch that failed,
+ * or that read an older state than announced (a lagging replica), is answered 503 and not
+ * remembered: the service redelivers, and a reconciliation read is brought forward meanwhile,
+ * so the object converges even if the redelivery never comes.
+ */
+import type { EventLog } from "../events/event-log.ts";
+import type { Logger } from "../http/log.ts";
+import { failure, type Outcome, success } from "../order/outcome.ts";
+import { upstreamFailure } from "../order/upstream-failure.ts";
+import { covers, type Facts } from "./facts.ts";
+import { hurryReads, knownFacts } from "./followed.ts";
+import { CATCH_UP_MS } from "./schedule.ts";
+import type { UpstreamKind } from "./status-rank.ts";
+
+/** What an object answers about one delivery (see `webhooks/answers.ts`). */
+export type DeliveryOutcome = Outcome<{ known: boolean; duplicate: boolean }>;
+
+/**
+ * Handles one verified delivery about a followed object the caller owns. Run it inside the
+ * object's lane; `refetch` reads the object from the service and applies it (admitting the
+ * read), throwing the upstream error when the read fails.
+ *
+ * @example
+ * return this.lane.run(() => applyDelivery({ log: this.log, sql, kind: "deposit", id, key,
+ *   announced, logger, refetch: () => this.#readAndApply(id) }));
+ */
+export async function applyDelivery(input: {
+  log: EventLog;
+  sql: SqlStorage;
+  kind: UpstreamKind;
+  id: string;
+  key: string;
+  announced: Facts | null;
+  logger: Logger;
+  /** Reads and applies; may answer an outcome itself (not ours, or a failure): not remembered. */
+  refetch: () => Promise<DeliveryOutcome | null | undefined>;
+}): Promise<DeliveryOutcome> {
+  const { log, sql, kind, id, key, announced, logger } = input;
+  if (log.hasDelivery(key)) return success({ known: true, duplicate: true });
+  try {
+    const answered = await input.refetch();
+    if (answered) {
+      if (!answered.ok) hurryReads(sql, Date.now() + CATCH_UP_MS, { kind, id });
+      return answered;
+    }
+  } catch (error) {
+    hurryReads(sql, Date.now() + CATCH_UP_MS, { kind, id });
+    const failed = upstreamFailure(error, logger);
+    return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);
+  }
+  const known = knownFacts(sql, kind, id);
+  if (announced && (!known || !covers(kind, known, announced))) {
+    hurryReads(sql, Date.now() + CATCH_UP_MS, { kind, id });
+    logger.warn("webhook.read_behind", {
+      kind,
+      announced: announced.status,
+      read: known?.status ?? null,
+    });
+    return failure(
+      503,
+      "service_busy",
+      `The ${kind} read back is older than the webhook announced; redeliver later.`,
+    );
+  }
+  log.rememberDelivery(key, new Date().toISOString());
+  return success({ known: true, duplicate: false });
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Monotonic facts of one upstream object, and the acknowledgement rule built on them.
+ *
+ * Facts are what a read says about progress: the status and, for invoices, the crypto received
+ * so far (`"0"` where the kind has no such amount). The service only moves forward in both, so:
+ * - a read **older** than the known facts (a lower status rank, or less received) changes
+ *   nothing: it is dropped before any business rule sees it;
+ * - a webhook is acknowledged only when the known facts after its refetch **cover** what it
+ *   announced (rank and amount at least as high); otherwise the worker answers 503 and does
+ *   not remember the delivery, so the service sends it again and the next read catches up.
+ */
+import { cmp } from "../money/decimal.ts";
+import { statusRank, type UpstreamKind } from "./status-rank.ts";
+
+/** The progress an upstream object shows in one read (or announces in one webhook). */
+export interface Facts {
+  status: string;
+  /** Crypto received so far, canonical decimal; `"0"` for kinds without it. */
+  received: string;
+}
+
+/**
+ * True when `read` is older than `known`: a lower status rank, or less received.
+ *
+ * @example
+ * isOlder("invoice", { status: "processing", received: "0" }, { status: "paid", received: "10" }); // true
+ * isOlder("invoice", { status: "expired", received: "4" }, { status: "partially_paid", received: "4" }); // false
+ */
+export function isOlder(kind: UpstreamKind, read: Facts, known: Facts): boolean {
+  return (
+    statusRank(kind, read.status) < statusRank(kind, known.status) ||
+    cmp(read.received, known.received) < 0
+  );
+}
+
+/**
+ * The newer of two fact sets (`known` when `read` is older).
+ *
+ * @example
+ * newest("invoice", known, read).status;
+ */
+export function newest(kind: UpstreamKind, known: Facts | null, read: Facts): Facts {
+  return known && isOlder(kind, read, known) ? known : read;
+}
+
+/**
+ * True when `known` is at least as new as what a webhook announced: the rule for answering it
+ * 2xx. A missing announced amount counts as zero; a missing status covers nothing but rank -1.
+ *
+ * @example
+ * covers("invoice", { status: "processing", received: "0" }, { status: "paid", received: "10" }); // false → 503
+ * covers("invoice", { status: "paid", received: "10" }, { status: "processing", received: "0" }); // true → 200
+ */
+export function covers(kind: UpstreamKind, known: Facts, announced: Facts): boolean {
+  return !isOlder(kind, known, announced);
+}

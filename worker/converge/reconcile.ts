@@ -1,0 +1,59 @@
+/**
+ * @module
+ * One reconciliation pass, run by a Durable Object's alarm: reads every followed upstream
+ * object whose read is due (`followed.ts`), through the object's own lane, so a webhook that
+ * never arrived still converges.
+ *
+ * Invariants:
+ * - each read is admitted like a webhook's refetch (older than the known facts: no change);
+ * - a failed read never fails the alarm: it is rescheduled with a longer gap;
+ * - a 429 stops the pass and defers every read of the object past the service's
+ *   `msBeforeNext` (each of them would be refused until then);
+ * - at most `MAX_READS_PER_PASS` reads per pass, so one alarm never holds the lane for long.
+ */
+import type { Logger } from "../http/log.ts";
+import { UpstreamError } from "../upstream/errors.ts";
+import { deferReads, dueObjects, type Followed, readFailed } from "./followed.ts";
+
+/** Reads one alarm pass makes at most; the rest stay due and the alarm fires again at once. */
+export const MAX_READS_PER_PASS = 10;
+
+/** Limits of a reconciliation read: one attempt of at most 5 s (the next pass retries). */
+export const RECONCILE_READ = { timeoutMs: 5_000, maxAttempts: 1 } as const;
+
+/**
+ * Reads every due object once.
+ *
+ * @example
+ * await reconcileDue({ sql, now: Date.now(), watched: hub.size > 0, log,
+ *   read: (target) => lane.run(() => this.readFollowed(target)) });
+ */
+export async function reconcileDue(input: {
+  sql: SqlStorage;
+  now: number;
+  watched: boolean;
+  log: Logger;
+  read: (target: Followed) => Promise<void>;
+}): Promise<void> {
+  const { sql, now, watched, log } = input;
+  for (const target of dueObjects(sql, now, MAX_READS_PER_PASS)) {
+    try {
+      await input.read(target);
+    } catch (error) {
+      const at = Date.now();
+      if (error instanceof UpstreamError && error.status === 429) {
+        const notBefore = at + (error.retryAfterMs ?? 1_000);
+        readFailed(sql, target, { now: at, notBefore, watched });
+        deferReads(sql, notBefore);
+        log.warn("reconcile.rate_limited", { kind: target.kind, retryAfterMs: notBefore - at });
+        return;
+      }
+      readFailed(sql, target, { now: at, watched });
+      log.warn("reconcile.read_failed", {
+        kind: target.kind,
+        error: error instanceof UpstreamError ? error.kind : "error",
+        status: error instanceof UpstreamError ? (error.status ?? null) : null,
+      });
+    }
+  }
+}
