@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
-import type { DoctorReport } from "../../worker/config/doctor.ts";
+import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { merchant, worker } from "./helpers.ts";
 

@@ -12,7 +12,7 @@ import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/api/contract
 import { app } from "../../worker/app.ts";
 import type { PaymentModeObject } from "../../worker/checkout/payment-mode-object.ts";
 import { parseConfig } from "../../worker/config/config.ts";
-import type { DoctorReport } from "../../worker/config/doctor.ts";
+import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
 import {
   clearPaymentModeMemory,

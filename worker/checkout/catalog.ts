@@ -15,9 +15,7 @@ import type { CryptoCurrency, FiatCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamBaseUrl } from "../config/upstream.ts";
-import { CATALOG_TTL_MS, type CatalogList, unwrapCatalogAnswer } from "./catalog-object.ts";
-
-export { CATALOG_TTL_MS };
+import { CATALOG_TTL_MS, type CatalogList, unwrapCatalogAnswer } from "./catalog-rpc.ts";
 
 /** The catalogue's clock; tests move it instead of waiting out a cache period. */
 export const catalogClock = { now: (): number => Date.now() };

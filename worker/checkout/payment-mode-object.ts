@@ -9,11 +9,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { askService, type ModeDecision } from "../config/payment-mode.ts";
+import type { ModeDecision } from "../config/mode-decision.ts";
+import { askService } from "../config/payment-mode.ts";
+import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 const KEY = "decision";
 
-export class PaymentModeObject extends DurableObject<Env> {
+export class PaymentModeObject extends DurableObject<Env> implements PaymentModeRpc {
   #asking: Promise<ModeDecision> | null = null;
 
   /**

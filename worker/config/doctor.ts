@@ -8,27 +8,10 @@
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Config } from "./config.ts";
 import { originsWarning } from "./doctor-origins.ts";
-import { askService, type ModeDecision } from "./payment-mode.ts";
+import type { DoctorCheck, DoctorReport } from "./doctor-report.ts";
+import type { ModeDecision } from "./mode-decision.ts";
+import { askService } from "./payment-mode.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
-
-/** One line of the report. */
-export interface DoctorCheck {
-  name: string;
-  ok: boolean;
-  /** Worth fixing, but not a failure (`ok` stays true). */
-  warning?: boolean;
-  message: string;
-}
-
-/** The doctor's report. */
-export interface DoctorReport {
-  ok: boolean;
-  environment: "sandbox" | "production";
-  baseUrl: string;
-  /** The mode shoppers get (`in-page` / `hosted`) and why. */
-  paymentMode: { mode: ModeDecision["mode"]; reason: string };
-  checks: DoctorCheck[];
-}
 
 /**
  * Runs the checks. Never throws; never mentions the key itself. `paymentMode` gives the mode in

@@ -15,19 +15,8 @@ import type { LockProbe } from "../upstream/currency-lock.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../upstream/currency-lock.ts";
 import type { Config } from "./config.ts";
 import type { Env } from "./env.ts";
+import type { ModeDecision } from "./mode-decision.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
-
-/** `in-page`: currency lock + address in the widget; `hosted`: the service's payment page. */
-export type PaymentMode = "in-page" | "hosted";
-
-/** A mode with the reason it is in force. */
-export interface ModeDecision {
-  mode: PaymentMode;
-  /** In plain words, for `npm run doctor` and `GET /v1/doctor`. */
-  reason: string;
-  /** True when the decision is kept (a forced setting or the service's own answer). */
-  settled: boolean;
-}
 
 /**
  * The decision a probe's answer gives.

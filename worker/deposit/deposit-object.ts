@@ -32,25 +32,12 @@ import { StoredObject } from "../events/stored-object.ts";
 import { failure, type Outcome, success } from "../order/outcome.ts";
 import { upstreamFailure } from "../order/upstream-failure.ts";
 import type { Deposit } from "../upstream/client.ts";
+import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
 import { buildDepositSnapshot } from "./snapshot.ts";
 import { acceptsDepositStatus, FINAL_DEPOSIT } from "./status.ts";
-import {
-  DEPOSIT_SCHEMA,
-  type DepositCurrency,
-  type DepositRow,
-  readDeposit,
-  writeDeposit,
-} from "./store.ts";
-
-/** What the route passes when a widget opens a top-up. */
-export interface OpenDeposit {
-  checkoutId: string;
-  topUpId: string;
-  customerId: string | null;
-  currency: DepositCurrency;
-}
+import { DEPOSIT_SCHEMA, type DepositRow, readDeposit, writeDeposit } from "./store.ts";
 
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
@@ -60,7 +47,7 @@ function depositFacts(status: string, deposit: Deposit | null): Facts {
   return { status, received: deposit?.settlement?.amountPaid ?? "0" };
 }
 
-export class DepositObject extends StoredObject {
+export class DepositObject extends StoredObject implements DepositRpc {
   readonly hub = new SseHub();
 
   constructor(ctx: DurableObjectState, env: Env) {

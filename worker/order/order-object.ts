@@ -21,7 +21,8 @@ import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { type PaymentMode, switchToHosted } from "../config/payment-mode.ts";
+import type { PaymentMode } from "../config/mode-decision.ts";
+import { switchToHosted } from "../config/payment-mode.ts";
 import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
@@ -50,6 +51,7 @@ import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { takeLockSlot } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
+import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
 import { refundAddressChange } from "./refund-address.ts";
 import {
@@ -72,25 +74,6 @@ import {
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
-
-/** What the worker passes when a widget opens a checkout. */
-export interface OpenCheckout {
-  checkoutId: string;
-  invoiceNumber: string;
-  amount: string;
-  currency: string;
-  fiatDecimalPlaces: number;
-  /** The fiat's smallest invoice (from the live list), for the remainder-below-minimum rule. */
-  minInvoiceAmount?: string;
-  description: string | null;
-  customerId: string | null;
-  returnUrl: string | null;
-  /** Where the service's page sends the payer after paid/overpaid, and after failed/suspended/partially_paid. */
-  successUrl: string | null;
-  failedUrl: string | null;
-  /** The deployment's mode when the order opens; the order keeps it (see `#mode`). */
-  mode: PaymentMode;
-}
 
 /** Storage key of the order's payment mode (`in-page` / `hosted`), written when it opens. */
 const PAYMENT_MODE = "payment_mode";
@@ -126,7 +109,7 @@ function invoiceFacts(invoice: Invoice): Facts {
 /** How a change to an attempt is recorded: webhooks and locks always log, reads only on change. */
 type Recording = { type: string; message: string; quiet?: boolean };
 
-export class OrderObject extends StoredObject {
+export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
   readonly hub = new SseHub();
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */

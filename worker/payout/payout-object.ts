@@ -38,6 +38,7 @@ import { failure, type Outcome, success } from "../order/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../order/upstream-failure.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
+import type { PayoutRpc } from "./payout-rpc.ts";
 import { reportRefund } from "./refund-id.ts";
 import { acceptsPayoutStatus, FINAL_PAYOUT } from "./status.ts";
 import {
@@ -77,7 +78,7 @@ const byOrderId = (orderId: string): Followed => ({ kind: "withdrawal", id: `ord
 /** The progress facts of a withdrawal read (`converge/facts.ts`). */
 const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received: "0" });
 
-export class PayoutObject extends StoredObject {
+export class PayoutObject extends StoredObject implements PayoutRpc {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info" });
   }
