@@ -40,6 +40,7 @@ import { type Appended, appendSnapshot, eventStream } from "../events/live-event
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
+import { takeSlot } from "../events/throttle.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
 import { type RefundPlan, refundPlan } from "../payout/refund.ts";
 import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
@@ -49,7 +50,7 @@ import { newAttempt, withInvoiceFacts } from "./attempts.ts";
 import { checkoutPayload, isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
-import { takeLockSlot } from "./lock-throttle.ts";
+import { CURRENCY_LOCKS } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { failure, type Outcome, success } from "./outcome.ts";
@@ -540,7 +541,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (attempt.currency?.code === currency.code && attempt.address && attempt.cryptoExpected) {
       return success(this.#snapshotAt(this.log.lastSeq()));
     }
-    const slot = takeLockSlot(this.store.sql, Date.now());
+    const slot = takeSlot(this.ctx.storage.kv, CURRENCY_LOCKS, Date.now());
     if (!slot.ok) {
       return failure(
         429,

@@ -13,11 +13,9 @@
  * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
  *   no new attempt or currency lock starts under a refund; released when that refund ends
  *   failed/cancelled or definitely never happened (`refunds.ts`);
- * - `lock_calls`: upstream currency-lock calls of the last minute (`lock-throttle.ts`);
  * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
-import { LOCK_THROTTLE_SCHEMA } from "./lock-throttle.ts";
 
 export const ORDER_SCHEMA = `
 CREATE TABLE IF NOT EXISTS order_info (
@@ -79,6 +77,5 @@ CREATE TABLE IF NOT EXISTS refund_hold (
   reason TEXT NOT NULL,
   started_at TEXT NOT NULL
 );
-${LOCK_THROTTLE_SCHEMA}
 ${EVENT_LOG_SCHEMA}
 `;
