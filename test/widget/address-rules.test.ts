@@ -6,9 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { decodeBase58Check } from "../../worker/address-codecs/base58check.ts";
+import { decodeBech32, decodeSegwit } from "../../worker/address-codecs/bech32.ts";
 import { type AddressCurrency, checkAddress } from "../../worker/checkout/address-rules.ts";
-import { decodeBase58Check } from "../../worker/crypto/base58check.ts";
-import { decodeBech32, decodeSegwit } from "../../worker/crypto/bech32.ts";
 
 const net = (network: string): AddressCurrency => ({ network, addressMask: null });
 const BTC = net("BTC");

@@ -9,7 +9,7 @@
  * Durable Object's name. Rotating the secret therefore orphans live checkouts (documented).
  */
 
-import { hmacSha256 } from "../crypto/hmac.ts";
+import { hmacSha256 } from "../signing/hmac.ts";
 
 /** Kinds of checkout that live in separate id spaces. */
 export type CheckoutKind = "invoice" | "deposit";

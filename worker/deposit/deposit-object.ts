@@ -29,8 +29,8 @@ import { type Appended, appendSnapshot, eventStream } from "../events/live-event
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
-import { failure, type Outcome, success } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { Deposit } from "../upstream/client.ts";
 import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";

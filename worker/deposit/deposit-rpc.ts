@@ -7,7 +7,7 @@
 import type { DepositSnapshot } from "../api/contract.ts";
 import type { DeliveryOutcome } from "../converge/delivery.ts";
 import type { Facts } from "../converge/facts.ts";
-import type { Outcome } from "../order/outcome.ts";
+import type { Outcome } from "../outcome/outcome.ts";
 import type { DepositCurrency } from "./store.ts";
 
 /** What the route passes when a widget opens a top-up. */

@@ -9,7 +9,7 @@
  * than the merchant's tolerance (we suggest 5 minutes). `x-checkout-event-id` repeats the body's
  * `id`, the key to dedupe on.
  */
-import { hmacSha256, toHex } from "../crypto/hmac.ts";
+import { hmacSha256, toHex } from "../signing/hmac.ts";
 
 /** Notification kinds. */
 export type NotificationType =

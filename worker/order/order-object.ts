@@ -42,6 +42,8 @@ import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import { type RefundPlan, refundPlan } from "../payout/refund.ts";
 import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
 import type { Invoice } from "../upstream/client.ts";
@@ -53,7 +55,6 @@ import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
-import { failure, type Outcome, success } from "./outcome.ts";
 import { refundAddressChange } from "./refund-address.ts";
 import {
   isLive,
@@ -74,7 +75,6 @@ import {
 } from "./snapshot.ts";
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
-import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
 
 /** Storage key of the order's payment mode (`in-page` / `hosted`), written when it opens. */
 const PAYMENT_MODE = "payment_mode";

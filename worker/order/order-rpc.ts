@@ -9,9 +9,9 @@ import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";
 import type { DeliveryOutcome } from "../converge/delivery.ts";
 import type { Facts } from "../converge/facts.ts";
+import type { Outcome } from "../outcome/outcome.ts";
 import type { RefundPlan } from "../payout/refund.ts";
 import type { OrderLedger } from "./ledger-view.ts";
-import type { Outcome } from "./outcome.ts";
 import type { RefundRecord } from "./refunds.ts";
 
 /** What the worker passes when a widget opens a checkout. */

@@ -17,7 +17,7 @@
  *   either the old address with the hold after it, or the new one.
  */
 import { type ThrottleRule, takeSlot } from "../events/throttle.ts";
-import { failure, type Outcome, success } from "./outcome.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isLive, readHold, readRefunds } from "./refunds.ts";
 
 /** Refund-address changes per checkout: 10 a minute. */

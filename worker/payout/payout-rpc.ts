@@ -7,7 +7,7 @@
 import type { PayoutView } from "../api/contract.ts";
 import type { DeliveryOutcome } from "../converge/delivery.ts";
 import type { Facts } from "../converge/facts.ts";
-import type { Outcome } from "../order/outcome.ts";
+import type { Outcome } from "../outcome/outcome.ts";
 import type { PayoutRequest } from "./store.ts";
 
 /** The payout's RPC methods (see `payout-object.ts` for what each does). */

@@ -11,7 +11,7 @@
 import type { PayoutView } from "../api/contract.ts";
 import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
 import type { Env } from "../config/env.ts";
-import type { Outcome } from "../order/outcome.ts";
+import type { Outcome } from "../outcome/outcome.ts";
 
 const REFUND_SUFFIX = /-refund(?:-([1-9]\d*))?$/;
 

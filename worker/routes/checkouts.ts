@@ -17,8 +17,8 @@ import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();

@@ -7,8 +7,8 @@ import { Hono } from "hono";
 import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
 import { ApiError } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 
 export const currencyRoutes = new Hono<AppEnv>();
 

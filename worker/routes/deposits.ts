@@ -14,8 +14,8 @@ import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 import type { UpstreamCryptoCurrency } from "../upstream/types.ts";
 

@@ -11,7 +11,7 @@ import { ApiError } from "../http/api-error.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
+import { unwrap } from "../outcome/outcome.ts";
 import { INVOICE_NUMBER } from "../token/claims.ts";
 import { refundOrder } from "./payouts.ts";
 
