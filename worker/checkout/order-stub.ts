@@ -4,7 +4,7 @@
  */
 import type { Env } from "../config/env.ts";
 import { ApiError } from "../http/api-error.ts";
-import { CHECKOUT_ID, checkoutIdFor } from "./checkout-id.ts";
+import { CHECKOUT_ID, checkoutIdFor } from "../ids/checkout-id.ts";
 
 /** The stub for a checkout id from a URL; 404 for ids of the wrong shape (no object touched). */
 export function stubForCheckout(env: Env, checkoutId: string) {

@@ -25,10 +25,17 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
-import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
+import {
+  type Appended,
+  appendSnapshot,
+  eventStream,
+  streamNotFound,
+} from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
+import { depositOrderId } from "../ids/upstream-order-id.ts";
+import { webhookUrl } from "../ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { Deposit } from "../upstream/client.ts";
@@ -117,13 +124,13 @@ export class DepositObject extends StoredObject implements DepositRpc {
 
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {
     const config = this.config();
-    const orderId = `${config.ORDER_ID_PREFIX}-${input.topUpId}`;
+    const orderId = depositOrderId(config.ORDER_ID_PREFIX, input.topUpId);
     let deposit: Deposit;
     try {
       deposit = await upstreamFor(config).createDeposit({
         orderId,
         cryptoCurrencyCode: input.currency.code,
-        webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
+        webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
         ...(input.customerId ? { customerId: input.customerId } : {}),
       });
     } catch (error) {
@@ -287,10 +294,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   override async fetch(request: Request): Promise<Response> {
     const row = this.#row();
     if (!row) {
-      return Response.json(
-        { error: { code: "not_found", message: "No such top-up." } },
-        { status: 404 },
-      );
+      return streamNotFound("No such top-up.");
     }
     // A watcher arrived: the deposit is read at least every WATCHED_READ_MS from now on.
     hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);

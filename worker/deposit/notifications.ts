@@ -10,6 +10,7 @@
  */
 import type { DepositStatus } from "../api/contract.ts";
 import type { Notification } from "../events/outbox.ts";
+import { newEventId } from "../ids/event-id.ts";
 import { settlementView } from "./settlement.ts";
 import type { DepositRow } from "./store.ts";
 
@@ -37,7 +38,7 @@ export function depositNotifications(
   const out: Notification[] = [];
   const note = (type: Notification["type"], data: Record<string, unknown>) =>
     out.push({
-      id: `evt_${crypto.randomUUID()}`,
+      id: newEventId(),
       type,
       createdAt: now,
       data: { ...base, ...data },

@@ -7,6 +7,7 @@
 
 import type { OrderState } from "../api/contract.ts";
 import type { Notification } from "../events/outbox.ts";
+import { newEventId } from "../ids/event-id.ts";
 import { formatFixed } from "../money/decimal.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
@@ -49,7 +50,7 @@ export function notificationsFor(input: {
   const out: Notification[] = [];
   const note = (type: Notification["type"], data: Record<string, unknown>) =>
     out.push({
-      id: `evt_${crypto.randomUUID()}`,
+      id: newEventId(),
       type,
       createdAt: now,
       data: { ...base, ...data },

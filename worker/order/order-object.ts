@@ -36,20 +36,27 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
-import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
+import {
+  type Appended,
+  appendSnapshot,
+  eventStream,
+  streamNotFound,
+} from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
+import { ownershipTag } from "../ids/ownership-tag.ts";
+import { attemptOrderId, refundNumber, refundOrderId } from "../ids/upstream-order-id.ts";
+import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import { type RefundPlan, refundPlan } from "../payout/refund.ts";
-import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
-import { checkoutPayload, isOwnInvoice } from "./invoice-ownership.ts";
+import { isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
@@ -264,7 +271,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     });
     const invoice = await this.#createInvoice(
       config,
-      `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`,
+      attemptOrderId(config.ORDER_ID_PREFIX, input.invoiceNumber, 1),
       input.amount,
       input,
     );
@@ -313,8 +320,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
         fiatCurrencyCode: order.currency,
         amount,
         number: order.invoiceNumber,
-        webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
-        customPayload: checkoutPayload(order.checkoutId),
+        webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
+        customPayload: ownershipTag(order.checkoutId),
         ...(order.description ? { description: order.description } : {}),
         ...(order.customerId ? { customerId: order.customerId } : {}),
         ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
@@ -635,7 +642,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (refused) return refused;
     const config = this.config();
     const number = seen + 1;
-    const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
+    const orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
     const due = orderTotals(order, this.store.attempts(), [], this.#terms()).due;
     const invoice = await this.#createInvoice(config, orderId, due, order);
     if (!invoice.ok) return invoice;
@@ -795,10 +802,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
   override async fetch(request: Request): Promise<Response> {
     if (!this.#current()) {
-      return Response.json(
-        { error: { code: "not_found", message: "No such checkout." } },
-        { status: 404 },
-      );
+      return streamNotFound("No such checkout.");
     }
     // A watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
     hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);

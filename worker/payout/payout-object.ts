@@ -33,13 +33,14 @@ import { admitRead, type Followed, forgetFollowed, knownFacts } from "../converg
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { StoredObject } from "../events/stored-object.ts";
+import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
 import type { PayoutRpc } from "./payout-rpc.ts";
-import { reportRefund } from "./refund-id.ts";
+import { reportRefund } from "./refund-report.ts";
 import { acceptsPayoutStatus, FINAL_PAYOUT } from "./status.ts";
 import {
   PAYOUT_SCHEMA,
@@ -282,7 +283,7 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
       return success(
         await upstreamFor(config).commitWithdrawal({
           quoteId: row.quote.quoteId,
-          webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
+          webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
           customData: { orderId: row.orderId, kind: row.kind },
         }),
       );

@@ -4,6 +4,7 @@
  */
 import type { PayoutView } from "../api/contract.ts";
 import type { Notification } from "../events/outbox.ts";
+import { newEventId } from "../ids/event-id.ts";
 import type { PayoutRow } from "./store.ts";
 
 /**
@@ -55,7 +56,7 @@ export function payoutNotification(
   now: string,
 ): Notification {
   return {
-    id: `evt_${crypto.randomUUID()}`,
+    id: newEventId(),
     type: "payout.status_changed",
     createdAt: now,
     data: {

@@ -7,13 +7,13 @@
 import { Hono } from "hono";
 import * as z from "zod/mini";
 import { cryptoCurrencies } from "../checkout/catalog.ts";
-import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import type { Env } from "../config/env.ts";
 import type { DepositCurrency } from "../deposit/store.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
+import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { unwrap } from "../outcome/outcome.ts";
 import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
