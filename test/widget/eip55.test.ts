@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import * as impl from "../../worker/address-codecs/eip55.ts";
-import { checkAddress } from "../../worker/checkout/address-rules.ts";
+import { checkAddress } from "../../worker/addresses/address-rules.ts";
 import { isEvmNetwork } from "../../worker/wallet/networks.ts";
 import { CURRENCIES } from "./fakes.ts";
 

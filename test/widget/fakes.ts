@@ -6,13 +6,13 @@ import { encode } from "uqr";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
 import { registerAddressCheck } from "../../widget/address-check.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
+import { checkAddress } from "../../worker/addresses/address-rules.ts";
 import type {
   CheckoutSnapshot,
   CryptoCurrency,
   DepositSnapshot,
   PaymentInstructions,
 } from "../../worker/api/contract.ts";
-import { checkAddress } from "../../worker/checkout/address-rules.ts";
 
 export const BASE = "https://pay.example.test";
 

@@ -6,11 +6,11 @@
  * The Durable Object namespaces are typed by each object's RPC interface (`*-rpc.ts`), never by
  * its class: a class imports half the worker, and every one of those modules needs `Env`.
  */
-import type { CatalogRpc } from "../checkout/catalog-rpc.ts";
-import type { PaymentModeRpc } from "../checkout/payment-mode-rpc.ts";
+import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
 import type { DepositRpc } from "../deposit/deposit-rpc.ts";
 import type { OrderRpc } from "../order/order-rpc.ts";
 import type { PayoutRpc } from "../payout/payout-rpc.ts";
+import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 export interface Env {
   DISPLAY_NAME?: string;

@@ -11,6 +11,8 @@
  * - No usable answer (service down, key refused): hosted for now, remembered nowhere, so the
  *   next checkout asks again. Hosted always works; in-page needs the lock.
  */
+
+import { paymentModeStub } from "../objects/stubs.ts";
 import type { LockProbe } from "../upstream/currency-lock.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../upstream/currency-lock.ts";
 import type { Config } from "./config.ts";
@@ -72,7 +74,7 @@ export function modeKey(config: Config): string {
 const memory = new Map<string, ModeDecision>();
 
 function recordFor(env: Env, config: Config) {
-  return env.PAYMENT_MODES.get(env.PAYMENT_MODES.idFromName(modeKey(config)));
+  return paymentModeStub(env, modeKey(config));
 }
 
 /**

@@ -31,3 +31,6 @@ export async function checkoutIdFor(kind: CheckoutKind, sub: string, secret: str
 
 /** Shape check before touching any Durable Object: 22 base64url chars (`d` prefix for top-ups). */
 export const CHECKOUT_ID = /^d?[A-Za-z0-9_-]{22}$/;
+
+/** The shape of a top-up's checkout id: `d` + 22 base64url characters. */
+export const DEPOSIT_ID = /^d[A-Za-z0-9_-]{22}$/;

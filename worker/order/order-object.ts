@@ -18,7 +18,7 @@
  *   shopper watches, so a lost webhook still converges.
  */
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
-import { cryptoCurrencies } from "../checkout/catalog.ts";
+import { cryptoCurrencies } from "../catalog/catalog.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";

@@ -1,7 +1,7 @@
 /**
  * @module
  * When the shopper's refund address may change (the order object asks before it writes one;
- * the route has already checked the address itself with `checkout/address-guard.ts`).
+ * the route has already checked the address itself with `addresses/address-guard.ts`).
  *
  * Invariants:
  * - frozen once a refund is in flight: while the order holds a refund (taken before the quote,

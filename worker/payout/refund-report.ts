@@ -4,9 +4,9 @@
  * (refund orderIds themselves are written and read in `ids/upstream-order-id.ts`).
  */
 import type { PayoutView } from "../api/contract.ts";
-import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
 import type { Env } from "../config/env.ts";
 import { refundNumber } from "../ids/upstream-order-id.ts";
+import { orderStubForInvoiceNumber } from "../objects/stubs.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 
 /**
@@ -39,7 +39,7 @@ export async function reportRefund(
     p.status === "uncertain"
   )
     return null;
-  const { stub } = await stubForInvoiceNumber(env, p.invoiceNumber, secret);
+  const { stub } = await orderStubForInvoiceNumber(env, p.invoiceNumber, secret);
   return stub.recordRefund({
     orderId: p.orderId,
     number: refundNumber(p.orderId) ?? 1,

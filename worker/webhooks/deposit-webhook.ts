@@ -8,6 +8,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositTopUpId } from "../ids/upstream-order-id.ts";
+import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { announcedFacts, objectRef } from "./payload.ts";
 
@@ -29,7 +30,7 @@ export async function handleDepositWebhook(
   const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const outcome = await c.env.DEPOSITS.get(c.env.DEPOSITS.idFromName(id)).applyDepositWebhook(
+    const outcome = await depositStub(c.env, id).applyDepositWebhook(
       ref.data.id,
       key,
       announcedFacts(data),

@@ -7,10 +7,10 @@
  * the service has no such operation.
  */
 import { DurableObject } from "cloudflare:workers";
-import { parseConfig } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
-import type { ModeDecision } from "../config/mode-decision.ts";
-import { askService } from "../config/payment-mode.ts";
+import { parseConfig } from "./config.ts";
+import type { Env } from "./env.ts";
+import type { ModeDecision } from "./mode-decision.ts";
+import { askService } from "./payment-mode.ts";
 import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 const KEY = "decision";
