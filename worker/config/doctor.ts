@@ -1,6 +1,6 @@
 /**
  * @module
- * The seed's "validate on save": checks API key + Account ID with `GET /accounts`, and says
+ * The gateway module's "validate on save" (the service's API): checks API key + Account ID with `GET /accounts`, and says
  * in plain words what a failure means (wrong key, wrong environment, wrong account, no answer).
  * Also says which payment mode is in force and why (`payment-mode.ts`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.

@@ -1,7 +1,7 @@
 /**
  * @module
  * Parses the configuration once per isolate and refuses to serve when it is invalid, with
- * 503 `config_error` naming each bad variable (never its value). The seed's rule "saving a key
+ * 503 `config_error` naming each bad variable (never its value). The service's rule "saving a key
  * and account without the webhook signing key is blocked" becomes: no checkout is served until
  * `WEBHOOK_SIGNING_KEY` is set.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * Which merchant notifications an applied invoice state produces (the seed's gateway table):
+ * Which merchant notifications an applied invoice state produces (the gateway module's status table):
  * every status change is reported; money applied is reported with exact amounts; the order
  * turning paid is reported exactly once.
  */

@@ -1,7 +1,9 @@
 /**
  * @module
- * SQLite schema of one order's Durable Object, created in the constructor under
- * `blockConcurrencyWhile` (so no request ever sees a half-made schema).
+ * SQLite schema of one order's Durable Object, created lazily by `StoredObject.ensureSchema`:
+ * by the call that opens the order, or on a later start when the object already has one (a
+ * read of an unknown checkout creates no storage). DDL is idempotent, so a restart also adds
+ * tables of newer versions.
  *
  * - `order_info`: the order itself (one row);
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
