@@ -6,8 +6,7 @@
  */
 
 import type { OrderState } from "../api/contract.ts";
-import type { Notification } from "../events/outbox.ts";
-import { newEventId } from "../ids/event-id.ts";
+import { type Notification, notification } from "../events/outbox.ts";
 import { formatFixed } from "../money/decimal.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
@@ -49,12 +48,7 @@ export function notificationsFor(input: {
   };
   const out: Notification[] = [];
   const note = (type: Notification["type"], data: Record<string, unknown>) =>
-    out.push({
-      id: newEventId(),
-      type,
-      createdAt: now,
-      data: { ...base, ...data },
-    });
+    out.push(notification(type, now, { ...base, ...data }));
   if (input.statusChanged) note("order.status_changed", { previousStatus: input.previousStatus });
   if (input.payment) {
     note("order.payment_applied", {

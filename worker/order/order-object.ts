@@ -36,12 +36,8 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
-import {
-  type Appended,
-  appendSnapshot,
-  eventStream,
-  streamNotFound,
-} from "../events/live-events.ts";
+import type { Appended } from "../events/live-events.ts";
+import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
