@@ -84,35 +84,32 @@ export class DepositObject extends StoredObject implements DepositRpc {
     return event.snapshot;
   }
 
+  /** A second open of a top-up: its existing deposit, or 409 when it asks another currency. */
+  #reopen(
+    row: DepositRow,
+    input: OpenDeposit,
+  ): Outcome<{ created: boolean; snapshot: DepositSnapshot }> {
+    if (row.currency.code !== input.currency.code) {
+      return failure(
+        409,
+        "checkout_conflict",
+        `Top-up ${input.topUpId} already has a ${row.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
+      );
+    }
+    return success({ created: false, snapshot: this.#snapshotAt(row, this.log.lastSeq()) });
+  }
+
   /** Opens the top-up: creates the upstream deposit once, or returns the existing one. */
   async open(
     input: OpenDeposit,
   ): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
     const existing = this.#row();
-    if (existing) {
-      if (existing.currency.code !== input.currency.code) {
-        return failure(
-          409,
-          "checkout_conflict",
-          `Top-up ${input.topUpId} already has a ${existing.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
-        );
-      }
-      return success({ created: false, snapshot: this.#snapshotAt(existing, this.log.lastSeq()) });
-    }
+    if (existing) return this.#reopen(existing, input);
     // The lane makes concurrent opens queue: the first creates, the rest find its row.
     return this.lane.run(async () => {
       const row = this.#row();
-      if (row) {
-        if (row.currency.code !== input.currency.code) {
-          return failure(
-            409,
-            "checkout_conflict",
-            `Top-up ${input.topUpId} already has a ${row.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
-          );
-        }
-        return success({ created: false, snapshot: this.#snapshotAt(row, this.log.lastSeq()) });
-      }
+      if (row) return this.#reopen(row, input);
       const outcome = await this.#create(input);
       return outcome.ok ? success({ created: true, snapshot: outcome.value }) : outcome;
     });
