@@ -4,7 +4,7 @@
  * worker as a static asset at /widget.js), one small script per extra locale
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
  * (`qr.js`) and refund-address check (`address.js`: the worker's own
- * `worker/checkout/address-rules.ts`), the on-demand views (`topup.js`: top-up
+ * `worker/addresses/address-rules.ts`), the on-demand views (`topup.js`: top-up
  * mode; `refund.js`: the refund form; `payment.js`: the payment instructions), and the ESM
  * build `dist/widget.esm.js` with its types.
  *
@@ -113,7 +113,7 @@ await build({
 await build({
   ...common,
   stdin: {
-    contents: `import { checkAddress } from "../worker/checkout/address-rules.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
+    contents: `import { checkAddress } from "../worker/addresses/address-rules.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
     resolveDir: "widget",
     loader: "ts",
   },

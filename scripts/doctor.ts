@@ -1,6 +1,6 @@
 /**
  * @module
- * `npm run doctor`: checks the worker's configuration the way the seed's gateway module does
+ * `npm run doctor`: checks the worker's configuration the way the service's gateway module does
  * on save — API key + Account ID against `GET /accounts` — from the merchant's machine.
  *
  * Reads every config variable (`doctor-env.ts`): `wrangler.toml` [vars], `.dev.vars`, then the

@@ -4,8 +4,8 @@
  */
 import { app } from "./app.ts";
 
-export { CatalogObject } from "./checkout/catalog-object.ts";
-export { PaymentModeObject } from "./checkout/payment-mode-object.ts";
+export { CatalogObject } from "./catalog/catalog-object.ts";
+export { PaymentModeObject } from "./config/payment-mode-object.ts";
 export { DepositObject } from "./deposit/deposit-object.ts";
 export { OrderObject } from "./order/order-object.ts";
 export { PayoutObject } from "./payout/payout-object.ts";

@@ -17,7 +17,7 @@ export const SEED_BALANCES: Record<string, string> = {
 };
 
 /**
- * Puts the seed balances into a state.
+ * Puts the starting balances into a state.
  * @example
  * seedBalances(state); balanceOf(state, "USDT_TRC20").toFixed(); // "5000"
  */

@@ -10,18 +10,12 @@
  * only hits requests about that order (see fault-scope.ts).
  */
 import type { Context, MiddlewareHandler } from "hono";
+import type { Fault, FaultMode } from "./control-records.ts";
 import { inScope, requestOrderId } from "./fault-scope.ts";
 import { optionalInt, optionalString, requiredString } from "./fields.ts";
 import type { SandboxState } from "./state.ts";
 import { dataResponse, errorResponse, invalidBody, parseJsonExact, WireError } from "./wire.ts";
 
-export type FaultMode =
-  | "delay"
-  | "status"
-  | "timeout-after-create"
-  | "drop"
-  | "malformed"
-  | "stale";
 const MODES: readonly FaultMode[] = [
   "delay",
   "status",
@@ -30,24 +24,6 @@ const MODES: readonly FaultMode[] = [
   "malformed",
   "stale",
 ];
-
-export interface Fault {
-  id: string;
-  method: string | null;
-  path: string;
-  mode: FaultMode;
-  /** Matches left before the fault is removed. */
-  times: number;
-  delayMs: number;
-  status: number;
-  msBeforeNext: number;
-  code: string | null;
-  variant: "truncated" | "shape";
-  /** `stale` only: the earlier status whose snapshot is answered. */
-  asStatus: string | null;
-  /** Only requests about this order (orderId equal or `scope-…`); null = every request. */
-  scope: string | null;
-}
 
 /**
  * Validates and registers a fault from a POST /sandbox/faults body.

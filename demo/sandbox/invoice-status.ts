@@ -1,6 +1,6 @@
 /**
  * @module invoice-status
- * The invoice status graph (the seed leaves transitions "not shown"; this is the sandbox's
+ * The invoice status graph (the service's API leaves transitions "not shown"; this is the sandbox's
  * documented choice) and the one function that moves an invoice and emits its webhook.
  */
 import type { InvoiceRecord, InvoiceStatus, SandboxState } from "./state.ts";

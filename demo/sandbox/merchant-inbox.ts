@@ -8,19 +8,6 @@ import { optionalInt } from "./fields.ts";
 import { nowIso, type SandboxState } from "./state.ts";
 import { dataResponse, invalidBody, plainJsonResponse, readJsonObject } from "./wire.ts";
 
-export interface InboxEntry {
-  at: string;
-  headers: Record<string, string>;
-  body: string;
-  /** What the inbox answered. */
-  status: number;
-}
-
-export interface InboxState {
-  entries: InboxEntry[];
-  failures: { status: number; remaining: number } | null;
-}
-
 /**
  * Registers /sandbox/merchant-inbox (POST record, GET list, `?contains=` filter, DELETE clear) and
  * /sandbox/merchant-inbox/behaviour (POST `{status, times}`).

@@ -6,11 +6,19 @@
  * `/pay/:id/status` every 2 s and reloads on a change, counts down, and sends the payer on
  * 3 s after an outcome (a link does the same at once). Every value is HTML-escaped.
  */
-import { fiatCurrency } from "./currencies.ts";
-import { plain } from "./decimal.ts";
-import type { PayOption } from "./pay-page.ts";
+import { type CryptoCurrency, fiatCurrency } from "./currencies.ts";
+import { type Decimal, plain } from "./decimal.ts";
 import { qrPngDataUri } from "./qr-png.ts";
 import type { InvoiceRecord } from "./state.ts";
+
+/** One currency the payer may choose, with this invoice's amount in it. */
+export interface PayOption {
+  currency: CryptoCurrency;
+  amount: Decimal;
+  /** The tenant's minimum deposit; an amount below it cannot be chosen. */
+  minimum: Decimal;
+  available: boolean;
+}
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -12,23 +12,14 @@
  */
 import type { Hono } from "hono";
 import { newAddress } from "./addresses.ts";
-import { CRYPTO_CURRENCIES, type CryptoCurrency } from "./currencies.ts";
-import { Dec, type Decimal } from "./decimal.ts";
+import { CRYPTO_CURRENCIES } from "./currencies.ts";
+import { Dec } from "./decimal.ts";
 import { lockInvoice } from "./invoice-payment.ts";
 import { expireDue } from "./invoice-status.ts";
-import { payPageHtml } from "./pay-page-view.ts";
+import { type PayOption, payPageHtml } from "./pay-page-view.ts";
 import { fiatToCrypto } from "./rates.ts";
 import type { InvoiceRecord, InvoiceStatus, SandboxState } from "./state.ts";
 import { plainJsonResponse, WireError } from "./wire.ts";
-
-/** One currency the payer may choose, with this invoice's amount in it. */
-export interface PayOption {
-  currency: CryptoCurrency;
-  amount: Decimal;
-  /** The tenant's minimum deposit; an amount below it cannot be chosen. */
-  minimum: Decimal;
-  available: boolean;
-}
 
 /**
  * Every currency of the tenant for this invoice: its amount, and whether it reaches the minimum.

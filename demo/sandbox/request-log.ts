@@ -4,20 +4,11 @@
  * sent, in order, for tests that check retries, idempotency keys and backoff.
  */
 import type { MiddlewareHandler } from "hono";
+import type { RequestLogEntry } from "./control-records.ts";
 import { nowIso, type SandboxState } from "./state.ts";
 
 /** Entries kept; older ones are dropped first. */
 export const REQUEST_LOG_CAP = 5000;
-
-export interface RequestLogEntry {
-  at: string;
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  status: number;
-  authorized: boolean;
-  requestId: string;
-}
 
 const requestIds = new WeakMap<Request, string>();
 

@@ -4,10 +4,8 @@
  * invoices, deposits, quotes, withdrawals and webhook deliveries, and the maps that index them.
  * All mutation is synchronous so an idempotency lookup and its insert never straddle an await.
  */
+import type { Fault, InboxState, RequestLogEntry } from "./control-records.ts";
 import type { Decimal } from "./decimal.ts";
-import type { Fault } from "./faults.ts";
-import type { InboxState } from "./merchant-inbox.ts";
-import type { RequestLogEntry } from "./request-log.ts";
 import { createScheduler, type Scheduler } from "./scheduler.ts";
 
 /** How a sandbox is configured. */

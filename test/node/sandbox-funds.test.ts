@@ -6,7 +6,7 @@ import Big from "big.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox } from "../../demo/sandbox/app.ts";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { balanceOf, sandboxClient } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_funds_test";
@@ -30,12 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => sb.close());
 
-async function balance(code: string): Promise<Big> {
-  const r = await (await fetch(`${sb.url}/sandbox/balances`)).json();
-  return new Big(
-    r.data.find((b: { cryptoCurrencyCode: string }) => b.cryptoCurrencyCode === code).amount,
-  );
-}
+const balance = (code: string) => balanceOf(sb.url, code);
 async function setBalance(code: string, amount: string) {
   await fetch(`${sb.url}/sandbox/balances`, {
     method: "POST",

@@ -4,8 +4,10 @@
  * response text (so tests can assert exact numerals) and a local webhook receiver that records
  * raw bodies and can be told to fail. Test code, not part of the simulator: it lives here.
  */
+
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import Big from "big.js";
 
 /** A response as tests want it: status, headers, raw text and the parsed JSON (if any). */
 export interface RawResult {
@@ -103,4 +105,17 @@ export async function startReceiver() {
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The sandbox account's balance of one currency, exact.
+ *
+ * @example
+ * const before = await balanceOf(sb.url, "USDT_TRC20");
+ */
+export async function balanceOf(baseUrl: string, code: string): Promise<Big> {
+  const r = (await (await fetch(`${baseUrl}/sandbox/balances`)).json()) as {
+    data: { cryptoCurrencyCode: string; amount: string | number }[];
+  };
+  return new Big(r.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
 }

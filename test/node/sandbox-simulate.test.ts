@@ -5,7 +5,7 @@
 import Big from "big.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { balanceOf, sandboxClient } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_simulate_test";
@@ -51,12 +51,7 @@ async function hooks(objectId: string) {
   return (await r.json()).data.map((h: { body: string }) => JSON.parse(h.body));
 }
 
-async function balance(code: string): Promise<Big> {
-  const r = await (await fetch(`${sb.url}/sandbox/balances`)).json();
-  return new Big(
-    r.data.find((b: { cryptoCurrencyCode: string }) => b.cryptoCurrencyCode === code).amount,
-  );
-}
+const balance = (code: string) => balanceOf(sb.url, code);
 
 describe("invoice simulation", () => {
   it("paid: locks the default currency, goes processing → paid, settles and credits exactly", async () => {

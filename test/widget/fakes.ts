@@ -12,13 +12,13 @@ import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { type Translator, translator } from "../../widget/i18n/index.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
+import { checkAddress } from "../../worker/addresses/address-rules.ts";
 import type {
   CheckoutSnapshot,
   CryptoCurrency,
   DepositSnapshot,
   PaymentInstructions,
 } from "../../worker/api/contract.ts";
-import { checkAddress } from "../../worker/checkout/address-rules.ts";
 
 export const BASE = "https://pay.example.test";
 

@@ -38,7 +38,10 @@ describe("the outbox alarm is awaited after the commit", () => {
       body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "40" }),
     });
     expect(quoted.status).toBe(201);
-    const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
+    // The namespace is typed by the RPC face; the instance inside is the class.
+    const stub = env.PAYOUTS.get(
+      env.PAYOUTS.idFromName(`payout:${orderId}`),
+    ) as DurableObjectStub<PayoutObject>;
     const finished = await runInDurableObject(stub, async (o: PayoutObject) => {
       const done = slowAlarm(o);
       const result = await o.commit();

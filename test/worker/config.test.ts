@@ -16,7 +16,7 @@ const valid = (): Env =>
     ALLOWED_ORIGINS: "https://shop.example.com, https://www.example.com/",
   }) as Env;
 
-describe("configuration (the seed's gateway-module settings)", () => {
+describe("configuration (the gateway module's settings)", () => {
   it("parses a complete configuration with defaults", () => {
     const result = parseConfig(valid());
     expect(result.ok).toBe(true);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { CryptoCurrency, FiatCurrency } from "../../worker/api/contract.ts";
-import { CATALOG_TTL_MS, catalogClock, clearCatalogMemory } from "../../worker/checkout/catalog.ts";
+import { catalogClock, clearCatalogMemory } from "../../worker/catalog/catalog.ts";
+import { CATALOG_TTL_MS } from "../../worker/catalog/catalog-rpc.ts";
 import { fault, STOREFRONT, sandbox, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {

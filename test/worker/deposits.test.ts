@@ -11,6 +11,7 @@ import { computeSettlement, settlementAgrees } from "../../worker/deposit/settle
 import type { DepositRow } from "../../worker/deposit/store.ts";
 import type { Settlement } from "../../worker/upstream/types.ts";
 import {
+  balance,
   deliver,
   deliveriesFor,
   fault,
@@ -58,13 +59,6 @@ function simulateDeposit(orderId: string, action: string, amount?: string) {
 
 async function depositDeliveries(orderId: string) {
   return (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
-}
-
-async function balance(code: string): Promise<string> {
-  const { body } = await sandbox<{
-    data: { cryptoCurrencyCode: string; amount: string | number }[];
-  }>("/sandbox/balances");
-  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
 }
 
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
-import type { DoctorReport } from "../../worker/config/doctor.ts";
+import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { merchant, worker } from "./helpers.ts";
 
@@ -26,7 +26,7 @@ async function doctorWith(overrides: Partial<Env>) {
   };
 }
 
-describe("GET /v1/doctor (the seed's validate-on-save)", () => {
+describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
   it("needs the merchant Bearer token", async () => {
     expect((await worker("/v1/doctor")).status).toBe(401);
     const wrong = await worker("/v1/doctor", { headers: { authorization: "Bearer nope" } });

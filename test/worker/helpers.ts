@@ -3,9 +3,11 @@
  * sandbox's admin API, and deliver the sandbox's signed webhooks to the worker.
  */
 import { env, exports } from "cloudflare:workers";
+import { expect } from "vitest";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
+import { UpstreamError } from "../../worker/upstream/errors.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
 export const STOREFRONT = "http://127.0.0.1:5173";
@@ -191,4 +193,35 @@ export async function hmacHex(key: string, message: string): Promise<string> {
   );
   const mac = await crypto.subtle.sign("HMAC", k, new TextEncoder().encode(message));
   return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * The sandbox account's balance of one currency, as the decimal string the service answered.
+ *
+ * @example
+ * const before = await balance("USDT_TRC20");
+ */
+export async function balance(code: string): Promise<string> {
+  const { body } = await sandbox<{
+    data: { cryptoCurrencyCode: string; amount: string | number }[];
+  }>("/sandbox/balances");
+  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
+}
+
+/**
+ * The `UpstreamError` a call fails with; the test fails when the call succeeds or throws
+ * anything else.
+ *
+ * @example
+ * expect((await upstreamFailure(client.getInvoice(q))).kind).toBe("not_found");
+ */
+export async function upstreamFailure(promise: Promise<unknown>): Promise<UpstreamError> {
+  const error = await promise.then(
+    () => {
+      throw new Error("expected a failure");
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UpstreamError);
+  return error as UpstreamError;
 }

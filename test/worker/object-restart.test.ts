@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { checkoutIdFor } from "../../worker/checkout/checkout-id.ts";
+import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
 import { fault, ledgerOf, openCheckout, sleep, uniqueSub, upstreamInvoice } from "./helpers.ts";
 
 describe("object restarted mid-call", () => {

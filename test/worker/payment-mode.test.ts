@@ -10,15 +10,15 @@ import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, inject, it } from "vitest";
 import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/api/contract.ts";
 import { app } from "../../worker/app.ts";
-import type { PaymentModeObject } from "../../worker/checkout/payment-mode-object.ts";
 import { parseConfig } from "../../worker/config/config.ts";
-import type { DoctorReport } from "../../worker/config/doctor.ts";
+import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
 import {
   clearPaymentModeMemory,
   modeKey,
   paymentModeFor,
 } from "../../worker/config/payment-mode.ts";
+import type { PaymentModeObject } from "../../worker/config/payment-mode-object.ts";
 import { upstreamFor } from "../../worker/config/upstream.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../../worker/upstream/currency-lock.ts";

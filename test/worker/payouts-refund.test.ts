@@ -7,6 +7,7 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import {
+  balance,
   deliver,
   deliverAll,
   deliveriesFor,
@@ -51,13 +52,6 @@ async function paidOrder(
 async function endAttempt(sub: string) {
   expect((await simulate(`cc-${sub}`, "expire")).status).toBe(200);
   await deliverAll(`cc-${sub}`);
-}
-
-async function balance(code: string): Promise<string> {
-  const { body } = await sandbox<{
-    data: { cryptoCurrencyCode: string; amount: string | number }[];
-  }>("/sandbox/balances");
-  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
 }
 
 describe("POST /v1/orders/:invoiceNumber/refund", () => {

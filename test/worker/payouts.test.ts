@@ -7,6 +7,7 @@ import Big from "big.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PayoutView } from "../../worker/api/contract.ts";
 import {
+  balance,
   deliver,
   deliveriesFor,
   fault,
@@ -32,13 +33,6 @@ async function commit(orderId: string) {
     method: "POST",
   });
   return { status: res.status, body: (await res.json()) as Body };
-}
-
-async function balance(code: string): Promise<string> {
-  const { body } = await sandbox<{
-    data: { cryptoCurrencyCode: string; amount: string | number }[];
-  }>("/sandbox/balances");
-  return String(body.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
 }
 
 function setBalance(cryptoCurrencyCode: string, amount: string) {

@@ -2,8 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { app } from "../../worker/app.ts";
-import { checkoutIdFor } from "../../worker/checkout/checkout-id.ts";
 import type { Env } from "../../worker/config/env.ts";
+import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { deliverAll, SANDBOX_URL, STOREFRONT, simulate, token, uniqueSub } from "./helpers.ts";
 

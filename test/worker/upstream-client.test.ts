@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/upstream/client.ts";
-import { UpstreamError } from "../../worker/upstream/errors.ts";
+import { upstreamFailure } from "./helpers.ts";
 
 const API_KEY = "sk_test_fake_key_0123456789";
 const ACCOUNT = "00000000-0000-4000-8000-00000000abcd";
@@ -211,17 +211,6 @@ function setup(extra: Partial<UpstreamClientOptions> & { conflictOnRepeat?: bool
   return { fake, client, sleeps, logs };
 }
 
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => {
-      throw new Error("expected a failure");
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
-}
-
 const invoiceInput = (orderId: string) => ({ orderId, fiatCurrencyCode: "USD", amount: "49.90" });
 
 describe("wire format", () => {
@@ -373,7 +362,7 @@ describe("invalid answers", () => {
       kind: "malformed",
       body: '{"data":{"id":"i","amount":"lots","fiatCurrencyCode":"USD","status":"created","createdAt":"x","paymentPageUrl":"u","settlement":{"amountPaid":1}}}',
     });
-    const error = await failure(client.getInvoice({ id: "i" }));
+    const error = await upstreamFailure(client.getInvoice({ id: "i" }));
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toContain("data.amount");
     expect(error.message).toContain("data.settlement.commissionAmount");
@@ -387,14 +376,18 @@ describe("invalid answers", () => {
       kind: "malformed",
       body: '{"data":[{"code":"USD","name":"x","decimalPlaces":2,"minInvoiceAmount":1},{"code":"EUR","name":"y","decimalPlaces":2.5,"minInvoiceAmount":1}]}',
     });
-    expect((await failure(client.listFiatCurrencies())).message).toContain("data[1].decimalPlaces");
+    expect((await upstreamFailure(client.listFiatCurrencies())).message).toContain(
+      "data[1].decimalPlaces",
+    );
     fake.fault("GET /accounts", { kind: "malformed", body: '[{"id":"a"}]' });
-    expect((await failure(client.listAccounts())).message).toContain("(root): ");
+    expect((await upstreamFailure(client.listAccounts())).message).toContain("(root): ");
     fake.fault("GET /withdrawal", {
       kind: "malformed",
       body: '{"data":{"id":"w","cryptoCurrencyCode":"BTC","address":"a","amount":1,"status":"teleported","createdAt":"x"}}',
     });
-    expect((await failure(client.getWithdrawal({ id: "w" }))).message).toContain("data.status");
+    expect((await upstreamFailure(client.getWithdrawal({ id: "w" }))).message).toContain(
+      "data.status",
+    );
   });
 
   it("amounts and counts must be JSON numbers, text must be JSON strings", async () => {
@@ -403,7 +396,7 @@ describe("invalid answers", () => {
       kind: "malformed",
       body: '{"data":[{"code":"USD","name":"x","decimalPlaces":"2","minInvoiceAmount":"1.5"}]}',
     });
-    const strings = await failure(client.listFiatCurrencies());
+    const strings = await upstreamFailure(client.listFiatCurrencies());
     expect(strings.kind).toBe("invalid_response");
     expect(strings.message).toContain("data[0].decimalPlaces: expected an integer");
     expect(strings.message).toContain("data[0].minInvoiceAmount: expected a number");
@@ -411,7 +404,7 @@ describe("invalid answers", () => {
       kind: "malformed",
       body: '{"data":[{"id":12345,"name":null,"createdAt":null}]}',
     });
-    expect((await failure(client.listAccounts())).message).toContain("data[0].id");
+    expect((await upstreamFailure(client.listAccounts())).message).toContain("data[0].id");
     // The same answer with numbers where numbers belong parses, and amounts come out as
     // canonical decimal strings.
     fake.fault("GET /currencies/fiat", {
@@ -426,7 +419,7 @@ describe("invalid answers", () => {
   it("a body that is not JSON is invalid_response", async () => {
     const { fake, client } = setup();
     fake.fault("GET /accounts", { kind: "malformed", body: "<html>oops</html>" });
-    const error = await failure(client.listAccounts());
+    const error = await upstreamFailure(client.listAccounts());
     expect(error.kind).toBe("invalid_response");
     expect(error.message).toContain("not JSON");
   });
@@ -440,7 +433,7 @@ describe("errors and retries", () => {
       status: 400,
       body: '{"code":"exceptions.invoice.amountBelowMinimum","message":"too small"}',
     });
-    const error = await failure(client.createInvoice(invoiceInput("cc-5")));
+    const error = await upstreamFailure(client.createInvoice(invoiceInput("cc-5")));
     expect(error).toMatchObject({
       kind: "http",
       status: 400,
@@ -460,7 +453,7 @@ describe("errors and retries", () => {
       body: "{}",
       headers: { "x-request-id": "", "x-correlation-id": "corr-7" },
     });
-    expect((await failure(client.listAccounts())).requestId).toBe("corr-7");
+    expect((await upstreamFailure(client.listAccounts())).requestId).toBe("corr-7");
   });
 
   it("5xx then success: retried with the identical body, one invoice", async () => {
@@ -478,7 +471,7 @@ describe("errors and retries", () => {
   it("gives up after maxAttempts with the last error", async () => {
     const { fake, client } = setup({ maxAttempts: 2 });
     fake.fault("GET /accounts", ...Array(5).fill({ kind: "status", status: 500 }));
-    const error = await failure(client.listAccounts());
+    const error = await upstreamFailure(client.listAccounts());
     expect(error.status).toBe(500);
     expect(fake.count("GET /accounts")).toBe(2);
   });
@@ -496,7 +489,7 @@ describe("errors and retries", () => {
   it("timeouts exhaust into kind timeout", async () => {
     const { fake, client } = setup();
     fake.fault("GET /accounts", { kind: "hang" }, { kind: "hang" }, { kind: "hang" });
-    const error = await failure(client.listAccounts());
+    const error = await upstreamFailure(client.listAccounts());
     expect(error.kind).toBe("timeout");
     expect(fake.count("GET /accounts")).toBe(3);
   });
@@ -530,14 +523,14 @@ describe("errors and retries", () => {
   it("429 with a hint beyond 10 s is not retried early: thrown with retryAfterMs", async () => {
     const { fake, client, sleeps, logs } = setup();
     fake.fault("GET /currencies", limited("60000"));
-    const error = await failure(client.listCurrencies());
+    const error = await upstreamFailure(client.listCurrencies());
     expect(error).toMatchObject({ status: 429, retryAfterMs: 60_000 });
     expect(fake.count("GET /currencies")).toBe(1);
     expect(sleeps).toEqual([]);
     expect(logs.at(-1)).toMatchObject({ outcome: "fail", retryAfterMs: 60_000 });
     // A hint too large to be an exact JS integer is still read as "too long", never as a float.
     fake.fault("GET /accounts", limited("123456789012345678901.5"));
-    const huge = await failure(client.listAccounts());
+    const huge = await upstreamFailure(client.listAccounts());
     expect(huge.retryAfterMs).toBe(Number.MAX_SAFE_INTEGER);
     expect(fake.count("GET /accounts")).toBe(1);
   });
@@ -545,7 +538,7 @@ describe("errors and retries", () => {
   it("429 with a hint beyond the call's remaining budget is not retried", async () => {
     const { fake, client, sleeps } = setup({ deadlineMs: 1000 });
     fake.fault("GET /accounts", limited("5000"));
-    expect(await failure(client.listAccounts())).toMatchObject({ retryAfterMs: 5000 });
+    expect(await upstreamFailure(client.listAccounts())).toMatchObject({ retryAfterMs: 5000 });
     expect(fake.count("GET /accounts")).toBe(1);
     expect(sleeps).toEqual([]);
   });
@@ -556,14 +549,14 @@ describe("errors and retries", () => {
     await client.listAccounts();
     expect(sleeps).toEqual([2000]);
     fake.fault("GET /accounts", { ...limited(), headers: { "retry-after": "30" } });
-    expect(await failure(client.listAccounts())).toMatchObject({ retryAfterMs: 30_000 });
+    expect(await upstreamFailure(client.listAccounts())).toMatchObject({ retryAfterMs: 30_000 });
   });
 
   it("the deadline bounds the whole call, per-attempt timeouts included", async () => {
     const { fake, client } = setup({ timeoutMs: 5000, deadlineMs: 300 });
     fake.fault("GET /accounts", { kind: "hang" }, { kind: "hang" }, { kind: "hang" });
     const started = Date.now();
-    const error = await failure(client.listAccounts());
+    const error = await upstreamFailure(client.listAccounts());
     expect(error.kind).toBe("timeout");
     expect(error.message).toMatch(/within 300 ms/);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -574,7 +567,7 @@ describe("errors and retries", () => {
   it("one short attempt: maxAttempts 1 with a short deadline", async () => {
     const { fake, client } = setup({ timeoutMs: 5000, maxAttempts: 1, deadlineMs: 200 });
     fake.fault("GET /invoice", { kind: "status", status: 503 });
-    expect((await failure(client.getInvoice({ id: "inv_x" }))).status).toBe(503);
+    expect((await upstreamFailure(client.getInvoice({ id: "inv_x" }))).status).toBe(503);
     expect(fake.count("GET /invoice")).toBe(1);
   });
 
@@ -585,7 +578,10 @@ describe("errors and retries", () => {
       status: 429,
       body: '{"code":"exceptions.rateLimit.exceeded","message":"x","extension":{"msBeforeNext":750}}',
     });
-    expect(await failure(client.listAccounts())).toMatchObject({ status: 429, retryAfterMs: 750 });
+    expect(await upstreamFailure(client.listAccounts())).toMatchObject({
+      status: 429,
+      retryAfterMs: 750,
+    });
   });
 
   it("commit: retried on 5xx and timeout, not on 429", async () => {
@@ -600,14 +596,14 @@ describe("errors and retries", () => {
       status: 429,
       body: '{"code":"exceptions.rateLimit.exceeded","message":"x","extension":{"msBeforeNext":10}}',
     });
-    expect((await failure(client.commitWithdrawal({ quoteId: "q_1" }))).status).toBe(429);
+    expect((await upstreamFailure(client.commitWithdrawal({ quoteId: "q_1" }))).status).toBe(429);
     expect(fake.count("POST /withdrawal/commit")).toBe(4);
   });
 
   it("cancel is never retried", async () => {
     const { fake, client } = setup();
     fake.fault("POST /invoice/cancel", { kind: "status", status: 503 });
-    expect((await failure(client.cancelInvoice({ id: "inv_1" }))).status).toBe(503);
+    expect((await upstreamFailure(client.cancelInvoice({ id: "inv_1" }))).status).toBe(503);
     expect(fake.count("POST /invoice/cancel")).toBe(1);
   });
 });
@@ -627,7 +623,7 @@ describe("orderId conflict after an uncertain attempt", () => {
     const { fake, client } = setup({ conflictOnRepeat: true });
     await client.createInvoice({ ...invoiceInput("cc-9"), amount: "10" });
     fake.fault("POST /invoice", { kind: "status", status: 504 });
-    const error = await failure(client.createInvoice(invoiceInput("cc-9")));
+    const error = await upstreamFailure(client.createInvoice(invoiceInput("cc-9")));
     expect(error.code).toBe("exceptions.invoice.orderIdAlreadyExists");
     expect(fake.count("GET /invoice")).toBe(1);
   });
@@ -635,7 +631,7 @@ describe("orderId conflict after an uncertain attempt", () => {
   it("throws the conflict at once when no attempt was uncertain", async () => {
     const { fake, client } = setup({ conflictOnRepeat: true });
     await client.createInvoice(invoiceInput("cc-10"));
-    const error = await failure(client.createInvoice(invoiceInput("cc-10")));
+    const error = await upstreamFailure(client.createInvoice(invoiceInput("cc-10")));
     expect(error.status).toBe(409);
     expect(fake.count("GET /invoice")).toBe(0);
   });
@@ -646,7 +642,7 @@ describe("orderId conflict after an uncertain attempt", () => {
     expect(first.cryptoCurrencyCode).toBe("BTC");
     expect(fake.count("GET /deposit")).toBeGreaterThan(0);
     // The service answers a repeated orderId with the ORIGINAL (BTC) deposit.
-    const error = await failure(
+    const error = await upstreamFailure(
       client.createDeposit({ orderId: "top-3", cryptoCurrencyCode: "ETH" }),
     );
     expect([error.status, error.code]).toEqual([409, "exceptions.deposit.orderIdAlreadyExists"]);
@@ -667,7 +663,7 @@ describe("orderId conflict after an uncertain attempt", () => {
       kind: "malformed",
       body: '{"data":{"id":"dep_x","orderId":"top-2","cryptoCurrencyCode":"BTC","status":"created","address":"a","createdAt":"x"}}',
     });
-    const error = await failure(
+    const error = await upstreamFailure(
       client.createDeposit({ orderId: "top-2", cryptoCurrencyCode: "ETH" }),
     );
     expect(error.status).toBe(409);
@@ -678,7 +674,7 @@ describe("the API key never leaks", () => {
   it("not in the message of a 401 that echoes it, nor in code or request id", async () => {
     const wrongKey = "sk_wrong_key_abcdef";
     const { client } = setup({ apiKey: wrongKey });
-    const error = await failure(client.listAccounts());
+    const error = await upstreamFailure(client.listAccounts());
     expect(error).toMatchObject({
       kind: "http",
       status: 401,
@@ -692,7 +688,7 @@ describe("the API key never leaks", () => {
   it("not in network or validation errors, nor in log lines", async () => {
     const { fake, client, logs } = setup({ maxAttempts: 1 });
     fake.fault("GET /accounts", { kind: "network", message: `cannot send header ${API_KEY}` });
-    const network = await failure(client.listAccounts());
+    const network = await upstreamFailure(client.listAccounts());
     expect(network.kind).toBe("network");
     expect(network.message).not.toContain(API_KEY);
     fake.fault("GET /accounts", {
@@ -700,7 +696,7 @@ describe("the API key never leaks", () => {
       status: 500,
       body: `{"code":"exceptions.${API_KEY}","message":"${encodeURIComponent(API_KEY)}"}`,
     });
-    const server = await failure(client.listAccounts());
+    const server = await upstreamFailure(client.listAccounts());
     expect(`${server.message} ${server.code}`).not.toContain(API_KEY);
     expect(server.message).not.toContain(encodeURIComponent(API_KEY));
     expect(JSON.stringify(logs)).not.toContain(API_KEY);

@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/upstream/client.ts";
 import { lockInvoiceCurrency } from "../../worker/upstream/currency-lock.ts";
-import { UpstreamError } from "../../worker/upstream/errors.ts";
 import { walletUri } from "../../worker/wallet/wallet-uri.ts";
+import { upstreamFailure } from "./helpers.ts";
 
 const SANDBOX = env.UPSTREAM_BASE_URL as string;
 const API_KEY = env.API_KEY as string;
@@ -84,15 +84,6 @@ async function invoicesWithOrderId(id: string): Promise<number> {
     found += list.items.filter((i) => i.orderId === id).length;
     if (!list.hasMore) return found;
   }
-}
-
-async function failure(promise: Promise<unknown>): Promise<UpstreamError> {
-  const error = await promise.then(
-    () => new Error("expected a failure"),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(UpstreamError);
-  return error as UpstreamError;
 }
 
 afterEach(async () => {
@@ -217,7 +208,7 @@ describe("sandbox: errors", () => {
   it("validation errors surface the service's code, and 4xx is not retried", async () => {
     const { client, sleeps } = sandboxClient();
     const before = (await logged("POST", "/invoice")).length;
-    const decimals = await failure(
+    const decimals = await upstreamFailure(
       client.createInvoice({ orderId: orderId("dp"), fiatCurrencyCode: "USD", amount: "1.001" }),
     );
     expect(decimals).toMatchObject({
@@ -226,11 +217,11 @@ describe("sandbox: errors", () => {
       code: "exceptions.invoice.amountInvalidDecimalPlaces",
     });
     expect(decimals.requestId).toMatch(/^req_/);
-    const unknown = await failure(
+    const unknown = await upstreamFailure(
       client.createInvoice({ orderId: orderId("fx"), fiatCurrencyCode: "XXX", amount: "10" }),
     );
     expect(unknown.code).toBe("exceptions.invoice.fiatCurrencyNotFound");
-    const small = await failure(
+    const small = await upstreamFailure(
       client.createInvoice({ orderId: orderId("min"), fiatCurrencyCode: "USD", amount: "0.5" }),
     );
     expect(small.code).toBe("exceptions.invoice.amountBelowMinimum");
@@ -242,7 +233,7 @@ describe("sandbox: errors", () => {
     const wrongKey = "sk_wrong_key_for_test_1234";
     const { client } = sandboxClient({ apiKey: wrongKey });
     const before = (await logged("GET", "/accounts")).length;
-    const error = await failure(client.listAccounts());
+    const error = await upstreamFailure(client.listAccounts());
     expect(error).toMatchObject({
       kind: "http",
       status: 401,
@@ -304,7 +295,7 @@ describe("sandbox: fault injection", () => {
     const id = orderId("conf");
     await client.createInvoice({ orderId: id, fiatCurrencyCode: "USD", amount: "10" });
     await injectFault({ path: "/invoice", method: "POST", mode: "status", status: 502, times: 1 });
-    const error = await failure(
+    const error = await upstreamFailure(
       client.createInvoice({ orderId: id, fiatCurrencyCode: "USD", amount: "11" }),
     );
     expect(error).toMatchObject({ status: 409, code: "exceptions.invoice.orderIdAlreadyExists" });
@@ -339,7 +330,7 @@ describe("sandbox: fault injection", () => {
       times: 1,
     });
     const before = (await logged("GET", "/currencies/fiat")).length;
-    const error = await failure(client.listFiatCurrencies());
+    const error = await upstreamFailure(client.listFiatCurrencies());
     expect(error).toMatchObject({
       status: 429,
       code: "exceptions.rateLimit.exceeded",
@@ -377,13 +368,13 @@ describe("sandbox: fault injection", () => {
     });
     await injectFault({ path: "/invoice", method: "GET", mode: "malformed", variant: "shape" });
     const before = (await logged("GET", "/invoice")).length;
-    const shape = await failure(client.getInvoice({ id: invoice.id }));
+    const shape = await upstreamFailure(client.getInvoice({ id: invoice.id }));
     expect(shape.kind).toBe("invalid_response");
     expect(shape.message).toMatch(/GET \/invoice: invalid answer: data: /);
     expect((await logged("GET", "/invoice")).length - before).toBe(1);
 
     await injectFault({ path: "/invoice", method: "GET", mode: "malformed", variant: "truncated" });
-    const truncated = await failure(client.getInvoice({ id: invoice.id }));
+    const truncated = await upstreamFailure(client.getInvoice({ id: invoice.id }));
     expect(truncated.kind).toBe("invalid_response");
     expect(truncated.message).toContain("not JSON");
   });

@@ -18,10 +18,21 @@ import {
 
 const signingKey = env.WEBHOOK_SIGNING_KEY as string;
 
-async function paidOrder(amount = "49.90") {
+/**
+ * An open checkout with USDT (TRC-20) locked and nothing paid yet: each test then has the
+ * sandbox pay it (in full, in part, …) and delivers the webhooks it wants.
+ */
+async function lockedOrder(amount = "49.90") {
   const sub = uniqueSub("wh");
   const { body } = await openCheckout({ sub, amount });
-  await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+  const locked = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
+    cryptoCurrencyCode: "USDT_TRC20",
+  });
+  expect(locked.status).toBe(200);
+  const { data } = (await locked.json()) as { data: CheckoutSnapshot };
+  expect(data.attempt.payment?.cryptoCurrencyCode).toBe("USDT_TRC20");
+  expect(data.attempt.payment?.address).toBeTruthy();
+  expect(data.orderState).toBe("unpaid");
   return { sub, id: body.data.id, orderId: `cc-${sub}` };
 }
 
@@ -32,7 +43,7 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
     ["a malformed signature", "not-hex", 401, "signature_malformed"],
     ["a wrong signature", "a".repeat(64), 401, "signature_invalid"],
   ])("refuses %s", async (_what, signature, status, code) => {
-    const { sub, orderId } = await paidOrder();
+    const { sub, orderId } = await lockedOrder();
     await simulate(orderId, "paid");
     const [first] = await deliveriesFor(orderId);
     const headers: Record<string, string> = { "content-type": "application/json" };
@@ -44,7 +55,7 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
   });
 
   it("refuses a body changed after signing (re-serialised JSON does not verify)", async () => {
-    const { sub, orderId } = await paidOrder();
+    const { sub, orderId } = await lockedOrder();
     await simulate(orderId, "paid");
     const [first] = await deliveriesFor(orderId);
     const reserialised = JSON.stringify(JSON.parse(first!.body), null, 1);
@@ -122,7 +133,7 @@ describe("POST /webhooks/payment: refusals store nothing", () => {
 
 describe("webhooks apply the gateway-module table exactly once", () => {
   it("pays the order in full; a duplicate delivery changes nothing", async () => {
-    const { sub, id, orderId } = await paidOrder();
+    const { sub, id, orderId } = await lockedOrder();
     await simulate(orderId, "paid");
     const statuses = await deliverAll(orderId);
     expect(statuses.every((s) => s === 200)).toBe(true);
@@ -149,7 +160,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
   });
 
   it("a replayed older delivery (processing after paid) cannot move the order back", async () => {
-    const { sub, orderId } = await paidOrder();
+    const { sub, orderId } = await lockedOrder();
     await simulate(orderId, "paid");
     const all = await deliveriesFor(orderId);
     // Deliver newest first, then the older `processing` one.
@@ -160,7 +171,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
   });
 
   it("partial on attempt 1, then the rest on attempt 2, sums exactly to the order amount", async () => {
-    const { sub, id, orderId } = await paidOrder("100.00");
+    const { sub, id, orderId } = await lockedOrder("100.00");
     const locked = (
       (await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }
     ).data;
@@ -191,7 +202,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
   });
 
   it("a partial payment first read after the invoice expired is applied; the retry asks only the rest", async () => {
-    const { sub, id, orderId } = await paidOrder("100.00");
+    const { sub, id, orderId } = await lockedOrder("100.00");
     await simulate(orderId, "partial", "40");
     await simulate(orderId, "expire");
     // Every delivery's refetch already sees `expired` with 40 received.
@@ -210,7 +221,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
   });
 
   it("answers 503 when the authoritative invoice cannot be fetched, and applies on the retry", async () => {
-    const { sub, orderId } = await paidOrder();
+    const { sub, orderId } = await lockedOrder();
     await simulate(orderId, "paid");
     const all = await deliveriesFor(orderId);
     const id = String(JSON.parse(all[0]!.body).data.id);
@@ -229,7 +240,7 @@ describe("webhooks apply the gateway-module table exactly once", () => {
   });
 
   it("records an overpayment's fiat value", async () => {
-    const { sub, orderId } = await paidOrder("50.00");
+    const { sub, orderId } = await lockedOrder("50.00");
     await simulate(orderId, "over", "5");
     await deliverAll(orderId);
     const l = await ledgerOf(sub);

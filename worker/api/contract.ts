@@ -110,7 +110,7 @@ export interface AttemptView {
 }
 
 /**
- * Merchant-side state of the order, from the seed's gateway-module table, plus `refunded`: a
+ * Merchant-side state of the order, from the gateway module's status table (the service's API), plus `refunded`: a
  * partially paid order whose received money is being (or was) refunded; it takes no more payment.
  */
 export type OrderState = "unpaid" | "partially_paid" | "paid" | "refunded";
@@ -128,7 +128,10 @@ export interface RefundView {
 
 /** `GET /v1/checkouts/:id`, `POST /v1/checkouts` and every SSE `snapshot` event. */
 export interface CheckoutSnapshot {
-  /** Unguessable checkout id (≥ 128 random bits); not the upstream invoice id. */
+  /**
+   * Unguessable checkout id: 128 bits of HMAC-SHA256 over the invoice number, keyed by
+   * `CHECKOUT_SIGNING_SECRET` (`ids/checkout-id.ts`); not the upstream invoice id.
+   */
   id: string;
   kind: "invoice";
   invoiceNumber: string;

@@ -1,6 +1,6 @@
 /**
  * @module
- * Configuration = the seed's gateway-module settings, parsed with zod once per isolate.
+ * Configuration = the gateway module's settings (as the service's API names them), parsed with zod once per isolate.
  *
  * Invariant: a bad value is reported by variable *name* only; values (secrets!) never appear in
  * a problem message. Invalid configuration is answered with 503 `config_error` naming the

@@ -6,7 +6,7 @@
  * (merchant API, webhooks) needs no browser origin.
  */
 import type { Config } from "./config.ts";
-import type { DoctorCheck } from "./doctor.ts";
+import type { DoctorCheck } from "./doctor-report.ts";
 
 /**
  * The warning for an empty `ALLOWED_ORIGINS`, or null when origins are set.

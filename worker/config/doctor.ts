@@ -1,6 +1,6 @@
 /**
  * @module
- * The seed's "validate on save": checks API key + Account ID with `GET /accounts`, and says
+ * The gateway module's "validate on save" (the service's API): checks API key + Account ID with `GET /accounts`, and says
  * in plain words what a failure means (wrong key, wrong environment, wrong account, no answer).
  * Also says which payment mode is in force and why (`payment-mode.ts`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.
@@ -8,27 +8,10 @@
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Config } from "./config.ts";
 import { originsWarning } from "./doctor-origins.ts";
-import { askService, type ModeDecision } from "./payment-mode.ts";
+import type { DoctorCheck, DoctorReport } from "./doctor-report.ts";
+import type { ModeDecision } from "./mode-decision.ts";
+import { askService } from "./payment-mode.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
-
-/** One line of the report. */
-export interface DoctorCheck {
-  name: string;
-  ok: boolean;
-  /** Worth fixing, but not a failure (`ok` stays true). */
-  warning?: boolean;
-  message: string;
-}
-
-/** The doctor's report. */
-export interface DoctorReport {
-  ok: boolean;
-  environment: "sandbox" | "production";
-  baseUrl: string;
-  /** The mode shoppers get (`in-page` / `hosted`) and why. */
-  paymentMode: { mode: ModeDecision["mode"]; reason: string };
-  checks: DoctorCheck[];
-}
 
 /**
  * Runs the checks. Never throws; never mentions the key itself. `paymentMode` gives the mode in

@@ -2,7 +2,16 @@
  * @module
  * The worker's bindings as wrangler provides them (vars are strings, secrets are strings).
  * Every field is optional here: `parseConfig` decides what is required and says so by name.
+ *
+ * The Durable Object namespaces are typed by each object's RPC interface (`*-rpc.ts`), never by
+ * its class: a class imports half the worker, and every one of those modules needs `Env`.
  */
+import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
+import type { DepositRpc } from "../deposit/deposit-rpc.ts";
+import type { OrderRpc } from "../order/order-rpc.ts";
+import type { PayoutRpc } from "../payout/payout-rpc.ts";
+import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
+
 export interface Env {
   DISPLAY_NAME?: string;
   API_KEY?: string;
@@ -19,13 +28,11 @@ export interface Env {
   UPSTREAM_BASE_URL?: string;
   /** `auto` (default): in-page where the service offers the currency lock; `hosted`: always the payment page. */
   PAYMENT_MODE?: string;
-  ORDERS: DurableObjectNamespace<import("../order/order-object.ts").OrderObject>;
-  DEPOSITS: DurableObjectNamespace<import("../deposit/deposit-object.ts").DepositObject>;
-  PAYOUTS: DurableObjectNamespace<import("../payout/payout-object.ts").PayoutObject>;
-  CATALOG: DurableObjectNamespace<import("../checkout/catalog-object.ts").CatalogObject>;
-  PAYMENT_MODES: DurableObjectNamespace<
-    import("../checkout/payment-mode-object.ts").PaymentModeObject
-  >;
+  ORDERS: DurableObjectNamespace<OrderRpc>;
+  DEPOSITS: DurableObjectNamespace<DepositRpc>;
+  PAYOUTS: DurableObjectNamespace<PayoutRpc>;
+  CATALOG: DurableObjectNamespace<CatalogRpc>;
+  PAYMENT_MODES: DurableObjectNamespace<PaymentModeRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

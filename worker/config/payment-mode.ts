@@ -11,23 +11,14 @@
  * - No usable answer (service down, key refused): hosted for now, remembered nowhere, so the
  *   next checkout asks again. Hosted always works; in-page needs the lock.
  */
+
+import { paymentModeStub } from "../objects/stubs.ts";
 import type { LockProbe } from "../upstream/currency-lock.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../upstream/currency-lock.ts";
 import type { Config } from "./config.ts";
 import type { Env } from "./env.ts";
+import type { ModeDecision } from "./mode-decision.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
-
-/** `in-page`: currency lock + address in the widget; `hosted`: the service's payment page. */
-export type PaymentMode = "in-page" | "hosted";
-
-/** A mode with the reason it is in force. */
-export interface ModeDecision {
-  mode: PaymentMode;
-  /** In plain words, for `npm run doctor` and `GET /v1/doctor`. */
-  reason: string;
-  /** True when the decision is kept (a forced setting or the service's own answer). */
-  settled: boolean;
-}
 
 /**
  * The decision a probe's answer gives.
@@ -83,7 +74,7 @@ export function modeKey(config: Config): string {
 const memory = new Map<string, ModeDecision>();
 
 function recordFor(env: Env, config: Config) {
-  return env.PAYMENT_MODES.get(env.PAYMENT_MODES.idFromName(modeKey(config)));
+  return paymentModeStub(env, modeKey(config));
 }
 
 /**

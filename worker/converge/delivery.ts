@@ -11,8 +11,8 @@
  */
 import type { EventLog } from "../events/event-log.ts";
 import type { Logger } from "../http/log.ts";
-import { failure, type Outcome, success } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { covers, type Facts } from "./facts.ts";
 import { hurryReads, knownFacts } from "./followed.ts";
 import { CATCH_UP_MS } from "./schedule.ts";

@@ -25,32 +25,22 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
-import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
+import type { Appended } from "../events/live-events.ts";
+import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
-import { failure, type Outcome, success } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { depositOrderId } from "../ids/upstream-order-id.ts";
+import { webhookUrl } from "../ids/webhook-url.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { Deposit } from "../upstream/client.ts";
+import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
 import { buildDepositSnapshot } from "./snapshot.ts";
 import { acceptsDepositStatus, FINAL_DEPOSIT } from "./status.ts";
-import {
-  DEPOSIT_SCHEMA,
-  type DepositCurrency,
-  type DepositRow,
-  readDeposit,
-  writeDeposit,
-} from "./store.ts";
-
-/** What the route passes when a widget opens a top-up. */
-export interface OpenDeposit {
-  checkoutId: string;
-  topUpId: string;
-  customerId: string | null;
-  currency: DepositCurrency;
-}
+import { DEPOSIT_SCHEMA, type DepositRow, readDeposit, writeDeposit } from "./store.ts";
 
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
@@ -60,7 +50,7 @@ function depositFacts(status: string, deposit: Deposit | null): Facts {
   return { status, received: deposit?.settlement?.amountPaid ?? "0" };
 }
 
-export class DepositObject extends StoredObject {
+export class DepositObject extends StoredObject implements DepositRpc {
   readonly hub = new SseHub();
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -94,35 +84,32 @@ export class DepositObject extends StoredObject {
     return event.snapshot;
   }
 
+  /** A second open of a top-up: its existing deposit, or 409 when it asks another currency. */
+  #reopen(
+    row: DepositRow,
+    input: OpenDeposit,
+  ): Outcome<{ created: boolean; snapshot: DepositSnapshot }> {
+    if (row.currency.code !== input.currency.code) {
+      return failure(
+        409,
+        "checkout_conflict",
+        `Top-up ${input.topUpId} already has a ${row.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
+      );
+    }
+    return success({ created: false, snapshot: this.#snapshotAt(row, this.log.lastSeq()) });
+  }
+
   /** Opens the top-up: creates the upstream deposit once, or returns the existing one. */
   async open(
     input: OpenDeposit,
   ): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
     const existing = this.#row();
-    if (existing) {
-      if (existing.currency.code !== input.currency.code) {
-        return failure(
-          409,
-          "checkout_conflict",
-          `Top-up ${input.topUpId} already has a ${existing.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
-        );
-      }
-      return success({ created: false, snapshot: this.#snapshotAt(existing, this.log.lastSeq()) });
-    }
+    if (existing) return this.#reopen(existing, input);
     // The lane makes concurrent opens queue: the first creates, the rest find its row.
     return this.lane.run(async () => {
       const row = this.#row();
-      if (row) {
-        if (row.currency.code !== input.currency.code) {
-          return failure(
-            409,
-            "checkout_conflict",
-            `Top-up ${input.topUpId} already has a ${row.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
-          );
-        }
-        return success({ created: false, snapshot: this.#snapshotAt(row, this.log.lastSeq()) });
-      }
+      if (row) return this.#reopen(row, input);
       const outcome = await this.#create(input);
       return outcome.ok ? success({ created: true, snapshot: outcome.value }) : outcome;
     });
@@ -130,13 +117,13 @@ export class DepositObject extends StoredObject {
 
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {
     const config = this.config();
-    const orderId = `${config.ORDER_ID_PREFIX}-${input.topUpId}`;
+    const orderId = depositOrderId(config.ORDER_ID_PREFIX, input.topUpId);
     let deposit: Deposit;
     try {
       deposit = await upstreamFor(config).createDeposit({
         orderId,
         cryptoCurrencyCode: input.currency.code,
-        webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
+        webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
         ...(input.customerId ? { customerId: input.customerId } : {}),
       });
     } catch (error) {
@@ -300,10 +287,7 @@ export class DepositObject extends StoredObject {
   override async fetch(request: Request): Promise<Response> {
     const row = this.#row();
     if (!row) {
-      return Response.json(
-        { error: { code: "not_found", message: "No such top-up." } },
-        { status: 404 },
-      );
+      return streamNotFound("No such top-up.");
     }
     // A watcher arrived: the deposit is read at least every WATCHED_READ_MS from now on.
     hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);

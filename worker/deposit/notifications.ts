@@ -9,7 +9,7 @@
  * settlement sends it.
  */
 import type { DepositStatus } from "../api/contract.ts";
-import type { Notification } from "../events/outbox.ts";
+import { type Notification, notification } from "../events/outbox.ts";
 import { settlementView } from "./settlement.ts";
 import type { DepositRow } from "./store.ts";
 
@@ -36,12 +36,7 @@ export function depositNotifications(
   };
   const out: Notification[] = [];
   const note = (type: Notification["type"], data: Record<string, unknown>) =>
-    out.push({
-      id: `evt_${crypto.randomUUID()}`,
-      type,
-      createdAt: now,
-      data: { ...base, ...data },
-    });
+    out.push(notification(type, now, { ...base, ...data }));
   if (row.status !== previousStatus) note("deposit.status_changed", { previousStatus });
   const wasReported = previousStatus === "completed" && previous.settlement !== null;
   if (row.status === "completed" && row.settlement && !wasReported) {

@@ -4,9 +4,11 @@
  * webhooks arrive duplicated and out of order, so the rules only ever move forward:
  * - `completed`, `failed`, `expired`, `cancelled` are final: nothing replaces them;
  * - `created` never follows anything;
- * - `processing` and `suspended` may follow `created` or each other.
+ * - `processing` and `suspended` may follow `created` or each other (ranked by the one
+ *   deposit table, `converge/status-rank.ts`).
  */
 import type { DepositStatus } from "../api/contract.ts";
+import { DEPOSIT_RANK } from "../converge/status-rank.ts";
 
 /** Statuses after which nothing changes. */
 export const FINAL_DEPOSIT: ReadonlySet<DepositStatus> = new Set([
@@ -15,16 +17,6 @@ export const FINAL_DEPOSIT: ReadonlySet<DepositStatus> = new Set([
   "expired",
   "cancelled",
 ]);
-
-const RANK: Record<DepositStatus, number> = {
-  created: 0,
-  processing: 1,
-  suspended: 1,
-  completed: 2,
-  failed: 2,
-  expired: 2,
-  cancelled: 2,
-};
 
 /**
  * Whether an authoritative status may replace the stored one.
@@ -35,5 +27,5 @@ const RANK: Record<DepositStatus, number> = {
  */
 export function acceptsDepositStatus(current: DepositStatus, incoming: DepositStatus): boolean {
   if (FINAL_DEPOSIT.has(current) || incoming === current) return false;
-  return RANK[incoming] >= RANK[current] && incoming !== "created";
+  return DEPOSIT_RANK[incoming] >= DEPOSIT_RANK[current] && incoming !== "created";
 }

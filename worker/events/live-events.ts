@@ -89,3 +89,13 @@ export function eventStream<S extends { final: boolean }>(
       : log.after(lastId).map((e) => sseFrame(e.seq, e.snapshot));
   return hub.open(frames, { close: fresh.final });
 }
+
+/**
+ * The stream route's answer for an object that does not exist: 404 `not_found`, no stream.
+ *
+ * @example
+ * if (!this.#current()) return streamNotFound("No such checkout.");
+ */
+export function streamNotFound(message: string): Response {
+  return Response.json({ error: { code: "not_found", message } }, { status: 404 });
+}

@@ -9,7 +9,8 @@
  * than the merchant's tolerance (we suggest 5 minutes). `x-checkout-event-id` repeats the body's
  * `id`, the key to dedupe on.
  */
-import { hmacSha256, toHex } from "../crypto/hmac.ts";
+import { newEventId } from "../ids/event-id.ts";
+import { hmacSha256, toHex } from "../signing/hmac.ts";
 
 /** Notification kinds. */
 export type NotificationType =
@@ -27,6 +28,20 @@ export interface Notification {
   type: NotificationType;
   createdAt: string;
   data: Record<string, unknown>;
+}
+
+/**
+ * A new notification: the one place its `evt_` id and shape are made.
+ *
+ * @example
+ * notification("order.paid", new Date().toISOString(), { invoiceNumber: "1001" }).id; // "evt_…"
+ */
+export function notification(
+  type: NotificationType,
+  createdAt: string,
+  data: Record<string, unknown>,
+): Notification {
+  return { id: newEventId(), type, createdAt, data };
 }
 
 /**

@@ -16,10 +16,11 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Config, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
+import { configLogger } from "../config/logger.ts";
 import { FOLLOWED_SCHEMA, type Followed, nextFollowedRead } from "../converge/followed.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { reconcileDue } from "../converge/reconcile.ts";
-import { createLogger, type Logger } from "../http/log.ts";
+import type { Logger } from "../http/log.ts";
 import { EventLog } from "./event-log.ts";
 import { deliverOutbox, nextOutboxAt } from "./outbox-store.ts";
 
@@ -69,11 +70,7 @@ export abstract class StoredObject extends DurableObject<Env> {
   }
 
   protected logger(): Logger {
-    const c = this.config();
-    return createLogger({
-      enabled: c.DEBUG_LOG,
-      secrets: [c.API_KEY, c.WEBHOOK_SIGNING_KEY, c.CHECKOUT_SIGNING_SECRET, c.MERCHANT_API_TOKEN],
-    });
+    return configLogger(this.config());
   }
 
   /** True while someone watches this object live (an open SSE stream): reads come faster. */

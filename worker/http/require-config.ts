@@ -1,36 +1,15 @@
 /**
  * @module
  * Parses the configuration once per isolate and refuses to serve when it is invalid, with
- * 503 `config_error` naming each bad variable (never its value). The seed's rule "saving a key
+ * 503 `config_error` naming each bad variable (never its value). The service's rule "saving a key
  * and account without the webhook signing key is blocked" becomes: no checkout is served until
  * `WEBHOOK_SIGNING_KEY` is set.
  */
 import { createMiddleware } from "hono/factory";
-import type { Config } from "../config/config.ts";
 import { parseConfig } from "../config/config.ts";
+import { configLogger } from "../config/logger.ts";
 import { errorResponse } from "./api-error.ts";
-import { createLogger, type Logger } from "./log.ts";
 import type { AppEnv } from "./types.ts";
-
-/** One logger per parsed configuration (which lives as long as the isolate). */
-const loggers = new WeakMap<Config, Logger>();
-
-function loggerFor(config: Config): Logger {
-  let log = loggers.get(config);
-  if (!log) {
-    log = createLogger({
-      enabled: config.DEBUG_LOG,
-      secrets: [
-        config.API_KEY,
-        config.WEBHOOK_SIGNING_KEY,
-        config.CHECKOUT_SIGNING_SECRET,
-        config.MERCHANT_API_TOKEN,
-      ],
-    });
-    loggers.set(config, log);
-  }
-  return log;
-}
 
 /** Sets `c.var.config` and `c.var.log`, or answers 503. */
 export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
@@ -47,6 +26,6 @@ export const requireConfig = createMiddleware<AppEnv>(async (c, next) => {
   }
   const config = result.config;
   c.set("config", config);
-  c.set("log", loggerFor(config));
+  c.set("log", configLogger(config));
   await next();
 });

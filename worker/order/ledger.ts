@@ -1,6 +1,6 @@
 /**
  * @module
- * The seed's gateway-module table as a pure function: what one authoritative invoice state does
+ * The gateway module's status table (the service's API) as a pure function: what one authoritative invoice state does
  * to one attempt of the merchant's order.
  *
  * Exactly-once by construction: an attempt remembers the crypto and fiat it has already

@@ -1,12 +1,12 @@
 /**
  * @module
- * Which merchant notifications an applied invoice state produces (the seed's gateway table):
+ * Which merchant notifications an applied invoice state produces (the gateway module's status table):
  * every status change is reported; money applied is reported with exact amounts; the order
  * turning paid is reported exactly once.
  */
 
 import type { OrderState } from "../api/contract.ts";
-import type { Notification } from "../events/outbox.ts";
+import { type Notification, notification } from "../events/outbox.ts";
 import { formatFixed } from "../money/decimal.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
@@ -48,12 +48,7 @@ export function notificationsFor(input: {
   };
   const out: Notification[] = [];
   const note = (type: Notification["type"], data: Record<string, unknown>) =>
-    out.push({
-      id: `evt_${crypto.randomUUID()}`,
-      type,
-      createdAt: now,
-      data: { ...base, ...data },
-    });
+    out.push(notification(type, now, { ...base, ...data }));
   if (input.statusChanged) note("order.status_changed", { previousStatus: input.previousStatus });
   if (input.payment) {
     note("order.payment_applied", {

@@ -18,10 +18,11 @@
  *   shopper watches, so a lost webhook still converges.
  */
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
-import { cryptoCurrencies } from "../checkout/catalog.ts";
+import { cryptoCurrencies } from "../catalog/catalog.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { type PaymentMode, switchToHosted } from "../config/payment-mode.ts";
+import type { PaymentMode } from "../config/mode-decision.ts";
+import { switchToHosted } from "../config/payment-mode.ts";
 import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
@@ -35,22 +36,28 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
-import { type Appended, appendSnapshot, eventStream } from "../events/live-events.ts";
+import type { Appended } from "../events/live-events.ts";
+import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
+import { takeSlot } from "../events/throttle.ts";
+import { ownershipTag } from "../ids/ownership-tag.ts";
+import { attemptOrderId, refundNumber, refundOrderId } from "../ids/upstream-order-id.ts";
+import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import { type RefundPlan, refundPlan } from "../payout/refund.ts";
-import { refundNumber, refundOrderId } from "../payout/refund-id.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
-import { checkoutPayload, isOwnInvoice } from "./invoice-ownership.ts";
+import { isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
-import { takeLockSlot } from "./lock-throttle.ts";
+import { CURRENCY_LOCKS } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
-import { failure, type Outcome, success } from "./outcome.ts";
+import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { refundAddressChange } from "./refund-address.ts";
 import {
   isLive,
@@ -71,26 +78,6 @@ import {
 } from "./snapshot.ts";
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
-import { isUncertainFailure, upstreamFailure } from "./upstream-failure.ts";
-
-/** What the worker passes when a widget opens a checkout. */
-export interface OpenCheckout {
-  checkoutId: string;
-  invoiceNumber: string;
-  amount: string;
-  currency: string;
-  fiatDecimalPlaces: number;
-  /** The fiat's smallest invoice (from the live list), for the remainder-below-minimum rule. */
-  minInvoiceAmount?: string;
-  description: string | null;
-  customerId: string | null;
-  returnUrl: string | null;
-  /** Where the service's page sends the payer after paid/overpaid, and after failed/suspended/partially_paid. */
-  successUrl: string | null;
-  failedUrl: string | null;
-  /** The deployment's mode when the order opens; the order keeps it (see `#mode`). */
-  mode: PaymentMode;
-}
 
 /** Storage key of the order's payment mode (`in-page` / `hosted`), written when it opens. */
 const PAYMENT_MODE = "payment_mode";
@@ -126,7 +113,7 @@ function invoiceFacts(invoice: Invoice): Facts {
 /** How a change to an attempt is recorded: webhooks and locks always log, reads only on change. */
 type Recording = { type: string; message: string; quiet?: boolean };
 
-export class OrderObject extends StoredObject {
+export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
   readonly hub = new SseHub();
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
@@ -280,7 +267,7 @@ export class OrderObject extends StoredObject {
     });
     const invoice = await this.#createInvoice(
       config,
-      `${config.ORDER_ID_PREFIX}-${input.invoiceNumber}`,
+      attemptOrderId(config.ORDER_ID_PREFIX, input.invoiceNumber, 1),
       input.amount,
       input,
     );
@@ -329,8 +316,8 @@ export class OrderObject extends StoredObject {
         fiatCurrencyCode: order.currency,
         amount,
         number: order.invoiceNumber,
-        webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
-        customPayload: checkoutPayload(order.checkoutId),
+        webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
+        customPayload: ownershipTag(order.checkoutId),
         ...(order.description ? { description: order.description } : {}),
         ...(order.customerId ? { customerId: order.customerId } : {}),
         ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
@@ -557,7 +544,7 @@ export class OrderObject extends StoredObject {
     if (attempt.currency?.code === currency.code && attempt.address && attempt.cryptoExpected) {
       return success(this.#snapshotAt(this.log.lastSeq()));
     }
-    const slot = takeLockSlot(this.store.sql, Date.now());
+    const slot = takeSlot(this.ctx.storage.kv, CURRENCY_LOCKS, Date.now());
     if (!slot.ok) {
       return failure(
         429,
@@ -651,7 +638,7 @@ export class OrderObject extends StoredObject {
     if (refused) return refused;
     const config = this.config();
     const number = seen + 1;
-    const orderId = `${config.ORDER_ID_PREFIX}-${order.invoiceNumber}-${number}`;
+    const orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
     const due = orderTotals(order, this.store.attempts(), [], this.#terms()).due;
     const invoice = await this.#createInvoice(config, orderId, due, order);
     if (!invoice.ok) return invoice;
@@ -811,10 +798,7 @@ export class OrderObject extends StoredObject {
   /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
   override async fetch(request: Request): Promise<Response> {
     if (!this.#current()) {
-      return Response.json(
-        { error: { code: "not_found", message: "No such checkout." } },
-        { status: 404 },
-      );
+      return streamNotFound("No such checkout.");
     }
     // A watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
     hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);

@@ -1,7 +1,7 @@
 /**
  * @module
  * When the shopper's refund address may change (the order object asks before it writes one;
- * the route has already checked the address itself with `checkout/address-guard.ts`).
+ * the route has already checked the address itself with `addresses/address-guard.ts`).
  *
  * Invariants:
  * - frozen once a refund is in flight: while the order holds a refund (taken before the quote,
@@ -17,7 +17,7 @@
  *   either the old address with the hold after it, or the new one.
  */
 import { type ThrottleRule, takeSlot } from "../events/throttle.ts";
-import { failure, type Outcome, success } from "./outcome.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isLive, readHold, readRefunds } from "./refunds.ts";
 
 /** Refund-address changes per checkout: 10 a minute. */

@@ -1,7 +1,9 @@
 /**
  * @module
- * SQLite schema of one order's Durable Object, created in the constructor under
- * `blockConcurrencyWhile` (so no request ever sees a half-made schema).
+ * SQLite schema of one order's Durable Object, created lazily by `StoredObject.ensureSchema`:
+ * by the call that opens the order, or on a later start when the object already has one (a
+ * read of an unknown checkout creates no storage). DDL is idempotent, so a restart also adds
+ * tables of newer versions.
  *
  * - `order_info`: the order itself (one row);
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
@@ -13,11 +15,9 @@
  * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
  *   no new attempt or currency lock starts under a refund; released when that refund ends
  *   failed/cancelled or definitely never happened (`refunds.ts`);
- * - `lock_calls`: upstream currency-lock calls of the last minute (`lock-throttle.ts`);
  * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
-import { LOCK_THROTTLE_SCHEMA } from "./lock-throttle.ts";
 
 export const ORDER_SCHEMA = `
 CREATE TABLE IF NOT EXISTS order_info (
@@ -79,6 +79,5 @@ CREATE TABLE IF NOT EXISTS refund_hold (
   reason TEXT NOT NULL,
   started_at TEXT NOT NULL
 );
-${LOCK_THROTTLE_SCHEMA}
 ${EVENT_LOG_SCHEMA}
 `;

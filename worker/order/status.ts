@@ -14,7 +14,7 @@
  */
 import type { InvoiceStatus } from "../api/contract.ts";
 
-/** Statuses that carry a payment (the seed's "settled"). */
+/** Statuses that carry a payment (the service's "settled"). */
 export const SETTLED: ReadonlySet<InvoiceStatus> = new Set(["paid", "overpaid", "partially_paid"]);
 
 /** Statuses after which the attempt takes no more payment from the shopper. */

@@ -33,12 +33,14 @@ import { admitRead, type Followed, forgetFollowed, knownFacts } from "../converg
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { StoredObject } from "../events/stored-object.ts";
+import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp } from "../money/decimal.ts";
-import { failure, type Outcome, success } from "../order/outcome.ts";
-import { isUncertainFailure, upstreamFailure } from "../order/upstream-failure.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
-import { reportRefund } from "./refund-id.ts";
+import type { PayoutRpc } from "./payout-rpc.ts";
+import { reportRefund } from "./refund-report.ts";
 import { acceptsPayoutStatus, FINAL_PAYOUT } from "./status.ts";
 import {
   PAYOUT_SCHEMA,
@@ -77,7 +79,7 @@ const byOrderId = (orderId: string): Followed => ({ kind: "withdrawal", id: `ord
 /** The progress facts of a withdrawal read (`converge/facts.ts`). */
 const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received: "0" });
 
-export class PayoutObject extends StoredObject {
+export class PayoutObject extends StoredObject implements PayoutRpc {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info" });
   }
@@ -281,7 +283,7 @@ export class PayoutObject extends StoredObject {
       return success(
         await upstreamFor(config).commitWithdrawal({
           quoteId: row.quote.quoteId,
-          webhookUrl: `${config.PUBLIC_BASE_URL}/webhooks/payment`,
+          webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
           customData: { orderId: row.orderId, kind: row.kind },
         }),
       );

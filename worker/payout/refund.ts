@@ -15,8 +15,8 @@
 
 import type { InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { add, cmp, isPositive, sub } from "../money/decimal.ts";
-import { failure, type Outcome, success } from "../order/outcome.ts";
 import { ENDED, FINAL } from "../order/status.ts";
+import { failure, type Outcome, success } from "../outcome/outcome.ts";
 
 /** The parts of the order ledger a refund reads. */
 export interface RefundLedger {

@@ -3,7 +3,7 @@
  * The merchant's view of a payout (`PayoutView`) and its notification. Pure mapping.
  */
 import type { PayoutView } from "../api/contract.ts";
-import type { Notification } from "../events/outbox.ts";
+import { type Notification, notification } from "../events/outbox.ts";
 import type { PayoutRow } from "./store.ts";
 
 /**
@@ -54,22 +54,17 @@ export function payoutNotification(
   previousStatus: string,
   now: string,
 ): Notification {
-  return {
-    id: `evt_${crypto.randomUUID()}`,
-    type: "payout.status_changed",
-    createdAt: now,
-    data: {
-      orderId: row.orderId,
-      kind: row.kind,
-      invoiceNumber: row.invoiceNumber,
-      withdrawalId: row.withdrawal?.id ?? null,
-      status: row.status,
-      previousStatus,
-      cryptoCurrencyCode: row.cryptoCurrencyCode,
-      address: row.address,
-      amount: row.amount,
-      debitedAmount: row.withdrawal?.debitedAmount ?? null,
-      transactionHash: row.withdrawal?.transactionHash ?? null,
-    },
-  };
+  return notification("payout.status_changed", now, {
+    orderId: row.orderId,
+    kind: row.kind,
+    invoiceNumber: row.invoiceNumber,
+    withdrawalId: row.withdrawal?.id ?? null,
+    status: row.status,
+    previousStatus,
+    cryptoCurrencyCode: row.cryptoCurrencyCode,
+    address: row.address,
+    amount: row.amount,
+    debitedAmount: row.withdrawal?.debitedAmount ?? null,
+    transactionHash: row.withdrawal?.transactionHash ?? null,
+  });
 }

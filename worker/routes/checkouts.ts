@@ -5,11 +5,8 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { requireAddress } from "../checkout/address-guard.ts";
-import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
-import { checkoutIdFor } from "../checkout/checkout-id.ts";
-import { checkFiatAmount } from "../checkout/fiat-rules.ts";
-import { stubForCheckout } from "../checkout/order-stub.ts";
+import { requireAddress } from "../addresses/address-guard.ts";
+import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
 import type { Config } from "../config/config.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -17,8 +14,11 @@ import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { checkoutIdFor } from "../ids/checkout-id.ts";
+import { checkFiatAmount } from "../money/fiat-rules.ts";
+import { orderStubFromUrl } from "../objects/stubs.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
@@ -65,7 +65,7 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
   // Kept by the order when it opens: the service's answer, asked once per deployment.
   const { mode } = await paymentModeFor(c.env, config);
-  const stub = stubForCheckout(c.env, checkoutId);
+  const stub = orderStubFromUrl(c.env, checkoutId);
   const { created, snapshot } = unwrap(
     await stub.open({
       checkoutId,
@@ -86,24 +86,24 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
 });
 
 checkoutRoutes.get("/:id", async (c) => {
-  const snapshot = unwrap(await stubForCheckout(c.env, c.req.param("id")).view());
+  const snapshot = unwrap(await orderStubFromUrl(c.env, c.req.param("id")).view());
   return c.json({ data: snapshot }, 200, { "cache-control": "no-store" });
 });
 
 checkoutRoutes.post("/:id/currency", limitBody(), async (c) => {
-  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
   const { cryptoCurrencyCode } = await readJson(c, currencyBody);
   const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
   return c.json({ data: unwrap(await stub.lockCurrency(entry)) });
 });
 
 checkoutRoutes.post("/:id/retry", limitBody(), async (c) => {
-  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
   return c.json({ data: unwrap(await stub.retry()) });
 });
 
 checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
-  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
   const { cryptoCurrencyCode, address } = await readJson(c, refundBody);
   const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
   const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
@@ -111,7 +111,7 @@ checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
 });
 
 checkoutRoutes.get("/:id/events", async (c) => {
-  const stub = stubForCheckout(c.env, c.req.param("id"));
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
   const res = await stub.fetch(c.req.raw);
   // Responses from a stub have immutable headers; copy so CORS can add its own.
   return new Response(res.body, res);

@@ -4,11 +4,11 @@
  * decimal strings, cacheable by browsers for a short while.
  */
 import { Hono } from "hono";
-import { cryptoCurrencies, fiatCurrencies } from "../checkout/catalog.ts";
+import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
 import { ApiError } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 
 export const currencyRoutes = new Hono<AppEnv>();
 

@@ -6,16 +6,16 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { cryptoCurrencies } from "../checkout/catalog.ts";
-import { checkoutIdFor } from "../checkout/checkout-id.ts";
-import type { Env } from "../config/env.ts";
+import { cryptoCurrencies } from "../catalog/catalog.ts";
 import type { DepositCurrency } from "../deposit/store.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { checkoutIdFor } from "../ids/checkout-id.ts";
+import { depositStub, depositStubFromUrl } from "../objects/stubs.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 import type { UpstreamCryptoCurrency } from "../upstream/types.ts";
 
@@ -26,14 +26,6 @@ const openBody = z.object({
   token: z.string().check(z.minLength(1), z.maxLength(8192)),
   cryptoCurrencyCode: z.optional(z.string().check(z.regex(CODE))),
 });
-
-/** Top-up ids are `d` + 22 base64url characters; anything else is 404 without touching storage. */
-const DEPOSIT_ID = /^d[A-Za-z0-9_-]{22}$/;
-
-function stubForDeposit(env: Env, id: string) {
-  if (!DEPOSIT_ID.test(id)) throw new ApiError(404, "not_found", "No such top-up.");
-  return env.DEPOSITS.get(env.DEPOSITS.idFromName(id));
-}
 
 depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { config, log } = c.var;
@@ -76,7 +68,7 @@ depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for top-ups.`);
   const { depositNetworkFee, ...currency } = entry;
   const checkoutId = await checkoutIdFor("deposit", claims.sub, config.CHECKOUT_SIGNING_SECRET);
-  const stub = c.env.DEPOSITS.get(c.env.DEPOSITS.idFromName(checkoutId));
+  const stub = depositStub(c.env, checkoutId);
   const { created, snapshot } = unwrap(
     await stub.open({
       checkoutId,
@@ -92,12 +84,12 @@ depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
 });
 
 depositRoutes.get("/:id", async (c) => {
-  const snapshot = unwrap(await stubForDeposit(c.env, c.req.param("id")).view());
+  const snapshot = unwrap(await depositStubFromUrl(c.env, c.req.param("id")).view());
   return c.json({ data: snapshot }, 200, { "cache-control": "no-store" });
 });
 
 depositRoutes.get("/:id/events", async (c) => {
-  const res = await stubForDeposit(c.env, c.req.param("id")).fetch(c.req.raw);
+  const res = await depositStubFromUrl(c.env, c.req.param("id")).fetch(c.req.raw);
   // Responses from a stub have immutable headers; copy so CORS can add its own.
   return new Response(res.body, res);
 });

@@ -4,14 +4,14 @@
  * configuration doctor.
  */
 import { Hono } from "hono";
-import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
 import { runDoctor } from "../config/doctor.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../order/outcome.ts";
+import { orderStubForInvoiceNumber } from "../objects/stubs.ts";
+import { unwrap } from "../outcome/outcome.ts";
 import { INVOICE_NUMBER } from "../token/claims.ts";
 import { refundOrder } from "./payouts.ts";
 
@@ -24,7 +24,7 @@ for (const path of ["/orders/*", "/doctor", "/payouts", "/payouts/*"])
 merchantRoutes.get("/orders/:invoiceNumber", async (c) => {
   const invoiceNumber = c.req.param("invoiceNumber");
   if (!INVOICE_NUMBER.test(invoiceNumber)) throw new ApiError(404, "not_found", "No such order.");
-  const { stub } = await stubForInvoiceNumber(
+  const { stub } = await orderStubForInvoiceNumber(
     c.env,
     invoiceNumber,
     c.var.config.CHECKOUT_SIGNING_SECRET,

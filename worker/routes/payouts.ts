@@ -7,23 +7,23 @@
  */
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
+import { requireAddress } from "../addresses/address-guard.ts";
 import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
-import { requireAddress } from "../checkout/address-guard.ts";
-import { cryptoCurrencies } from "../checkout/catalog.ts";
-import { stubForInvoiceNumber } from "../checkout/order-stub.ts";
+import { cryptoCurrencies } from "../catalog/catalog.ts";
 import type { Config } from "../config/config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
+import { isRefundOrderId } from "../ids/upstream-order-id.ts";
 import { cmp } from "../money/decimal.ts";
-import { unwrap } from "../order/outcome.ts";
-import { upstreamFailure } from "../order/upstream-failure.ts";
+import { orderStubForInvoiceNumber, payoutStub } from "../objects/stubs.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { RefundLedger } from "../payout/refund.ts";
-import { isRefundOrderId, reportRefund } from "../payout/refund-id.ts";
+import { reportRefund } from "../payout/refund-report.ts";
 import type { PayoutRequest } from "../payout/store.ts";
-import { payoutStub } from "../payout/stub.ts";
 import { checkPayoutAmount } from "../payout/validate.ts";
 import { INVOICE_NUMBER } from "../token/claims.ts";
 
@@ -115,7 +115,7 @@ export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
   }
   const { config } = c.var;
   const secret = config.CHECKOUT_SIGNING_SECRET;
-  const { stub } = await stubForInvoiceNumber(c.env, invoiceNumber, secret);
+  const { stub } = await orderStubForInvoiceNumber(c.env, invoiceNumber, secret);
   const readLedger = async (): Promise<RefundLedger> => unwrap(await stub.ledger());
   let ledger = await readLedger();
 

@@ -14,6 +14,7 @@ import { Hono } from "hono";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 import { parseExactJson } from "../money/exact-json.ts";
+import { orderStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
 import {
@@ -90,7 +91,7 @@ webhookRoutes.post("/payment", async (c) => {
     config.CHECKOUT_SIGNING_SECRET,
   );
   for (const checkoutId of candidates) {
-    const stub = c.env.ORDERS.get(c.env.ORDERS.idFromName(checkoutId));
+    const stub = orderStub(c.env, checkoutId);
     const answer = appliedAnswer(
       c,
       "invoice",

@@ -1,7 +1,7 @@
 /**
  * @module
  * The typed client of the payment service: one method per endpoint of the wire contract
- * (`/work/shared/wire-contract.md`), returning normalised objects (`types.ts`).
+ * (the service's API as it answers on the wire), returning normalised objects (`types.ts`).
  *
  * Wire facts kept here: `x-tenant-api-key` header (in `transport.ts`); `accountId` in the body
  * of the creates and as a query parameter of every read of one object; success envelope

@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
-import type { Outcome } from "../order/outcome.ts";
+import type { Outcome } from "../outcome/outcome.ts";
 
 /** What a delivery is about; `invoice` deliveries belong to orders. */
 export type DeliveryKind = "invoice" | "deposit" | "withdrawal";

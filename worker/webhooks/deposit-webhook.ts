@@ -5,8 +5,10 @@
  * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
  */
 import type { Context } from "hono";
-import { checkoutIdFor } from "../checkout/checkout-id.ts";
 import type { AppEnv } from "../http/types.ts";
+import { checkoutIdFor } from "../ids/checkout-id.ts";
+import { depositTopUpId } from "../ids/upstream-order-id.ts";
+import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { announcedFacts, objectRef } from "./payload.ts";
 
@@ -25,11 +27,10 @@ export async function handleDepositWebhook(
   const { config } = c.var;
   const ref = objectRef.safeParse(data);
   if (!ref.success) return missingFacts("deposit", ref.error.issues[0]?.path);
-  const prefix = `${config.ORDER_ID_PREFIX}-`;
-  const topUpId = ref.data.orderId.startsWith(prefix) ? ref.data.orderId.slice(prefix.length) : "";
+  const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const outcome = await c.env.DEPOSITS.get(c.env.DEPOSITS.idFromName(id)).applyDepositWebhook(
+    const outcome = await depositStub(c.env, id).applyDepositWebhook(
       ref.data.id,
       key,
       announcedFacts(data),

@@ -7,7 +7,9 @@
  * suffix is ambiguous (`cc-A-2` is order `A-2`, or attempt 2 of order `A`), so both candidates
  * are returned; the object that knows the invoice id answers, the others report unknown.
  */
-import { CHECKOUT_ID, checkoutIdFor } from "../checkout/checkout-id.ts";
+import { checkoutIdFor } from "../ids/checkout-id.ts";
+import { taggedCheckoutId } from "../ids/ownership-tag.ts";
+import { attemptInvoiceNumbers } from "../ids/upstream-order-id.ts";
 
 /** Candidate checkout ids for an invoice. */
 export async function checkoutCandidates(
@@ -15,16 +17,8 @@ export async function checkoutCandidates(
   prefix: string,
   secret: string,
 ): Promise<string[]> {
-  const payload = ref.customPayload ?? "";
-  if (payload.startsWith("cc1:")) {
-    const id = payload.slice(4);
-    if (CHECKOUT_ID.test(id)) return [id];
-  }
-  const orderId = ref.orderId ?? "";
-  if (!orderId.startsWith(`${prefix}-`)) return [];
-  const rest = orderId.slice(prefix.length + 1);
-  const subs = [rest];
-  const attempt = /^(.+)-(\d+)$/.exec(rest);
-  if (attempt?.[1]) subs.push(attempt[1]);
+  const tagged = taggedCheckoutId(ref.customPayload);
+  if (tagged) return [tagged];
+  const subs = attemptInvoiceNumbers(prefix, ref.orderId ?? "");
   return Promise.all(subs.map((sub) => checkoutIdFor("invoice", sub, secret)));
 }

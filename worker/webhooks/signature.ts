@@ -7,7 +7,7 @@
  * bytes before any parsing (re-serialised JSON would not match).
  */
 
-import { hmacKey, toHex } from "../crypto/hmac.ts";
+import { hmacKey, toHex } from "../signing/hmac.ts";
 
 /** Why a signature was refused. */
 export type SignatureProblem = "signature_missing" | "signature_malformed" | "signature_invalid";

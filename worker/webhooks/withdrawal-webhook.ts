@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../http/types.ts";
-import { payoutStub } from "../payout/stub.ts";
+import { payoutStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { announcedFacts, objectRef } from "./payload.ts";
 

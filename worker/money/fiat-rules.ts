@@ -5,7 +5,7 @@
  */
 import type { FiatCurrency } from "../api/contract.ts";
 import { ApiError } from "../http/api-error.ts";
-import { cmp, fitsDecimalPlaces } from "../money/decimal.ts";
+import { cmp, fitsDecimalPlaces } from "./decimal.ts";
 
 /**
  * Returns the fiat entry for `currency`, or throws a 400 that says what is wrong.

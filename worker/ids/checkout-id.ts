@@ -9,7 +9,7 @@
  * Durable Object's name. Rotating the secret therefore orphans live checkouts (documented).
  */
 
-import { hmacSha256 } from "../crypto/hmac.ts";
+import { hmacSha256 } from "../signing/hmac.ts";
 
 /** Kinds of checkout that live in separate id spaces. */
 export type CheckoutKind = "invoice" | "deposit";
@@ -31,3 +31,6 @@ export async function checkoutIdFor(kind: CheckoutKind, sub: string, secret: str
 
 /** Shape check before touching any Durable Object: 22 base64url chars (`d` prefix for top-ups). */
 export const CHECKOUT_ID = /^d?[A-Za-z0-9_-]{22}$/;
+
+/** The shape of a top-up's checkout id: `d` + 22 base64url characters. */
+export const DEPOSIT_ID = /^d[A-Za-z0-9_-]{22}$/;

@@ -15,43 +15,19 @@
  * Memory only: an evicted object simply fetches again.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { CryptoCurrency, FiatCurrency } from "../api/contract.ts";
 import { parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamFor } from "../config/upstream.ts";
+import { UpstreamError } from "../upstream/errors.ts";
 import {
-  UpstreamError,
-  type UpstreamErrorDetails,
-  type UpstreamErrorKind,
-} from "../upstream/errors.ts";
+  CATALOG_TTL_MS,
+  type CatalogAnswer,
+  type CatalogList,
+  type CatalogRpc,
+  type Lists,
+} from "./catalog-rpc.ts";
 
-/** How long a list is reused. */
-export const CATALOG_TTL_MS = 60_000;
-
-/** Which list: the crypto currencies (optionally of one network) or the fiat currencies. */
-export type CatalogList = { kind: "crypto"; network?: string } | { kind: "fiat" };
-
-/** A list with the time it was fetched from the service. */
-export interface FetchedList<T> {
-  fetchedAt: number;
-  value: T;
-}
-
-/** What `list` answers: the list, or why the service could not give it. */
-export type CatalogAnswer<T> =
-  | ({ ok: true } & FetchedList<T>)
-  | { ok: false; error: { kind: UpstreamErrorKind; message: string } & UpstreamErrorDetails };
-
-/** The asker's side: the list, or the `UpstreamError` the object saw, rebuilt. */
-export function unwrapCatalogAnswer<T>(answer: CatalogAnswer<T>): FetchedList<T> {
-  if (answer.ok) return { fetchedAt: answer.fetchedAt, value: answer.value };
-  const { kind, message, ...details } = answer.error;
-  throw new UpstreamError(kind, message, details);
-}
-
-type Lists = CryptoCurrency[] | FiatCurrency[];
-
-export class CatalogObject extends DurableObject<Env> {
+export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
   #entry: { fetchedAt: number | null; value: Promise<CatalogAnswer<Lists>> } | null = null;
 
   /**

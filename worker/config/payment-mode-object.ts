@@ -7,13 +7,15 @@
  * the service has no such operation.
  */
 import { DurableObject } from "cloudflare:workers";
-import { parseConfig } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
-import { askService, type ModeDecision } from "../config/payment-mode.ts";
+import { parseConfig } from "./config.ts";
+import type { Env } from "./env.ts";
+import type { ModeDecision } from "./mode-decision.ts";
+import { askService } from "./payment-mode.ts";
+import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 const KEY = "decision";
 
-export class PaymentModeObject extends DurableObject<Env> {
+export class PaymentModeObject extends DurableObject<Env> implements PaymentModeRpc {
   #asking: Promise<ModeDecision> | null = null;
 
   /**

@@ -15,9 +15,8 @@ import type { CryptoCurrency, FiatCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamBaseUrl } from "../config/upstream.ts";
-import { CATALOG_TTL_MS, type CatalogList, unwrapCatalogAnswer } from "./catalog-object.ts";
-
-export { CATALOG_TTL_MS };
+import { catalogStub } from "../objects/stubs.ts";
+import { CATALOG_TTL_MS, type CatalogList, unwrapCatalogAnswer } from "./catalog-rpc.ts";
 
 /** The catalogue's clock; tests move it instead of waiting out a cache period. */
 export const catalogClock = { now: (): number => Date.now() };
@@ -55,8 +54,7 @@ async function readShared<T>(cacheUrl: string, now: number): Promise<Stored<T> |
 
 /** Asks the list's Durable Object (the one caller of the service). */
 async function fromCatalogObject<T>(key: string, which: CatalogList, now: number) {
-  const namespace = (env as Env).CATALOG;
-  const answer = await namespace.get(namespace.idFromName(key)).list(which, now);
+  const answer = await catalogStub(env as Env, key).list(which, now);
   return unwrapCatalogAnswer(answer) as Stored<T>;
 }
 

@@ -1,7 +1,8 @@
 /**
  * @module
  * Results of Durable Object RPC calls. Errors cross the RPC boundary as plain data because
- * thrown errors lose their status and code on the way.
+ * thrown errors lose their status and code on the way. Every feature (orders, top-ups, payouts,
+ * the catalogue's routes) answers this way, so it belongs to none of them.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ApiErrorCode } from "../api/contract.ts";

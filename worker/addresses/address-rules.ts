@@ -22,10 +22,11 @@
  * Invariants: pure (no I/O, no worker-only imports), so both sides judge alike; async only
  * because base58check hashes with WebCrypto.
  */
+
+import { decodeBase58Check } from "../address-codecs/base58check.ts";
+import { decodeSegwit } from "../address-codecs/bech32.ts";
+import { hasEip55Typo } from "../address-codecs/eip55.ts";
 import type { CryptoCurrency } from "../api/contract.ts";
-import { decodeBase58Check } from "../crypto/base58check.ts";
-import { decodeSegwit } from "../crypto/bech32.ts";
-import { hasEip55Typo } from "../crypto/eip55.ts";
 import { isEvmNetwork, type NetworkKind, networkKind } from "../wallet/networks.ts";
 
 /**

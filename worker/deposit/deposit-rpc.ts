@@ -1,0 +1,31 @@
+/**
+ * @module
+ * What the rest of the worker may ask a top-up (`DepositObject`) through its stub, without
+ * importing the class: `Env` names the `DEPOSITS` namespace by this interface, and
+ * `DepositObject implements DepositRpc` keeps the two in step.
+ */
+import type { DepositSnapshot } from "../api/contract.ts";
+import type { DeliveryOutcome } from "../converge/delivery.ts";
+import type { Facts } from "../converge/facts.ts";
+import type { Outcome } from "../outcome/outcome.ts";
+import type { DepositCurrency } from "./store.ts";
+
+/** What the route passes when a widget opens a top-up. */
+export interface OpenDeposit {
+  checkoutId: string;
+  topUpId: string;
+  customerId: string | null;
+  currency: DepositCurrency;
+}
+
+/** The top-up's RPC methods (see `deposit-object.ts` for what each does). */
+export interface DepositRpc extends Rpc.DurableObjectBranded {
+  open(input: OpenDeposit): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>>;
+  view(): Promise<Outcome<DepositSnapshot>>;
+  applyDepositWebhook(
+    depositId: string,
+    deliveryKey: string,
+    announced?: Facts | null,
+  ): Promise<DeliveryOutcome>;
+  fetch(request: Request): Promise<Response>;
+}

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * What the rest of the worker may ask an order (`OrderObject`) through its stub: the methods
+ * and their argument and answer types, and nothing of the class. `Env` names the `ORDERS`
+ * namespace by this interface, so the bindings never import the object (and through it every
+ * module the object needs); `OrderObject implements OrderRpc` keeps the two in step.
+ */
+import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
+import type { PaymentMode } from "../config/mode-decision.ts";
+import type { DeliveryOutcome } from "../converge/delivery.ts";
+import type { Facts } from "../converge/facts.ts";
+import type { Outcome } from "../outcome/outcome.ts";
+import type { RefundPlan } from "../payout/refund.ts";
+import type { OrderLedger } from "./ledger-view.ts";
+import type { RefundRecord } from "./refunds.ts";
+
+/** What the worker passes when a widget opens a checkout. */
+export interface OpenCheckout {
+  checkoutId: string;
+  invoiceNumber: string;
+  amount: string;
+  currency: string;
+  fiatDecimalPlaces: number;
+  /** The fiat's smallest invoice (from the live list), for the remainder-below-minimum rule. */
+  minInvoiceAmount?: string;
+  description: string | null;
+  customerId: string | null;
+  returnUrl: string | null;
+  /** Where the service's page sends the payer after paid/overpaid, and after failed/suspended/partially_paid. */
+  successUrl: string | null;
+  failedUrl: string | null;
+  /** The deployment's mode when the order opens; the order keeps it (see `#mode`). */
+  mode: PaymentMode;
+}
+
+/** The order's RPC methods (see `order-object.ts` for what each does). */
+export interface OrderRpc extends Rpc.DurableObjectBranded {
+  open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
+  view(): Promise<Outcome<CheckoutSnapshot>>;
+  lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;
+  retry(): Promise<Outcome<CheckoutSnapshot>>;
+  setRefundAddress(cryptoCurrencyCode: string, address: string): Promise<Outcome<CheckoutSnapshot>>;
+  applyInvoiceWebhook(
+    invoiceId: string,
+    deliveryKey: string,
+    announced?: Facts | null,
+  ): Promise<DeliveryOutcome>;
+  recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>>;
+  beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }>>;
+  abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>>;
+  ledger(): Promise<Outcome<OrderLedger>>;
+  fetch(request: Request): Promise<Response>;
+}

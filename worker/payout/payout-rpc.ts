@@ -1,0 +1,23 @@
+/**
+ * @module
+ * What the rest of the worker may ask a payout (`PayoutObject`) through its stub, without
+ * importing the class: `Env` names the `PAYOUTS` namespace by this interface, and
+ * `PayoutObject implements PayoutRpc` keeps the two in step.
+ */
+import type { PayoutView } from "../api/contract.ts";
+import type { DeliveryOutcome } from "../converge/delivery.ts";
+import type { Facts } from "../converge/facts.ts";
+import type { Outcome } from "../outcome/outcome.ts";
+import type { PayoutRequest } from "./store.ts";
+
+/** The payout's RPC methods (see `payout-object.ts` for what each does). */
+export interface PayoutRpc extends Rpc.DurableObjectBranded {
+  quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>>;
+  view(): Promise<Outcome<PayoutView>>;
+  commit(): Promise<Outcome<PayoutView>>;
+  applyWithdrawalWebhook(
+    withdrawalId: string,
+    deliveryKey: string,
+    announced?: Facts | null,
+  ): Promise<DeliveryOutcome>;
+}

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * How a refund's payout reports back to its order: once committed, its withdrawal and status
+ * (refund orderIds themselves are written and read in `ids/upstream-order-id.ts`).
+ */
+import type { PayoutView } from "../api/contract.ts";
+import type { Env } from "../config/env.ts";
+import { refundNumber } from "../ids/upstream-order-id.ts";
+import { orderStubForInvoiceNumber } from "../objects/stubs.ts";
+import type { Outcome } from "../outcome/outcome.ts";
+
+/**
+ * Tells the order a refund's committed withdrawal and its status (idempotent on the order side).
+ * Does nothing for a payout that is not a committed refund.
+ *
+ * @example
+ * await reportRefund(env, config.CHECKOUT_SIGNING_SECRET, payoutView(row));
+ */
+export async function reportRefund(
+  env: Env,
+  secret: string,
+  p: Pick<
+    PayoutView,
+    | "orderId"
+    | "kind"
+    | "invoiceNumber"
+    | "cryptoCurrencyCode"
+    | "address"
+    | "amount"
+    | "status"
+    | "withdrawal"
+  >,
+): Promise<Outcome<{ changed: boolean }> | null> {
+  if (
+    p.kind !== "refund" ||
+    !p.invoiceNumber ||
+    !p.withdrawal ||
+    p.status === "quoted" ||
+    p.status === "uncertain"
+  )
+    return null;
+  const { stub } = await orderStubForInvoiceNumber(env, p.invoiceNumber, secret);
+  return stub.recordRefund({
+    orderId: p.orderId,
+    number: refundNumber(p.orderId) ?? 1,
+    cryptoCurrencyCode: p.cryptoCurrencyCode,
+    address: p.address,
+    amount: p.amount,
+    status: p.status,
+    withdrawalId: p.withdrawal.id,
+  });
+}
