@@ -57,6 +57,9 @@ export default defineConfig({
           globalSetup: ["test/worker/global-setup.ts"],
           // Files share one sandbox; fault injection and request counts need them one at a time.
           fileParallelism: false,
+          // A safety net, not a budget (figures come from `npm run bench`): on a busy 2-core
+          // machine a test's first calls into workerd and the sandbox can take seconds.
+          testTimeout: 30_000,
         },
       },
       {
@@ -71,7 +74,12 @@ export default defineConfig({
         },
       },
       {
-        test: { name: "node", environment: "node", include: ["test/node/**/*.test.ts"] },
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/node/**/*.test.ts"],
+          testTimeout: 30_000,
+        },
       },
       {
         test: {
@@ -95,6 +103,7 @@ export default defineConfig({
           // The widget inlines its stylesheet (`?inline`): tests check it reaches the shadow root.
           css: true,
           include: ["test/widget/**/*.test.{ts,tsx}"],
+          testTimeout: 20_000,
         },
       },
     ],
