@@ -5,12 +5,13 @@
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
  * (`qr.js`) and refund-address check (`address.js`: the worker's own
  * `worker/checkout/address-rules.ts`), the on-demand views (`topup.js`: top-up
- * mode; `refund.js`: the refund form; `payment.js`: the payment instructions), and the ESM
- * build `dist/widget.esm.js` with its types.
+ * mode; `refund.js`: the refund form; `payment.js`: the payment instructions; `hosted.js`:
+ * the service's payment page), and the ESM build `dist/widget.esm.js` with its types.
  *
- * On-demand views: in the script-tag bundle, imports of `topup.tsx`, `views/refund-form.tsx`
- * and `views/payment.tsx` resolve to the stand-ins in `widget/lazy/`, which load the chunk
- * when first rendered. A chunk borrows the bundle's Preact, hooks and `ApiFailure`
+ * On-demand views: in the script-tag bundle, imports of `topup.tsx`, `views/refund-form.tsx`,
+ * `views/payment.tsx` and `views/hosted.tsx` resolve to the stand-ins in `widget/lazy/`, which
+ * load the chunk when first rendered. A view's own stylesheet (`views/<view>.css`) travels
+ * in its chunk: widget.js carries only `styles.css` (the card, the picker, the states). A chunk borrows the bundle's Preact, hooks and `ApiFailure`
  * (`widget/lazy/shared.ts`): its imports of those compile to reads of a page global.
  * The ESM build and the tests import the views directly.
  */
@@ -20,10 +21,9 @@ import { SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 
 const LOCALES = ["de", "fr", "es", "ar"];
 
-/** The stylesheet, minified, inlined as a string (`import css from "./styles.css"`). */
-const css = (
-  await transform(readFileSync("widget/styles.css", "utf8"), { loader: "css", minify: true })
-).code;
+/** A stylesheet, minified, inlined as a string (`import css from "./styles.css?inline"`). */
+const minifiedCss = async (path: string) =>
+  (await transform(readFileSync(path, "utf8"), { loader: "css", minify: true })).code;
 
 const common: BuildOptions = {
   bundle: true,
@@ -38,8 +38,8 @@ const common: BuildOptions = {
     {
       name: "minified-css-text",
       setup(b) {
-        b.onLoad({ filter: /\.css$/ }, () => ({
-          contents: `export default ${JSON.stringify(css)}`,
+        b.onLoad({ filter: /\.css$/ }, async (args) => ({
+          contents: `export default ${JSON.stringify(await minifiedCss(args.path))}`,
           loader: "js",
         }));
       },
@@ -55,8 +55,9 @@ const lazyViews: Plugin = {
       "./topup.tsx": "widget/lazy/topup.ts",
       "./views/refund-form.tsx": "widget/lazy/refund-form.ts",
       "./views/payment.tsx": "widget/lazy/payment.ts",
+      "./views/hosted.tsx": "widget/lazy/hosted.ts",
     };
-    b.onResolve({ filter: /(topup|refund-form|payment)\.tsx$/ }, (args) => {
+    b.onResolve({ filter: /(topup|refund-form|payment|hosted)\.tsx$/ }, (args) => {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
@@ -125,6 +126,7 @@ for (const [file, view, name, registered] of [
   ["topup.js", "./topup.tsx", "TopUp", "topup"],
   ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form"],
   ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment"],
+  ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted"],
 ] as const) {
   await build({
     ...common,

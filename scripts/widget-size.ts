@@ -4,7 +4,7 @@
  * `npm run build:widget` first). The budget applies to the script-tag bundle `widget.js`
  * (JS + inlined CSS), which is all an in-page shopper downloads before the currency picker;
  * the on-demand pieces are listed too (QR encoder, address check, the payment instructions,
- * the refund form, top-up mode, locales), with what an English shopper paying in-page
+ * the refund form, top-up mode, the hosted view, locales), with what an English shopper paying in-page
  * downloads in total (widget.js + payment.js + qr.js), so no figure hides behind the split.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -38,6 +38,7 @@ export function widgetSizes(dist = "dist"): FileSize[] {
     "public/address.js",
     "public/refund.js",
     "public/topup.js",
+    "public/hosted.js",
     ...locales,
     "widget.esm.js",
   ]
