@@ -61,6 +61,12 @@ const lazyViews: Plugin = {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
+    // English: the first-paint texts only; each chunk adds its view's.
+    b.onResolve({ filter: /^\.\/en\.ts$/ }, (args) =>
+      args.importer.endsWith("/i18n/index.ts")
+        ? { path: `${process.cwd()}/widget/lazy/en.ts` }
+        : undefined,
+    );
   },
 };
 
@@ -81,6 +87,18 @@ const sharedRuntime: Plugin = {
   },
 };
 
+/** Locale scripts: `registerLocale` needs no English (the bundle has it), so none is bundled. */
+const noEnglish: Plugin = {
+  name: "no-english",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/en\.ts$/ }, () => ({ path: "en", namespace: "no-english" }));
+    b.onLoad({ filter: /.*/, namespace: "no-english" }, () => ({
+      contents: "export const en = {};",
+      loader: "js",
+    }));
+  },
+};
+
 mkdirSync("dist/public/i18n", { recursive: true });
 await build({
   ...common,
@@ -92,6 +110,7 @@ await build({
 for (const lang of LOCALES) {
   await build({
     ...common,
+    plugins: [...(common.plugins ?? []), noEnglish],
     stdin: {
       contents: `import { ${lang} } from "./i18n/${lang}.ts"; import { registerLocale } from "./i18n/index.ts"; registerLocale("${lang}", ${lang});`,
       resolveDir: "widget",
@@ -121,18 +140,20 @@ await build({
   format: "iife",
   outfile: "dist/public/address.js",
 });
-// [file, module, export, registered name (as in widget/lazy/<stand-in>.ts)]
-for (const [file, view, name, registered] of [
-  ["topup.js", "./topup.tsx", "TopUp", "topup"],
-  ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form"],
-  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment"],
-  ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted"],
+// [file, module, export, registered name (as in widget/lazy/<stand-in>.ts), its English texts
+// (i18n/en-views.ts: the view's own and those of the payment panel parts it reuses)]
+for (const [file, view, name, registered, texts] of [
+  ["topup.js", "./topup.tsx", "TopUp", "topup", ["enTopUp", "enPayment"]],
+  ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form", ["enRefund"]],
+  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment"]],
+  ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted", ["enHosted", "enPayment"]],
 ] as const) {
+  const english = `import { ${texts.join(", ")} } from "./i18n/en-views.ts"; import { addEnglish } from "./lazy/english.ts"; ${texts.map((t) => `addEnglish(${t});`).join(" ")}`;
   await build({
     ...common,
     plugins: [...(common.plugins ?? []), sharedRuntime],
     stdin: {
-      contents: `import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
+      contents: `${english} import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
       resolveDir: "widget",
       loader: "ts",
     },
