@@ -5,12 +5,13 @@
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
  * (`qr.js`) and refund-address check (`address.js`: the worker's own
  * `worker/addresses/address-rules.ts`), the on-demand views (`topup.js`: top-up
- * mode; `refund.js`: the refund form; `payment.js`: the payment instructions), and the ESM
- * build `dist/widget.esm.js` with its types.
+ * mode; `refund.js`: the refund form; `payment.js`: the payment instructions; `hosted.js`:
+ * the service's payment page), and the ESM build `dist/widget.esm.js` with its types.
  *
- * On-demand views: in the script-tag bundle, imports of `topup.tsx`, `views/refund-form.tsx`
- * and `views/payment.tsx` resolve to the stand-ins in `widget/lazy/`, which load the chunk
- * when first rendered. A chunk borrows the bundle's Preact, hooks and `ApiFailure`
+ * On-demand views: in the script-tag bundle, imports of `topup.tsx`, `views/refund-form.tsx`,
+ * `views/payment.tsx` and `views/hosted.tsx` resolve to the stand-ins in `widget/lazy/`, which
+ * load the chunk when first rendered. A view's own stylesheet (`views/<view>.css`) travels
+ * in its chunk: widget.js carries only `styles.css` (the card, the picker, the states). A chunk borrows the bundle's Preact, hooks and `ApiFailure`
  * (`widget/lazy/shared.ts`): its imports of those compile to reads of a page global.
  * The ESM build and the tests import the views directly.
  */
@@ -20,10 +21,9 @@ import { SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 
 const LOCALES = ["de", "fr", "es", "ar"];
 
-/** The stylesheet, minified, inlined as a string (`import css from "./styles.css"`). */
-const css = (
-  await transform(readFileSync("widget/styles.css", "utf8"), { loader: "css", minify: true })
-).code;
+/** A stylesheet, minified, inlined as a string (`import css from "./styles.css?inline"`). */
+const minifiedCss = async (path: string) =>
+  (await transform(readFileSync(path, "utf8"), { loader: "css", minify: true })).code;
 
 const common: BuildOptions = {
   bundle: true,
@@ -38,8 +38,8 @@ const common: BuildOptions = {
     {
       name: "minified-css-text",
       setup(b) {
-        b.onLoad({ filter: /\.css$/ }, () => ({
-          contents: `export default ${JSON.stringify(css)}`,
+        b.onLoad({ filter: /\.css$/ }, async (args) => ({
+          contents: `export default ${JSON.stringify(await minifiedCss(args.path))}`,
           loader: "js",
         }));
       },
@@ -55,11 +55,18 @@ const lazyViews: Plugin = {
       "./topup.tsx": "widget/lazy/topup.ts",
       "./views/refund-form.tsx": "widget/lazy/refund-form.ts",
       "./views/payment.tsx": "widget/lazy/payment.ts",
+      "./views/hosted.tsx": "widget/lazy/hosted.ts",
     };
-    b.onResolve({ filter: /(topup|refund-form|payment)\.tsx$/ }, (args) => {
+    b.onResolve({ filter: /(topup|refund-form|payment|hosted)\.tsx$/ }, (args) => {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
+    // English: the first-paint texts only; each chunk adds its view's.
+    b.onResolve({ filter: /^\.\/en\.ts$/ }, (args) =>
+      args.importer.endsWith("/i18n/index.ts")
+        ? { path: `${process.cwd()}/widget/lazy/en.ts` }
+        : undefined,
+    );
   },
 };
 
@@ -80,6 +87,18 @@ const sharedRuntime: Plugin = {
   },
 };
 
+/** Locale scripts: `registerLocale` needs no English (the bundle has it), so none is bundled. */
+const noEnglish: Plugin = {
+  name: "no-english",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/en\.ts$/ }, () => ({ path: "en", namespace: "no-english" }));
+    b.onLoad({ filter: /.*/, namespace: "no-english" }, () => ({
+      contents: "export const en = {};",
+      loader: "js",
+    }));
+  },
+};
+
 mkdirSync("dist/public/i18n", { recursive: true });
 await build({
   ...common,
@@ -91,6 +110,7 @@ await build({
 for (const lang of LOCALES) {
   await build({
     ...common,
+    plugins: [...(common.plugins ?? []), noEnglish],
     stdin: {
       contents: `import { ${lang} } from "./i18n/${lang}.ts"; import { registerLocale } from "./i18n/index.ts"; registerLocale("${lang}", ${lang});`,
       resolveDir: "widget",
@@ -120,17 +140,20 @@ await build({
   format: "iife",
   outfile: "dist/public/address.js",
 });
-// [file, module, export, registered name (as in widget/lazy/<stand-in>.ts)]
-for (const [file, view, name, registered] of [
-  ["topup.js", "./topup.tsx", "TopUp", "topup"],
-  ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form"],
-  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment"],
+// [file, module, export, registered name (as in widget/lazy/<stand-in>.ts), its English texts
+// (i18n/en-views.ts: the view's own and those of the payment panel parts it reuses)]
+for (const [file, view, name, registered, texts] of [
+  ["topup.js", "./topup.tsx", "TopUp", "topup", ["enTopUp", "enPayment"]],
+  ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form", ["enRefund"]],
+  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment"]],
+  ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted", ["enHosted", "enPayment"]],
 ] as const) {
+  const english = `import { ${texts.join(", ")} } from "./i18n/en-views.ts"; import { addEnglish } from "./lazy/english.ts"; ${texts.map((t) => `addEnglish(${t});`).join(" ")}`;
   await build({
     ...common,
     plugins: [...(common.plugins ?? []), sharedRuntime],
     stdin: {
-      contents: `import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
+      contents: `${english} import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
       resolveDir: "widget",
       loader: "ts",
     },

@@ -4,7 +4,7 @@
  * `npm run build:widget` first). The budget applies to the script-tag bundle `widget.js`
  * (JS + inlined CSS), which is all an in-page shopper downloads before the currency picker;
  * the on-demand pieces are listed too (QR encoder, address check, the payment instructions,
- * the refund form, top-up mode, locales), with what an English shopper paying in-page
+ * the refund form, top-up mode, the hosted view, locales), with what an English shopper paying in-page
  * downloads in total (widget.js + payment.js + qr.js), so no figure hides behind the split.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 /** The script-tag bundle's gzip budget in bytes. */
-export const BUDGET_GZIP = 15 * 1024;
+export const BUDGET_GZIP = 13_824;
 
 /** One built file's size. */
 export interface FileSize {
@@ -38,6 +38,7 @@ export function widgetSizes(dist = "dist"): FileSize[] {
     "public/address.js",
     "public/refund.js",
     "public/topup.js",
+    "public/hosted.js",
     ...locales,
     "widget.esm.js",
   ]
@@ -66,6 +67,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       const total = main.gzip + payment.gzip + qr.gzip;
       console.log(`in-page, English (widget.js + payment.js + qr.js): ${total} B gzip`);
     }
+    // Another locale's page fetches its catalogue beside the checkout POST; the picker waits.
+    for (const s of sizes.filter((f) => f.file.startsWith("public/i18n/")))
+      console.log(
+        `before the picker, ${s.file.slice(12, -3)}: widget.js + ${s.file.slice(7)}: ${main.gzip + s.gzip} B gzip`,
+      );
     if (main.gzip > BUDGET_GZIP) process.exit(1);
   }
 }

@@ -28,6 +28,7 @@ import { isNewState, supersedes } from "./snapshots.ts";
 import { fixedCurrency } from "./token.ts";
 import { walletLink } from "./url.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
+import css from "./views/payment.css?inline";
 import { CopyRow, QrCode } from "./views/payment.tsx";
 
 export function TopUp({
@@ -145,6 +146,8 @@ export function TopUp({
   const link = walletLink(d.walletUri);
   return (
     <div class="card" data-qr={qrReady ? "ready" : "loading"}>
+      {/* The payment panel's stylesheet: loaded with this view's chunk, not with widget.js. */}
+      <style>{css}</style>
       {d.sandbox ? (
         <p class="banner" role="note">
           {t("testMode")}

@@ -7,7 +7,7 @@
  *
  * `target="_blank"` implies `noopener` in every current browser, so the page cannot reach back.
  *
- * Layout reuses the payment panel's classes (a grid; QR beside its caption), adding no CSS.
+ * Layout reuses the payment panel's classes and stylesheet (a grid; QR beside its caption).
  *
  * Invariant: the page's URL is linked or encoded only when `safeUrl` accepts it (https, or
  * loopback in development); otherwise there is nothing to open and nothing is drawn.
@@ -16,6 +16,7 @@ import { useState } from "preact/hooks";
 import type { Translator } from "../i18n/index.ts";
 import { loadQrEncoder } from "../qr.ts";
 import { safeUrl } from "../url.ts";
+import css from "./payment.css?inline";
 import { QrCode } from "./payment.tsx";
 
 export function HostedPanel(props: { url: string; base: string; i18n: Translator }) {
@@ -25,6 +26,8 @@ export function HostedPanel(props: { url: string; base: string; i18n: Translator
   const [phone, setPhone] = useState<boolean | null>(null);
   return (
     <div class="hosted details">
+      {/* Its own stylesheet (the payment panel's): loaded with this view's chunk. */}
+      <style>{css}</style>
       <p>{t("hostedIntro")}</p>
       {url ? (
         <>

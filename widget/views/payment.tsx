@@ -14,6 +14,7 @@ import { countdown, formatCrypto } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";
 import { qrPath } from "../qr.ts";
 import { walletLink } from "../url.ts";
+import css from "./payment.css?inline";
 
 /**
  * A labelled value with a copy button. The outcome (copied, or the clipboard refused: select
@@ -87,43 +88,49 @@ export function PaymentPanel(props: {
   const left = countdown(p.expiresAt, props.now);
   const link = walletLink(p.walletUri);
   return (
-    <section class="payment" aria-labelledby="cc-pay">
-      <h2 id="cc-pay" tabIndex={-1}>
-        {t("payTitle")}
-      </h2>
-      {p.expiresAt && !left ? (
-        <p class="muted">{t("expired")}</p>
-      ) : (
-        <>
-          <QrCode
-            text={link ?? p.address}
-            label={t("qrLabel", { amount, code, network: p.networkName, address: p.address })}
-            ready={props.qrReady}
-            failed={t("qrFailed")}
-          />
-          <div class="details">
-            <CopyRow
-              label={props.partial ? t("sendRemaining") : t("sendExactly")}
-              value={amount}
-              shown={`${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`}
-              i18n={i18n}
+    <>
+      {/* Its own stylesheet: loaded with this view's chunk, not with widget.js. */}
+      <style>{css}</style>
+      <section class="payment" aria-labelledby="cc-pay">
+        <h2 id="cc-pay" tabIndex={-1}>
+          {t("payTitle")}
+        </h2>
+        {p.expiresAt && !left ? (
+          <p class="muted">{t("expired")}</p>
+        ) : (
+          <>
+            <QrCode
+              text={link ?? p.address}
+              label={t("qrLabel", { amount, code, network: p.networkName, address: p.address })}
+              ready={props.qrReady}
+              failed={t("qrFailed")}
             />
-            <CopyRow label={t("toAddress")} value={p.address} shown={p.address} i18n={i18n} />
-            {link ? (
-              <a class="button" href={link}>
-                {t("openWallet")}
-              </a>
-            ) : null}
-            <p class="warning">{t("sendOnly", { code: p.currencyName, network: p.networkName })}</p>
-            {left ? <p class="muted">{t("expiresIn", { time: left })}</p> : null}
-            {props.onChange ? (
-              <button type="button" class="link" onClick={props.onChange}>
-                {t("changeCurrency")}
-              </button>
-            ) : null}
-          </div>
-        </>
-      )}
-    </section>
+            <div class="details">
+              <CopyRow
+                label={props.partial ? t("sendRemaining") : t("sendExactly")}
+                value={amount}
+                shown={`${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`}
+                i18n={i18n}
+              />
+              <CopyRow label={t("toAddress")} value={p.address} shown={p.address} i18n={i18n} />
+              {link ? (
+                <a class="button" href={link}>
+                  {t("openWallet")}
+                </a>
+              ) : null}
+              <p class="warning">
+                {t("sendOnly", { code: p.currencyName, network: p.networkName })}
+              </p>
+              {left ? <p class="muted">{t("expiresIn", { time: left })}</p> : null}
+              {props.onChange ? (
+                <button type="button" class="link" onClick={props.onChange}>
+                  {t("changeCurrency")}
+                </button>
+              ) : null}
+            </div>
+          </>
+        )}
+      </section>
+    </>
   );
 }

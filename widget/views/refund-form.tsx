@@ -10,6 +10,7 @@ import { useRef, useState } from "preact/hooks";
 import type { CryptoCurrency } from "../../worker/api/contract.ts";
 import { verifyAddress } from "../address-check.ts";
 import type { Translator } from "../i18n/index.ts";
+import css from "./refund-form.css?inline";
 
 export function RefundForm(props: {
   /** Where the on-demand address check (`/address.js`) is served. */
@@ -56,6 +57,8 @@ export function RefundForm(props: {
           setProblem(t("addressInvalid", names));
       }}
     >
+      {/* Its own stylesheet: loaded with this view's chunk, not with widget.js. */}
+      <style>{css}</style>
       <label for="cc-refund">{t("refundTitle")}</label>
       <p class="muted" id="cc-refund-help">
         {t("refundHelp", names)}

@@ -1,0 +1,62 @@
+/**
+ * @module
+ * English messages of the views loaded on demand, one set per chunk: the script-tag build
+ * puts each set in its chunk, which adds it to the bundle's English catalogue when it loads
+ * (`lazy/english.ts`), before the view renders. `en.ts` (the whole catalogue) spreads them.
+ * Other locales' scripts carry every key.
+ */
+
+/** The payment instructions (`payment.js`); also the QR code and copy rows that the hosted view and top-up mode reuse. */
+export const enPayment = {
+  payTitle: "Send your payment",
+  sendExactly: "Send exactly",
+  sendRemaining: "Send the remaining",
+  toAddress: "To this address",
+  copy: "Copy",
+  copied: "Copied to clipboard",
+  copyFailed: "Couldn't copy — select the text",
+  qrFailed: "The QR code could not load: copy the amount and address.",
+  openWallet: "Open in wallet",
+  sendOnly: "Send only {code} on the {network} network. Other coins or networks are lost.",
+  expiresIn: "Expires in {time}",
+  expired: "This payment window has closed.",
+  changeCurrency: "Change currency",
+  qrLabel: "QR code: pay {amount} {code} on {network} to {address}",
+} as const;
+
+/** The service's payment page (`hosted.js`). */
+export const enHosted = {
+  hostedIntro:
+    "Continue on the payment page; this box updates by itself when your payment arrives.",
+  openPaymentPage: "Open payment page",
+  payOnPhone: "Pay on your phone",
+  phoneQr: "Scan to open the payment page on your phone.",
+} as const;
+
+/** The refund form (`refund.js`). `addressInvalid` stays in `en-first.ts`: the worker's `invalid_address` error can show without the form. */
+export const enRefund = {
+  refundTitle: "Refund address",
+  refundHelp: "Your {code} address on {network}, in case a refund is due.",
+  refundSave: "Save refund address",
+  refundSaved: "Refund address saved.",
+  addressChecksum: "This address has a typo (its checksum does not match).",
+  addressTestnet: "Test mode: use a test-network address, not a mainnet one.",
+} as const;
+
+/** Top-up mode (`topup.js`). */
+export const enTopUp = {
+  topUpTitle: "Top up with {code} on {network}",
+  topUpChoose: "Choose the currency to top up with",
+  topUpSendTo: "Send any amount to this address",
+  topUpMinimum: "Minimum deposit: {amount} {code}",
+  topUpFee: "Service fee: {percent} % of what you send",
+  topUpNetworkFee: "Network fee: {amount} {code}",
+  topUpWaiting: "Waiting for your deposit…",
+  topUpProcessing: "Deposit detected — waiting for network confirmations.",
+  topUpCompleted: "Credited {net} {code}.",
+  topUpBreakdown:
+    "Received {received} − service fee {commission} − network fee {fee} = {net} {code}",
+  topUpFailed: "This deposit failed. Please contact the shop.",
+  topUpExpired: "This deposit address has expired.",
+  topUpCancelled: "This deposit was cancelled.",
+} as const;
