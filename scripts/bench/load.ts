@@ -5,11 +5,15 @@
  * processing ⇄ suspended, so every webhook must produce one event at its checkout's watcher).
  * Then workerd's memory per 1,000 watchers, and over `rounds` of connect + disconnect.
  *
+ * Webhooks and watchers talk to the runtime directly, past `wrangler dev`'s proxy (see
+ * `runtime.ts`); the sandbox's webhook destination is restored afterwards.
+ *
  * Bounded in count and time: a fixed number of webhooks, every wait has a deadline, loopback
  * only.
  */
 import { keep, ms, pct, row, sleep, sorted } from "./report.ts";
 import { workerdRssMb } from "./rss.ts";
+import { runtimeUrl } from "./runtime.ts";
 import { openWatchers } from "./watchers.ts";
 
 export interface LoadOptions {
@@ -38,6 +42,27 @@ type Delivery = { orderId: string; status: string; attempts: { at: string }[] };
 
 /** The realistic load; prints its rows and keeps its figures. */
 export async function realisticLoad(o: LoadOptions): Promise<void> {
+  const direct = await runtimeUrl(o.workerPort);
+  row("load: worker reached at", direct === o.workerUrl ? `${direct} (via proxy)` : direct);
+  await setWebhookUrl(o.sandboxUrl, `${direct}/webhooks/payment`);
+  try {
+    await measure(o, direct);
+  } finally {
+    await setWebhookUrl(o.sandboxUrl, `${o.workerUrl}/webhooks/payment`);
+  }
+}
+
+async function setWebhookUrl(sandboxUrl: string, url: string): Promise<void> {
+  const res = await fetch(`${sandboxUrl}/sandbox/webhook-url`, {
+    method: "PUT",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url }),
+  });
+  if (!res.ok) throw new Error(`webhook-url: HTTP ${res.status}`);
+  await res.arrayBuffer();
+}
+
+async function measure(o: LoadOptions, direct: string): Promise<void> {
   const checkouts: { id: string; orderId: string }[] = [];
   const t0 = performance.now();
   await pool(o.count, 8, async (i) => {
@@ -46,7 +71,7 @@ export async function realisticLoad(o: LoadOptions): Promise<void> {
   row(`load: ${o.count} checkouts opened and locked`, ms(performance.now() - t0));
   await sleep(1000);
   const rssBefore = workerdRssMb(o.workerPort);
-  const urls = checkouts.map((c) => `${o.workerUrl}/v1/checkouts/${c.id}/events`);
+  const urls = checkouts.map((c) => `${direct}/v1/checkouts/${c.id}/events`);
   const watchers = await openWatchers(urls);
   await sleep(2000);
   const rssOpen = workerdRssMb(o.workerPort);
