@@ -15,7 +15,8 @@ function parentOf(pid: string): string | null {
   }
 }
 
-const cmdline = (pid: string) => {
+/** The arguments of process `pid` (empty when it is gone). */
+export const cmdline = (pid: string): string[] => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
   } catch {
