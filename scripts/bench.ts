@@ -327,7 +327,7 @@ try {
       sandboxUrl,
       workerUrl,
       workerPort: demo.ports.worker,
-      open: (i) => openLocked(workerUrl, `load-${run}-${i}`, 100_000 + i),
+      open: (i, baseUrl) => openLocked(baseUrl, `load-${run}-${i}`, 100_000 + i),
       count: env("BENCH_LOAD_CHECKOUTS", 1000),
       rate: env("BENCH_LOAD_RATE", 100),
       seconds: env("BENCH_LOAD_SECONDS", 30),
