@@ -93,9 +93,27 @@ async function openCheckout(workerUrl: string, sub: string, client: number) {
   return fetch(`${workerUrl}/v1/checkouts`, json({ token }, { "cf-connecting-ip": ip }));
 }
 
-/** Opens a checkout and locks USDT on Tron on it: ready for payment webhooks. */
+/**
+ * Opens a checkout and locks USDT on Tron on it: ready for payment webhooks. A 503
+ * `service_busy` (the service did not answer in time) is retried as a widget would, at most
+ * 5 times; the row `setup retries` says how often.
+ */
 async function openLocked(workerUrl: string, sub: string, client: number) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openLockedOnce(workerUrl, sub, client);
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes("HTTP 503")) throw error;
+      setupRetries += 1;
+      await sleep(500 * attempt);
+    }
+  }
+}
+let setupRetries = 0;
+
+async function openLockedOnce(workerUrl: string, sub: string, client: number) {
   const created = await openCheckout(workerUrl, sub, client);
+  if (!created.ok) throw new Error(`open: HTTP ${created.status} ${await created.text()}`);
   const { data } = (await created.json()) as { data: { id: string; attempt: { orderId: string } } };
   const locked = await fetch(
     `${workerUrl}/v1/checkouts/${data.id}/currency`,
@@ -309,12 +327,13 @@ try {
       sandboxUrl,
       workerUrl,
       workerPort: demo.ports.worker,
-      open: (i) => openLocked(workerUrl, `load-${run}-${i}`, 100_000 + i),
+      open: (i, baseUrl) => openLocked(baseUrl, `load-${run}-${i}`, 100_000 + i),
       count: env("BENCH_LOAD_CHECKOUTS", 1000),
       rate: env("BENCH_LOAD_RATE", 100),
       seconds: env("BENCH_LOAD_SECONDS", 30),
       rounds: env("BENCH_LOAD_ROUNDS", 10),
     }).catch((error: Error) => row("load", `failed: ${error.message.split("\n")[0]}`));
+    row("load: setup opens retried after a 503", String(setupRetries));
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);

@@ -57,6 +57,13 @@ async function optionalJsonObject(request: Request): Promise<Record<string, unkn
 export function registerAdmin(app: Hono, state: SandboxState): void {
   app.use("/sandbox/*", cors({ origin: "*" }));
   app.get("/sandbox/health", () => plainJsonResponse({ ok: true }));
+  // The tenant's default webhook destination, changeable at run time: the bench points it at
+  // the runtime's own socket, past `wrangler dev`'s proxy. An absent or null `url` stops sending.
+  app.put("/sandbox/webhook-url", async (c) => {
+    const body = await readJsonObject(c.req.raw);
+    state.options.webhookUrl = optionalUrl(body, "url");
+    return dataResponse({ url: state.options.webhookUrl });
+  });
 
   app.post("/sandbox/invoices/:ref/simulate", async (c) => {
     const body = await readJsonObject(c.req.raw);

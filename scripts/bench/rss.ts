@@ -15,7 +15,8 @@ function parentOf(pid: string): string | null {
   }
 }
 
-const cmdline = (pid: string) => {
+/** The arguments of process `pid` (empty when it is gone). */
+export const cmdline = (pid: string): string[] => {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
   } catch {
@@ -24,25 +25,25 @@ const cmdline = (pid: string) => {
 };
 
 /**
- * Sum of VmRSS (MB) of the workerd processes started by the `wrangler dev` listening on
- * `port` (a descendant of this process).
+ * The workerd processes started by the `wrangler dev` listening on `port` (a descendant of this
+ * process): its proxy and the runtime that runs the worker. Empty when not found.
  *
  * @example
- * const before = workerdRssMb(8787);
+ * const pids = workerdPids(8787);
  */
-export function workerdRssMb(port: number): number {
+export function workerdPids(port: number): string[] {
   let pids: string[];
   try {
     pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
   } catch {
-    return Number.NaN;
+    return [];
   }
   const wrangler = pids.find((pid) => {
     const args = cmdline(pid);
     const i = args.indexOf("--port");
     return args.some((a) => a.endsWith("wrangler.js")) && i >= 0 && args[i + 1] === String(port);
   });
-  if (!wrangler) return Number.NaN;
+  if (!wrangler) return [];
   const descends = (pid: string) => {
     for (let p: string | null = pid, hops = 0; p && p !== "0" && hops < 10; hops++) {
       if (p === wrangler) return true;
@@ -50,11 +51,27 @@ export function workerdRssMb(port: number): number {
     }
     return false;
   };
+  return pids.filter((pid) => cmdline(pid)[0]?.endsWith("workerd") && descends(pid));
+}
+
+/**
+ * Sum of VmRSS (MB) of the workerd processes started by the `wrangler dev` listening on
+ * `port` (a descendant of this process); NaN when none is found.
+ *
+ * @example
+ * const before = workerdRssMb(8787);
+ */
+export function workerdRssMb(port: number): number {
+  const pids = workerdPids(port);
+  if (!pids.length) return Number.NaN;
   let kb = 0;
   for (const pid of pids) {
-    if (!cmdline(pid)[0]?.endsWith("workerd") || !descends(pid)) continue;
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    kb += m ? Number(m[1]) : 0;
+    try {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+      kb += m ? Number(m[1]) : 0;
+    } catch {
+      // exited between the listing and the read
+    }
   }
   return kb / 1024;
 }

@@ -177,6 +177,27 @@ describe("webhook delivery", () => {
     }
   });
 
+  it("PUT /sandbox/webhook-url moves the default destination; a bad URL is refused", async () => {
+    const other = await startReceiver();
+    const put = (url: unknown) =>
+      fetch(`${sb.url}/sandbox/webhook-url`, { method: "PUT", body: JSON.stringify({ url }) });
+    try {
+      const bad = await put("not a url");
+      expect(bad.status).toBe(400);
+      expect(sb.sandbox.state.options.webhookUrl).toBe(rx.url);
+      const moved = await put(other.url);
+      expect([moved.status, (await moved.json()).data.url]).toEqual([200, other.url]);
+      rx.received.length = 0;
+      await paidInvoice("wh-moved");
+      const [r] = await other.waitFor(1);
+      expect(JSON.parse(r!.body).data.orderId).toBe("wh-moved");
+      expect(rx.received).toHaveLength(0);
+    } finally {
+      await put(rx.url);
+      await other.close();
+    }
+  });
+
   it("redelivers the same bytes and signature", async () => {
     const [entry] = await log("orderId=wh-sign");
     rx.received.length = 0;

@@ -289,9 +289,12 @@ export class DepositObject extends StoredObject implements DepositRpc {
     if (!row) {
       return streamNotFound("No such top-up.");
     }
-    // A watcher arrived: the deposit is read at least every WATCHED_READ_MS from now on.
-    hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
-    await this.armAlarm();
+    // The first watcher arrived: the deposit is read at least every WATCHED_READ_MS from now
+    // on; while others watch, reads already keep that cadence (`watched()`).
+    if (this.hub.size === 0) {
+      hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
+      await this.armAlarm();
+    }
     return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(row, seq));
   }
 }

@@ -800,9 +800,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!this.#current()) {
       return streamNotFound("No such checkout.");
     }
-    // A watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
-    hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);
-    await this.armAlarm();
+    // The first watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
+    // While others watch, reads already keep that cadence (`watched()`), so a connection storm
+    // of a thousand widgets costs one write and one alarm check, not a thousand.
+    if (this.hub.size === 0) {
+      hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);
+      await this.armAlarm();
+    }
     return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(seq));
   }
 }
