@@ -3,20 +3,13 @@
  * balances, health/CORS, and the CLI's startup behaviour.
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { describe, expect, it } from "vitest";
+import { useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_admin_test_secret";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, apiKey: API_KEY, accountId: ACCOUNT, webhookUrl: null });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT);
 
 async function admin(method: string, path: string, body?: unknown) {
   const res = await fetch(`${sb.url}${path}`, {
