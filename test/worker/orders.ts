@@ -1,12 +1,22 @@
 /**
  * @module Order fixtures of the worker tests: a checkout with USDT (TRC-20) locked, and an order
  * the sandbox has paid (in full, over or in part) with its webhooks delivered and the shopper's
- * refund address set. Each fixture checks its own steps, so a test that starts from one fails at
+ * refund address set, and a refund whose withdrawal failed. Each fixture checks its own steps, so a test that starts from one fails at
  * the step that broke, not later on a confusing number.
  */
 import { expect } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { deliverAll, openCheckout, postJson, simulate, uniqueSub } from "./helpers.ts";
+import {
+  deliver,
+  deliverAll,
+  deliveriesFor,
+  openCheckout,
+  postJson,
+  refundOrder,
+  sandbox,
+  simulate,
+  uniqueSub,
+} from "./helpers.ts";
 
 /** A TRON address for test networks with a valid checksum: the shopper's refund address. */
 export const SHOPPER_TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
@@ -59,4 +69,29 @@ export async function paidOrder(action: string, amount?: string, options: PaidOr
     expect(set.status).toBe(200);
   }
   return { sub, id, orderId };
+}
+
+/**
+ * Refunds the order `sub` (201), has the sandbox fail that refund's withdrawal and delivers its
+ * `withdrawal.statusChanged` webhooks (each 200): the order is left with one failed refund.
+ * Returns the refund as the merchant API answered it.
+ *
+ * @example
+ * const first = await failedRefund(sub);
+ * expect((await refundOrder(sub)).body.data.orderId).toBe(`cc-${sub}-refund-2`);
+ */
+export async function failedRefund(sub: string) {
+  const first = await refundOrder(sub);
+  expect(first.status).toBe(201);
+  const failed = await sandbox(`/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ action: "fail" }),
+  });
+  expect(failed.status).toBe(200);
+  const hooks = (await deliveriesFor(`cc-${sub}-refund`)).filter(
+    (d) => d.event === "withdrawal.statusChanged",
+  );
+  for (const h of hooks) expect((await deliver(h)).status).toBe(200);
+  return first;
 }

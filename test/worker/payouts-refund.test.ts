@@ -8,9 +8,7 @@ import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import {
   balance,
-  deliver,
   deliverAll,
-  deliveriesFor,
   ledgerOf,
   merchant,
   postJson,
@@ -21,7 +19,7 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
-import { paidOrder, SHOPPER_TRON as SHOPPER } from "./orders.ts";
+import { failedRefund, paidOrder, SHOPPER_TRON as SHOPPER } from "./orders.ts";
 
 /** Ends the order's (partially paid) first attempt: the shopper can no longer pay into it. */
 async function endAttempt(sub: string) {
@@ -162,21 +160,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
 
   it("starts refund -refund-2 after the first refund's withdrawal failed, for the same amount", async () => {
     const { sub } = await paidOrder("over", "15");
-    const first = await refundOrder(sub);
-    expect(first.status).toBe(201);
-    const failed = await sandbox(
-      `/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ action: "fail" }),
-      },
-    );
-    expect(failed.status).toBe(200);
-    const hooks = (await deliveriesFor(`cc-${sub}-refund`)).filter(
-      (d) => d.event === "withdrawal.statusChanged",
-    );
-    for (const h of hooks) expect((await deliver(h)).status).toBe(200);
+    await failedRefund(sub);
     expect((await ledgerOf(sub)).refunds[0]?.status).toBe("failed");
 
     const second = await refundOrder(sub);

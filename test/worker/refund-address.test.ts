@@ -13,8 +13,6 @@ import type { OrderObject } from "../../worker/order/order-object.ts";
 import { REFUND_ADDRESS_WRITES } from "../../worker/order/refund-address.ts";
 import { readRefunds, upgradeRefunds, writeRefund } from "../../worker/order/refunds.ts";
 import {
-  deliver,
-  deliveriesFor,
   ledgerOf,
   merchant,
   openCheckout,
@@ -25,7 +23,7 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
-import { paidOrder, SHOPPER_TRON } from "./orders.ts";
+import { failedRefund, paidOrder, SHOPPER_TRON } from "./orders.ts";
 
 type Body = { data: CheckoutSnapshot; error?: { code: string; message: string } };
 
@@ -208,21 +206,7 @@ describe("a refund in flight freezes the address; each refund keeps where it wen
 
   it("after the refund's withdrawal failed the address may change, and the next refund pays the new one; the failed record keeps the old", async () => {
     const { sub, id } = await paidOrder("over", "15", { refundAddress: TRON_A });
-    const first = await refundOrder(sub);
-    expect(first.status).toBe(201);
-    const failed = await sandbox(
-      `/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ action: "fail" }),
-      },
-    );
-    expect(failed.status).toBe(200);
-    for (const h of (await deliveriesFor(`cc-${sub}-refund`)).filter(
-      (d) => d.event === "withdrawal.statusChanged",
-    ))
-      expect((await deliver(h)).status).toBe(200);
+    const first = await failedRefund(sub);
     expect((await setAddress(id, "USDT_TRC20", TRON_B)).status).toBe(200);
     const second = await refundOrder(sub);
     expect([second.status, second.body.data.address]).toEqual([201, TRON_B]);
