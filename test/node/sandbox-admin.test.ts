@@ -3,20 +3,13 @@
  * balances, health/CORS, and the CLI's startup behaviour.
  */
 import { spawn } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { describe, expect, it } from "vitest";
+import { useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_admin_test_secret";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, apiKey: API_KEY, accountId: ACCOUNT, webhookUrl: null });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT);
 
 async function admin(method: string, path: string, body?: unknown) {
   const res = await fetch(`${sb.url}${path}`, {
@@ -29,6 +22,14 @@ async function admin(method: string, path: string, body?: unknown) {
 const fault = (body: Record<string, unknown>) => admin("POST", "/sandbox/faults", body);
 const newInvoice = (orderId: string) =>
   api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: "USD", amount: 10, orderId });
+/** Creates an invoice with plain fetch, so the test sees the transport fail (no client retry). */
+const rawInvoice = (orderId: string, signal?: AbortSignal) =>
+  fetch(`${sb.url}/invoice`, {
+    method: "POST",
+    headers: { "x-tenant-api-key": API_KEY },
+    body: JSON.stringify({ accountId: ACCOUNT, fiatCurrencyCode: "USD", amount: 10, orderId }),
+    signal,
+  });
 const getByOrder = (orderId: string) =>
   api("GET", `/invoice?accountId=${ACCOUNT}&orderId=${orderId}`);
 
@@ -91,17 +92,7 @@ describe("faults", () => {
 
   it("timeout-after-create creates the object but answers too late", async () => {
     await fault({ path: "/invoice", method: "POST", mode: "timeout-after-create", delayMs: 5000 });
-    const res = fetch(`${sb.url}/invoice`, {
-      method: "POST",
-      headers: { "x-tenant-api-key": API_KEY },
-      body: JSON.stringify({
-        accountId: ACCOUNT,
-        fiatCurrencyCode: "USD",
-        amount: 10,
-        orderId: "slow-1",
-      }),
-      signal: AbortSignal.timeout(300),
-    });
+    const res = rawInvoice("slow-1", AbortSignal.timeout(300));
     await expect(res).rejects.toThrow();
     const got = await getByOrder("slow-1");
     expect(got.status).toBe(200);
@@ -112,16 +103,7 @@ describe("faults", () => {
 
   it("drop creates the object, then cuts the connection: the client's request fails", async () => {
     await fault({ path: "/invoice", method: "POST", mode: "drop" });
-    const res = fetch(`${sb.url}/invoice`, {
-      method: "POST",
-      headers: { "x-tenant-api-key": API_KEY },
-      body: JSON.stringify({
-        accountId: ACCOUNT,
-        fiatCurrencyCode: "USD",
-        amount: 10,
-        orderId: "drop-1",
-      }),
-    });
+    const res = rawInvoice("drop-1");
     await expect(res.then((r) => r.text())).rejects.toThrow();
     const got = await getByOrder("drop-1");
     expect(got.status).toBe(200);

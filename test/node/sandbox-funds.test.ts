@@ -3,10 +3,9 @@
  * per (accountId, orderId), re-quote after expiry, commit exactly once, and each bad input.
  */
 import Big from "big.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSandbox } from "../../demo/sandbox/app.ts";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { balanceOf, sandboxClient } from "./sandbox-kit.ts";
+import { balanceOf, useSandbox } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_funds_test";
@@ -15,20 +14,8 @@ const TRON_TO = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const TRON_TO2 = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const EVM_TO = "0x52908400098527886E0F7030069857D2E4169EE7";
 let clock = Date.parse("2030-06-01T12:00:00.000Z");
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({
-    port: 0,
-    apiKey: API_KEY,
-    accountId: ACCOUNT,
-    webhookUrl: null,
-    now: () => new Date(clock),
-  });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT, { now: () => new Date(clock) });
 
 const balance = (code: string) => balanceOf(sb.url, code);
 async function setBalance(code: string, amount: string) {

@@ -4,28 +4,15 @@
  * with the tenant's minimums, the payer's choice locks one without a webhook, the page then
  * shows amount, address, QR and status, and sends the payer back by outcome.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { payOptions, returnTarget } from "../../demo/sandbox/pay-page.ts";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
 import type { InvoiceRecord } from "../../demo/sandbox/state.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_hosted_test";
 const ACCOUNT = "22222222-2222-4222-8222-222222222222";
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({
-    port: 0,
-    apiKey: API_KEY,
-    accountId: ACCOUNT,
-    webhookUrl: null,
-    currencyLock: false,
-  });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT, { currencyLock: false });
 
 const create = async (body: Record<string, unknown>) => {
   const r = await api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: "USD", ...body });

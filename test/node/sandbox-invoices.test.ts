@@ -5,33 +5,20 @@
 import { createHash } from "node:crypto";
 import Big from "big.js";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bech32Valid } from "../../demo/sandbox/addresses.ts";
 import { CRYPTO_CURRENCIES } from "../../demo/sandbox/currencies.ts";
 import { Dec } from "../../demo/sandbox/decimal.ts";
 import { fiatToCrypto, usdPerCoin, usdPerFiat } from "../../demo/sandbox/rates.ts";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { useSandbox } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_invoice_test";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
 const T0 = Date.parse("2030-01-01T00:00:00.000Z");
 let clock = T0;
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({
-    port: 0,
-    apiKey: API_KEY,
-    accountId: ACCOUNT,
-    webhookUrl: null,
-    now: () => new Date(clock),
-  });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT, { now: () => new Date(clock) });
 
 const invoiceCount = () => sb.sandbox.state.invoices.size;
 const create = (body: Record<string, unknown>) =>

@@ -2,12 +2,16 @@
  * @module sandbox-kit
  * Node-only helpers for tests that drive a sandbox: a typed JSON client that keeps the raw
  * response text (so tests can assert exact numerals) and a local webhook receiver that records
- * raw bodies and can be told to fail. Test code, not part of the simulator: it lives here.
+ * raw bodies and can be told to fail, and `useSandbox`, the one place a test file starts its own
+ * sandbox before its tests and closes it after them. Test code, not part of the simulator: it
+ * lives here.
  */
 
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import Big from "big.js";
+import { afterAll, beforeAll } from "vitest";
+import { type RunningSandbox, type StartOptions, startSandbox } from "../../demo/sandbox/server.ts";
 
 /** A response as tests want it: status, headers, raw text and the parsed JSON (if any). */
 export interface RawResult {
@@ -118,4 +122,51 @@ export async function balanceOf(baseUrl: string, code: string): Promise<Big> {
     data: { cryptoCurrencyCode: string; amount: string | number }[];
   };
   return new Big(r.data.find((b) => b.cryptoCurrencyCode === code)!.amount);
+}
+
+/** The client `sandboxClient` returns. */
+export type SandboxApi = ReturnType<typeof sandboxClient>;
+
+/**
+ * Starts one sandbox for the calling test file (any free port, no webhook receiver unless
+ * `options` names one) before its tests, and closes it after them. `sb` and `api` may be held
+ * at module level: they reach the running sandbox when called, and throw if called before the
+ * file's `beforeAll` has started it.
+ * @example
+ * const { sb, api } = useSandbox("sk_test", ACCOUNT, { currencyLock: false });
+ * it("answers", async () => expect((await api("GET", "/currencies")).status).toBe(200));
+ */
+export function useSandbox(
+  apiKey: string,
+  accountId: string,
+  options: StartOptions = {},
+): { sb: RunningSandbox; api: SandboxApi } {
+  let running: RunningSandbox | undefined;
+  let client: SandboxApi | undefined;
+  const started = () => {
+    if (!running) throw new Error("the sandbox starts in beforeAll: use it inside a test");
+    return running;
+  };
+  beforeAll(async () => {
+    running = await startSandbox({ port: 0, apiKey, accountId, webhookUrl: null, ...options });
+    client = sandboxClient(running.url, apiKey);
+  });
+  afterAll(() => running?.close());
+  const sb: RunningSandbox = {
+    get url() {
+      return started().url;
+    },
+    get port() {
+      return started().port;
+    },
+    get sandbox() {
+      return started().sandbox;
+    },
+    close: () => started().close(),
+  };
+  const api: SandboxApi = (...args) => {
+    started();
+    return client!(...args);
+  };
+  return { sb, api };
 }

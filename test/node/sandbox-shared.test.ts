@@ -3,20 +3,13 @@
  * to one order, the service's truth read per order without touching faults, deliveries by
  * orderId prefix and the merchant inbox filtered by content.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { describe, expect, it } from "vitest";
+import { sandboxClient, useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_shared_test_secret";
 const ACCOUNT = "22222222-2222-4222-8222-222222222222";
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, apiKey: API_KEY, accountId: ACCOUNT, webhookUrl: null });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT);
 
 const admin = sandboxClient("", "");
 const call = (method: string, path: string, body?: unknown) =>

@@ -3,21 +3,14 @@
  * graph, partial payments that accumulate, exact settlement maths and balance credit.
  */
 import Big from "big.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { balanceOf, sandboxClient } from "./sandbox-kit.ts";
+import { describe, expect, it } from "vitest";
+import { balanceOf, useSandbox } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_simulate_test";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, apiKey: API_KEY, accountId: ACCOUNT, webhookUrl: null });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT);
 
 /** `amount` as a number, or as the exact text of a JSON numeral (sent as a number). */
 async function newInvoice(amount: number | string, currency?: string, fiat = "USD") {

@@ -2,20 +2,13 @@
  * The sandbox speaks the service's wire: API-key auth, `{data}` envelope, error bodies,
  * exact JSON numerals for amounts (never floats, never exponents), request ids, currencies.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
-import { sandboxClient } from "./sandbox-kit.ts";
+import { describe, expect, it } from "vitest";
+import { useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_wire_test_key";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
-let sb: RunningSandbox;
-let api: ReturnType<typeof sandboxClient>;
 
-beforeAll(async () => {
-  sb = await startSandbox({ port: 0, apiKey: API_KEY, accountId: ACCOUNT, webhookUrl: null });
-  api = sandboxClient(sb.url, API_KEY);
-});
-afterAll(() => sb.close());
+const { sb, api } = useSandbox(API_KEY, ACCOUNT);
 
 describe("auth and envelope", () => {
   it("rejects a missing or wrong API key with 401 exceptions.auth.invalidApiKey", async () => {

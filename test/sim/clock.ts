@@ -10,6 +10,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
 
+/** Whether the object's storage has made table `name` yet (objects create tables on first use). */
+function hasTable(sql: SqlStorage, name: string): boolean {
+  return (
+    sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray()
+      .length > 0
+  );
+}
+
 /**
  * Lets time pass for one object until its next scheduled work, then runs its alarm.
  * @example
@@ -18,10 +26,7 @@ import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
 export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
   await runInDurableObject(stub, (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
-    const has = sql
-      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'upstream_objects'")
-      .toArray().length;
-    if (has) {
+    if (hasTable(sql, "upstream_objects")) {
       sql.exec(
         "UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL",
         Date.now(),
@@ -41,10 +46,7 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
 export async function owedNotifications(stub: DurableObjectStub): Promise<number> {
   return runInDurableObject(stub, (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
-    const has = sql
-      .exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'outbox'")
-      .toArray().length;
-    if (!has) return 0;
+    if (!hasTable(sql, "outbox")) return 0;
     return Number(
       sql
         .exec(

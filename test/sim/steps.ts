@@ -8,22 +8,17 @@
  * tabs, a slow read racing a webhook, a refund racing a retry).
  */
 import fc from "fast-check";
+import { SIMULATE_ACTIONS } from "../../demo/merchant/sandbox-admin.ts";
 
 /** Currencies the shopper's tabs choose between (the Tron pair shares one address format). */
 export const LOCK_CURRENCIES = ["USDT_TRC20", "TRX", "USDT_ERC20"] as const;
 export type LockCurrency = (typeof LOCK_CURRENCIES)[number];
 
-/** The service's admin moves on an invoice (`/sandbox/invoices/:ref/simulate`). */
-export const PAY_ACTIONS = [
-  "paid",
-  "partial",
-  "over",
-  "processing",
-  "suspend",
-  "expire",
-  "fail",
-  "cancel",
-] as const;
+/**
+ * The service's admin moves on an invoice (`/sandbox/invoices/:ref/simulate`): the demo panel's
+ * own list, so a history can use every move the panel offers and no other.
+ */
+export const PAY_ACTIONS = SIMULATE_ACTIONS;
 
 /** The service's admin moves on a withdrawal (a refund or a payout). */
 export const WITHDRAWAL_ACTIONS = ["processing", "completed", "fail", "cancel"] as const;

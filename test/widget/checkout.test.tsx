@@ -11,10 +11,12 @@ import { Checkout } from "../../widget/checkout.tsx";
 import { de } from "../../widget/i18n/de.ts";
 import { registerLocale, translator } from "../../widget/i18n/index.ts";
 import {
+  attempted,
   BASE,
   FakeEventSource,
   type fakeWorker,
   ok,
+  opening,
   payment,
   refuse,
   renderCheckout,
@@ -236,17 +238,11 @@ describe("live status", () => {
     expect(events.filter((e) => e.name === "checkout:paid")).toHaveLength(1);
   });
 
+  /** The checkout opens on a payment detected (processing) at sequence number 5. */
+  const detectedAt5 = () => setup(opening(attempted("processing", {}, { seq: 5 })));
+
   it("ignores an older snapshot that arrives after a newer one", async () => {
-    setup({
-      "POST /v1/checkouts": () =>
-        ok(
-          withPayment({
-            seq: 5,
-            attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
-          }),
-          201,
-        ),
-    });
+    detectedAt5();
     await screen.findAllByText(/Payment detected/);
     FakeEventSource.instances[0]!.push(withPayment({ seq: 3 }));
     await new Promise((r) => setTimeout(r, 20));
@@ -254,16 +250,7 @@ describe("live status", () => {
   });
 
   it("ignores a snapshot with the sequence number already shown (a duplicate, not news)", async () => {
-    const { events } = setup({
-      "POST /v1/checkouts": () =>
-        ok(
-          withPayment({
-            seq: 5,
-            attempt: { ...snapshot().attempt, status: "processing", payment: payment() },
-          }),
-          201,
-        ),
-    });
+    const { events } = detectedAt5();
     await screen.findAllByText(/Payment detected/);
     FakeEventSource.instances[0]!.push(withPayment({ seq: 5 }));
     await new Promise((r) => setTimeout(r, 20));
@@ -272,16 +259,11 @@ describe("live status", () => {
   });
 
   it("partially paid: received X of Y, send the remaining Z, and a refund address form", async () => {
-    const partial = snapshot({
-      orderState: "partially_paid",
-      amountPaid: "10.00",
-      amountDue: "39.90",
-      attempt: {
-        ...snapshot().attempt,
-        status: "partially_paid",
-        payment: payment({ received: "10", remaining: "39.9" }),
-      },
-    });
+    const partial = attempted(
+      "partially_paid",
+      { received: "10", remaining: "39.9" },
+      { orderState: "partially_paid", amountPaid: "10.00", amountDue: "39.90" },
+    );
     setup({ "POST /v1/checkouts": () => ok(partial, 201) });
     await screen.findAllByText("Received 10 of 49.9 USDT.");
     expect(screen.getByText("Send the remaining")).toBeTruthy();
@@ -326,12 +308,11 @@ describe("live status", () => {
   });
 
   it("refuses a refund address with a broken checksum before sending it", async () => {
-    const over = snapshot({
-      final: true,
-      orderState: "paid",
-      amountOverpaid: "5.00",
-      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
-    });
+    const over = attempted(
+      "overpaid",
+      {},
+      { final: true, orderState: "paid", amountOverpaid: "5.00" },
+    );
     const { worker } = setup({ "POST /v1/checkouts": () => ok(over, 201) });
     const input = await screen.findByLabelText("Refund address");
     fireEvent.input(input, { target: { value: "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8" } });
@@ -371,12 +352,11 @@ describe("live status", () => {
   });
 
   it("a refund already on its way: the worker's 409 refund_address_frozen is explained", async () => {
-    const over = snapshot({
-      final: true,
-      orderState: "paid",
-      amountOverpaid: "5.00",
-      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
-    });
+    const over = attempted(
+      "overpaid",
+      {},
+      { final: true, orderState: "paid", amountOverpaid: "5.00" },
+    );
     setup({
       "POST /v1/checkouts": () => ok(over, 201),
       "POST /v1/checkouts/abcdefghijklmnopqrstuv/refund-address": () =>

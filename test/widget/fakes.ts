@@ -17,6 +17,7 @@ import type {
   CheckoutSnapshot,
   CryptoCurrency,
   DepositSnapshot,
+  InvoiceStatus,
   PaymentInstructions,
 } from "../../worker/api/contract.ts";
 
@@ -84,6 +85,29 @@ export function payment(over: Partial<PaymentInstructions> = {}): PaymentInstruc
     ...over,
   };
 }
+
+/**
+ * A snapshot whose attempt is in `status` with the instructions `payment(over)`; `rest` sets the
+ * snapshot's other fields.
+ * @example
+ * const partial = attempted("partially_paid", { received: "10" }, { orderState: "partially_paid" });
+ */
+export function attempted(
+  status: InvoiceStatus,
+  over: Partial<PaymentInstructions> = {},
+  rest: Partial<CheckoutSnapshot> = {},
+): CheckoutSnapshot {
+  return snapshot({ ...rest, attempt: { ...snapshot().attempt, status, payment: payment(over) } });
+}
+
+/**
+ * The worker route that opens the checkout with `first` (201), for `renderCheckout`'s routes.
+ * @example
+ * renderCheckout({ ...opening(attempted("overpaid")), [`POST ${path}`]: () => ok(next) });
+ */
+export const opening = (first: CheckoutSnapshot) => ({
+  "POST /v1/checkouts": () => ok(first, 201),
+});
 
 /** A top-up as the worker reports it: a Tron USDT deposit address, waiting. */
 export function depositSnapshot(over: Partial<DepositSnapshot> = {}): DepositSnapshot {

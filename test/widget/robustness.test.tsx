@@ -13,11 +13,13 @@ import { registerLocale, type Translator, translator } from "../../widget/i18n/i
 import { POLL_MS } from "../../widget/live.ts";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import {
+  attempted,
   BASE,
   CURRENCIES,
   FakeEventSource,
   fakeWorker,
   ok,
+  opening,
   payment,
   renderCheckout,
   snapshot,
@@ -25,8 +27,7 @@ import {
 } from "./fakes.ts";
 
 const ID = "abcdefghijklmnopqrstuv";
-const locked = (over: Parameters<typeof payment>[0] = {}, status: "created" = "created") =>
-  snapshot({ seq: 2, attempt: { ...snapshot().attempt, status, payment: payment(over) } });
+const locked = (over: Parameters<typeof payment>[0] = {}) => attempted("created", over, { seq: 2 });
 
 const setup = (routes: Parameters<typeof fakeWorker>[0], i18n: Translator = translator("en")) =>
   renderCheckout(routes, { i18n });
@@ -53,19 +54,7 @@ describe("keyboard path", () => {
   });
 
   it("'Change currency' is offered only while nothing has been received", async () => {
-    setup({
-      "POST /v1/checkouts": () =>
-        ok(
-          snapshot({
-            attempt: {
-              ...snapshot().attempt,
-              status: "partially_paid",
-              payment: payment({ received: "10", remaining: "39.9" }),
-            },
-          }),
-          201,
-        ),
-    });
+    setup(opening(attempted("partially_paid", { received: "10", remaining: "39.9" })));
     await screen.findByText("Send the remaining");
     expect(screen.queryByRole("button", { name: "Change currency" })).toBeNull();
   });
@@ -89,12 +78,11 @@ describe("after a payment is detected", () => {
 
 describe("refund address refused by the worker", () => {
   it("shows the worker's verdict next to the field, not as a page error", async () => {
-    const over = snapshot({
-      final: true,
-      orderState: "paid",
-      amountOverpaid: "5.00",
-      attempt: { ...snapshot().attempt, status: "overpaid", payment: payment() },
-    });
+    const over = attempted(
+      "overpaid",
+      {},
+      { final: true, orderState: "paid", amountOverpaid: "5.00" },
+    );
     const { events } = setup({
       "POST /v1/checkouts": () => ok(over, 201),
       [`POST /v1/checkouts/${ID}/refund-address`]: () => ({

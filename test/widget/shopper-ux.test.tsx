@@ -7,6 +7,7 @@ import { act, fireEvent, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import type { CryptoCurrency, InvoiceStatus } from "../../worker/api/contract.ts";
 import {
+  attempted,
   CURRENCIES,
   FakeEventSource,
   type fakeWorker,
@@ -21,7 +22,7 @@ const setup = (routes: Parameters<typeof fakeWorker>[0], currencies = CURRENCIES
   renderCheckout(routes, { currencies });
 
 const withPayment = (over: Parameters<typeof payment>[0], status: InvoiceStatus = "created") =>
-  snapshot({ attempt: { ...snapshot().attempt, status, payment: payment(over) } });
+  attempted(status, over);
 
 useWidgetTestDoubles();
 

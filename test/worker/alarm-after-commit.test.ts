@@ -17,8 +17,7 @@ import {
   uniqueIp,
   uniqueSub,
 } from "./helpers.ts";
-
-const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+import { SHOPPER_TRON as TRON } from "./orders.ts";
 
 /** Replaces the object's scheduleAlarm by a slow one; `done()` says whether it finished. */
 function slowAlarm(object: object): () => boolean {

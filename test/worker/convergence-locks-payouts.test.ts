@@ -29,8 +29,8 @@ import {
   upstreamInvoice,
   upstreamRequests,
 } from "./helpers.ts";
+import { paidOrder, SHOPPER_TRON as TRON } from "./orders.ts";
 
-const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
 afterEach(async () => {
@@ -174,17 +174,7 @@ describe("class 7: uncertain is not failed", () => {
   });
 
   it("a refund whose quote failed with 5xx (nothing committed) releases its hold: the shopper can retry", async () => {
-    const sub = uniqueSub("rq");
-    const orderId = `cc-${sub}`;
-    const { body } = await openCheckout({ sub, amount: "49.90" });
-    const id = body.data.id;
-    await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
-    await simulate(orderId, "partial", "20");
-    await deliverAll(orderId);
-    await postJson(`/v1/checkouts/${id}/refund-address`, {
-      cryptoCurrencyCode: "USDT_TRC20",
-      address: TRON,
-    });
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "rq" });
     await simulate(orderId, "expire");
     await deliverAll(orderId);
     await fault({

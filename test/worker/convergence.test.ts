@@ -19,7 +19,6 @@ import {
   fault,
   ledgerOf,
   merchant,
-  openCheckout,
   postJson,
   sandbox,
   simulate,
@@ -28,21 +27,31 @@ import {
   uniqueSub,
   worker,
 } from "./helpers.ts";
-
-const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+import { lockedCheckout, SHOPPER_TRON as TRON } from "./orders.ts";
 
 afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
 
-async function lockedOrder(amount = "100.00") {
-  const sub = uniqueSub("conv");
-  const { body } = await openCheckout({ sub, amount });
-  const locked = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
-    cryptoCurrencyCode: "USDT_TRC20",
+/**
+ * Opens a USDT (TRC-20) top-up for invoice number `sub` and has the sandbox complete 50 on it;
+ * no webhook is delivered yet. Returns the top-up's snapshot as opened.
+ */
+async function completedTopUp(sub: string): Promise<DepositSnapshot> {
+  const orderId = `cc-${sub}`;
+  const t = await token({ sub, mode: "deposit", customerId: "c1" });
+  const opened = await postJson(
+    "/v1/deposits",
+    { token: t, cryptoCurrencyCode: "USDT_TRC20" },
+    { "cf-connecting-ip": uniqueIp() },
+  );
+  const { data } = (await opened.json()) as { data: DepositSnapshot };
+  await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ action: "completed", amount: "50" }),
   });
-  expect(locked.status).toBe(200);
-  return { sub, id: body.data.id, orderId: `cc-${sub}` };
+  return data;
 }
 
 async function snapshot(id: string): Promise<CheckoutSnapshot> {
@@ -77,7 +86,7 @@ function followed(stub: DurableObjectStub) {
 
 describe("class 1: a webhook is acknowledged only when its refetch is as new as it announced", () => {
   it("order: a lagging read after the final `paid` webhook answers 503; the redelivery pays the order once", async () => {
-    const { sub, id, orderId } = await lockedOrder();
+    const { sub, id, orderId } = await lockedCheckout("100.00", "conv");
     await simulate(orderId, "paid");
     const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
     expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "paid"]);
@@ -99,7 +108,7 @@ describe("class 1: a webhook is acknowledged only when its refetch is as new as 
   });
 
   it("order: a lagging read after `expired` (after a partial) answers 503; the redelivery lets the shopper pay the rest", async () => {
-    const { id, orderId } = await lockedOrder();
+    const { id, orderId } = await lockedCheckout("100.00", "conv");
     await simulate(orderId, "partial", "40");
     for (const d of await deliveriesFor(orderId)) expect((await deliver(d)).status).toBe(200);
     await simulate(orderId, "expire");
@@ -120,18 +129,7 @@ describe("class 1: a webhook is acknowledged only when its refetch is as new as 
   it("top-up: a lagging read after `completed` answers 503; the redelivery completes it", async () => {
     const sub = uniqueSub("convdep");
     const orderId = `cc-${sub}`;
-    const t = await token({ sub, mode: "deposit", customerId: "c1" });
-    const opened = await postJson(
-      "/v1/deposits",
-      { token: t, cryptoCurrencyCode: "USDT_TRC20" },
-      { "cf-connecting-ip": uniqueIp() },
-    );
-    const { data } = (await opened.json()) as { data: DepositSnapshot };
-    await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "completed", amount: "50" }),
-    });
+    const data = await completedTopUp(sub);
     const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
     await fault({ path: "/deposit", method: "GET", mode: "stale", asStatus: "processing" });
     expect((await deliver(hooks[1]!)).status).toBe(503);
@@ -171,7 +169,7 @@ describe("class 1: a webhook is acknowledged only when its refetch is as new as 
 
 describe("class 3: a webhook that never arrives still converges (reconciliation alarm)", () => {
   it("order paid at the service, no webhook delivered: the alarm's read pays it, once, and stops reading", async () => {
-    const { sub, id, orderId } = await lockedOrder();
+    const { sub, id, orderId } = await lockedCheckout("100.00", "conv");
     await simulate(orderId, "paid");
     const stub = orderStub(id);
     expect((await followed(stub)).map((r) => r.kind)).toEqual(["invoice"]);
@@ -190,7 +188,7 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
   });
 
   it("a read with nothing new appends no event; a shopper watching brings the next read within 10 s", async () => {
-    const { id } = await lockedOrder();
+    const { id } = await lockedCheckout("100.00", "conv");
     const stub = orderStub(id);
     const seq = (await snapshot(id)).seq;
     await reconcileNow(stub);
@@ -208,7 +206,7 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
   });
 
   it("a 429 from the service defers the next read past its msBeforeNext and changes nothing", async () => {
-    const { sub, id, orderId } = await lockedOrder();
+    const { sub, id, orderId } = await lockedCheckout("100.00", "conv");
     await simulate(orderId, "paid");
     const stub = orderStub(id);
     await fault({
@@ -230,19 +228,7 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
 
   it("top-up completed at the service without a webhook converges through the alarm", async () => {
     const sub = uniqueSub("convdep3");
-    const orderId = `cc-${sub}`;
-    const t = await token({ sub, mode: "deposit", customerId: "c1" });
-    const opened = await postJson(
-      "/v1/deposits",
-      { token: t, cryptoCurrencyCode: "USDT_TRC20" },
-      { "cf-connecting-ip": uniqueIp() },
-    );
-    const { data } = (await opened.json()) as { data: DepositSnapshot };
-    await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "completed", amount: "50" }),
-    });
+    const data = await completedTopUp(sub);
     await reconcileNow(env.DEPOSITS.get(env.DEPOSITS.idFromName(data.id)));
     const view = (
       (await (await worker(`/v1/deposits/${data.id}`)).json()) as {

@@ -8,12 +8,9 @@ import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import {
   balance,
-  deliver,
   deliverAll,
-  deliveriesFor,
   ledgerOf,
   merchant,
-  openCheckout,
   postJson,
   refundOrder,
   sandbox,
@@ -22,31 +19,7 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
-
-const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-
-/** An order paid in USDT_TRC20 with the sandbox's simulated payment, webhooks delivered. */
-async function paidOrder(
-  action: "paid" | "over" | "partial",
-  amount?: string,
-  refundAddress: string | null = SHOPPER,
-) {
-  const sub = uniqueSub("rf");
-  const { body } = await openCheckout({ sub, amount: "49.90" });
-  const id = body.data.id;
-  const lock = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
-  expect(lock.status).toBe(200);
-  expect((await simulate(`cc-${sub}`, action, amount)).status).toBe(200);
-  await deliverAll(`cc-${sub}`);
-  if (refundAddress) {
-    const set = await postJson(`/v1/checkouts/${id}/refund-address`, {
-      cryptoCurrencyCode: "USDT_TRC20",
-      address: refundAddress,
-    });
-    expect(set.status).toBe(200);
-  }
-  return sub;
-}
+import { failedRefund, paidOrder, SHOPPER_TRON as SHOPPER } from "./orders.ts";
 
 /** Ends the order's (partially paid) first attempt: the shopper can no longer pay into it. */
 async function endAttempt(sub: string) {
@@ -56,7 +29,7 @@ async function endAttempt(sub: string) {
 
 describe("POST /v1/orders/:invoiceNumber/refund", () => {
   it("refunds exactly the excess of an overpaid order to the shopper's address, once", async () => {
-    const sub = await paidOrder("over", "15.123456");
+    const { sub } = await paidOrder("over", "15.123456");
     const ledger = (await (await merchant(`/v1/orders/${sub}`)).json()) as {
       data: { attempts: { status: string; cryptoExpected: string; cryptoReceived: string }[] };
     };
@@ -101,7 +74,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
   });
 
   it("refunds what a partially paid order received, or a smaller amount the merchant names", async () => {
-    const sub = await paidOrder("partial", "20");
+    const { sub } = await paidOrder("partial", "20");
     await endAttempt(sub);
     const tooMuch = await refundOrder(sub, { amount: "20.000001" });
     expect([tooMuch.status, tooMuch.body.error?.code]).toEqual([400, "validation_failed"]);
@@ -112,10 +85,10 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
   });
 
   it("answers 409 when there is nothing to refund or no refund address, and 404 for an unknown order", async () => {
-    const exact = await paidOrder("paid");
+    const { sub: exact } = await paidOrder("paid");
     const nothing = await refundOrder(exact);
     expect([nothing.status, nothing.body.error?.code]).toEqual([409, "nothing_to_refund"]);
-    const noAddress = await paidOrder("over", "15", null);
+    const { sub: noAddress } = await paidOrder("over", "15", { refundAddress: null });
     const missing = await refundOrder(noAddress);
     expect([missing.status, missing.body.error?.code]).toEqual([409, "refund_address_missing"]);
     const unknown = await refundOrder(uniqueSub("ghost"));
@@ -123,13 +96,13 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
   });
 
   it("refuses a refund below the currency's minimum withdrawal with 400 amount_below_minimum", async () => {
-    const sub = await paidOrder("over", "2");
+    const { sub } = await paidOrder("over", "2");
     const res = await refundOrder(sub);
     expect([res.status, res.body.error?.code]).toEqual([400, "amount_below_minimum"]);
   });
 
   it("refuses to refund a partial payment while the shopper can still pay the rest", async () => {
-    const sub = await paidOrder("partial", "20");
+    const { sub } = await paidOrder("partial", "20");
     const early = await refundOrder(sub);
     expect([early.status, early.body.error?.code]).toEqual([409, "attempt_open"]);
     // The shopper pays the rest: the order is paid and nothing was refunded.
@@ -142,7 +115,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
   });
 
   it("closes a refunded partial order: state refunded, no retry, no lock, shown in the snapshot", async () => {
-    const sub = await paidOrder("partial", "20");
+    const { sub } = await paidOrder("partial", "20");
     await endAttempt(sub);
     const res = await refundOrder(sub);
     expect([res.status, res.body.data.amount, res.body.data.orderId]).toEqual([
@@ -186,22 +159,8 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
   });
 
   it("starts refund -refund-2 after the first refund's withdrawal failed, for the same amount", async () => {
-    const sub = await paidOrder("over", "15");
-    const first = await refundOrder(sub);
-    expect(first.status).toBe(201);
-    const failed = await sandbox(
-      `/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ action: "fail" }),
-      },
-    );
-    expect(failed.status).toBe(200);
-    const hooks = (await deliveriesFor(`cc-${sub}-refund`)).filter(
-      (d) => d.event === "withdrawal.statusChanged",
-    );
-    for (const h of hooks) expect((await deliver(h)).status).toBe(200);
+    const { sub } = await paidOrder("over", "15");
+    await failedRefund(sub);
     expect((await ledgerOf(sub)).refunds[0]?.status).toBe("failed");
 
     const second = await refundOrder(sub);

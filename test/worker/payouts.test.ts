@@ -17,10 +17,10 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
+import { SHOPPER_TRON as TRON } from "./orders.ts";
 
 type Body = { data: PayoutView; error?: { code: string; message: string } };
 
-const TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 const EVM = "0x52908400098527886E0F7030069857D2E4169EE7";
 
 async function quote(body: Record<string, unknown>) {

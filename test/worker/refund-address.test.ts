@@ -13,24 +13,21 @@ import type { OrderObject } from "../../worker/order/order-object.ts";
 import { REFUND_ADDRESS_WRITES } from "../../worker/order/refund-address.ts";
 import { readRefunds, upgradeRefunds, writeRefund } from "../../worker/order/refunds.ts";
 import {
-  deliver,
-  deliverAll,
-  deliveriesFor,
   ledgerOf,
   merchant,
   openCheckout,
   postJson,
   refundOrder,
   sandbox,
-  simulate,
   uniqueSub,
   upstreamRequests,
   worker,
 } from "./helpers.ts";
+import { failedRefund, paidOrder, SHOPPER_TRON } from "./orders.ts";
 
 type Body = { data: CheckoutSnapshot; error?: { code: string; message: string } };
 
-const TRON_A = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+const TRON_A = SHOPPER_TRON;
 const TRON_B = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
 /** TRON_A with its last character changed: the base58check checksum no longer matches. */
 const TRON_TYPO = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8";
@@ -49,20 +46,6 @@ const setAddress = async (id: string, cryptoCurrencyCode: string, address: strin
 
 const view = async (id: string) =>
   ((await (await worker(`/v1/checkouts/${id}`)).json()) as Body).data;
-
-/** An order overpaid in USDT_TRC20 (15 extra), webhooks delivered, refund address TRON_A. */
-async function overpaidOrder() {
-  const sub = uniqueSub("ra");
-  const { body } = await openCheckout({ sub });
-  const id = body.data.id;
-  expect(
-    (await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" })).status,
-  ).toBe(200);
-  expect((await simulate(`cc-${sub}`, "over", "15")).status).toBe(200);
-  await deliverAll(`cc-${sub}`);
-  expect((await setAddress(id, "USDT_TRC20", TRON_A)).status).toBe(200);
-  return { sub, id };
-}
 
 describe("the worker checks refund addresses with the widget's rules", () => {
   it("refuses broken checksums and mainnet addresses in sandbox mode (400 invalid_address), storing nothing", async () => {
@@ -161,7 +144,7 @@ describe("the worker checks refund addresses with the widget's rules", () => {
   });
 
   it("a bad address stored before these checks is never paid: the refund is 400 and its hold released", async () => {
-    const { sub, id } = await overpaidOrder();
+    const { sub, id } = await paidOrder("over", "15", { refundAddress: TRON_A });
     const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
     await runInDurableObject(stub, async (o: OrderObject) => {
       o.store.setRefundAddress("USDT_TRC20", TRON_TYPO);
@@ -179,7 +162,7 @@ describe("the worker checks refund addresses with the widget's rules", () => {
 
 describe("a refund in flight freezes the address; each refund keeps where it went", () => {
   it("409 refund_address_frozen for another address once refunded (the same one is 200); the ledger shows address, currency, amount and withdrawal id", async () => {
-    const { sub, id } = await overpaidOrder();
+    const { sub, id } = await paidOrder("over", "15", { refundAddress: TRON_A });
     const refund = await refundOrder(sub);
     expect(refund.status).toBe(201);
     const withdrawalId = refund.body.data.withdrawal!.id;
@@ -222,22 +205,8 @@ describe("a refund in flight freezes the address; each refund keeps where it wen
   });
 
   it("after the refund's withdrawal failed the address may change, and the next refund pays the new one; the failed record keeps the old", async () => {
-    const { sub, id } = await overpaidOrder();
-    const first = await refundOrder(sub);
-    expect(first.status).toBe(201);
-    const failed = await sandbox(
-      `/sandbox/withdrawals/${first.body.data.withdrawal!.id}/simulate`,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ action: "fail" }),
-      },
-    );
-    expect(failed.status).toBe(200);
-    for (const h of (await deliveriesFor(`cc-${sub}-refund`)).filter(
-      (d) => d.event === "withdrawal.statusChanged",
-    ))
-      expect((await deliver(h)).status).toBe(200);
+    const { sub, id } = await paidOrder("over", "15", { refundAddress: TRON_A });
+    const first = await failedRefund(sub);
     expect((await setAddress(id, "USDT_TRC20", TRON_B)).status).toBe(200);
     const second = await refundOrder(sub);
     expect([second.status, second.body.data.address]).toEqual([201, TRON_B]);
@@ -253,7 +222,7 @@ describe("a refund in flight freezes the address; each refund keeps where it wen
   });
 
   it("frozen while a refund holds the order, before its withdrawal exists", async () => {
-    const { sub, id } = await overpaidOrder();
+    const { sub, id } = await paidOrder("over", "15", { refundAddress: TRON_A });
     const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
     // The merchant's refund took its hold and is still quoting.
     const begun = await runInDurableObject(stub, (o: OrderObject) => o.beginRefund());

@@ -18,17 +18,15 @@ import {
   deliveriesFor,
   fault,
   ledgerOf,
-  openCheckout,
   postJson,
   refundOrder,
   sandbox,
   simulate,
   sleep,
-  uniqueSub,
   upstreamRequests,
 } from "./helpers.ts";
+import { paidOrder } from "./orders.ts";
 
-const SHOPPER = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 async function retry(id: string) {
   const res = await postJson(`/v1/checkouts/${id}/retry`, {});
   return {
@@ -38,19 +36,7 @@ async function retry(id: string) {
 }
 
 /** An order of 49.90 with 20 USDT_TRC20 received on attempt 1 and a refund address. */
-async function partialOrder() {
-  const sub = uniqueSub("rr");
-  const { body } = await openCheckout({ sub, amount: "49.90" });
-  const id = body.data.id;
-  await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
-  expect((await simulate(`cc-${sub}`, "partial", "20")).status).toBe(200);
-  await deliverAll(`cc-${sub}`);
-  await postJson(`/v1/checkouts/${id}/refund-address`, {
-    cryptoCurrencyCode: "USDT_TRC20",
-    address: SHOPPER,
-  });
-  return { sub, id, orderId: `cc-${sub}` };
-}
+const partialOrder = () => paidOrder("partial", "20", { label: "rr" });
 
 /** Marks every attempt of the order ended, as an `expired` read with the same money would. */
 function markEnded(id: string) {
@@ -120,16 +106,8 @@ describe("the refund hold", () => {
   });
 
   it("is released when the quote is refused (4xx): nothing was sent, the shopper may retry", async () => {
-    const sub = uniqueSub("rr");
-    const { body } = await openCheckout({ sub, amount: "49.90" });
-    const id = body.data.id;
-    await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
-    await simulate(`cc-${sub}`, "partial", "1"); // below the minimum withdrawal
-    await deliverAll(`cc-${sub}`);
-    await postJson(`/v1/checkouts/${id}/refund-address`, {
-      cryptoCurrencyCode: "USDT_TRC20",
-      address: SHOPPER,
-    });
+    // 1 USDT is below the minimum withdrawal.
+    const { sub, id } = await paidOrder("partial", "1", { label: "rr" });
     await simulate(`cc-${sub}`, "expire");
     await deliverAll(`cc-${sub}`);
     const refused = await refundOrder(sub);

@@ -8,13 +8,12 @@ import {
   fault,
   hmacHex,
   ledgerOf,
-  openCheckout,
   postJson,
   simulate,
-  uniqueSub,
   upstreamRequests,
   worker,
 } from "./helpers.ts";
+import { lockedCheckout } from "./orders.ts";
 
 const signingKey = env.WEBHOOK_SIGNING_KEY as string;
 
@@ -23,17 +22,11 @@ const signingKey = env.WEBHOOK_SIGNING_KEY as string;
  * sandbox pay it (in full, in part, …) and delivers the webhooks it wants.
  */
 async function lockedOrder(amount = "49.90") {
-  const sub = uniqueSub("wh");
-  const { body } = await openCheckout({ sub, amount });
-  const locked = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
-    cryptoCurrencyCode: "USDT_TRC20",
-  });
-  expect(locked.status).toBe(200);
-  const { data } = (await locked.json()) as { data: CheckoutSnapshot };
+  const { sub, id, orderId, snapshot: data } = await lockedCheckout(amount, "wh");
   expect(data.attempt.payment?.cryptoCurrencyCode).toBe("USDT_TRC20");
   expect(data.attempt.payment?.address).toBeTruthy();
   expect(data.orderState).toBe("unpaid");
-  return { sub, id: body.data.id, orderId: `cc-${sub}` };
+  return { sub, id, orderId };
 }
 
 describe("POST /webhooks/payment: refusals store nothing", () => {
