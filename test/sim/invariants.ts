@@ -166,9 +166,11 @@ function checkPaid(
   check: Check,
   ledger: OrderLedger,
   invoices: ServiceInvoice[],
-  notes: { type: string }[],
+  notes: { id: string; type: string }[],
 ) {
-  const paidNotes = notes.filter((n) => n.type === "order.paid").length;
+  // Notifications are at least once, deduped by `id` (README): a delivery repeated after its
+  // 2xx was lost (the object restarted before recording it) is the same notification.
+  const paidNotes = new Set(notes.filter((n) => n.type === "order.paid").map((n) => n.id)).size;
   const outboxPaid = ledger.notifications.filter((n) => n.type === "order.paid").length;
   check(
     "one-order.paid-iff-paid",
