@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import { LOCKS_PER_MINUTE } from "../../worker/order/lock-throttle.ts";
 import {
+  balance,
   deliverAll,
   fault,
   ledgerOf,
@@ -149,6 +150,41 @@ describe("class 7: uncertain is not failed", () => {
     expect(again.status).toBe(200);
     expect((await upstreamRequests("/withdrawal/commit", "POST")).length).toBe(commits);
     expect(new Big(before).minus(await balance()).eq(new Big(totalDeduction))).toBe(true);
+  });
+
+  it("a commit whose answer was lost and whose retry got 429 is `uncertain`, not refused: the alarm adopts the withdrawal, one debit", async () => {
+    const orderId = uniqueSub("unc429");
+    const quoted = await merchant("/v1/payouts", {
+      method: "POST",
+      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "20" }),
+    });
+    const { totalDeduction } = ((await quoted.json()) as { data: PayoutView }).data;
+    const before = await balance("TRX");
+    // The first attempt commits but its answer is dropped; the retry is refused with a 429 whose
+    // wait does not fit the call's budget, so the call ends on that 429.
+    await fault({ path: "/withdrawal/commit", method: "POST", mode: "drop", times: 1 });
+    await fault({
+      path: "/withdrawal/commit",
+      method: "POST",
+      mode: "status",
+      status: 429,
+      msBeforeNext: 60_000,
+      times: 1,
+    });
+    const lost = await merchant(`/v1/payouts/${orderId}/commit`, { method: "POST" });
+    expect(lost.status).toBe(503);
+    const view = async () =>
+      ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
+    expect((await view()).status).toBe("uncertain");
+
+    const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
+    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
+    });
+    await runDurableObjectAlarm(stub);
+    const resolved = await view();
+    expect(resolved.withdrawal).not.toBeNull();
+    expect(new Big(before).minus(await balance("TRX")).eq(new Big(totalDeduction))).toBe(true);
   });
 
   it("an uncertain commit the service never made returns to `quoted` and commits once", async () => {

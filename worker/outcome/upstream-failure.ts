@@ -65,7 +65,9 @@ export function isUncertainFailure(error: unknown): boolean {
   if (!(error instanceof UpstreamError)) return false;
   // The retry policy's "uncertain", plus a garbled answer: the service may have acted on a
   // request whose answer we could not read (it is not retried, but it is not a refusal either).
-  return isUncertain(error) || error.kind === "invalid_response";
+  // And any answer after an attempt that may have reached the service: the first attempt may
+  // have done the work even when the last one was refused.
+  return isUncertain(error) || error.kind === "invalid_response" || error.afterUncertain === true;
 }
 
 /**

@@ -288,20 +288,9 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
         }),
       );
     } catch (error) {
-      const reason = reasonOf(error);
-      if (reason === "quoteExpired") return "quote_expired";
       const mapped = upstreamFailure(error, this.logger());
-      if (reason === "insufficientBalance") {
-        const { totalDeduction, fee } = row.quote;
-        const message = `The merchant's ${row.cryptoCurrencyCode} balance is too low for this payout: it needs ${totalDeduction} ${row.cryptoCurrencyCode} (amount ${row.amount} + network fee ${fee.feeInCryptoCurrencyCode}). Nothing was sent; top up the balance and commit again.`;
-        await this.#save(
-          { ...row, updatedAt: new Date().toISOString() },
-          row,
-          "payout.refused",
-          "commit refused: insufficient balance",
-        );
-        return failure(409, "insufficient_balance", message);
-      }
+      // First: an answer after an attempt that may have committed (a lost answer, then a 429 or
+      // "quote expired" / "insufficient balance" caused by that very commit) is uncertain too.
       if (isUncertainFailure(error)) {
         // The service may have made the withdrawal: uncertain, never failed, until read back.
         await this.#save(
@@ -317,6 +306,19 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
           "service_busy",
           "The payment service did not confirm the commit; the payout is uncertain until the withdrawal is read back. Commit again (the same orderId never pays twice) or read the payout later.",
         );
+      }
+      const reason = reasonOf(error);
+      if (reason === "quoteExpired") return "quote_expired";
+      if (reason === "insufficientBalance") {
+        const { totalDeduction, fee } = row.quote;
+        const message = `The merchant's ${row.cryptoCurrencyCode} balance is too low for this payout: it needs ${totalDeduction} ${row.cryptoCurrencyCode} (amount ${row.amount} + network fee ${fee.feeInCryptoCurrencyCode}). Nothing was sent; top up the balance and commit again.`;
+        await this.#save(
+          { ...row, updatedAt: new Date().toISOString() },
+          row,
+          "payout.refused",
+          "commit refused: insufficient balance",
+        );
+        return failure(409, "insufficient_balance", message);
       }
       await this.#save(
         { ...row, updatedAt: new Date().toISOString() },

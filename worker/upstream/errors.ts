@@ -41,6 +41,12 @@ export class UpstreamError extends Error {
   readonly code?: string;
   readonly requestId?: string;
   readonly retryAfterMs?: number;
+  /**
+   * Set by the transport when an earlier attempt of the same call may have reached the service
+   * (timeout, dropped connection, 5xx): a definite-looking final answer (a 429, a 4xx) then says
+   * nothing about whether the work was done.
+   */
+  afterUncertain?: boolean;
 
   constructor(kind: UpstreamErrorKind, message: string, details: UpstreamErrorDetails = {}) {
     super(message);

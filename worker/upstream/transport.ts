@@ -102,6 +102,7 @@ export function createTransport(options: UpstreamClientOptions): Transport {
     const attempts = spec.retry === "never" ? 1 : maxAttempts;
     const where = `${spec.method} ${spec.path}`;
     const deadline = Date.now() + deadlineMs;
+    let uncertainBefore = false;
 
     for (let attempt = 1; ; attempt++) {
       try {
@@ -130,7 +131,11 @@ export function createTransport(options: UpstreamClientOptions): Transport {
           retryAfterMs: error.retryAfterMs,
           waitMs,
         });
-        if (!retry) throw error;
+        if (!retry) {
+          if (uncertainBefore) error.afterUncertain = true;
+          throw error;
+        }
+        if (isUncertain(error)) uncertainBefore = true;
         await sleep(waitMs ?? 0);
       }
     }
