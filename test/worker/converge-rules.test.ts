@@ -63,6 +63,15 @@ describe("facts", () => {
     expect(covers("invoice", f("partially_paid", "4"), f("partially_paid", "6"))).toBe(false);
     expect(covers("withdrawal", f("completed"), f("completed"))).toBe(true);
   });
+  it("a read of the other status of the same rank does not cover a webhook, unless it is final", () => {
+    // processing ⇄ suspended: a stale `processing` read for an announced `suspended` → 503.
+    expect(covers("invoice", f("processing"), f("suspended"))).toBe(false);
+    expect(covers("invoice", f("suspended"), f("processing"))).toBe(false);
+    expect(covers("invoice", f("suspended"), f("suspended"))).toBe(true);
+    // Final alternatives: the service never moves again, so the read is the truth.
+    expect(covers("invoice", f("paid", "10"), f("expired"))).toBe(true);
+    expect(covers("deposit", f("completed", "5"), f("failed"))).toBe(true);
+  });
 });
 
 describe("reconciliation schedule", () => {

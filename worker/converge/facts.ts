@@ -11,7 +11,7 @@
  *   not remember the delivery, so the service sends it again and the next read catches up.
  */
 import { cmp } from "../money/decimal.ts";
-import { statusRank, type UpstreamKind } from "./status-rank.ts";
+import { isFinalAtService, statusRank, type UpstreamKind } from "./status-rank.ts";
 
 /** The progress an upstream object shows in one read (or announces in one webhook). */
 export interface Facts {
@@ -51,7 +51,12 @@ export function newest(kind: UpstreamKind, known: Facts | null, read: Facts): Fa
  * @example
  * covers("invoice", { status: "processing", received: "0" }, { status: "paid", received: "10" }); // false → 503
  * covers("invoice", { status: "paid", received: "10" }, { status: "processing", received: "0" }); // true → 200
+ * covers("invoice", { status: "processing", received: "0" }, { status: "suspended", received: "0" }); // false → 503
  */
 export function covers(kind: UpstreamKind, known: Facts, announced: Facts): boolean {
-  return !isOlder(kind, known, announced);
+  if (isOlder(kind, known, announced)) return false;
+  // Same rank, other status (`processing` read for an announced `suspended`): the read may be
+  // a lagging replica or the service may have moved back; only a final status settles it.
+  const sameRank = statusRank(kind, known.status) === statusRank(kind, announced.status);
+  return !sameRank || known.status === announced.status || isFinalAtService(kind, known.status);
 }
