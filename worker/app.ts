@@ -37,9 +37,19 @@ app.get("/", (c) => c.json({ name: "crypto-checkout", widget: "/widget.js" }));
 
 app.notFound(() => errorResponse(404, "not_found", "No such route."));
 
-app.onError((error) => {
+app.onError((caught) => {
   // Thrown by hono middleware (bearer auth): their responses are already JSON errors.
-  if (error instanceof HTTPException) return error.getResponse();
+  if (caught instanceof HTTPException) return caught.getResponse();
+  let error = caught;
+  if (objectUnavailable(error)) {
+    console.log(JSON.stringify({ level: "warn", event: "object.unavailable", name: error.name }));
+    error = new ApiError(
+      503,
+      "service_busy",
+      "The checkout was busy for a moment; try again in a second.",
+      1,
+    );
+  }
   if (error instanceof ApiError) {
     return Response.json(error.toBody(), {
       status: error.status,
@@ -48,18 +58,6 @@ app.onError((error) => {
         ...(error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) }),
       },
     });
-  }
-  if (objectUnavailable(error)) {
-    console.log(JSON.stringify({ level: "warn", event: "object.unavailable", name: error.name }));
-    return Response.json(
-      {
-        error: {
-          code: "service_busy",
-          message: "The checkout was busy for a moment; try again in a second.",
-        },
-      },
-      { status: 503, headers: { "cache-control": "no-store", "retry-after": "1" } },
-    );
   }
   // Unknown errors: log the name only (messages of third-party errors may echo inputs).
   console.log(JSON.stringify({ level: "error", event: "unhandled", name: error.name }));

@@ -112,36 +112,40 @@ describe("class 6: currency locks are throttled per checkout", () => {
   });
 });
 
+/** Quotes a 20 TRX payout to the shopper's Tron address; returns its view. */
+async function quoteTrx(orderId: string): Promise<PayoutView> {
+  const quoted = await merchant("/v1/payouts", {
+    method: "POST",
+    body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "20" }),
+  });
+  return ((await quoted.json()) as { data: PayoutView }).data;
+}
+
+async function payoutView(orderId: string): Promise<PayoutView> {
+  return ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
+}
+
+/** Makes the payout's scheduled read of the service due, then runs its alarm. */
+async function readBackNow(orderId: string): Promise<void> {
+  const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
+  await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+    state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
+  });
+  await runDurableObjectAlarm(stub);
+}
+
 describe("class 7: uncertain is not failed", () => {
   it("a payout commit with a garbled answer is `uncertain`, then the alarm reads the withdrawal by orderId and adopts it: one debit", async () => {
     const orderId = uniqueSub("unc");
-    const quoted = await merchant("/v1/payouts", {
-      method: "POST",
-      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "20" }),
-    });
-    const { totalDeduction } = ((await quoted.json()) as { data: PayoutView }).data;
-    const balance = async () =>
-      String(
-        (
-          await sandbox<{ data: { cryptoCurrencyCode: string; amount: string }[] }>(
-            "/sandbox/balances",
-          )
-        ).body.data.find((b) => b.cryptoCurrencyCode === "TRX")!.amount,
-      );
-    const before = await balance();
+    const { totalDeduction } = await quoteTrx(orderId);
+    const before = await balance("TRX");
     await fault({ path: "/withdrawal/commit", method: "POST", mode: "malformed", times: 1 });
     const lost = await merchant(`/v1/payouts/${orderId}/commit`, { method: "POST" });
     expect(lost.status).toBe(503);
-    const view = async () =>
-      ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
-    expect((await view()).status).toBe("uncertain");
+    expect((await payoutView(orderId)).status).toBe("uncertain");
 
-    const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
-    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
-    });
-    await runDurableObjectAlarm(stub);
-    const resolved = await view();
+    await readBackNow(orderId);
+    const resolved = await payoutView(orderId);
     expect(resolved.status).toBe("created");
     expect(resolved.withdrawal).not.toBeNull();
     // A commit now returns that withdrawal and sends nothing.
@@ -149,16 +153,12 @@ describe("class 7: uncertain is not failed", () => {
     const again = await merchant(`/v1/payouts/${orderId}/commit`, { method: "POST" });
     expect(again.status).toBe(200);
     expect((await upstreamRequests("/withdrawal/commit", "POST")).length).toBe(commits);
-    expect(new Big(before).minus(await balance()).eq(new Big(totalDeduction))).toBe(true);
+    expect(new Big(before).minus(await balance("TRX")).eq(new Big(totalDeduction))).toBe(true);
   });
 
   it("a commit whose answer was lost and whose retry got 429 is `uncertain`, not refused: the alarm adopts the withdrawal, one debit", async () => {
     const orderId = uniqueSub("unc429");
-    const quoted = await merchant("/v1/payouts", {
-      method: "POST",
-      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "20" }),
-    });
-    const { totalDeduction } = ((await quoted.json()) as { data: PayoutView }).data;
+    const { totalDeduction } = await quoteTrx(orderId);
     const before = await balance("TRX");
     // The first attempt commits but its answer is dropped; the retry is refused with a 429 whose
     // wait does not fit the call's budget, so the call ends on that 429.
@@ -173,16 +173,10 @@ describe("class 7: uncertain is not failed", () => {
     });
     const lost = await merchant(`/v1/payouts/${orderId}/commit`, { method: "POST" });
     expect(lost.status).toBe(503);
-    const view = async () =>
-      ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
-    expect((await view()).status).toBe("uncertain");
+    expect((await payoutView(orderId)).status).toBe("uncertain");
 
-    const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
-    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
-    });
-    await runDurableObjectAlarm(stub);
-    const resolved = await view();
+    await readBackNow(orderId);
+    const resolved = await payoutView(orderId);
     expect(resolved.withdrawal).not.toBeNull();
     expect(new Big(before).minus(await balance("TRX")).eq(new Big(totalDeduction))).toBe(true);
   });
