@@ -145,6 +145,7 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
   app.get("/sandbox/requests", (c) =>
     dataResponse(queryRequests(state, new URL(c.req.url).searchParams)),
   );
+  app.get("/sandbox/in-flight", () => dataResponse({ requests: state.workInFlight }));
   app.delete("/sandbox/requests", () => {
     state.requests = [];
     return noContent();

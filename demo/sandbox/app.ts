@@ -40,20 +40,42 @@ function gate(state: SandboxState): MiddlewareHandler {
   return (c, next) => {
     const path = new URL(c.req.url).pathname;
     if (path.startsWith("/sandbox/") || path === "/sandbox") return next();
+    const work = trackWork(state);
     return log(c, async () => {
       await faults(c, async () => {
-        if (
-          !path.startsWith("/pay/") &&
-          c.req.header("x-tenant-api-key") !== state.options.apiKey
-        ) {
-          c.res = errorResponse(
-            new WireError(401, "exceptions.auth.invalidApiKey", "Invalid or missing API key"),
-          );
-          return;
+        try {
+          if (
+            !path.startsWith("/pay/") &&
+            c.req.header("x-tenant-api-key") !== state.options.apiKey
+          ) {
+            c.res = errorResponse(
+              new WireError(401, "exceptions.auth.invalidApiKey", "Invalid or missing API key"),
+            );
+            return;
+          }
+          await next();
+        } finally {
+          work.done();
         }
-        await next();
       });
-    });
+    }).finally(work.done);
+  };
+}
+
+/**
+ * Counts one request in `state.workInFlight` until its work is done: when the handler ran, or
+ * when a fault answered without running it (`done` is idempotent). A `timeout-after-create`
+ * answer held after the work no longer counts: the service's truth has already moved.
+ */
+function trackWork(state: SandboxState): { done(): void } {
+  state.workInFlight += 1;
+  let open = true;
+  return {
+    done() {
+      if (!open) return;
+      open = false;
+      state.workInFlight -= 1;
+    },
   };
 }
 

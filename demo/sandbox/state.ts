@@ -233,6 +233,12 @@ export interface SandboxState {
   deliveryChains: Map<string, Promise<void>>;
   faults: Fault[];
   requests: RequestLogEntry[];
+  /**
+   * API requests whose work has not been done yet (held by a `delay` fault, or running). A
+   * client that gave up on such a request can still see it take effect later, as with a real
+   * service; `GET /sandbox/in-flight` lets a test wait until the service's truth stops moving.
+   */
+  workInFlight: number;
   inbox: InboxState;
   createdAt: string;
 }
@@ -260,6 +266,7 @@ export function createState(options: SandboxOptions): SandboxState {
     deliveryChains: new Map(),
     faults: [],
     requests: [],
+    workInFlight: 0,
     inbox: { entries: [], failures: null },
     createdAt: clock().toISOString(),
   };

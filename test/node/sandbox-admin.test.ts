@@ -101,6 +101,27 @@ describe("faults", () => {
     expect(retry.json.data.id).toBe(got.json.data.id);
   });
 
+  it("a delayed request its client gave up on is in flight until its work is done, then takes effect", async () => {
+    const inFlight = async () => (await admin("GET", "/sandbox/in-flight")).json.data.requests;
+    expect(await inFlight()).toBe(0);
+    await fault({ path: "/invoice", method: "POST", mode: "delay", delayMs: 400 });
+    await expect(rawInvoice("late-1", AbortSignal.timeout(50))).rejects.toThrow();
+    expect(await inFlight()).toBe(1);
+    expect((await getByOrder("late-1")).status).toBe(404);
+    await expect.poll(inFlight, { timeout: 5000, interval: 50 }).toBe(0);
+    expect((await getByOrder("late-1")).status).toBe(200);
+  });
+
+  it("a request held after its work (timeout-after-create) is no longer in flight", async () => {
+    await fault({ path: "/invoice", method: "POST", mode: "timeout-after-create", delayMs: 2000 });
+    const res = rawInvoice("held-1", AbortSignal.timeout(1500)).catch(() => null);
+    await expect
+      .poll(async () => (await getByOrder("held-1")).status, { timeout: 1000, interval: 50 })
+      .toBe(200);
+    expect((await admin("GET", "/sandbox/in-flight")).json.data.requests).toBe(0);
+    await res;
+  });
+
   it("drop creates the object, then cuts the connection: the client's request fails", async () => {
     await fault({ path: "/invoice", method: "POST", mode: "drop" });
     const res = rawInvoice("drop-1");

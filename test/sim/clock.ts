@@ -24,16 +24,40 @@ function hasTable(sql: SqlStorage, name: string): boolean {
  * await timePasses(world.stub); // true when an alarm ran
  */
 export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
+  const now = Date.now();
   await runInDurableObject(stub, (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
     if (hasTable(sql, "upstream_objects")) {
-      sql.exec(
-        "UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL",
-        Date.now(),
-      );
+      sql.exec("UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL", now);
     }
   }).catch(() => {});
-  return runDurableObjectAlarm(stub);
+  const ran = await runDurableObjectAlarm(stub);
+  // The runtime may be running the same alarm on its own right now (ours then returns false),
+  // or a pass may leave reads for the next one: wait until every read made due was done.
+  for (let poll = 0; poll < READ_POLLS && (await readsDue(stub, now)) > 0; poll += 1) {
+    await new Promise((resolve) => setTimeout(resolve, READ_POLL_MS));
+  }
+  return ran;
+}
+
+/** How long `timePasses` waits for the reads it made due: 40 × 50 ms. */
+const READ_POLLS = 40;
+const READ_POLL_MS = 50;
+
+/** Followed objects whose read was due at `at` and has not been done (nor rescheduled) since. */
+async function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
+  return runInDurableObject(stub, (_o, state: DurableObjectState) => {
+    const sql = state.storage.sql;
+    if (!hasTable(sql, "upstream_objects")) return 0;
+    return Number(
+      sql
+        .exec(
+          "SELECT COUNT(*) AS n FROM upstream_objects WHERE next_read_at IS NOT NULL AND next_read_at <= ?",
+          at,
+        )
+        .one().n,
+    );
+  }).catch(() => 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * @module quiesce
  * Brings a history to rest: every background step ends, faults are cleared, the service
+ * finishes every request it holds (one the worker abandoned still takes effect), the service
  * redelivers what the worker did not acknowledge (never what it gave up on: those stay lost),
  * and time is driven by running the objects' alarms directly (reconciliation, the merchant
  * outbox) instead of sleeping through their schedules (`clock.ts`).
@@ -8,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import { sendDelivery } from "./act.ts";
 import { owedNotifications, timePasses } from "./clock.ts";
-import { clearFaults, deliveriesOf } from "./service.ts";
+import { clearFaults, deliveriesOf, serviceSettled } from "./service.ts";
 import type { World } from "./world.ts";
 
 /** Rounds of redelivery + alarms at most; each alarm run stands for "its scheduled time came". */
@@ -32,6 +33,8 @@ export async function quiesce(world: World): Promise<void> {
   await Promise.allSettled(world.background);
   world.background.length = 0;
   await clearFaults(world.base);
+  // The worker's own calls are over; a call it abandoned may still land at the service.
+  await serviceSettled();
   const payoutStubs = world.payouts.map((o) =>
     env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${o}`)),
   );

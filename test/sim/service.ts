@@ -107,6 +107,26 @@ export function clearFaults(scope: string) {
   return admin(`/sandbox/faults?scope=${encodeURIComponent(scope)}`, { method: "DELETE" });
 }
 
+/** How long the service's truth may keep moving after the steps: a `delay` fault's hold and more. */
+const SETTLE_LIMIT_MS = 10_000;
+
+/**
+ * Waits until the service has done the work of every API request it received: a request the
+ * worker gave up on (its object was reset while a `delay` fault held it) still takes effect
+ * later, as at a real service, and only then is the service's truth final for the history.
+ * @example
+ * await serviceSettled(); // then reconcile and compare with invoicesOf(base)
+ */
+export async function serviceSettled(): Promise<void> {
+  const until = Date.now() + SETTLE_LIMIT_MS;
+  while (Date.now() < until) {
+    const { body } = await admin<{ data: { requests: number } }>("/sandbox/in-flight");
+    if (body.data.requests === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`the sandbox still had work in flight after ${SETTLE_LIMIT_MS} ms`);
+}
+
 export interface InboxEntry {
   body: string;
   status: number;

@@ -25,6 +25,7 @@ import {
   token,
   uniqueIp,
   uniqueSub,
+  upstreamInvoice,
   worker,
 } from "./helpers.ts";
 import { lockedCheckout, SHOPPER_TRON as TRON } from "./orders.ts";
@@ -71,6 +72,17 @@ async function reconcileNow(stub: DurableObjectStub) {
     );
   });
   await runDurableObjectAlarm(stub);
+}
+
+/** Locks `code` on an invoice directly at the service, as a request the worker abandoned would. */
+async function lockAtService(invoiceId: string, code: string) {
+  const res = await fetch(`${env.UPSTREAM_BASE_URL}/x-sandbox/invoice/lock-currency`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-tenant-api-key": String(env.API_KEY) },
+    body: JSON.stringify({ accountId: env.ACCOUNT_ID, id: invoiceId, cryptoCurrencyCode: code }),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { data: Record<string, unknown> }).data;
 }
 
 /** The followed rows of an object: kind, status known, next read (ms) or null. */
@@ -185,6 +197,24 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
     expect((await ledgerOf(sub)).notifications.filter((n) => n.type === "order.paid")).toHaveLength(
       1,
     );
+  });
+
+  it("a lock the worker gave up on that lands at the service later: the alarm's read shows the service's currency and address (sim seed 100279)", async () => {
+    const { id, orderId, snapshot: locked } = await lockedCheckout("100.00", "late-lock");
+    expect(locked.attempt.payment?.cryptoCurrencyCode).toBe("USDT_TRC20");
+    // What an abandoned TRX lock does when the service finally runs it: no webhook, no answer.
+    const invoiceId = String((await upstreamInvoice(orderId)).body.data.id);
+    const service = await lockAtService(invoiceId, "TRX");
+    expect(service.cryptoCurrencyCode).toBe("TRX");
+    await reconcileNow(orderStub(id));
+    const payment = (await snapshot(id)).attempt.payment!;
+    expect([payment.cryptoCurrencyCode, payment.address]).toEqual(["TRX", service.address]);
+    expect(payment.amount).toBe(String(service.cryptoAmountExpected));
+    await simulate(orderId, "paid");
+    await reconcileNow(orderStub(id));
+    const l = await ledgerOf(orderId.slice(3));
+    expect(l.state).toBe("paid");
+    expect(l.payments.map((p) => p.cryptoCode)).toEqual(["TRX"]);
   });
 
   it("a read with nothing new appends no event; a shopper watching brings the next read within 10 s", async () => {
