@@ -10,6 +10,7 @@ import { listBalances } from "./balances.ts";
 import { cryptoCurrency } from "./currencies.ts";
 import { decimalPlaces } from "./decimal.ts";
 import { depositView, findDepositByRef, simulateDeposit } from "./deposits.ts";
+import { inScope } from "./fault-scope.ts";
 import { addFault } from "./faults.ts";
 import {
   optionalBool,
@@ -145,7 +146,15 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
   app.get("/sandbox/requests", (c) =>
     dataResponse(queryRequests(state, new URL(c.req.url).searchParams)),
   );
-  app.get("/sandbox/in-flight", () => dataResponse({ requests: state.workInFlight }));
+  app.get("/sandbox/in-flight", (c) => {
+    // `?scope=` counts one order's requests only (and those whose order is not read yet).
+    const scope = new URL(c.req.url).searchParams.get("scope");
+    const orders = [...state.workInFlight.values()];
+    const requests = scope
+      ? orders.filter((o) => o === undefined || inScope(o, scope)).length
+      : orders.length;
+    return dataResponse({ requests });
+  });
   app.delete("/sandbox/requests", () => {
     state.requests = [];
     return noContent();

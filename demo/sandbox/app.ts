@@ -5,12 +5,13 @@
  * bodies in the service's shape, `x-request-id` on every response, and the expiry sweep.
  * Web-standard APIs only, so the app is portable beyond Node.
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { registerAdmin } from "./admin.ts";
 import { registerCatalog } from "./api-catalog.ts";
 import { registerFunds } from "./api-funds.ts";
 import { registerInvoices } from "./api-invoices.ts";
 import { seedBalances } from "./balances.ts";
+import { requestOrderId } from "./fault-scope.ts";
 import { faultMiddleware } from "./faults.ts";
 import { expireDue } from "./invoice-status.ts";
 import { registerPayPage } from "./pay-page.ts";
@@ -40,7 +41,7 @@ function gate(state: SandboxState): MiddlewareHandler {
   return (c, next) => {
     const path = new URL(c.req.url).pathname;
     if (path.startsWith("/sandbox/") || path === "/sandbox") return next();
-    const work = trackWork(state);
+    const work = trackWork(state, c);
     return log(c, async () => {
       await faults(c, async () => {
         try {
@@ -67,14 +68,15 @@ function gate(state: SandboxState): MiddlewareHandler {
  * when a fault answered without running it (`done` is idempotent). A `timeout-after-create`
  * answer held after the work no longer counts: the service's truth has already moved.
  */
-function trackWork(state: SandboxState): { done(): void } {
-  state.workInFlight += 1;
-  let open = true;
+function trackWork(state: SandboxState, c: Context): { done(): void } {
+  const entry = {};
+  state.workInFlight.set(entry, undefined);
+  void requestOrderId(state, c).then((orderId) => {
+    if (state.workInFlight.has(entry)) state.workInFlight.set(entry, orderId);
+  });
   return {
     done() {
-      if (!open) return;
-      open = false;
-      state.workInFlight -= 1;
+      state.workInFlight.delete(entry);
     },
   };
 }

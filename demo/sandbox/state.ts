@@ -237,8 +237,9 @@ export interface SandboxState {
    * API requests whose work has not been done yet (held by a `delay` fault, or running). A
    * client that gave up on such a request can still see it take effect later, as with a real
    * service; `GET /sandbox/in-flight` lets a test wait until the service's truth stops moving.
+   * Each entry holds the orderId the request is about (null: none; undefined: not known yet).
    */
-  workInFlight: number;
+  workInFlight: Map<object, string | null | undefined>;
   inbox: InboxState;
   createdAt: string;
 }
@@ -266,7 +267,7 @@ export function createState(options: SandboxOptions): SandboxState {
     deliveryChains: new Map(),
     faults: [],
     requests: [],
-    workInFlight: 0,
+    workInFlight: new Map(),
     inbox: { entries: [], failures: null },
     createdAt: clock().toISOString(),
   };

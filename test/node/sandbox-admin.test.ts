@@ -107,6 +107,9 @@ describe("faults", () => {
     await fault({ path: "/invoice", method: "POST", mode: "delay", delayMs: 400 });
     await expect(rawInvoice("late-1", AbortSignal.timeout(50))).rejects.toThrow();
     expect(await inFlight()).toBe(1);
+    const scoped = async (scope: string) =>
+      (await admin("GET", `/sandbox/in-flight?scope=${scope}`)).json.data.requests;
+    expect([await scoped("late"), await scoped("other")]).toEqual([1, 0]);
     expect((await getByOrder("late-1")).status).toBe(404);
     await expect.poll(inFlight, { timeout: 5000, interval: 50 }).toBe(0);
     expect((await getByOrder("late-1")).status).toBe(200);

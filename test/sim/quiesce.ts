@@ -34,7 +34,7 @@ export async function quiesce(world: World): Promise<void> {
   world.background.length = 0;
   await clearFaults(world.base);
   // The worker's own calls are over; a call it abandoned may still land at the service.
-  await serviceSettled();
+  await serviceSettled(world.base);
   const payoutStubs = world.payouts.map((o) =>
     env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${o}`)),
   );

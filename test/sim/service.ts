@@ -111,16 +111,17 @@ export function clearFaults(scope: string) {
 const SETTLE_LIMIT_MS = 10_000;
 
 /**
- * Waits until the service has done the work of every API request it received: a request the
+ * Waits until the service has done the work of every API request about order `base`: a request the
  * worker gave up on (its object was reset while a `delay` fault held it) still takes effect
  * later, as at a real service, and only then is the service's truth final for the history.
  * @example
- * await serviceSettled(); // then reconcile and compare with invoicesOf(base)
+ * await serviceSettled(world.base); // then reconcile and compare with invoicesOf(base)
  */
-export async function serviceSettled(): Promise<void> {
+export async function serviceSettled(base: string): Promise<void> {
   const until = Date.now() + SETTLE_LIMIT_MS;
+  const path = `/sandbox/in-flight?scope=${encodeURIComponent(base)}`;
   while (Date.now() < until) {
-    const { body } = await admin<{ data: { requests: number } }>("/sandbox/in-flight");
+    const { body } = await admin<{ data: { requests: number } }>(path);
     if (body.data.requests === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
