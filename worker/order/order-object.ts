@@ -760,10 +760,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
         "A payment attempt is being opened for this order; refund once it is settled or ended.",
       );
     }
-    const prefix = this.config().ORDER_ID_PREFIX;
     const facts = refundFacts(this.store, order, this.#terms());
-    const orderId = { prefix, invoiceNumber: order.invoiceNumber };
-    return takeHold(this.store.sql, facts, orderId, new Date().toISOString());
+    const names = { prefix: this.config().ORDER_ID_PREFIX, invoiceNumber: order.invoiceNumber };
+    return takeHold(this.store.sql, facts, names, new Date().toISOString());
   }
 
   /**

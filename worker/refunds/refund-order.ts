@@ -66,6 +66,7 @@ export async function refundOrder(
 ): Promise<RefundAnswer> {
   const secret = at.config.CHECKOUT_SIGNING_SECRET;
   const { stub: order } = await orderStubForInvoiceNumber(at.env, invoiceNumber, secret);
+  // At most two rounds: the second begins after recording a failure the order missed.
   for (let reported = false; ; reported = true) {
     const start = unwrap(await order.beginRefund());
     if (start.kind === "held") return pay(at, order, invoiceNumber, amount, start);
