@@ -4,8 +4,11 @@
  * open), exactly, through the payout quote → commit path with orderId
  * `<prefix>-<invoiceNumber>-refund`, then `-refund-2`, … after a failed refund withdrawal.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
+import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   balance,
   deliverAll,
@@ -25,6 +28,22 @@ import { failedRefund, paidOrder, SHOPPER_TRON as SHOPPER } from "./orders.ts";
 async function endAttempt(sub: string) {
   expect((await simulate(`cc-${sub}`, "expire")).status).toBe(200);
   await deliverAll(`cc-${sub}`);
+}
+
+/**
+ * Puts the order back as it was before it heard that its first refund failed (the payout knows):
+ * the refund recorded with `status` and its hold taken, as when that report was lost.
+ */
+async function loseFailureReport(sub: string, status: "created" | "completed") {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName((await ledgerOf(sub)).checkoutId));
+  await runInDurableObject(stub, (_o: OrderObject, state) => {
+    const sql = state.storage.sql;
+    sql.exec("UPDATE refunds SET status = ? WHERE order_id = ?", status, `cc-${sub}-refund`);
+    sql.exec(
+      "INSERT INTO refund_hold (id, order_id, reason, started_at) VALUES (1, ?, 'overpaid', 'then')",
+      `cc-${sub}-refund`,
+    );
+  });
 }
 
 describe("POST /v1/orders/:invoiceNumber/refund", () => {
@@ -179,6 +198,37 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     // The second refund is live: asking again returns it, and nothing more is refundable.
     const third = await refundOrder(sub);
     expect([third.status, third.body.data.orderId]).toEqual([200, `cc-${sub}-refund-2`]);
+  });
+
+  it("records a failure the order missed (its report was lost) before starting -refund-2", async () => {
+    const { sub } = await paidOrder("over", "15");
+    await failedRefund(sub);
+    await loseFailureReport(sub, "created");
+    const second = await refundOrder(sub);
+    expect([second.status, second.body.data.orderId, second.body.data.amount]).toEqual([
+      201,
+      `cc-${sub}-refund-2`,
+      "15",
+    ]);
+    expect((await ledgerOf(sub)).refunds.map((r) => [r.orderId, r.status])).toEqual([
+      [`cc-${sub}-refund`, "failed"],
+      [`cc-${sub}-refund-2`, "created"],
+    ]);
+  });
+
+  it("answers 503 and pays nothing new when the order cannot record the failure it missed", async () => {
+    const { sub } = await paidOrder("over", "15");
+    await failedRefund(sub);
+    // The order holds the refund as completed (final): the payout's `failed` cannot replace it.
+    await loseFailureReport(sub, "completed");
+    const res = await refundOrder(sub);
+    expect([res.status, res.body.error?.code]).toEqual([503, "service_busy"]);
+    expect(
+      (await upstreamRequests("/withdrawal/quote", "POST")).some(
+        (r) => r.query.orderId === `cc-${sub}-refund-2`,
+      ),
+    ).toBe(false);
+    expect((await ledgerOf(sub)).refunds.map((r) => r.status)).toEqual(["completed"]);
   });
 
   it("reserves refund orderIds: a merchant payout named …-refund or …-refund-<n> is refused", async () => {

@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import { throttleKey } from "../../worker/events/throttle.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { REFUND_ADDRESS_WRITES } from "../../worker/order/refund-address.ts";
-import { readRefunds, upgradeRefunds, writeRefund } from "../../worker/order/refunds.ts";
+import { REFUND_ADDRESS_WRITES } from "../../worker/refunds/address.ts";
+import { readRefunds, upgradeRefunds, writeRefund } from "../../worker/refunds/records.ts";
 import {
   ledgerOf,
   merchant,

@@ -17,7 +17,7 @@ import { INVOICE_RANK } from "../converge/status-rank.ts";
 import type { EventLog } from "../events/event-log.ts";
 import { outboxRows } from "../events/outbox-store.ts";
 import { formatFixed } from "../money/decimal.ts";
-import { readRefunds, refundLedgerViews } from "./refunds.ts";
+import { readRefunds, refundLedgerViews } from "../refunds/records.ts";
 import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore } from "./store.ts";
 
@@ -70,7 +70,7 @@ export function readLedger(
 }
 
 /** The service's status of an attempt's invoice; the ledger's own for an object that kept no facts. */
-function serviceStatus(sql: SqlStorage, a: AttemptRow): InvoiceStatus {
+export function serviceStatus(sql: SqlStorage, a: AttemptRow): InvoiceStatus {
   const facts = a.invoiceId ? knownFacts(sql, "invoice", a.invoiceId) : null;
   return facts && isInvoiceStatus(facts.status) ? facts.status : a.status;
 }

@@ -43,12 +43,21 @@ import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
 import { ownershipTag } from "../ids/ownership-tag.ts";
-import { attemptOrderId, refundNumber, refundOrderId } from "../ids/upstream-order-id.ts";
+import { attemptOrderId } from "../ids/upstream-order-id.ts";
 import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp, isPositive } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
-import { type RefundPlan, refundPlan } from "../payout/refund.ts";
+import { refundAddressChange } from "../refunds/address.ts";
+import { type RefundStart, readHold, releaseHold, takeHold } from "../refunds/hold.ts";
+import {
+  isLive,
+  liveRefund,
+  type RefundRecord,
+  readRefunds,
+  upgradeRefunds,
+  writeRefund,
+} from "../refunds/records.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
@@ -58,17 +67,7 @@ import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
-import { refundAddressChange } from "./refund-address.ts";
-import {
-  isLive,
-  type RefundRecord,
-  readHold,
-  readRefunds,
-  releaseHold,
-  upgradeRefunds,
-  writeHold,
-  writeRefund,
-} from "./refunds.ts";
+import { refundFacts } from "./refund-facts.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import {
   buildSnapshot,
@@ -653,7 +652,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   /**
    * Stores the shopper's refund address (already validated by the route); frozen once a refund
-   * is in flight, throttled per checkout (`refund-address.ts`).
+   * is in flight, throttled per checkout (`refunds/address.ts`).
    */
   async setRefundAddress(
     cryptoCurrencyCode: string,
@@ -740,19 +739,20 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Starts a refund: checks what the order allows and takes the refund hold in one step (no
-   * await between), so no retry or currency lock can slip in between the check and the commit.
-   * Returns the refund's orderId (the next `-refund-N`, or the held one when an earlier call
-   * ended without knowing whether the service committed) and the plan. 409 `attempt_open`
+   * Begins a refund (`refunds/refund-order.ts`): the order's live refund when it has one, else
+   * checks what the order allows and takes the refund hold in one step (`refunds/hold.ts`), so
+   * no retry or currency lock slips in between the check and the commit. 409 `attempt_open`
    * while a payment attempt is being opened.
    */
-  beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }>> {
+  beginRefund(): Promise<Outcome<RefundStart>> {
     return this.lane.run(async () => this.#beginRefund());
   }
 
-  #beginRefund(): Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }> {
+  #beginRefund(): Outcome<RefundStart> {
     const order = this.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
+    const live = liveRefund(this.store.sql);
+    if (live) return success({ kind: "live", refund: live });
     if (this.#creating) {
       return failure(
         409,
@@ -760,21 +760,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
         "A payment attempt is being opened for this order; refund once it is settled or ended.",
       );
     }
-    const plan = refundPlan(readLedger(this.store, this.log, order, this.#terms()));
-    if (!plan.ok) return plan;
-    const hold = readHold(this.store.sql);
-    // A held refund is resumed, never restarted: an earlier call under this orderId may have
-    // committed a withdrawal whose answer was lost.
-    if (hold) return success({ orderId: hold.orderId, plan: plan.value, resumed: true });
-    const refunds = readRefunds(this.store.sql);
-    const last = refunds.reduce((n, r) => Math.max(n, refundNumber(r.orderId) ?? 0), 0);
-    const orderId = refundOrderId(this.config().ORDER_ID_PREFIX, order.invoiceNumber, last + 1);
-    writeHold(this.store.sql, {
-      orderId,
-      reason: plan.value.reason,
-      startedAt: new Date().toISOString(),
-    });
-    return success({ orderId, plan: plan.value, resumed: false });
+    const facts = refundFacts(this.store, order, this.#terms());
+    const names = { prefix: this.config().ORDER_ID_PREFIX, invoiceNumber: order.invoiceNumber };
+    return takeHold(this.store.sql, facts, names, new Date().toISOString());
   }
 
   /**

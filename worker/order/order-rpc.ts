@@ -10,9 +10,9 @@ import type { PaymentMode } from "../config/mode-decision.ts";
 import type { DeliveryOutcome } from "../converge/delivery.ts";
 import type { Facts } from "../converge/facts.ts";
 import type { Outcome } from "../outcome/outcome.ts";
-import type { RefundPlan } from "../payout/refund.ts";
+import type { RefundStart } from "../refunds/hold.ts";
+import type { RefundRecord } from "../refunds/records.ts";
 import type { OrderLedger } from "./ledger-view.ts";
-import type { RefundRecord } from "./refunds.ts";
 
 /** What the worker passes when a widget opens a checkout. */
 export interface OpenCheckout {
@@ -46,7 +46,7 @@ export interface OrderRpc extends Rpc.DurableObjectBranded {
     announced?: Facts | null,
   ): Promise<DeliveryOutcome>;
   recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>>;
-  beginRefund(): Promise<Outcome<{ orderId: string; plan: RefundPlan; resumed: boolean }>>;
+  beginRefund(): Promise<Outcome<RefundStart>>;
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>>;
   ledger(): Promise<Outcome<OrderLedger>>;
   fetch(request: Request): Promise<Response>;

@@ -9,12 +9,12 @@
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …);
  * - `payments`: money applied to the order (append-only);
  * - `refunds`: committed refund withdrawals (`<prefix>-<n>-refund`, `-refund-2`, …), one row per
- *   refund orderId, written idempotently by `refunds.ts`; status only moves forward; each keeps
+ *   refund orderId, written idempotently by `refunds/records.ts`; status only moves forward; each keeps
  *   the address, currency, amount and withdrawal id it was paid with (`address` was added
  *   later: `upgradeRefunds` adds the column to older objects);
  * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
  *   no new attempt or currency lock starts under a refund; released when that refund ends
- *   failed/cancelled or definitely never happened (`refunds.ts`);
+ *   failed/cancelled or definitely never happened (`refunds/hold.ts`);
  * - plus the shared `events`, `deliveries` and `outbox` tables (`events/event-log.ts`).
  */
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";

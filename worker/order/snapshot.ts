@@ -5,10 +5,10 @@
  */
 import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../api/contract.ts";
 import { add, cmp, div, formatFixed, isPositive, mul, sub } from "../money/decimal.ts";
+import { refundHint } from "../refunds/hint.ts";
+import { type RefundRecord, refundViews, stateWithRefunds } from "../refunds/records.ts";
 import { networkLabel } from "../wallet/networks.ts";
 import { walletUri } from "../wallet/wallet-uri.ts";
-import { refundHint } from "./refund-hint.ts";
-import { type RefundRecord, refundViews, stateWithRefunds } from "./refunds.ts";
 import { ENDED } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 

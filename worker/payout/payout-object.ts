@@ -37,10 +37,10 @@ import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
+import { reportRefund } from "../refunds/report.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
 import type { PayoutRpc } from "./payout-rpc.ts";
-import { reportRefund } from "./refund-report.ts";
 import { acceptsPayoutStatus, FINAL_PAYOUT } from "./status.ts";
 import {
   PAYOUT_SCHEMA,

@@ -1,19 +1,21 @@
 /**
  * @module
- * The merchant's server-to-server API (Bearer `MERCHANT_API_TOKEN`): the order ledger and the
- * configuration doctor.
+ * The merchant's server-to-server API (Bearer `MERCHANT_API_TOKEN`): the order ledger, the
+ * order refund (`refunds/refund-order.ts`) and the configuration doctor.
  */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import * as z from "zod/mini";
 import { runDoctor } from "../config/doctor.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
+import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
 import type { AppEnv } from "../http/types.ts";
 import { orderStubForInvoiceNumber } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
+import { refundOrder } from "../refunds/refund-order.ts";
 import { INVOICE_NUMBER } from "../token/claims.ts";
-import { refundOrder } from "./payouts.ts";
 
 export const merchantRoutes = new Hono<AppEnv>();
 
@@ -32,7 +34,30 @@ merchantRoutes.get("/orders/:invoiceNumber", async (c) => {
   return c.json({ data: unwrap(await stub.ledger()) }, 200, { "cache-control": "no-store" });
 });
 
-merchantRoutes.post("/orders/:invoiceNumber/refund", limitBody(), refundOrder);
+const refundBody = z.object({
+  amount: z.optional(
+    z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
+  ),
+});
+
+/** The refund's `amount`: absent (an empty body) refunds everything refundable. */
+async function refundAmount(c: Context<AppEnv>): Promise<string | undefined> {
+  const raw = await c.req.raw.clone().text();
+  const { amount } = raw.trim() === "" ? {} : await readJson(c, refundBody);
+  if (amount !== undefined && !/^\d+(\.\d+)?$/.test(amount)) {
+    throw new ApiError(400, "validation_failed", 'amount must be a decimal string such as "15".');
+  }
+  return amount;
+}
+
+/** `POST /v1/orders/:invoiceNumber/refund {amount?}`: 201 a new refund, 200 the live one. */
+merchantRoutes.post("/orders/:invoiceNumber/refund", limitBody(), async (c) => {
+  const invoiceNumber = c.req.param("invoiceNumber");
+  if (!INVOICE_NUMBER.test(invoiceNumber)) throw new ApiError(404, "not_found", "No such order.");
+  const at = { env: c.env, config: c.var.config, log: c.var.log };
+  const { view, created } = await refundOrder(at, invoiceNumber, await refundAmount(c));
+  return c.json({ data: view }, created ? 201 : 200, { "cache-control": "no-store" });
+});
 
 merchantRoutes.get("/doctor", async (c) => {
   const { config } = c.var;

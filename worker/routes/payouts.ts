@@ -2,30 +2,19 @@
  * @module
  * The merchant's payout API (Bearer `MERCHANT_API_TOKEN`, applied by `merchant.ts` to
  * `/v1/payouts*` and `/v1/orders/*`): quote (`POST /v1/payouts`, idempotent per orderId),
- * commit once (`POST /v1/payouts/:orderId/commit`), view, and the order refund
- * (`POST /v1/orders/:invoiceNumber/refund`), which goes through the same quote → commit path.
+ * commit once (`POST /v1/payouts/:orderId/commit`) and view. The order refund goes through the
+ * same quote (`payout/quote.ts`) → commit path from `refunds/refund-order.ts`.
  */
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import * as z from "zod/mini";
-import { requireAddress } from "../addresses/address-guard.ts";
-import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
-import { cryptoCurrencies } from "../catalog/catalog.ts";
-import type { Config } from "../config/config.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
-import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
 import { isRefundOrderId } from "../ids/upstream-order-id.ts";
-import { cmp } from "../money/decimal.ts";
-import { orderStubForInvoiceNumber, payoutStub } from "../objects/stubs.ts";
+import { payoutStub } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
-import type { RefundLedger } from "../payout/refund.ts";
-import { reportRefund } from "../payout/refund-report.ts";
-import type { PayoutRequest } from "../payout/store.ts";
-import { checkPayoutAmount } from "../payout/validate.ts";
-import { INVOICE_NUMBER } from "../token/claims.ts";
+import { quotePayout } from "../payout/quote.ts";
 
 export const payoutRoutes = new Hono<AppEnv>();
 
@@ -42,32 +31,6 @@ const payoutBody = z.object({
     .string({ error: 'amount must be a decimal string such as "25.50"' })
     .check(z.maxLength(64)),
 });
-const refundBody = z.object({
-  amount: z.optional(
-    z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
-  ),
-});
-
-async function currencyFor(config: Config, log: Logger, code: string): Promise<CryptoCurrency> {
-  let list: CryptoCurrency[];
-  try {
-    list = await cryptoCurrencies(config);
-  } catch (error) {
-    return unwrap(upstreamFailure(error, log));
-  }
-  const entry = list.find((x) => x.code === code);
-  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for payouts.`);
-  return entry;
-}
-
-/** Validates against the live currency list, then quotes (same orderId → same payout). */
-async function quotePayout(c: Context<AppEnv>, input: Omit<PayoutRequest, "network">) {
-  const currency = await currencyFor(c.var.config, c.var.log, input.cryptoCurrencyCode);
-  const address = await requireAddress(currency, input.address, c.var.config.SANDBOX);
-  const amount = checkPayoutAmount(currency, input.amount);
-  const request: PayoutRequest = { ...input, address, amount, network: currency.network };
-  return unwrap(await payoutStub(c.env, input.orderId).quote(request));
-}
 
 payoutRoutes.post("/", limitBody(), async (c) => {
   const body = await readJson(c, payoutBody);
@@ -79,7 +42,8 @@ payoutRoutes.post("/", limitBody(), async (c) => {
       "orderId must not end in -refund or -refund-<n>: those are reserved for order refunds.",
     );
   }
-  const { created, view } = await quotePayout(c, { ...body, kind: "payout", invoiceNumber: null });
+  const at = { env: c.env, config: c.var.config, log: c.var.log };
+  const { created, view } = await quotePayout(at, { ...body, kind: "payout", invoiceNumber: null });
   return c.json({ data: view }, created ? 201 : 200, { "cache-control": "no-store" });
 });
 
@@ -96,86 +60,3 @@ payoutRoutes.get("/:orderId", async (c) => {
   const view = unwrap(await payoutStub(c.env, orderId).view());
   return c.json({ data: view }, 200, { "cache-control": "no-store" });
 });
-
-/**
- * `POST /v1/orders/:invoiceNumber/refund {amount?}`: pays the shopper back what the ledger
- * says is refundable (or `amount`, at most that), quoted and committed in one call. Mounted by
- * `merchant.ts` (behind the merchant token); an empty body refunds everything refundable.
- *
- * @example
- * merchantRoutes.post("/orders/:invoiceNumber/refund", limitBody(), refundOrder);
- */
-export async function refundOrder(c: Context<AppEnv>): Promise<Response> {
-  const invoiceNumber = c.req.param("invoiceNumber") ?? "";
-  if (!INVOICE_NUMBER.test(invoiceNumber)) throw new ApiError(404, "not_found", "No such order.");
-  const raw = await c.req.raw.clone().text();
-  const { amount } = raw.trim() === "" ? {} : await readJson(c, refundBody);
-  if (amount !== undefined && !/^\d+(\.\d+)?$/.test(amount)) {
-    throw new ApiError(400, "validation_failed", 'amount must be a decimal string such as "15".');
-  }
-  const { config } = c.var;
-  const secret = config.CHECKOUT_SIGNING_SECRET;
-  const { stub } = await orderStubForInvoiceNumber(c.env, invoiceNumber, secret);
-  const readLedger = async (): Promise<RefundLedger> => unwrap(await stub.ledger());
-  let ledger = await readLedger();
-
-  // One live refund per order: asking again returns it.
-  const live = ledger.refunds.find((r) => r.status !== "failed" && r.status !== "cancelled");
-  if (live) {
-    const view = unwrap(await payoutStub(c.env, live.orderId).view());
-    if (view.status !== "failed" && view.status !== "cancelled") {
-      if (amount !== undefined && cmp(amount, live.amount) !== 0) {
-        throw new ApiError(
-          409,
-          "checkout_conflict",
-          `Order ${invoiceNumber} already has refund ${live.orderId} of ${live.amount} ${live.cryptoCurrencyCode}; an order has one refund unless it fails.`,
-        );
-      }
-      return c.json({ data: view }, 200, { "cache-control": "no-store" });
-    }
-    // The order missed the failure (its report was lost): record it, then refund anew.
-    await reportRefund(c.env, secret, view);
-    ledger = await readLedger();
-    if (ledger.refunds.some((r) => r.orderId === live.orderId && r.status === live.status)) {
-      throw new ApiError(503, "service_busy", "The order did not record its refund; try again.");
-    }
-  }
-
-  // The order checks what it allows and takes its refund hold in one step: from here until
-  // this refund fails, no new payment attempt or currency lock starts.
-  const { orderId, plan, resumed } = unwrap(await stub.beginRefund());
-  let quoted: Awaited<ReturnType<typeof quotePayout>>;
-  let view: PayoutView;
-  let committing = false;
-  try {
-    if (amount !== undefined && cmp(amount, plan.refundable) > 0) {
-      throw new ApiError(
-        400,
-        "validation_failed",
-        `amount must be a decimal string of at most the refundable ${plan.refundable} ${plan.cryptoCurrencyCode}.`,
-      );
-    }
-    quoted = await quotePayout(c, {
-      orderId,
-      kind: "refund",
-      invoiceNumber,
-      cryptoCurrencyCode: plan.cryptoCurrencyCode,
-      address: plan.address,
-      amount: amount ?? plan.refundable,
-    });
-    committing = true;
-    view = unwrap(await payoutStub(c.env, orderId).commit());
-  } catch (error) {
-    // A fresh refund that failed before any commit was sent (a refused or 5xx quote) moved no
-    // money, and nor did a refused commit (4xx): release the hold. After an uncertain commit
-    // (5xx, lost or garbled answer) the service may have paid, so the hold stays, and a resumed
-    // refund keeps it whatever this call's refusal: only repeating it (or its withdrawal
-    // failing) resolves it.
-    const sentNothing = !committing || (error instanceof ApiError && error.status < 500);
-    if (error instanceof ApiError && sentNothing && !resumed) await stub.abandonRefund(orderId);
-    throw error;
-  }
-  // The payout object reported the commit already; this repeat is idempotent and covers a lost report.
-  await reportRefund(c.env, secret, view);
-  return c.json({ data: view }, quoted.created ? 201 : 200, { "cache-control": "no-store" });
-}

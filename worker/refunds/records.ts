@@ -1,8 +1,8 @@
 /**
  * @module
- * The refunds an order knows of (table `refunds`): one row per refund withdrawal orderId
- * (`<prefix>-<n>-refund`, `-refund-2`, …), written when the refund is committed and on every
- * later status change of its withdrawal.
+ * The refunds an order knows of (table `refunds` of the order object): one row per refund
+ * withdrawal orderId (`<prefix>-<n>-refund`, `-refund-2`, …), written when the refund is
+ * committed and on every later status change of its withdrawal (`report.ts`).
  *
  * Invariants:
  * - writing the same refund again is harmless: the row is keyed by orderId and its status only
@@ -15,11 +15,7 @@
  *   (the money already received is on its way back), so its state is `refunded`; it stays
  *   `refunded` even if money that was already on its way lands afterwards and reaches the
  *   amount (that money is applied, shown and notified, but the order is not `paid`: part of
- *   what it received went back);
- * - the *hold* (table `refund_hold`, one row) is taken inside the order object before a refund
- *   is quoted, atomically with its eligibility check, and records the refund's orderId and
- *   reason; while it exists no new attempt or currency lock starts. It is released only when
- *   that refund ends `failed`/`cancelled` or definitely never reached the service.
+ *   what it received went back).
  */
 import type { OrderState, RefundView, WithdrawalStatus } from "../api/contract.ts";
 
@@ -44,13 +40,6 @@ export interface RefundRecord {
 
 /** What a refund pays back: a paid order's excess, or what a not fully paid order received. */
 export type RefundReason = "overpaid" | "partially_paid";
-
-/** The order's refund in progress or made (see the module invariants). */
-export interface RefundHold {
-  orderId: string;
-  reason: RefundReason;
-  startedAt: string;
-}
 
 const RANK: Record<WithdrawalStatus, number> = {
   created: 1,
@@ -92,51 +81,14 @@ export function readRefunds(sql: SqlStorage): RefundRecord[] {
 }
 
 /**
- * The order's refund hold, or null.
+ * The order's live refund (at most one: a new refund starts only after the last one failed or
+ * was cancelled), or null.
  *
  * @example
- * readHold(sql)?.orderId; // "cc-1001-refund"
+ * liveRefund(sql)?.orderId; // "cc-1001-refund-2"
  */
-export function readHold(sql: SqlStorage): RefundHold | null {
-  const r = sql.exec<Row>("SELECT * FROM refund_hold WHERE id = 1").toArray()[0];
-  return r
-    ? {
-        orderId: String(r.order_id),
-        reason: String(r.reason) as RefundReason,
-        startedAt: String(r.started_at),
-      }
-    : null;
-}
-
-/**
- * Takes (or replaces) the hold for a new refund orderId.
- *
- * @example
- * writeHold(sql, { orderId: "cc-1001-refund", reason: "partially_paid", startedAt: now });
- */
-export function writeHold(sql: SqlStorage, hold: RefundHold): void {
-  sql.exec(
-    "INSERT OR REPLACE INTO refund_hold (id, order_id, reason, started_at) VALUES (1, ?, ?, ?)",
-    hold.orderId,
-    hold.reason,
-    hold.startedAt,
-  );
-}
-
-/**
- * Releases the hold of `orderId` unless that refund is live (recorded and not failed or
- * cancelled); true when released.
- *
- * @example
- * releaseHold(sql, "cc-1001-refund"); // after its withdrawal failed
- */
-export function releaseHold(sql: SqlStorage, orderId: string): boolean {
-  const hold = readHold(sql);
-  if (!hold || hold.orderId !== orderId) return false;
-  const refund = readRefunds(sql).find((r) => r.orderId === orderId);
-  if (refund && isLive(refund)) return false;
-  sql.exec("DELETE FROM refund_hold WHERE id = 1");
-  return true;
+export function liveRefund(sql: SqlStorage): RefundRecord | null {
+  return readRefunds(sql).find(isLive) ?? null;
 }
 
 /**

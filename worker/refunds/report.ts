@@ -1,7 +1,9 @@
 /**
  * @module
  * How a refund's payout reports back to its order: once committed, its withdrawal and status
- * (refund orderIds themselves are written and read in `ids/upstream-order-id.ts`).
+ * (refund orderIds themselves are written and read in `ids/upstream-order-id.ts`). Called by
+ * the payout object on every change of a refund's withdrawal, and by `refund-order.ts` after
+ * its commit and for a failure the order missed.
  */
 import type { PayoutView } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";

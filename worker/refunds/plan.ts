@@ -15,17 +15,23 @@
 
 import type { InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
 import { add, cmp, isPositive, sub } from "../money/decimal.ts";
-import { ENDED, FINAL } from "../order/status.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
+import type { RefundReason } from "./records.ts";
 
-/** The parts of the order ledger a refund reads. */
-export interface RefundLedger {
+/**
+ * What a refund reads of its order, and nothing more (the order builds it in
+ * `order/refund-facts.ts`; the merchant's whole ledger is never read for a refund).
+ */
+export interface RefundFacts {
+  /** The order's state with its refunds (`paid`, `partially_paid`, …). */
   state: string;
   refundAddress: { cryptoCurrencyCode: string; address: string } | null;
   attempts: readonly {
     number: number;
+    /** The service's status of the attempt's invoice. */
     status: InvoiceStatus;
-    ended: boolean;
+    /** True while the shopper may still pay into the attempt (the order's status rules). */
+    open: boolean;
     cryptoCurrencyCode: string | null;
     cryptoExpected: string | null;
     cryptoReceived: string;
@@ -44,11 +50,8 @@ export interface RefundPlan {
   address: string;
   /** Largest refundable amount (what is refunded when the merchant names no amount). */
   refundable: string;
-  reason: "overpaid" | "partially_paid";
+  reason: RefundReason;
 }
-
-const isOpen = (a: RefundLedger["attempts"][number]) =>
-  !a.ended && !ENDED.has(a.status) && !FINAL.has(a.status);
 
 /**
  * The refund an order allows, or 409 `refund_address_missing` / `attempt_open` /
@@ -56,12 +59,12 @@ const isOpen = (a: RefundLedger["attempts"][number]) =>
  *
  * @example
  * refundPlan({ state: "paid", refundAddress: { cryptoCurrencyCode: "USDT_TRC20", address: "T…" },
- *   attempts: [{ number: 1, status: "overpaid", ended: true, cryptoCurrencyCode: "USDT_TRC20",
+ *   attempts: [{ number: 1, status: "overpaid", open: false, cryptoCurrencyCode: "USDT_TRC20",
  *     cryptoExpected: "49.9", cryptoReceived: "64.9" }], refunds: [] });
  * // success({ cryptoCurrencyCode: "USDT_TRC20", address: "T…", refundable: "15", reason: "overpaid" })
  */
-export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
-  const to = ledger.refundAddress;
+export function refundPlan(order: RefundFacts): Outcome<RefundPlan> {
+  const to = order.refundAddress;
   if (!to) {
     return failure(
       409,
@@ -69,8 +72,8 @@ export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
       "The shopper has not left a refund address for this order.",
     );
   }
-  const partial = ledger.state === "partially_paid";
-  const open = partial ? ledger.attempts.find(isOpen) : undefined;
+  const partial = order.state === "partially_paid";
+  const open = partial ? order.attempts.find((a) => a.open) : undefined;
   if (open) {
     return failure(
       409,
@@ -81,9 +84,9 @@ export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
   const code = to.cryptoCurrencyCode;
   let received = "0";
   let otherCurrency: string | null = null;
-  for (const a of ledger.attempts) {
+  for (const a of order.attempts) {
     const amount =
-      ledger.state === "paid"
+      order.state === "paid"
         ? a.status === "overpaid" && a.cryptoExpected !== null
           ? sub(a.cryptoReceived, a.cryptoExpected)
           : "0"
@@ -97,7 +100,7 @@ export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
     }
     received = add(received, amount);
   }
-  const refunded = ledger.refunds
+  const refunded = order.refunds
     .filter(
       (r) => r.cryptoCurrencyCode === code && r.status !== "failed" && r.status !== "cancelled",
     )
@@ -115,6 +118,6 @@ export function refundPlan(ledger: RefundLedger): Outcome<RefundPlan> {
     cryptoCurrencyCode: code,
     address: to.address,
     refundable,
-    reason: ledger.state === "paid" ? "overpaid" : "partially_paid",
+    reason: order.state === "paid" ? "overpaid" : "partially_paid",
   });
 }

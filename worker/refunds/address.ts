@@ -18,7 +18,8 @@
  */
 import { type ThrottleRule, takeSlot } from "../events/throttle.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
-import { isLive, readHold, readRefunds } from "./refunds.ts";
+import { readHold } from "./hold.ts";
+import { isLive, readRefunds } from "./records.ts";
 
 /** Refund-address changes per checkout: 10 a minute. */
 export const REFUND_ADDRESS_WRITES: ThrottleRule = {

@@ -1,0 +1,50 @@
+/**
+ * @module
+ * What the order tells a refund about itself (`refunds/plan.ts` `RefundFacts`): its state with
+ * its refunds, the shopper's refund address, each attempt's money and whether it is still open,
+ * and the refunds already made. Nothing else of the order (no log, no payments, no outbox).
+ *
+ * Invariant: an attempt is *open* while the shopper may still pay into it, by this folder's
+ * status rules (`status.ts`): not ended, and its status neither ending nor final. The status
+ * given is the service's (`ledger-view.ts`), as the merchant's ledger shows it.
+ */
+import type { RefundFacts } from "../refunds/plan.ts";
+import { readRefunds } from "../refunds/records.ts";
+import { serviceStatus } from "./ledger-view.ts";
+import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
+import { ENDED, FINAL } from "./status.ts";
+import type { OrderRow, OrderStore } from "./store.ts";
+
+/**
+ * The facts a refund of `order` is planned on, read in one synchronous step.
+ *
+ * @example
+ * refundPlan(refundFacts(store, order, terms));
+ */
+export function refundFacts(
+  store: OrderStore,
+  order: OrderRow,
+  terms: PaymentTerms = NO_TERMS,
+): RefundFacts {
+  const attempts = store.attempts();
+  const refunds = readRefunds(store.sql);
+  return {
+    state: orderTotals(order, attempts, refunds, terms).state,
+    refundAddress:
+      order.refundAddress && order.refundCurrency
+        ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
+        : null,
+    attempts: attempts.map((a) => {
+      const status = serviceStatus(store.sql, a);
+      return {
+        number: a.number,
+        status,
+        open: !a.ended && !ENDED.has(status) && !FINAL.has(status),
+        cryptoCurrencyCode: a.currency?.code ?? null,
+        cryptoExpected: a.cryptoExpected,
+        cryptoReceived: a.cryptoReceived,
+      };
+    }),
+    refunds,
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * @module
+ * A payout request checked against the live currency list and quoted: the merchant's payouts
+ * (`routes/payouts.ts`) and the order refunds (`refunds/refund-order.ts`) go through this one
+ * path, so a refund meets exactly the currency, address and amount rules of a payout.
+ *
+ * Invariant: nothing reaches the payout object (and so the service) before the currency is
+ * known, the address passes the shared address rules and the amount the currency's rules.
+ */
+import { requireAddress } from "../addresses/address-guard.ts";
+import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
+import { cryptoCurrencies } from "../catalog/catalog.ts";
+import type { Config } from "../config/config.ts";
+import type { Env } from "../config/env.ts";
+import { ApiError } from "../http/api-error.ts";
+import type { Logger } from "../http/log.ts";
+import { payoutStub } from "../objects/stubs.ts";
+import { unwrap } from "../outcome/outcome.ts";
+import { upstreamFailure } from "../outcome/upstream-failure.ts";
+import type { PayoutRequest } from "./store.ts";
+import { checkPayoutAmount } from "./validate.ts";
+
+/** What a quote needs from the request it serves. */
+export interface QuoteContext {
+  env: Env;
+  config: Config;
+  log: Logger;
+}
+
+async function currencyFor(config: Config, log: Logger, code: string): Promise<CryptoCurrency> {
+  let list: CryptoCurrency[];
+  try {
+    list = await cryptoCurrencies(config);
+  } catch (error) {
+    return unwrap(upstreamFailure(error, log));
+  }
+  const entry = list.find((x) => x.code === code);
+  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for payouts.`);
+  return entry;
+}
+
+/**
+ * Validates against the live currency list, then quotes (same orderId → same payout). Throws
+ * the `ApiError` of the first rule broken or of the payout object's refusal.
+ *
+ * @example
+ * const { created, view } = await quotePayout({ env, config, log }, {
+ *   orderId: "po-1", kind: "payout", invoiceNumber: null,
+ *   cryptoCurrencyCode: "USDT_TRC20", address: "T…", amount: "25" });
+ */
+export async function quotePayout(
+  at: QuoteContext,
+  input: Omit<PayoutRequest, "network">,
+): Promise<{ created: boolean; view: PayoutView }> {
+  const currency = await currencyFor(at.config, at.log, input.cryptoCurrencyCode);
+  const address = await requireAddress(currency, input.address, at.config.SANDBOX);
+  const amount = checkPayoutAmount(currency, input.amount);
+  const request: PayoutRequest = { ...input, address, amount, network: currency.network };
+  return unwrap(await payoutStub(at.env, input.orderId).quote(request));
+}
