@@ -1,7 +1,9 @@
 /**
  * Test projects (see README "Tests"):
  * - worker: the edge proxy inside workerd (@cloudflare/vitest-plugin), against a real sandbox
- *   started by test/worker/global-setup.ts on a free loopback port;
+ *   started by test/worker/global-setup.ts on a free loopback port, one file at a time;
+ * - unit:   the worker's pure modules (money, ids, facts, plans) inside workerd, files in
+ *           parallel: no sandbox, nothing shared;
  * - node:   the sandbox simulator and Node-side helpers;
  * - widget: the Preact widget in happy-dom with @testing-library/preact;
  * - e2e:    real Chromium journeys against sandbox + `wrangler dev` + storefront;
@@ -59,6 +61,15 @@ export default defineConfig({
           fileParallelism: false,
           // A safety net, not a budget (figures come from `npm run bench`): on a busy 2-core
           // machine a test's first calls into workerd and the sandbox can take seconds.
+          testTimeout: 30_000,
+        },
+      },
+      {
+        // Pure modules need no sandbox and share nothing, so their files run in parallel.
+        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        test: {
+          name: "unit",
+          include: ["test/unit/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },
