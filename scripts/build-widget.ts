@@ -17,7 +17,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
-import { SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
+import { HOOKS_KEY, SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 
 const LOCALES = ["de", "fr", "es", "ar"];
 
@@ -70,13 +70,33 @@ const lazyViews: Plugin = {
   },
 };
 
-/** Chunks: imports of the shared modules read the bundle's copies from a page global. */
+/**
+ * Chunks: imports of the shared modules read the bundle's copies from a page global. Hooks
+ * are the exception: widget.js has none, so each chunk carries the hooks runtime (bound to the
+ * bundle's `options`), evaluated only by the first chunk that runs on the page (`require`
+ * makes esbuild wrap the module in a lazy initialiser); the others take that copy, so every
+ * hook on the page shares one runtime.
+ */
 const sharedRuntime: Plugin = {
   name: "shared-runtime",
   setup(b) {
-    b.onResolve({ filter: /^preact(\/.*)?$|\/api\.ts$/ }, (args) => ({
-      path: args.path.endsWith("api.ts") ? "api.ts" : args.path,
-      namespace: "shared",
+    const hooksFile = `${process.cwd()}/node_modules/preact/hooks/dist/hooks.mjs`;
+    const HOOKS = ["useEffect", "useRef", "useState"];
+    b.onResolve({ filter: /^preact(\/.*)?$|\/api\.ts$|^hooks-used$/ }, (args) => {
+      if (args.namespace === "hooks-once")
+        return args.path === "hooks-used"
+          ? { path: "hooks-used", namespace: "hooks-once" }
+          : { path: hooksFile };
+      if (args.path === "preact/hooks") return { path: "preact/hooks", namespace: "hooks-once" };
+      return { path: args.path.endsWith("api.ts") ? "api.ts" : args.path, namespace: "shared" };
+    });
+    // `hooks-used`: only the hooks chunks use, so the rest of the runtime is left out.
+    b.onLoad({ filter: /.*/, namespace: "hooks-once" }, (args) => ({
+      contents:
+        args.path === "hooks-used"
+          ? `export { ${HOOKS.join(", ")} } from "preact/hooks";`
+          : `const shared = globalThis[${JSON.stringify(SHARED_GLOBAL)}]; export const { ${HOOKS.join(", ")} } = (shared[${JSON.stringify(HOOKS_KEY)}] ??= require("hooks-used"));`,
+      loader: "js",
     }));
     b.onLoad({ filter: /.*/, namespace: "shared" }, (args) => {
       const names = (SHARED_NAMES as Record<string, readonly string[]>)[args.path];

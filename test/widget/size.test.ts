@@ -5,10 +5,18 @@
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { h, options, render } from "preact";
+import { encode } from "uqr";
 import { describe, expect, it } from "vitest";
 import { BUDGET_GZIP, widgetSizes } from "../../scripts/widget-size.ts";
 import { enFirst } from "../../widget/i18n/en-first.ts";
 import { enHosted, enPayment, enRefund, enTopUp } from "../../widget/i18n/en-views.ts";
+import { translator } from "../../widget/i18n/index.ts";
+import { views } from "../../widget/lazy/registry.ts";
+import { shareRuntime } from "../../widget/lazy/shared.ts";
+import { registerQrEncoder } from "../../widget/qr.ts";
+
+const BASE = "https://pay.example.test";
 
 const built = (file: string) => readFileSync(`dist/${file}`, "utf8");
 
@@ -54,14 +62,55 @@ describe("widget build", () => {
     }
     // A locale script carries its own texts only, never English.
     expect(built("public/i18n/de.js")).not.toContain(enFirst.chooseCurrency);
-    // Chunks borrow the bundle's Preact instead of carrying their own (hooks need one instance).
-    expect(built("public/topup.js")).not.toContain("__H");
+    // widget.js renders with classes only: no hooks runtime (`__H` is where hooks keep their
+    // state on a component). Each view chunk borrows the bundle's Preact (no core of its own:
+    // no `forceUpdate`) and carries hooks it installs only if the page has none yet (see the
+    // next test for the behaviour).
+    expect(bundle).not.toContain("__H");
+    for (const file of ["payment.js", "hosted.js", "refund.js", "topup.js"]) {
+      const chunk = built(`public/${file}`);
+      expect(chunk).not.toContain("forceUpdate");
+      expect(chunk).toContain('["preact/hooks"]??=');
+    }
     // The ESM types stand alone: the contract is inlined, nothing points back into the repo.
     const types = built("widget.esm.d.ts");
     expect(types).not.toMatch(/from "\.\.?\//);
     expect(types).toContain("export interface CheckoutSnapshot");
     expect(types).toContain('"checkout:paid": CustomEvent<');
   }, 60_000);
+
+  it("view chunks render on the bundle's Preact and share one hooks runtime, installed once", async () => {
+    // What widget.js does before it loads a chunk: lend its Preact (options, JSX runtime).
+    shareRuntime();
+    registerQrEncoder(encode);
+    const wrapped = () => (options as unknown as Record<string, unknown>).__r; // hooks' render hook
+    const bare = wrapped();
+    new Function(built("public/hosted.js"))();
+    const installed = wrapped();
+    expect(installed).not.toBe(bare);
+    const hooks = (globalThis as unknown as Record<string, Record<string, unknown>>)
+      .__cryptoCheckoutShared!["preact/hooks"];
+    new Function(built("public/payment.js"))();
+    // The second chunk took the first one's hooks: the render hook is not wrapped twice.
+    expect(wrapped()).toBe(installed);
+    expect(
+      (globalThis as unknown as Record<string, Record<string, unknown>>).__cryptoCheckoutShared![
+        "preact/hooks"
+      ],
+    ).toBe(hooks);
+    // A chunk's view keeps state with those hooks: "Pay on your phone" draws the QR code.
+    const { hosted } = views();
+    const host = document.createElement("div");
+    document.body.append(host);
+    render(
+      h(hosted!, { url: "https://pay.example.test/p/1", base: BASE, i18n: translator("en") }),
+      host,
+    );
+    host.querySelector<HTMLButtonElement>("button.link")!.click();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(host.querySelector(".phone svg path")).not.toBeNull();
+    render(null, host);
+  });
 });
 
 /** The English text of a moved key. */
