@@ -56,8 +56,9 @@ const lazyViews: Plugin = {
       "./views/refund-form.tsx": "widget/lazy/refund-form.ts",
       "./views/payment.tsx": "widget/lazy/payment.ts",
       "./views/hosted.tsx": "widget/lazy/hosted.ts",
+      "./views/later.tsx": "widget/lazy/later.ts",
     };
-    b.onResolve({ filter: /(topup|refund-form|payment|hosted)\.tsx$/ }, (args) => {
+    b.onResolve({ filter: /(topup|refund-form|payment|hosted|later)\.tsx$/ }, (args) => {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
@@ -160,12 +161,16 @@ await build({
   format: "iife",
   outfile: "dist/public/address.js",
 });
+// payment.js also brings what the card shows only in later states (views/later.tsx, read by
+// widget/lazy/later.ts) with its English texts (enStatus).
+const LATER = ` import { LaterNote, laterStatus } from "./views/later.tsx"; registerView("later-note", LaterNote); registerView("later-status", laterStatus);`;
 // [file, module, export, registered name (as in widget/lazy/<stand-in>.ts), its English texts
 // (i18n/en-views.ts: the view's own and those of the payment panel parts it reuses)]
 for (const [file, view, name, registered, texts] of [
-  ["topup.js", "./topup.tsx", "TopUp", "topup", ["enTopUp", "enPayment"]],
+  ["topup.js", "./topup.tsx", "TopUp", "topup", ["enTopUp", "enPayment", "enStatus"]],
   ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form", ["enRefund"]],
-  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment"]],
+  // payment.js also brings the card's texts for every state after the choice (`enStatus`).
+  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment", "enStatus"]],
   ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted", ["enHosted", "enPayment"]],
 ] as const) {
   const english = `import { ${texts.join(", ")} } from "./i18n/en-views.ts"; import { addEnglish } from "./lazy/english.ts"; ${texts.map((t) => `addEnglish(${t});`).join(" ")}`;
@@ -173,7 +178,7 @@ for (const [file, view, name, registered, texts] of [
     ...common,
     plugins: [...(common.plugins ?? []), sharedRuntime],
     stdin: {
-      contents: `${english} import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
+      contents: `${english} import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});${file === "payment.js" ? LATER : ""}`,
       resolveDir: "widget",
       loader: "ts",
     },

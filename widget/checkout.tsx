@@ -28,13 +28,14 @@ import {
   checkoutReducer,
   ENDED,
   initialState,
+  isLater,
   isOverpaid,
   showsInstructions,
   stepOf,
 } from "./checkout-state.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
-import { countdown, formatCrypto, formatFiat } from "./format.ts";
+import { countdown, formatFiat } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
@@ -43,6 +44,7 @@ import { serverClock } from "./server-clock.ts";
 import { isNewState, supersedes } from "./snapshots.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { HostedPanel } from "./views/hosted.tsx";
+import { LaterNote, laterReady, laterStatus } from "./views/later.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
@@ -53,50 +55,11 @@ export interface CheckoutProps {
   emit: Emit;
 }
 
+/** The status line: a fresh attempt's here, the later states' from `views/later.tsx`. */
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
-  const { t } = i18n;
-  // A refunded order is closed: nothing to pay, whatever its last attempt says.
-  if (s.orderState === "refunded") return t("statusRefunded");
-  // The rest is below the service's minimum: no new attempt can take it (no Try again).
-  if (s.underpaid)
-    return t("statusRemainderBelowMinimum", {
-      due: formatFiat(s.underpaid.amountDue, s.currency, s.fiatDecimalPlaces, i18n.locale),
-      minimum: formatFiat(s.underpaid.minimum, s.currency, s.fiatDecimalPlaces, i18n.locale),
-    });
-  if (s.final)
-    return isOverpaid(s)
-      ? t("statusOverpaid", {
-          extra: formatFiat(s.amountOverpaid, s.currency, s.fiatDecimalPlaces, i18n.locale),
-        })
-      : t("statusPaid");
-  const p = s.attempt.payment;
-  switch (s.attempt.status) {
-    case "processing":
-      return t("statusProcessing");
-    case "suspended":
-      return t("statusSuspended");
-    case "partially_paid":
-      return p
-        ? t("statusPartial", {
-            received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
-            amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
-            code: ticker(p.cryptoCurrencyCode),
-          })
-        : t("statusProcessing");
-    case "expired":
-      return t("statusExpired");
-    case "failed":
-      return t("statusFailed");
-    case "cancelled":
-      return t("statusCancelled");
-    default:
-      // Nothing to wait for before a currency is chosen.
-      return p ? t("statusWaiting") : t("statusNew");
-  }
+  if (isLater(s)) return laterStatus(s, i18n);
+  return i18n.t(s.attempt.payment ? "statusWaiting" : "statusNew");
 }
-
-/** The symbol shown beside amounts: `USDT_TRC20` → `USDT` (the network is said elsewhere). */
-const ticker = (code: string) => code.split("_")[0] ?? code;
 
 /** What the view holds: the reducer's state, the QR encoder's readiness and the worker's time. */
 interface Local extends CheckoutState {
@@ -136,6 +99,13 @@ export class Checkout extends Component<CheckoutProps, Local> {
     // Any answer bounds the worker's clock, a duplicate too (the largest bound wins).
     clock.see(next.updatedAt);
     this.setState({ now: clock.now() });
+    // A later state shows with its words or not at all (the script-tag bundle fetches them
+    // with payment.js; see `views/later.tsx`). Waiting keeps the order: `seq` still decides.
+    const ready = isLater(next) && laterReady();
+    if (ready) {
+      void ready.then(() => this.accept(next));
+      return;
+    }
     const prev = this.shown;
     if (!supersedes(prev, next)) return;
     this.shown = next;
@@ -373,26 +343,12 @@ export class Checkout extends Component<CheckoutProps, Local> {
           </button>
         ) : null}
 
-        {overpaid && p ? (
-          <p class="muted">
-            {t("statusPartial", {
-              received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
-              amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
-              code: ticker(p.cryptoCurrencyCode),
-            })}
-          </p>
+        {p && isLater(s) ? (
+          <LaterNote snapshot={s} payment={p} wantsRefund={wantsRefund} i18n={i18n} />
         ) : null}
 
-        {/* A snapshot stored before `refund` existed (an SSE replay) has none: ask, as before. */}
-        {wantsRefund && p?.refund && !p.refund.possible ? (
-          <p class="muted">
-            {t("refundTooSmall", {
-              excess: formatCrypto(p.refund.excess, p.decimalPlaces, i18n.locale),
-              minimum: formatCrypto(p.refund.minimum, p.decimalPlaces, i18n.locale),
-              code: ticker(p.cryptoCurrencyCode),
-            })}
-          </p>
-        ) : wantsRefund && lockedCurrency ? (
+        {/* The refund form, unless the excess is too small to send back (`LaterNote` says so). */}
+        {wantsRefund && lockedCurrency && !(p?.refund && !p.refund.possible) ? (
           <RefundForm
             base={api.base}
             currency={lockedCurrency}

@@ -10,7 +10,7 @@ import { encode } from "uqr";
 import { describe, expect, it } from "vitest";
 import { BUDGET_GZIP, widgetSizes } from "../../scripts/widget-size.ts";
 import { enFirst } from "../../widget/i18n/en-first.ts";
-import { enHosted, enPayment, enRefund, enTopUp } from "../../widget/i18n/en-views.ts";
+import { enHosted, enPayment, enRefund, enStatus, enTopUp } from "../../widget/i18n/en-views.ts";
 import { translator } from "../../widget/i18n/index.ts";
 import { views } from "../../widget/lazy/registry.ts";
 import { shareRuntime } from "../../widget/lazy/shared.ts";
@@ -40,7 +40,13 @@ describe("widget build", () => {
     // view, the refund form and top-up mode are separate chunks with their own stylesheet and
     // English texts, and the bundle renders none of their markup itself.
     const chunks: [string, string, string, string[]][] = [
-      ["payment.js", 'class:"payment"', ".copy-row{", Object.values(enPayment)],
+      // payment.js also brings the later states' status line and notes with their texts.
+      [
+        "payment.js",
+        'class:"payment"',
+        ".copy-row{",
+        [...Object.values(enPayment), ...Object.values(enStatus)],
+      ],
       ["hosted.js", 'class:"hosted details"', ".qr{", Object.values(enHosted)],
       ["refund.js", 'class:"refund"', ".refund{", Object.values(enRefund)],
       ["topup.js", "__cryptoCheckoutShared", ".copy-row{", Object.values(enTopUp)],
@@ -55,7 +61,9 @@ describe("widget build", () => {
     // English: the bundle carries the first-paint texts and asks for no key it lacks (a key
     // reaches `t()` as a quoted argument, or as a value of the error table).
     for (const text of Object.values(enFirst)) expect(bundle).toContain(text);
-    const moved = [enPayment, enHosted, enRefund, enTopUp].flatMap((set) => Object.keys(set));
+    const moved = [enPayment, enStatus, enHosted, enRefund, enTopUp].flatMap((set) =>
+      Object.keys(set),
+    );
     for (const key of moved) {
       expect(bundle).not.toMatch(new RegExp(`(?:[\\w$]\\(|:)"${key}"[,)}]`));
       expect(bundle).not.toContain(en(key));
@@ -115,5 +123,7 @@ describe("widget build", () => {
 
 /** The English text of a moved key. */
 function en(key: string): string {
-  return ({ ...enPayment, ...enHosted, ...enRefund, ...enTopUp } as Record<string, string>)[key]!;
+  return (
+    { ...enPayment, ...enStatus, ...enHosted, ...enRefund, ...enTopUp } as Record<string, string>
+  )[key]!;
 }
