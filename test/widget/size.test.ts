@@ -7,8 +7,9 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { h, options, render } from "preact";
 import { encode } from "uqr";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { BUDGET_GZIP, widgetSizes } from "../../scripts/widget-size.ts";
+import { createApi } from "../../widget/api.ts";
 import { enFirst } from "../../widget/i18n/en-first.ts";
 import { enHosted, enPayment, enRefund, enStatus, enTopUp } from "../../widget/i18n/en-views.ts";
 import { translator } from "../../widget/i18n/index.ts";
@@ -70,15 +71,16 @@ describe("widget build", () => {
     }
     // A locale script carries its own texts only, never English.
     expect(built("public/i18n/de.js")).not.toContain(enFirst.chooseCurrency);
-    // widget.js renders with classes only: no hooks runtime (`__H` is where hooks keep their
-    // state on a component). Each view chunk borrows the bundle's Preact (no core of its own:
-    // no `forceUpdate`) and carries hooks it installs only if the page has none yet (see the
-    // next test for the behaviour).
+    // widget.js and the views on the in-page path render with classes only: no hooks runtime
+    // (`__H` is where hooks keep their state on a component). Every view chunk borrows the
+    // bundle's Preact (no core of its own: no `forceUpdate`); top-up mode carries hooks it
+    // installs only if the page has none yet (see the next test for the behaviour).
     expect(bundle).not.toContain("__H");
     for (const file of ["payment.js", "hosted.js", "refund.js", "topup.js"]) {
       const chunk = built(`public/${file}`);
       expect(chunk).not.toContain("forceUpdate");
-      expect(chunk).toContain('["preact/hooks"]??=');
+      if (file === "topup.js") expect(chunk).toContain('["preact/hooks"]??=');
+      else expect(chunk).not.toContain("__H");
     }
     // The ESM types stand alone: the contract is inlined, nothing points back into the repo.
     const types = built("widget.esm.d.ts");
@@ -87,37 +89,37 @@ describe("widget build", () => {
     expect(types).toContain('"checkout:paid": CustomEvent<');
   }, 60_000);
 
-  it("view chunks render on the bundle's Preact and share one hooks runtime, installed once", async () => {
+  it("a chunk with hooks renders on the bundle's Preact and installs hooks once per page", async () => {
     // What widget.js does before it loads a chunk: lend its Preact (options, JSX runtime).
     shareRuntime();
     registerQrEncoder(encode);
+    const shared = () =>
+      (globalThis as unknown as Record<string, Record<string, unknown>>).__cryptoCheckoutShared!;
     const wrapped = () => (options as unknown as Record<string, unknown>).__r; // hooks' render hook
     const bare = wrapped();
-    new Function(built("public/hosted.js"))();
+    new Function(built("public/topup.js"))();
     const installed = wrapped();
+    const hooks = shared()["preact/hooks"];
     expect(installed).not.toBe(bare);
-    const hooks = (globalThis as unknown as Record<string, Record<string, unknown>>)
-      .__cryptoCheckoutShared!["preact/hooks"];
-    new Function(built("public/payment.js"))();
-    // The second chunk took the first one's hooks: the render hook is not wrapped twice.
+    expect(hooks).toBeDefined();
+    // A second chunk carrying hooks (here the same one again) takes the page's copy: the render
+    // hook is not wrapped twice, so every hook on the page runs on one runtime.
+    new Function(built("public/topup.js"))();
     expect(wrapped()).toBe(installed);
-    expect(
-      (globalThis as unknown as Record<string, Record<string, unknown>>).__cryptoCheckoutShared![
-        "preact/hooks"
-      ],
-    ).toBe(hooks);
-    // A chunk's view keeps state with those hooks: "Pay on your phone" draws the QR code.
-    const { hosted } = views();
+    expect(shared()["preact/hooks"]).toBe(hooks);
+    // The chunk's view works with them: its effect asks for the currencies, its state shows them.
+    const listed = [{ code: "BTC", name: "Bitcoin", networkName: "Bitcoin", imageUrl: null }];
+    vi.stubGlobal("fetch", async () => new Response(JSON.stringify({ data: listed })));
     const host = document.createElement("div");
     document.body.append(host);
-    render(
-      h(hosted!, { url: "https://pay.example.test/p/1", base: BASE, i18n: translator("en") }),
-      host,
+    const emit = () => {};
+    const props = { api: createApi(BASE), token: "a.e30.c", i18n: translator("en"), emit };
+    render(h(views().topup!, props), host);
+    await vi.waitFor(() =>
+      expect(host.querySelector("button.choice")?.textContent).toContain("Bitcoin"),
     );
-    host.querySelector<HTMLButtonElement>("button.link")!.click();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(host.querySelector(".phone svg path")).not.toBeNull();
     render(null, host);
+    vi.unstubAllGlobals();
   });
 });
 

@@ -9,12 +9,13 @@
 export const SHARED_GLOBAL = "__cryptoCheckoutShared";
 
 /**
- * Per shared module, the names chunks may import from it. `preact`'s `options` is what the
- * hooks runtime hooks into: widget.js has no hooks (its components are classes), so the first
- * chunk that runs installs them on the bundle's Preact, once, under `HOOKS_KEY`.
+ * Per shared module, the names chunks may import from it. The views on the in-page path are
+ * classes (`Component`), as widget.js's own; `options` is what the hooks runtime hooks into:
+ * widget.js has no hooks, so the first chunk that uses them (top-up mode) installs them on the
+ * bundle's Preact, once, under `HOOKS_KEY`.
  */
 export const SHARED_NAMES = {
-  preact: ["options"],
+  preact: ["Component", "options"],
   "preact/jsx-runtime": ["Fragment", "jsx", "jsxs"],
   "api.ts": ["ApiFailure"],
 } as const;
