@@ -17,7 +17,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
-import { SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
+import { HOOKS_KEY, SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 
 const LOCALES = ["de", "fr", "es", "ar"];
 
@@ -56,8 +56,9 @@ const lazyViews: Plugin = {
       "./views/refund-form.tsx": "widget/lazy/refund-form.ts",
       "./views/payment.tsx": "widget/lazy/payment.ts",
       "./views/hosted.tsx": "widget/lazy/hosted.ts",
+      "./views/later.tsx": "widget/lazy/later.ts",
     };
-    b.onResolve({ filter: /(topup|refund-form|payment|hosted)\.tsx$/ }, (args) => {
+    b.onResolve({ filter: /(topup|refund-form|payment|hosted|later)\.tsx$/ }, (args) => {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
@@ -70,13 +71,33 @@ const lazyViews: Plugin = {
   },
 };
 
-/** Chunks: imports of the shared modules read the bundle's copies from a page global. */
+/**
+ * Chunks: imports of the shared modules read the bundle's copies from a page global. Hooks
+ * are the exception: widget.js has none, so each chunk carries the hooks runtime (bound to the
+ * bundle's `options`), evaluated only by the first chunk that runs on the page (`require`
+ * makes esbuild wrap the module in a lazy initialiser); the others take that copy, so every
+ * hook on the page shares one runtime.
+ */
 const sharedRuntime: Plugin = {
   name: "shared-runtime",
   setup(b) {
-    b.onResolve({ filter: /^preact(\/.*)?$|\/api\.ts$/ }, (args) => ({
-      path: args.path.endsWith("api.ts") ? "api.ts" : args.path,
-      namespace: "shared",
+    const hooksFile = `${process.cwd()}/node_modules/preact/hooks/dist/hooks.mjs`;
+    const HOOKS = ["useEffect", "useRef", "useState"];
+    b.onResolve({ filter: /^preact(\/.*)?$|\/api\.ts$|^hooks-used$/ }, (args) => {
+      if (args.namespace === "hooks-once")
+        return args.path === "hooks-used"
+          ? { path: "hooks-used", namespace: "hooks-once" }
+          : { path: hooksFile };
+      if (args.path === "preact/hooks") return { path: "preact/hooks", namespace: "hooks-once" };
+      return { path: args.path.endsWith("api.ts") ? "api.ts" : args.path, namespace: "shared" };
+    });
+    // `hooks-used`: only the hooks chunks use, so the rest of the runtime is left out.
+    b.onLoad({ filter: /.*/, namespace: "hooks-once" }, (args) => ({
+      contents:
+        args.path === "hooks-used"
+          ? `export { ${HOOKS.join(", ")} } from "preact/hooks";`
+          : `const shared = globalThis[${JSON.stringify(SHARED_GLOBAL)}]; export const { ${HOOKS.join(", ")} } = (shared[${JSON.stringify(HOOKS_KEY)}] ??= require("hooks-used"));`,
+      loader: "js",
     }));
     b.onLoad({ filter: /.*/, namespace: "shared" }, (args) => {
       const names = (SHARED_NAMES as Record<string, readonly string[]>)[args.path];
@@ -140,12 +161,16 @@ await build({
   format: "iife",
   outfile: "dist/public/address.js",
 });
+// payment.js also brings what the card shows only in later states (views/later.tsx, read by
+// widget/lazy/later.ts) with its English texts (enStatus).
+const LATER = ` import { LaterNote, laterStatus } from "./views/later.tsx"; registerView("later-note", LaterNote); registerView("later-status", laterStatus);`;
 // [file, module, export, registered name (as in widget/lazy/<stand-in>.ts), its English texts
 // (i18n/en-views.ts: the view's own and those of the payment panel parts it reuses)]
 for (const [file, view, name, registered, texts] of [
-  ["topup.js", "./topup.tsx", "TopUp", "topup", ["enTopUp", "enPayment"]],
+  ["topup.js", "./topup.tsx", "TopUp", "topup", ["enTopUp", "enPayment", "enStatus"]],
   ["refund.js", "./views/refund-form.tsx", "RefundForm", "refund-form", ["enRefund"]],
-  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment"]],
+  // payment.js also brings the card's texts for every state after the choice (`enStatus`).
+  ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment", "enStatus"]],
   ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted", ["enHosted", "enPayment"]],
 ] as const) {
   const english = `import { ${texts.join(", ")} } from "./i18n/en-views.ts"; import { addEnglish } from "./lazy/english.ts"; ${texts.map((t) => `addEnglish(${t});`).join(" ")}`;
@@ -153,7 +178,7 @@ for (const [file, view, name, registered, texts] of [
     ...common,
     plugins: [...(common.plugins ?? []), sharedRuntime],
     stdin: {
-      contents: `${english} import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});`,
+      contents: `${english} import { ${name} } from "${view}"; import { registerView } from "./lazy/registry.ts"; registerView("${registered}", ${name});${file === "payment.js" ? LATER : ""}`,
       resolveDir: "widget",
       loader: "ts",
     },

@@ -171,5 +171,16 @@ export function showsInstructions(state: CheckoutState, step: Step): boolean {
   );
 }
 
+/**
+ * Whether the card for `s` is past a fresh attempt with nothing paid (`statusNew` at the
+ * picker, `statusWaiting` once a currency is locked): a payment detected, paid, over- or
+ * underpaid, ended or refunded. Those states' texts live in `views/later.tsx`.
+ *
+ * @example
+ * isLater({ ...s, final: true }) // true
+ */
+export const isLater = (s: CheckoutSnapshot) =>
+  s.final || s.orderState !== "unpaid" || s.attempt.status !== "created";
+
 const takesMoney = (s: CheckoutSnapshot) =>
   s.attempt.status === "created" || s.attempt.status === "partially_paid";

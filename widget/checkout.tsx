@@ -19,20 +19,23 @@
  * without waiting for the stream. A refund address is asked for only when the excess could be
  * paid back (`payment.refund.possible`); otherwise the widget says why not.
  */
-import { useEffect, useReducer, useRef, useState } from "preact/hooks";
+import { Component, createRef } from "preact";
 import type { CheckoutSnapshot, CryptoCurrency } from "../worker/api/contract.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
 import {
+  type CheckoutAction,
+  type CheckoutState,
   checkoutReducer,
   ENDED,
   initialState,
+  isLater,
   isOverpaid,
   showsInstructions,
   stepOf,
 } from "./checkout-state.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
-import { countdown, formatCrypto, formatFiat } from "./format.ts";
+import { countdown, formatFiat } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
@@ -41,6 +44,7 @@ import { serverClock } from "./server-clock.ts";
 import { isNewState, supersedes } from "./snapshots.ts";
 import { CurrencyPicker } from "./views/currency-picker.tsx";
 import { HostedPanel } from "./views/hosted.tsx";
+import { LaterNote, laterReady, laterStatus } from "./views/later.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
 
@@ -51,83 +55,67 @@ export interface CheckoutProps {
   emit: Emit;
 }
 
+/** The status line: a fresh attempt's here, the later states' from `views/later.tsx`. */
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
-  const { t } = i18n;
-  // A refunded order is closed: nothing to pay, whatever its last attempt says.
-  if (s.orderState === "refunded") return t("statusRefunded");
-  // The rest is below the service's minimum: no new attempt can take it (no Try again).
-  if (s.underpaid)
-    return t("statusRemainderBelowMinimum", {
-      due: formatFiat(s.underpaid.amountDue, s.currency, s.fiatDecimalPlaces, i18n.locale),
-      minimum: formatFiat(s.underpaid.minimum, s.currency, s.fiatDecimalPlaces, i18n.locale),
-    });
-  if (s.final)
-    return isOverpaid(s)
-      ? t("statusOverpaid", {
-          extra: formatFiat(s.amountOverpaid, s.currency, s.fiatDecimalPlaces, i18n.locale),
-        })
-      : t("statusPaid");
-  const p = s.attempt.payment;
-  switch (s.attempt.status) {
-    case "processing":
-      return t("statusProcessing");
-    case "suspended":
-      return t("statusSuspended");
-    case "partially_paid":
-      return p
-        ? t("statusPartial", {
-            received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
-            amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
-            code: ticker(p.cryptoCurrencyCode),
-          })
-        : t("statusProcessing");
-    case "expired":
-      return t("statusExpired");
-    case "failed":
-      return t("statusFailed");
-    case "cancelled":
-      return t("statusCancelled");
-    default:
-      // Nothing to wait for before a currency is chosen.
-      return p ? t("statusWaiting") : t("statusNew");
-  }
+  if (isLater(s)) return laterStatus(s, i18n);
+  return i18n.t(s.attempt.payment ? "statusWaiting" : "statusNew");
 }
 
-/** The symbol shown beside amounts: `USDT_TRC20` → `USDT` (the network is said elsewhere). */
-const ticker = (code: string) => code.split("_")[0] ?? code;
+/** What the view holds: the reducer's state, the QR encoder's readiness and the worker's time. */
+interface Local extends CheckoutState {
+  qrReady: boolean;
+  now: number;
+}
 
-export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
-  const { t } = i18n;
-  const [state, dispatch] = useReducer(checkoutReducer, token, initialState);
-  const [qrReady, setQrReady] = useState(false);
-  const [clock] = useState(serverClock);
-  const [now, setNow] = useState(Date.now());
-  const shown = useRef<CheckoutSnapshot | null>(null);
-  // The effect below outlives a locale switch: it must announce in the current language.
-  const lang = useRef(i18n);
-  lang.current = i18n;
-  const root = useRef<HTMLDivElement>(null);
-  const focusNext = useRef<string | null>(null);
-  useEffect(() => {
-    const target = focusNext.current && root.current?.querySelector<HTMLElement>(focusNext.current);
-    if (target) {
-      focusNext.current = null;
-      target.focus();
-    }
-  });
+/**
+ * A class, not hooks: the script-tag bundle then carries no hooks runtime (the view chunks
+ * that use hooks bring it, see `scripts/build-widget.ts`). What hooks did, here:
+ * `componentDidMount`/`componentDidUpdate` run `settle` after each commit (focus, the QR
+ * encoder, the ask at zero), and the checkout is (re)opened on mount and whenever `token` or
+ * `opened` (Retry) changes, closing the previous one first.
+ */
+export class Checkout extends Component<CheckoutProps, Local> {
+  clock = serverClock();
+  /** The newest snapshot accepted (`snapshots.ts`), ahead of the rendered state. */
+  shown: CheckoutSnapshot | null = null;
+  root = createRef<HTMLDivElement>();
+  /** The selector of what takes focus after the next commit. */
+  focusNext: string | null = null;
+  /** Closes the open checkout's stream, clock tick and pending answers. */
+  close = () => {};
+  qrAsked = false;
+  /** The `expiresAt` the checkout was read again for, at zero. */
+  askedAt: string | null = null;
 
-  const accept = (next: CheckoutSnapshot) => {
+  constructor(props: CheckoutProps) {
+    super(props);
+    this.state = { ...initialState(props.token), qrReady: false, now: Date.now() };
+  }
+
+  dispatch = (action: CheckoutAction) => this.setState((s) => checkoutReducer(s, action));
+
+  accept = (next: CheckoutSnapshot) => {
+    const { clock } = this;
     // Any answer bounds the worker's clock, a duplicate too (the largest bound wins).
     clock.see(next.updatedAt);
-    setNow(clock.now());
-    const prev = shown.current;
+    this.setState({ now: clock.now() });
+    // A later state shows with its words or not at all (the script-tag bundle fetches them
+    // with payment.js; see `views/later.tsx`). Waiting keeps the order: `seq` still decides.
+    const ready = isLater(next) && laterReady();
+    if (ready) {
+      void ready.then(() => this.accept(next));
+      return;
+    }
+    const prev = this.shown;
     if (!supersedes(prev, next)) return;
-    shown.current = next;
+    this.shown = next;
     const news = isNewState(prev, next);
-    dispatch({
+    const { emit, i18n } = this.props;
+    // Announced in the current language (a locale switch re-renders with new props).
+    this.dispatch({
       type: "snapshot",
       snapshot: next,
-      announce: news ? statusText(next, lang.current) : undefined,
+      announce: news ? statusText(next, i18n) : undefined,
     });
     if (news) {
       emit("checkout:status", next);
@@ -136,28 +124,33 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         emit("checkout:expired", next);
     }
   };
+
   /** Reports a failure and shows it; `picked` is the currency a refused lock asked for. */
-  const fail = (e: unknown, picked?: string) =>
-    dispatch({
+  fail = (e: unknown, picked?: string) =>
+    this.dispatch({
       type: "failed",
-      error: reportFailure(emit, e, (code) => lang.current.t(messageFor(code))),
+      error: reportFailure(this.props.emit, e, (code) => this.props.i18n.t(messageFor(code))),
       picked,
     });
+
   /** Runs a shopper's action; `picked` is the currency a lock asked for. */
-  const run = async (action: () => Promise<CheckoutSnapshot>, picked?: string) => {
-    dispatch({ type: "busy", busy: true });
+  run = async (action: () => Promise<CheckoutSnapshot>, picked?: string) => {
+    this.dispatch({ type: "busy", busy: true });
     try {
-      accept(await action());
+      this.accept(await action());
     } catch (e) {
-      focusNext.current = null;
-      if (e instanceof ApiFailure && e.code === "lock_unsupported") dispatch({ type: "hosted" });
-      else fail(e, picked);
+      this.focusNext = null;
+      if (e instanceof ApiFailure && e.code === "lock_unsupported")
+        this.dispatch({ type: "hosted" });
+      else this.fail(e, picked);
     } finally {
-      dispatch({ type: "busy", busy: false });
+      this.dispatch({ type: "busy", busy: false });
     }
   };
 
-  useEffect(() => {
+  open() {
+    const { api, token } = this.props;
+    const { accept, fail, dispatch, clock } = this;
     if (!token) {
       fail(new ApiFailure("missing_token", "<crypto-checkout> has no token attribute."));
       return;
@@ -184,192 +177,212 @@ export function Checkout({ api, token, i18n, emit }: CheckoutProps) {
         api.currencies().then(listed, () => listed([]));
       })
       .catch(fail);
-    const tick = setInterval(() => setNow(clock.now()), 1000);
-    return () => {
+    const tick = setInterval(() => this.setState({ now: clock.now() }), 1000);
+    this.close = () => {
       cancelled = true;
       stop();
       clearInterval(tick);
     };
-  }, [token, state.opened]);
+  }
 
-  const { snapshot, error, busy, currencies } = state;
-  const step = stepOf(state);
-  // The encoder loads once any payment shows: in-page, or hosted after a pick on the service's page.
-  const showsPayment = !!snapshot?.attempt.payment;
-  useEffect(() => {
-    if (showsPayment) loadQrEncoder(api.base).then(() => setQrReady(true));
-  }, [showsPayment]);
-  // At zero, ask once what the service made of the attempt (expired → "Try again").
-  const closes = snapshot?.attempt.payment?.expiresAt ?? null;
-  const closed = !!closes && !countdown(closes, now);
-  useEffect(() => {
-    if (closed && snapshot) api.get(snapshot.id).then(accept, () => {});
-  }, [closed, closes]);
+  /** After each commit: focus, the QR encoder, and at zero one read of the checkout. */
+  settle() {
+    const target = this.focusNext && this.root.current?.querySelector<HTMLElement>(this.focusNext);
+    if (target) {
+      this.focusNext = null;
+      target.focus();
+    }
+    const { snapshot, now } = this.state;
+    const { api } = this.props;
+    // The encoder loads once any payment shows: in-page, or hosted after a pick on the service's page.
+    if (snapshot?.attempt.payment && !this.qrAsked) {
+      this.qrAsked = true;
+      loadQrEncoder(api.base).then(() => this.setState({ qrReady: true }));
+    }
+    // At zero, ask once what the service made of the attempt (expired → "Try again").
+    const closes = snapshot?.attempt.payment?.expiresAt ?? null;
+    const closed = closes && !countdown(closes, now) ? closes : null;
+    if (closed !== this.askedAt) {
+      this.askedAt = closed;
+      if (closed && snapshot) api.get(snapshot.id).then(this.accept, () => {});
+    }
+  }
 
-  if (!snapshot) {
-    // Steps `loading` and `unavailable`.
+  override componentDidMount() {
+    this.open();
+    this.settle();
+  }
+
+  override componentDidUpdate(before: CheckoutProps, was: Local) {
+    if (before.token !== this.props.token || was.opened !== this.state.opened) {
+      this.close();
+      this.open();
+    }
+    this.settle();
+  }
+
+  override componentWillUnmount() {
+    this.close();
+  }
+
+  render() {
+    const { api, i18n } = this.props;
+    const { t } = i18n;
+    const { state, dispatch, run } = this;
+    const { snapshot, error, busy, currencies, now, qrReady } = state;
+    const step = stepOf(state);
+
+    if (!snapshot) {
+      // Steps `loading` and `unavailable`.
+      return (
+        <div class="card" aria-busy={error ? "false" : "true"}>
+          {error ? <Problem code={error} i18n={i18n} /> : <p class="muted">{t("loading")}</p>}
+          {error && TRANSIENT.has(error) ? (
+            <button type="button" class="primary" onClick={() => dispatch({ type: "reopen" })}>
+              {t("retry")}
+            </button>
+          ) : null}
+        </div>
+      );
+    }
+    const s = snapshot;
+    const p = s.attempt.payment;
+    const status = s.attempt.status;
+    const code = p?.cryptoCurrencyCode ?? s.refundAddress?.cryptoCurrencyCode ?? null;
+    const lockedCurrency = currencies?.find((c) => c.code === code) ?? null;
+    const overpaid = isOverpaid(s);
+    const refunded = s.orderState === "refunded";
+    const wantsRefund = !refunded && (status === "partially_paid" || overpaid);
+    const inPage = s.mode === "in-page" && !state.hostedOnly;
+
     return (
-      <div class="card" aria-busy={error ? "false" : "true"}>
-        {error ? <Problem code={error} i18n={i18n} /> : <p class="muted">{t("loading")}</p>}
-        {error && TRANSIENT.has(error) ? (
-          <button type="button" class="primary" onClick={() => dispatch({ type: "reopen" })}>
-            {t("retry")}
+      <div class="card" ref={this.root}>
+        {s.sandbox ? (
+          <p class="banner" role="note">
+            {t("testMode")}
+          </p>
+        ) : null}
+        <header>
+          <p class="merchant">{s.displayName}</p>
+          {s.description ? <p class="muted">{s.description}</p> : null}
+          <p class="total">
+            <span class="muted">{t("orderTotal")}</span>{" "}
+            <strong>{formatFiat(s.amount, s.currency, s.fiatDecimalPlaces, i18n.locale)}</strong>
+          </p>
+          {s.orderState === "partially_paid" && s.attempt.number > 1 ? (
+            <p class="muted">
+              {t("partialAcrossAttempts", {
+                paid: formatFiat(s.amountPaid, s.currency, s.fiatDecimalPlaces, i18n.locale),
+                total: formatFiat(s.amount, s.currency, s.fiatDecimalPlaces, i18n.locale),
+              })}
+            </p>
+          ) : null}
+        </header>
+
+        <p class={`status status-${s.final ? "paid" : status}`}>{statusText(s, i18n)}</p>
+        {state.down && !s.final ? (
+          <p class="muted" role="status">
+            {t("reconnecting")}
+          </p>
+        ) : null}
+        {error ? <Problem code={error} i18n={i18n} /> : null}
+
+        {step === "picker" ? (
+          currencies ? (
+            <CurrencyPicker
+              currencies={currencies}
+              i18n={i18n}
+              busy={busy}
+              off={state.off}
+              onPick={(c) => {
+                this.focusNext = "#cc-pay";
+                void run(() => api.lock(s.id, c), c).then(() =>
+                  dispatch({ type: "choose", choosing: false }),
+                );
+              }}
+            />
+          ) : (
+            <p class="muted">{t("loading")}</p>
+          )
+        ) : null}
+
+        {step === "hosted" ? (
+          <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
+        ) : null}
+
+        {p && showsInstructions(state, step) ? (
+          <PaymentPanel
+            payment={p}
+            partial={status === "partially_paid"}
+            i18n={i18n}
+            now={now}
+            qrReady={qrReady}
+            onChange={
+              step === "instructions" && status === "created" && !/[1-9]/.test(p.received)
+                ? () => {
+                    this.focusNext = "#cc-pick";
+                    dispatch({ type: "choose", choosing: true });
+                  }
+                : undefined
+            }
+          />
+        ) : null}
+
+        {step === "retry" ? (
+          <button
+            type="button"
+            class="primary"
+            disabled={busy}
+            onClick={() => {
+              // Hosted mode has no currency list: the payment page link comes back instead.
+              this.focusNext = inPage ? "#cc-pick" : ".hosted a";
+              void run(() => api.retry(s.id));
+            }}
+          >
+            {t("tryAgain")}
           </button>
         ) : null}
+
+        {p && isLater(s) ? (
+          <LaterNote snapshot={s} payment={p} wantsRefund={wantsRefund} i18n={i18n} />
+        ) : null}
+
+        {/* The refund form, unless the excess is too small to send back (`LaterNote` says so). */}
+        {wantsRefund && lockedCurrency && !(p?.refund && !p.refund.possible) ? (
+          <RefundForm
+            base={api.base}
+            currency={lockedCurrency}
+            sandbox={s.sandbox}
+            saved={s.refundAddress?.address ?? null}
+            i18n={i18n}
+            onSave={(address) =>
+              api.refundAddress(s.id, lockedCurrency.code, address).then(
+                (next) => {
+                  this.accept(next);
+                  return true;
+                },
+                (e: unknown) => {
+                  // The worker's own address check speaks next to the field, not as a page error.
+                  if (e instanceof ApiFailure && e.code === "invalid_address") return false;
+                  this.fail(e);
+                  return true;
+                },
+              )
+            }
+          />
+        ) : null}
+
+        {s.final && s.returnUrl ? (
+          <a class="button" href={s.returnUrl}>
+            {t("backToShop")}
+          </a>
+        ) : null}
+        <p class="sr-only" aria-live="polite">
+          {state.announce}
+        </p>
       </div>
     );
   }
-  const s = snapshot;
-  const p = s.attempt.payment;
-  const status = s.attempt.status;
-  const code = p?.cryptoCurrencyCode ?? s.refundAddress?.cryptoCurrencyCode ?? null;
-  const lockedCurrency = currencies?.find((c) => c.code === code) ?? null;
-  const overpaid = isOverpaid(s);
-  const refunded = s.orderState === "refunded";
-  const wantsRefund = !refunded && (status === "partially_paid" || overpaid);
-  const inPage = s.mode === "in-page" && !state.hostedOnly;
-
-  return (
-    <div class="card" ref={root}>
-      {s.sandbox ? (
-        <p class="banner" role="note">
-          {t("testMode")}
-        </p>
-      ) : null}
-      <header>
-        <p class="merchant">{s.displayName}</p>
-        {s.description ? <p class="muted">{s.description}</p> : null}
-        <p class="total">
-          <span class="muted">{t("orderTotal")}</span>{" "}
-          <strong>{formatFiat(s.amount, s.currency, s.fiatDecimalPlaces, i18n.locale)}</strong>
-        </p>
-        {s.orderState === "partially_paid" && s.attempt.number > 1 ? (
-          <p class="muted">
-            {t("partialAcrossAttempts", {
-              paid: formatFiat(s.amountPaid, s.currency, s.fiatDecimalPlaces, i18n.locale),
-              total: formatFiat(s.amount, s.currency, s.fiatDecimalPlaces, i18n.locale),
-            })}
-          </p>
-        ) : null}
-      </header>
-
-      <p class={`status status-${s.final ? "paid" : status}`}>{statusText(s, i18n)}</p>
-      {state.down && !s.final ? (
-        <p class="muted" role="status">
-          {t("reconnecting")}
-        </p>
-      ) : null}
-      {error ? <Problem code={error} i18n={i18n} /> : null}
-
-      {step === "picker" ? (
-        currencies ? (
-          <CurrencyPicker
-            currencies={currencies}
-            i18n={i18n}
-            busy={busy}
-            off={state.off}
-            onPick={(c) => {
-              focusNext.current = "#cc-pay";
-              void run(() => api.lock(s.id, c), c).then(() =>
-                dispatch({ type: "choose", choosing: false }),
-              );
-            }}
-          />
-        ) : (
-          <p class="muted">{t("loading")}</p>
-        )
-      ) : null}
-
-      {step === "hosted" ? (
-        <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
-      ) : null}
-
-      {p && showsInstructions(state, step) ? (
-        <PaymentPanel
-          payment={p}
-          partial={status === "partially_paid"}
-          i18n={i18n}
-          now={now}
-          qrReady={qrReady}
-          onChange={
-            step === "instructions" && status === "created" && !/[1-9]/.test(p.received)
-              ? () => {
-                  focusNext.current = "#cc-pick";
-                  dispatch({ type: "choose", choosing: true });
-                }
-              : undefined
-          }
-        />
-      ) : null}
-
-      {step === "retry" ? (
-        <button
-          type="button"
-          class="primary"
-          disabled={busy}
-          onClick={() => {
-            // Hosted mode has no currency list: the payment page link comes back instead.
-            focusNext.current = inPage ? "#cc-pick" : ".hosted a";
-            void run(() => api.retry(s.id));
-          }}
-        >
-          {t("tryAgain")}
-        </button>
-      ) : null}
-
-      {overpaid && p ? (
-        <p class="muted">
-          {t("statusPartial", {
-            received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
-            amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
-            code: ticker(p.cryptoCurrencyCode),
-          })}
-        </p>
-      ) : null}
-
-      {/* A snapshot stored before `refund` existed (an SSE replay) has none: ask, as before. */}
-      {wantsRefund && p?.refund && !p.refund.possible ? (
-        <p class="muted">
-          {t("refundTooSmall", {
-            excess: formatCrypto(p.refund.excess, p.decimalPlaces, i18n.locale),
-            minimum: formatCrypto(p.refund.minimum, p.decimalPlaces, i18n.locale),
-            code: ticker(p.cryptoCurrencyCode),
-          })}
-        </p>
-      ) : wantsRefund && lockedCurrency ? (
-        <RefundForm
-          base={api.base}
-          currency={lockedCurrency}
-          sandbox={s.sandbox}
-          saved={s.refundAddress?.address ?? null}
-          i18n={i18n}
-          onSave={(address) =>
-            api.refundAddress(s.id, lockedCurrency.code, address).then(
-              (next) => {
-                accept(next);
-                return true;
-              },
-              (e: unknown) => {
-                // The worker's own address check speaks next to the field, not as a page error.
-                if (e instanceof ApiFailure && e.code === "invalid_address") return false;
-                fail(e);
-                return true;
-              },
-            )
-          }
-        />
-      ) : null}
-
-      {s.final && s.returnUrl ? (
-        <a class="button" href={s.returnUrl}>
-          {t("backToShop")}
-        </a>
-      ) : null}
-      <p class="sr-only" aria-live="polite">
-        {state.announce}
-      </p>
-    </div>
-  );
 }
 
 function Problem({ code, i18n }: { code: string; i18n: Translator }) {

@@ -7,6 +7,7 @@ import {
   type CheckoutState,
   checkoutReducer,
   initialState,
+  isLater,
   showsInstructions,
   stepOf,
 } from "../../widget/checkout-state.ts";
@@ -113,5 +114,20 @@ describe("transitions", () => {
       currencies: CURRENCIES,
     });
     expect(checkoutReducer(s, { type: "reopen" }).opened).toBe(s.opened + 1);
+  });
+});
+
+describe("later states (their texts come with payment.js in the script-tag build)", () => {
+  it("a fresh attempt with nothing paid is not later, locked or not; anything past it is", () => {
+    expect(isLater(snapshot())).toBe(false);
+    expect(isLater(snapshot({ attempt: attempt("created") }))).toBe(false);
+    for (const status of ["processing", "suspended", "partially_paid", "paid", "expired"] as const)
+      expect(isLater(snapshot({ attempt: attempt(status) }))).toBe(true);
+    // A second attempt after a partial payment, a paid or refunded order.
+    expect(isLater(snapshot({ orderState: "partially_paid", attempt: attempt("created") }))).toBe(
+      true,
+    );
+    expect(isLater(snapshot({ final: true }))).toBe(true);
+    expect(isLater(snapshot({ orderState: "refunded" }))).toBe(true);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * @module
- * English messages that widget.js carries: the card, the currency picker, every status and
- * every error text, so an English shopper's first paint needs no extra request. The texts of
- * the views loaded on demand are in `en-views.ts`, each set travelling in its view's chunk;
- * `en.ts` is the whole catalogue.
+ * English messages that widget.js carries: the card, the currency picker, the statuses
+ * before and right after the choice, and every error text, so an English shopper's first
+ * paint needs no extra request. The statuses of later states (`enStatus`) and the texts of the
+ * views loaded on demand are in `en-views.ts`, each set travelling in its chunk; `en.ts` is
+ * the whole catalogue.
  */
 export const enFirst = {
   loading: "Loading your checkout…",
@@ -13,14 +14,6 @@ export const enFirst = {
   noCurrencies: "No crypto currency is available right now. Please try again later.",
   statusWaiting: "Waiting for your payment…",
   statusNew: "Not paid yet.",
-  statusProcessing: "Payment detected — waiting for network confirmations.",
-  statusSuspended: "Your payment is under review. No action is needed; we will update this page.",
-  statusPaid: "Paid — thank you!",
-  statusOverpaid: "Paid — you sent {extra} more than needed.",
-  statusPartial: "Received {received} of {amount} {code}.",
-  statusExpired: "This payment attempt expired before a payment arrived.",
-  statusFailed: "This payment attempt failed.",
-  statusCancelled: "This payment attempt was cancelled.",
   partialAcrossAttempts: "Already paid {paid} of {total}.",
   tryAgain: "Try again",
   backToShop: "Back to the shop",
@@ -40,14 +33,10 @@ export const enFirst = {
   errorConfig: "The shop's checkout is not configured yet. Please contact the shop.",
   errorNotFound: "This checkout no longer exists. Please go back to the shop and start again.",
   errorOrderPaid: "This order is already paid.",
-  statusRemainderBelowMinimum:
-    "{due} is still due, less than the smallest payment the service accepts ({minimum}). The shop will refund or accept this order; there is nothing more to pay here.",
   statusRefunded: "This order was refunded. Please contact the shop to buy again.",
   errorContactShop: "This order cannot be paid here. Please contact the shop.",
   errorAttemptOpen: "A payment for this order is still open. Please wait a moment and try again.",
   retry: "Retry",
-  refundTooSmall:
-    "{excess} {code} is below the smallest refund ({minimum} {code} with fees), so it cannot be sent back.",
   errorOrigin: "This site may not use this checkout. Please tell the shop.",
   reconnecting: "Connection lost — reconnecting…",
 } as const;

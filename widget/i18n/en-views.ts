@@ -6,6 +6,26 @@
  * Other locales' scripts carry every key.
  */
 
+/**
+ * The statuses of the states after the choice (a payment detected, paid, over- or underpaid,
+ * ended) and the refund-too-small note: the texts of `views/later.tsx`, which travels with
+ * them in `payment.js`. Top-up mode reuses `statusSuspended`.
+ */
+export const enStatus = {
+  statusProcessing: "Payment detected — waiting for network confirmations.",
+  statusSuspended: "Your payment is under review. No action is needed; we will update this page.",
+  statusPaid: "Paid — thank you!",
+  statusOverpaid: "Paid — you sent {extra} more than needed.",
+  statusPartial: "Received {received} of {amount} {code}.",
+  statusExpired: "This payment attempt expired before a payment arrived.",
+  statusFailed: "This payment attempt failed.",
+  statusCancelled: "This payment attempt was cancelled.",
+  statusRemainderBelowMinimum:
+    "{due} is still due, less than the smallest payment the service accepts ({minimum}). The shop will refund or accept this order; there is nothing more to pay here.",
+  refundTooSmall:
+    "{excess} {code} is below the smallest refund ({minimum} {code} with fees), so it cannot be sent back.",
+} as const;
+
 /** The payment instructions (`payment.js`); also the QR code and copy rows that the hosted view and top-up mode reuse. */
 export const enPayment = {
   payTitle: "Send your payment",

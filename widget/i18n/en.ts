@@ -5,9 +5,16 @@
  * texts of the views loaded on demand are in `en-views.ts` (see there).
  */
 import { enFirst } from "./en-first.ts";
-import { enHosted, enPayment, enRefund, enTopUp } from "./en-views.ts";
+import { enHosted, enPayment, enRefund, enStatus, enTopUp } from "./en-views.ts";
 
-export const en = { ...enFirst, ...enPayment, ...enHosted, ...enRefund, ...enTopUp } as const;
+export const en = {
+  ...enFirst,
+  ...enStatus,
+  ...enPayment,
+  ...enHosted,
+  ...enRefund,
+  ...enTopUp,
+} as const;
 
 /** Every message key. */
 export type MessageKey = keyof typeof en;

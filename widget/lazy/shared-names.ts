@@ -8,9 +8,17 @@
 /** Page global the bundle fills and chunks read. */
 export const SHARED_GLOBAL = "__cryptoCheckoutShared";
 
-/** Per shared module, the names chunks may import from it. */
+/**
+ * Per shared module, the names chunks may import from it. The views on the in-page path are
+ * classes (`Component`), as widget.js's own; `options` is what the hooks runtime hooks into:
+ * widget.js has no hooks, so the first chunk that uses them (top-up mode) installs them on the
+ * bundle's Preact, once, under `HOOKS_KEY`.
+ */
 export const SHARED_NAMES = {
+  preact: ["Component", "options"],
   "preact/jsx-runtime": ["Fragment", "jsx", "jsxs"],
-  "preact/hooks": ["useEffect", "useRef", "useState"],
   "api.ts": ["ApiFailure"],
 } as const;
+
+/** Where in `SHARED_GLOBAL` the first chunk puts the hooks runtime (`useEffect`, `useRef`, `useState`). */
+export const HOOKS_KEY = "preact/hooks";

@@ -1,16 +1,20 @@
 /**
  * @module
- * What the script-tag bundle lends its on-demand view chunks (`topup.js`, `refund.js`): one
- * Preact, one set of hooks and the `ApiFailure` class. A chunk with its own copy of Preact
- * would render with hooks bound to another instance (they would throw), and its own
- * `ApiFailure` would fail `instanceof` on errors thrown by the bundle's API client.
+ * What the script-tag bundle lends its on-demand view chunks (`payment.js`, `hosted.js`,
+ * `refund.js`, `topup.js`): one Preact (its `options` and JSX runtime) and the `ApiFailure`
+ * class. A chunk with its own copy of Preact would render with hooks bound to another
+ * instance (they would throw), and its own `ApiFailure` would fail `instanceof` on errors
+ * thrown by the bundle's API client. The hooks runtime is not lent: widget.js and the views
+ * on the in-page path render with classes only, and a chunk that uses hooks (top-up mode)
+ * carries them behind a guard, so the first such chunk installs them on the bundle's `options`
+ * and any later one uses that one copy (`scripts/build-widget.ts`).
  *
  * `SHARED_NAMES` (`shared-names.ts`) is the contract: `scripts/build-widget.ts` compiles each
  * listed import of a chunk to a read of this page global (an import of an unlisted name fails
  * the build), and `shareRuntime` fills it (a listed name it lacks fails the typecheck).
  */
 
-import { useEffect, useRef, useState } from "preact/hooks";
+import { Component, options } from "preact";
 import { Fragment, jsx, jsxs } from "preact/jsx-runtime";
 import { ApiFailure } from "../api.ts";
 import { pageGlobal } from "../assets.ts";
@@ -23,8 +27,8 @@ type Shared = {
 /** Lends the bundle's modules to chunks (idempotent; the first widget on a page wins). */
 export function shareRuntime(): void {
   pageGlobal<Shared>(SHARED_GLOBAL, () => ({
+    preact: { Component, options },
     "preact/jsx-runtime": { Fragment, jsx, jsxs },
-    "preact/hooks": { useEffect, useRef, useState },
     "api.ts": { ApiFailure },
   }));
 }

@@ -8,8 +8,7 @@
  * Invariant: a chunk registers under a page global, so a second widget on the page (or a
  * second mount) reuses it without another request.
  */
-import { type ComponentType, h } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { Component, type ComponentType, h } from "preact";
 import { loadScriptOnce } from "../assets.ts";
 import { views } from "./registry.ts";
 import { shareRuntime } from "./shared.ts";
@@ -37,13 +36,14 @@ export function loadChunk(script: string): Promise<void> {
  * export const TopUp = lazyView<TopUpProps>("topup", "topup.js");
  */
 export function lazyView<P extends object>(name: string, script: string): ComponentType<P> {
-  return function LazyView(props: P) {
-    const [, loaded] = useState(0);
-    const View = views()[name];
-    useEffect(() => {
-      if (View) return;
-      void loadChunk(script).then(() => loaded((n) => n + 1));
-    }, [View]);
-    return View ? h(View, props) : null;
+  // A class, not hooks: widget.js carries no hooks runtime (see `shared.ts`).
+  return class LazyView extends Component<P> {
+    override componentDidMount() {
+      if (!views()[name]) void loadChunk(script).then(() => this.forceUpdate());
+    }
+    render(props: P) {
+      const View = views()[name];
+      return View ? h(View, props) : null;
+    }
   };
 }

@@ -12,49 +12,58 @@
  * Invariant: the page's URL is linked or encoded only when `safeUrl` accepts it (https, or
  * loopback in development); otherwise there is nothing to open and nothing is drawn.
  */
-import { useState } from "preact/hooks";
+import { Component } from "preact";
 import type { Translator } from "../i18n/index.ts";
 import { loadQrEncoder } from "../qr.ts";
 import { safeUrl } from "../url.ts";
 import css from "./payment.css?inline";
 import { QrCode } from "./payment.tsx";
 
-export function HostedPanel(props: { url: string; base: string; i18n: Translator }) {
-  const { t } = props.i18n;
-  const url = safeUrl(props.url);
+/** A class, as every view on the in-page path: its chunk then carries no hooks runtime. */
+export class HostedPanel extends Component<
+  { url: string; base: string; i18n: Translator },
   // null: not asked; false: loading; true: loading ended (drawn, or the failure text).
-  const [phone, setPhone] = useState<boolean | null>(null);
-  return (
-    <div class="hosted details">
-      {/* Its own stylesheet (the payment panel's): loaded with this view's chunk. */}
-      <style>{css}</style>
-      <p>{t("hostedIntro")}</p>
-      {url ? (
-        <>
-          <a class="button" href={url} target="_blank" rel="noopener">
-            {t("openPaymentPage")}
-          </a>
-          {phone === null ? (
-            <button
-              type="button"
-              class="link"
-              onClick={() => {
-                setPhone(false);
-                loadQrEncoder(props.base).then(() => setPhone(true));
-              }}
-            >
-              {t("payOnPhone")}
-            </button>
-          ) : (
-            <div class="phone payment">
-              <QrCode text={url} label={t("phoneQr")} ready={phone} failed={t("qrFailed")} />
-              <p class="muted" aria-hidden="true">
-                {t("phoneQr")}
-              </p>
-            </div>
-          )}
-        </>
-      ) : null}
-    </div>
-  );
+  { phone: boolean | null }
+> {
+  override state = { phone: null as boolean | null };
+  render() {
+    const { props } = this;
+    const { phone } = this.state;
+    const setPhone = (next: boolean) => this.setState({ phone: next });
+    const { t } = props.i18n;
+    const url = safeUrl(props.url);
+    return (
+      <div class="hosted details">
+        {/* Its own stylesheet (the payment panel's): loaded with this view's chunk. */}
+        <style>{css}</style>
+        <p>{t("hostedIntro")}</p>
+        {url ? (
+          <>
+            <a class="button" href={url} target="_blank" rel="noopener">
+              {t("openPaymentPage")}
+            </a>
+            {phone === null ? (
+              <button
+                type="button"
+                class="link"
+                onClick={() => {
+                  setPhone(false);
+                  loadQrEncoder(props.base).then(() => setPhone(true));
+                }}
+              >
+                {t("payOnPhone")}
+              </button>
+            ) : (
+              <div class="phone payment">
+                <QrCode text={url} label={t("phoneQr")} ready={phone} failed={t("qrFailed")} />
+                <p class="muted" aria-hidden="true">
+                  {t("phoneQr")}
+                </p>
+              </div>
+            )}
+          </>
+        ) : null}
+      </div>
+    );
+  }
 }

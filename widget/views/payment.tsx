@@ -8,7 +8,7 @@
  * A network without a payment URI (Tron, one the worker does not know) gets no wallet link: the
  * QR code then carries the bare address, and a link is never relative (`walletLink`).
  */
-import { useState } from "preact/hooks";
+import { Component } from "preact";
 import type { PaymentInstructions } from "../../worker/api/contract.ts";
 import { countdown, formatCrypto } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";
@@ -19,37 +19,44 @@ import css from "./payment.css?inline";
 /**
  * A labelled value with a copy button. The outcome (copied, or the clipboard refused: select
  * the text instead) shows beside the button in a polite live region, for eyes and ears alike.
+ * A class, as every view on the in-page path: their chunks then carry no hooks runtime.
  */
-export function CopyRow(props: { label: string; value: string; shown: string; i18n: Translator }) {
-  const { t } = props.i18n;
-  const [note, setNote] = useState("");
-  return (
-    <div class="copy-row">
-      <span class="label">{props.label}</span>
-      <code class="value">{props.shown}</code>
-      <button
-        type="button"
-        class="secondary"
-        aria-label={`${t("copy")}: ${props.label}`}
-        onClick={async () => {
-          let said = t("copyFailed");
-          try {
-            await navigator.clipboard.writeText(props.value);
-            said = t("copied");
-          } catch {
-            // Blocked (permissions, http page) or no clipboard API: the value stays selectable.
-          }
-          // A changed string makes screen readers announce a second copy too.
-          setNote((before) => (before === said ? `${said}\u00a0` : said));
-        }}
-      >
-        {t("copy")}
-      </button>
-      <span class="label" aria-live="polite">
-        {note}
-      </span>
-    </div>
-  );
+export class CopyRow extends Component<
+  { label: string; value: string; shown: string; i18n: Translator },
+  { note: string }
+> {
+  override state = { note: "" };
+  render() {
+    const { props } = this;
+    const { t } = props.i18n;
+    return (
+      <div class="copy-row">
+        <span class="label">{props.label}</span>
+        <code class="value">{props.shown}</code>
+        <button
+          type="button"
+          class="secondary"
+          aria-label={`${t("copy")}: ${props.label}`}
+          onClick={async () => {
+            let said = t("copyFailed");
+            try {
+              await navigator.clipboard.writeText(props.value);
+              said = t("copied");
+            } catch {
+              // Blocked (permissions, http page) or no clipboard API: the value stays selectable.
+            }
+            // A changed string makes screen readers announce a second copy too.
+            this.setState(({ note }) => ({ note: note === said ? `${said}\u00a0` : said }));
+          }}
+        >
+          {t("copy")}
+        </button>
+        <span class="label" aria-live="polite">
+          {this.state.note}
+        </span>
+      </div>
+    );
+  }
 }
 
 /**
