@@ -13,8 +13,8 @@
  */
 import type { DepositSnapshot } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
-import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
-import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { upstreamFor } from "../config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
 import {
   admitRead,
@@ -201,33 +201,16 @@ export class DepositObject extends StoredObject implements DepositRpc {
 
   /**
    * Handles a verified `deposit.statusChanged`: re-reads the deposit from the service and
-   * applies it; 2xx only when that read covers `announced` (see `converge/delivery.ts`).
-   * `deliveryKey` dedupes identical deliveries.
+   * applies it; 2xx only when that read covers what the delivery announced
+   * (`StoredObject.applyWebhook`).
    */
-  applyDepositWebhook(
-    depositId: string,
-    deliveryKey: string,
-    announced: Facts | null = null,
-  ): Promise<DeliveryOutcome> {
-    return this.lane.run(async () => {
-      const row = this.#row();
-      if (!row || row.depositId !== depositId) return success({ known: false, duplicate: false });
-      const outcome = await applyDelivery({
-        log: this.log,
-        sql: this.ctx.storage.sql,
-        kind: "deposit",
-        id: depositId,
-        key: deliveryKey,
-        announced,
-        logger: this.logger(),
-        refetch: async () => {
-          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
-          await this.#applyFacts(await client.getDeposit({ id: depositId }), "webhook");
-          return null;
-        },
-      });
-      await this.armAlarm();
-      return outcome;
+  applyDepositWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+    return this.applyWebhook("deposit", delivery, {
+      owns: () => this.#row()?.depositId === delivery.id,
+      refetch: async (client) => {
+        await this.#applyFacts(await client.getDeposit({ id: delivery.id }), "webhook");
+        return undefined;
+      },
     });
   }
 
