@@ -40,7 +40,7 @@ import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
 import { buildDepositSnapshot } from "./snapshot.ts";
 import { acceptsDepositStatus, FINAL_DEPOSIT } from "./status.ts";
-import { DEPOSIT_SCHEMA, type DepositRow, readDeposit, writeDeposit } from "./store.ts";
+import { DEPOSIT_INFO, DEPOSIT_SCHEMA, type DepositRow } from "./store.ts";
 
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
@@ -58,7 +58,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   }
 
   #row(): DepositRow | null {
-    return this.hasSchema ? readDeposit(this.ctx.storage.sql) : null;
+    return this.hasSchema ? DEPOSIT_INFO.read(this.ctx.storage.sql) : null;
   }
 
   #snapshotAt(row: DepositRow, seq: number): DepositSnapshot {
@@ -153,7 +153,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
       updatedAt: now,
     };
     const event = this.ctx.storage.transactionSync(() => {
-      writeDeposit(this.ctx.storage.sql, row);
+      DEPOSIT_INFO.write(this.ctx.storage.sql, row);
       admitRead(
         this.ctx.storage.sql,
         "deposit",
@@ -254,7 +254,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
     }
     const notes = depositNotifications(next, row, now);
     const event = this.ctx.storage.transactionSync(() => {
-      writeDeposit(sql, next);
+      DEPOSIT_INFO.write(sql, next);
       // Planned with the new status: a final deposit is no longer read.
       admitRead(sql, "deposit", row.depositId, facts, this.#plan(next));
       for (const note of notes) enqueue(sql, note, Date.now());
