@@ -8,19 +8,16 @@
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
 import { requireAddress } from "../addresses/address-guard.ts";
-import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
-import { cryptoCurrencies } from "../catalog/catalog.ts";
-import type { Config } from "../config/config.ts";
+import type { PayoutView } from "../api/contract.ts";
+import { cryptoEntry } from "../catalog/live-entry.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
-import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
 import { isRefundOrderId } from "../ids/upstream-order-id.ts";
 import { cmp } from "../money/decimal.ts";
 import { orderStubForInvoiceNumber, payoutStub } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { RefundLedger } from "../payout/refund.ts";
 import { reportRefund } from "../payout/refund-report.ts";
 import type { PayoutRequest } from "../payout/store.ts";
@@ -48,21 +45,9 @@ const refundBody = z.object({
   ),
 });
 
-async function currencyFor(config: Config, log: Logger, code: string): Promise<CryptoCurrency> {
-  let list: CryptoCurrency[];
-  try {
-    list = await cryptoCurrencies(config);
-  } catch (error) {
-    return unwrap(upstreamFailure(error, log));
-  }
-  const entry = list.find((x) => x.code === code);
-  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for payouts.`);
-  return entry;
-}
-
 /** Validates against the live currency list, then quotes (same orderId → same payout). */
 async function quotePayout(c: Context<AppEnv>, input: Omit<PayoutRequest, "network">) {
-  const currency = await currencyFor(c.var.config, c.var.log, input.cryptoCurrencyCode);
+  const currency = await cryptoEntry(c.var.config, c.var.log, input.cryptoCurrencyCode, "payouts");
   const address = await requireAddress(currency, input.address, c.var.config.SANDBOX);
   const amount = checkPayoutAmount(currency, input.amount);
   const request: PayoutRequest = { ...input, address, amount, network: currency.network };
