@@ -16,17 +16,11 @@ import type { Env } from "../config/env.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
-import {
-  admitRead,
-  type Followed,
-  type FollowPlan,
-  hurryReads,
-  knownFacts,
-} from "../converge/followed.ts";
+import { admitRead, type Followed, type FollowPlan, knownFacts } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
+import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
+import { appendSnapshot } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
@@ -266,18 +260,10 @@ export class DepositObject extends StoredObject implements DepositRpc {
     else await this.armAlarm();
   }
 
-  /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
+  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
   override async fetch(request: Request): Promise<Response> {
     const row = this.#row();
-    if (!row) {
-      return streamNotFound("No such top-up.");
-    }
-    // The first watcher arrived: the deposit is read at least every WATCHED_READ_MS from now
-    // on; while others watch, reads already keep that cadence (`watched()`).
-    if (this.hub.size === 0) {
-      hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
-      await this.armAlarm();
-    }
-    return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(row, seq));
+    const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
+    return this.streamTo(request, this.hub, render, "No such top-up.");
   }
 }

@@ -20,15 +20,23 @@ import type { Env } from "../config/env.ts";
 import { configLogger } from "../config/logger.ts";
 import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type Delivery, type DeliveryOutcome } from "../converge/delivery.ts";
-import { FOLLOWED_SCHEMA, type Followed, nextFollowedRead } from "../converge/followed.ts";
+import {
+  FOLLOWED_SCHEMA,
+  type Followed,
+  hurryReads,
+  nextFollowedRead,
+} from "../converge/followed.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { reconcileDue } from "../converge/reconcile.ts";
+import { WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { Logger } from "../http/log.ts";
 import { success } from "../outcome/outcome.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { EventLog } from "./event-log.ts";
+import { eventStream, streamNotFound } from "./live-events.ts";
 import { deliverOutbox, nextOutboxAt } from "./outbox-store.ts";
+import type { SseHub } from "./sse.ts";
 
 /** The schema of a subclass: its DDL and the table whose presence means "this object exists". */
 export interface ObjectSchema {
@@ -126,6 +134,31 @@ export abstract class StoredObject extends DurableObject<Env> {
       await this.armAlarm();
       return outcome;
     });
+  }
+
+  /**
+   * `GET …/events` of an object shoppers watch: 404 `missing` when there is nothing to render
+   * (`render` null), else the SSE stream resuming after `Last-Event-ID` (`live-events.ts`).
+   * The first watcher brings every followed read to `WATCHED_READ_MS` at the latest; while
+   * others watch, reads already keep that cadence (`watched()`), so a connection storm of a
+   * thousand widgets costs one write and one alarm check, not a thousand.
+   *
+   * @example
+   * const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
+   * return this.streamTo(request, this.hub, render, "No such top-up.");
+   */
+  protected async streamTo<S extends { final: boolean }>(
+    request: Request,
+    hub: SseHub,
+    render: ((seq: number) => S) | null,
+    missing: string,
+  ): Promise<Response> {
+    if (!render) return streamNotFound(missing);
+    if (hub.size === 0) {
+      hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
+      await this.armAlarm();
+    }
+    return eventStream(request, this.log, hub, render);
   }
 
   /**

@@ -31,13 +31,12 @@ import {
   type Followed,
   type FollowPlan,
   forgetFollowed,
-  hurryReads,
   knownFacts,
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
+import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
+import { appendSnapshot } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
@@ -774,18 +773,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
-  /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
+  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
   override async fetch(request: Request): Promise<Response> {
-    if (!this.#current()) {
-      return streamNotFound("No such checkout.");
-    }
-    // The first watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
-    // While others watch, reads already keep that cadence (`watched()`), so a connection storm
-    // of a thousand widgets costs one write and one alarm check, not a thousand.
-    if (this.hub.size === 0) {
-      hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);
-      await this.armAlarm();
-    }
-    return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(seq));
+    const render = this.#current() ? (seq: number) => this.#snapshotAt(seq) : null;
+    return this.streamTo(request, this.hub, render, "No such checkout.");
   }
 }
