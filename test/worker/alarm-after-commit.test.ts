@@ -74,7 +74,11 @@ describe("the outbox alarm is awaited after the commit", () => {
     const stub = env.DEPOSITS.get(env.DEPOSITS.idFromName(checkoutId));
     const finished = await runInDurableObject(stub, async (o: DepositObject) => {
       const done = slowAlarm(o);
-      const result = await o.applyDepositWebhook(depositId, `test-${sub}`);
+      const result = await o.applyDepositWebhook({
+        id: depositId,
+        key: `test-${sub}`,
+        announced: null,
+      });
       expect(result).toMatchObject({ ok: true, value: { known: true } });
       return done();
     });

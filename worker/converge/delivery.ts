@@ -21,27 +21,37 @@ import type { UpstreamKind } from "./status-rank.ts";
 /** What an object answers about one delivery (see `webhooks/answers.ts`). */
 export type DeliveryOutcome = Outcome<{ known: boolean; duplicate: boolean }>;
 
+/** One verified webhook delivery, as the route hands it to the object that may own it. */
+export interface Delivery {
+  /** The upstream object's id (invoice, deposit or withdrawal). */
+  id: string;
+  /** Dedupe key: the hash of the delivery's raw body (identical deliveries apply once). */
+  key: string;
+  /** The status and amount the delivery announced; null when it carried no status. */
+  announced: Facts | null;
+}
+
 /**
  * Handles one verified delivery about a followed object the caller owns. Run it inside the
- * object's lane; `refetch` reads the object from the service and applies it (admitting the
- * read), throwing the upstream error when the read fails.
+ * object's lane (`StoredObject.applyWebhook` does, and is the one caller); `refetch` reads the
+ * object from the service and applies it (admitting the read), throwing the upstream error
+ * when the read fails.
  *
  * @example
- * return this.lane.run(() => applyDelivery({ log: this.log, sql, kind: "deposit", id, key,
- *   announced, logger, refetch: () => this.#readAndApply(id) }));
+ * return this.lane.run(() => applyDelivery({ log: this.log, sql, kind: "deposit", delivery,
+ *   logger, refetch: () => this.#readAndApply(delivery.id) }));
  */
 export async function applyDelivery(input: {
   log: EventLog;
   sql: SqlStorage;
   kind: UpstreamKind;
-  id: string;
-  key: string;
-  announced: Facts | null;
+  delivery: Delivery;
   logger: Logger;
   /** Reads and applies; may answer an outcome itself (not ours, or a failure): not remembered. */
-  refetch: () => Promise<DeliveryOutcome | null | undefined>;
+  refetch: () => Promise<DeliveryOutcome | undefined>;
 }): Promise<DeliveryOutcome> {
-  const { log, sql, kind, id, key, announced, logger } = input;
+  const { log, sql, kind, logger } = input;
+  const { id, key, announced } = input.delivery;
   if (log.hasDelivery(key)) return success({ known: true, duplicate: true });
   try {
     const answered = await input.refetch();

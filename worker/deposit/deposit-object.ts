@@ -13,20 +13,14 @@
  */
 import type { DepositSnapshot } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
-import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
-import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { upstreamFor } from "../config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
-import {
-  admitRead,
-  type Followed,
-  type FollowPlan,
-  hurryReads,
-  knownFacts,
-} from "../converge/followed.ts";
+import { admitRead, type Followed, type FollowPlan, knownFacts } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
+import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
+import { appendSnapshot } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
@@ -40,7 +34,7 @@ import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
 import { buildDepositSnapshot } from "./snapshot.ts";
 import { acceptsDepositStatus, FINAL_DEPOSIT } from "./status.ts";
-import { DEPOSIT_SCHEMA, type DepositRow, readDeposit, writeDeposit } from "./store.ts";
+import { DEPOSIT_INFO, DEPOSIT_SCHEMA, type DepositRow } from "./store.ts";
 
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
@@ -58,7 +52,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   }
 
   #row(): DepositRow | null {
-    return this.hasSchema ? readDeposit(this.ctx.storage.sql) : null;
+    return this.hasSchema ? DEPOSIT_INFO.read(this.ctx.storage.sql) : null;
   }
 
   #snapshotAt(row: DepositRow, seq: number): DepositSnapshot {
@@ -153,7 +147,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
       updatedAt: now,
     };
     const event = this.ctx.storage.transactionSync(() => {
-      writeDeposit(this.ctx.storage.sql, row);
+      DEPOSIT_INFO.write(this.ctx.storage.sql, row);
       admitRead(
         this.ctx.storage.sql,
         "deposit",
@@ -201,33 +195,16 @@ export class DepositObject extends StoredObject implements DepositRpc {
 
   /**
    * Handles a verified `deposit.statusChanged`: re-reads the deposit from the service and
-   * applies it; 2xx only when that read covers `announced` (see `converge/delivery.ts`).
-   * `deliveryKey` dedupes identical deliveries.
+   * applies it; 2xx only when that read covers what the delivery announced
+   * (`StoredObject.applyWebhook`).
    */
-  applyDepositWebhook(
-    depositId: string,
-    deliveryKey: string,
-    announced: Facts | null = null,
-  ): Promise<DeliveryOutcome> {
-    return this.lane.run(async () => {
-      const row = this.#row();
-      if (!row || row.depositId !== depositId) return success({ known: false, duplicate: false });
-      const outcome = await applyDelivery({
-        log: this.log,
-        sql: this.ctx.storage.sql,
-        kind: "deposit",
-        id: depositId,
-        key: deliveryKey,
-        announced,
-        logger: this.logger(),
-        refetch: async () => {
-          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
-          await this.#applyFacts(await client.getDeposit({ id: depositId }), "webhook");
-          return null;
-        },
-      });
-      await this.armAlarm();
-      return outcome;
+  applyDepositWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+    return this.applyWebhook("deposit", delivery, {
+      owns: () => this.#row()?.depositId === delivery.id,
+      refetch: async (client) => {
+        await this.#applyFacts(await client.getDeposit({ id: delivery.id }), "webhook");
+        return undefined;
+      },
     });
   }
 
@@ -271,7 +248,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
     }
     const notes = depositNotifications(next, row, now);
     const event = this.ctx.storage.transactionSync(() => {
-      writeDeposit(sql, next);
+      DEPOSIT_INFO.write(sql, next);
       // Planned with the new status: a final deposit is no longer read.
       admitRead(sql, "deposit", row.depositId, facts, this.#plan(next));
       for (const note of notes) enqueue(sql, note, Date.now());
@@ -283,18 +260,10 @@ export class DepositObject extends StoredObject implements DepositRpc {
     else await this.armAlarm();
   }
 
-  /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
+  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
   override async fetch(request: Request): Promise<Response> {
     const row = this.#row();
-    if (!row) {
-      return streamNotFound("No such top-up.");
-    }
-    // The first watcher arrived: the deposit is read at least every WATCHED_READ_MS from now
-    // on; while others watch, reads already keep that cadence (`watched()`).
-    if (this.hub.size === 0) {
-      hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
-      await this.armAlarm();
-    }
-    return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(row, seq));
+    const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
+    return this.streamTo(request, this.hub, render, "No such top-up.");
   }
 }

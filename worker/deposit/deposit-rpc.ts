@@ -5,8 +5,7 @@
  * `DepositObject implements DepositRpc` keeps the two in step.
  */
 import type { DepositSnapshot } from "../api/contract.ts";
-import type { DeliveryOutcome } from "../converge/delivery.ts";
-import type { Facts } from "../converge/facts.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 import type { DepositCurrency } from "./store.ts";
 
@@ -22,10 +21,6 @@ export interface OpenDeposit {
 export interface DepositRpc extends Rpc.DurableObjectBranded {
   open(input: OpenDeposit): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>>;
   view(): Promise<Outcome<DepositSnapshot>>;
-  applyDepositWebhook(
-    depositId: string,
-    deliveryKey: string,
-    announced?: Facts | null,
-  ): Promise<DeliveryOutcome>;
+  applyDepositWebhook(delivery: Delivery): Promise<DeliveryOutcome>;
   fetch(request: Request): Promise<Response>;
 }

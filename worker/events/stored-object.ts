@@ -2,8 +2,9 @@
  * @module
  * What every Durable Object of the worker shares (order, top-up, payout): its SQLite schema made
  * on first use, the event log, the configuration and logger, the serial lane of upstream work
- * (`converge/lane.ts`), and the one alarm that both delivers the merchant-notification outbox
- * and reconciles followed upstream objects (`converge/reconcile.ts`).
+ * (`converge/lane.ts`), the one webhook path (`applyWebhook`, over `converge/delivery.ts`), and
+ * the one alarm that both delivers the merchant-notification outbox and reconciles followed
+ * upstream objects (`converge/reconcile.ts`).
  *
  * Invariants:
  * - an object that never opened (a read of an unknown id) creates no storage: the schema is
@@ -17,12 +18,25 @@ import { DurableObject } from "cloudflare:workers";
 import { type Config, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { configLogger } from "../config/logger.ts";
-import { FOLLOWED_SCHEMA, type Followed, nextFollowedRead } from "../converge/followed.ts";
+import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { applyDelivery, type Delivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import {
+  FOLLOWED_SCHEMA,
+  type Followed,
+  hurryReads,
+  nextFollowedRead,
+} from "../converge/followed.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { reconcileDue } from "../converge/reconcile.ts";
+import { WATCHED_READ_MS } from "../converge/schedule.ts";
+import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { Logger } from "../http/log.ts";
+import { success } from "../outcome/outcome.ts";
+import type { UpstreamClient } from "../upstream/client.ts";
 import { EventLog } from "./event-log.ts";
+import { eventStream, streamNotFound } from "./live-events.ts";
 import { deliverOutbox, nextOutboxAt } from "./outbox-store.ts";
+import type { SseHub } from "./sse.ts";
 
 /** The schema of a subclass: its DDL and the table whose presence means "this object exists". */
 export interface ObjectSchema {
@@ -83,6 +97,69 @@ export abstract class StoredObject extends DurableObject<Env> {
    * throws the upstream error when the read fails). Objects that follow nothing keep the default.
    */
   protected async readFollowed(_target: Followed): Promise<void> {}
+
+  /**
+   * Handles one verified webhook delivery about an upstream object of `kind`: in the lane,
+   * answers `known: false` unless `owns()` (the route then tries another object or answers
+   * 202); else `refetch` reads the object with the webhook's client (one short attempt: the
+   * service retries a 503, and a webhook must be answered fast) and applies it, and the
+   * delivery is acknowledged only as `converge/delivery.ts` rules. The alarm is re-armed after,
+   * whatever the answer, so a 503 still brings the next read forward.
+   *
+   * @example
+   * return this.applyWebhook("deposit", delivery, {
+   *   owns: () => this.#row()?.depositId === delivery.id,
+   *   refetch: async (client) => this.#apply(await client.getDeposit({ id: delivery.id })),
+   * });
+   */
+  protected applyWebhook(
+    kind: UpstreamKind,
+    delivery: Delivery,
+    object: {
+      owns: () => boolean;
+      /** Reads and applies; may answer itself (a mismatch, a failure): then not remembered. */
+      refetch: (client: UpstreamClient) => Promise<DeliveryOutcome | undefined>;
+    },
+  ): Promise<DeliveryOutcome> {
+    return this.lane.run(async () => {
+      if (!object.owns()) return success({ known: false, duplicate: false });
+      const outcome = await applyDelivery({
+        log: this.log,
+        sql: this.ctx.storage.sql,
+        kind,
+        delivery,
+        logger: this.logger(),
+        refetch: () => object.refetch(upstreamFor(this.config(), WEBHOOK_REFETCH)),
+      });
+      await this.armAlarm();
+      return outcome;
+    });
+  }
+
+  /**
+   * `GET …/events` of an object shoppers watch: 404 `missing` when there is nothing to render
+   * (`render` null), else the SSE stream resuming after `Last-Event-ID` (`live-events.ts`).
+   * The first watcher brings every followed read to `WATCHED_READ_MS` at the latest; while
+   * others watch, reads already keep that cadence (`watched()`), so a connection storm of a
+   * thousand widgets costs one write and one alarm check, not a thousand.
+   *
+   * @example
+   * const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
+   * return this.streamTo(request, this.hub, render, "No such top-up.");
+   */
+  protected async streamTo<S extends { final: boolean }>(
+    request: Request,
+    hub: SseHub,
+    render: ((seq: number) => S) | null,
+    missing: string,
+  ): Promise<Response> {
+    if (!render) return streamNotFound(missing);
+    if (hub.size === 0) {
+      hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
+      await this.armAlarm();
+    }
+    return eventStream(request, this.log, hub, render);
+  }
 
   /**
    * Makes the alarm fire now, unless it already will sooner. Await it after the transaction

@@ -23,21 +23,20 @@ import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";
 import { switchToHosted } from "../config/payment-mode.ts";
-import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
-import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { upstreamFor } from "../config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
 import {
   admitRead,
   type Followed,
   type FollowPlan,
   forgetFollowed,
-  hurryReads,
   knownFacts,
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
+import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
+import { appendSnapshot } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
@@ -677,40 +676,19 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Handles a verified `invoice.statusChanged`: in the lane, fetches the authoritative invoice
-   * (a webhook is only a prompt), admits and applies it, and acknowledges the delivery only
-   * when that read covers what it announced (`converge/delivery.ts`). `deliveryKey` dedupes
-   * identical deliveries.
+   * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
+   * only a prompt), admits and applies it; 2xx only when that read covers what the delivery
+   * announced (`StoredObject.applyWebhook`).
    */
-  applyInvoiceWebhook(
-    invoiceId: string,
-    deliveryKey: string,
-    announced: Facts | null = null,
-  ): Promise<DeliveryOutcome> {
-    return this.lane.run(async () => {
-      const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoiceId) : null;
-      if (!attempt) return success({ known: false, duplicate: false });
-      const outcome = await applyDelivery({
-        log: this.log,
-        sql: this.store.sql,
-        kind: "invoice",
-        id: invoiceId,
-        key: deliveryKey,
-        announced,
-        logger: this.logger(),
-        refetch: async () => {
-          // One short attempt: the service retries a 503, and a webhook must be answered fast.
-          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
-          const invoice = await client.getInvoice({ id: invoiceId });
-          await this.#applyFacts(invoice, {
-            type: "invoice.status",
-            message: `webhook: ${invoice.orderId} is ${invoice.status}`,
-          });
-          return null;
-        },
-      });
-      await this.armAlarm();
-      return outcome;
+  applyInvoiceWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+    return this.applyWebhook("invoice", delivery, {
+      owns: () => this.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
+      refetch: async (client) => {
+        const invoice = await client.getInvoice({ id: delivery.id });
+        const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
+        await this.#applyFacts(invoice, { type: "invoice.status", message });
+        return undefined;
+      },
     });
   }
 
@@ -783,18 +761,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
-  /** `GET …/events`: the SSE stream, resuming after `Last-Event-ID`. */
+  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
   override async fetch(request: Request): Promise<Response> {
-    if (!this.#current()) {
-      return streamNotFound("No such checkout.");
-    }
-    // The first watcher arrived: every followed invoice is read at least every WATCHED_READ_MS.
-    // While others watch, reads already keep that cadence (`watched()`), so a connection storm
-    // of a thousand widgets costs one write and one alarm check, not a thousand.
-    if (this.hub.size === 0) {
-      hurryReads(this.store.sql, Date.now() + WATCHED_READ_MS);
-      await this.armAlarm();
-    }
-    return eventStream(request, this.log, this.hub, (seq) => this.#snapshotAt(seq));
+    const render = this.#current() ? (seq: number) => this.#snapshotAt(seq) : null;
+    return this.streamTo(request, this.hub, render, "No such checkout.");
   }
 }

@@ -7,8 +7,7 @@
  */
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";
-import type { DeliveryOutcome } from "../converge/delivery.ts";
-import type { Facts } from "../converge/facts.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 import type { RefundStart } from "../refunds/hold.ts";
 import type { RefundRecord } from "../refunds/records.ts";
@@ -40,11 +39,7 @@ export interface OrderRpc extends Rpc.DurableObjectBranded {
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;
   retry(): Promise<Outcome<CheckoutSnapshot>>;
   setRefundAddress(cryptoCurrencyCode: string, address: string): Promise<Outcome<CheckoutSnapshot>>;
-  applyInvoiceWebhook(
-    invoiceId: string,
-    deliveryKey: string,
-    announced?: Facts | null,
-  ): Promise<DeliveryOutcome>;
+  applyInvoiceWebhook(delivery: Delivery): Promise<DeliveryOutcome>;
   recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>>;
   beginRefund(): Promise<Outcome<RefundStart>>;
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>>;

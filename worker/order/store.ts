@@ -1,9 +1,21 @@
 /**
  * @module
- * Typed reads and writes of an order's SQLite tables. No business rules here: those live in
- * `ledger.ts` and `status.ts`; this file only maps rows.
+ * Typed reads and writes of an order's SQLite tables, each described once as columns
+ * (`storage/table.ts`). No business rules here: those live in `ledger.ts` and `status.ts`;
+ * this file only maps rows.
  */
 import type { CryptoCurrency, InvoiceStatus } from "../api/contract.ts";
+import {
+  type Columns,
+  decodeRow,
+  flag,
+  integer,
+  optionalJson,
+  optionalText,
+  type Row,
+  text,
+  writeRow,
+} from "../storage/table.ts";
 
 export interface OrderRow {
   checkoutId: string;
@@ -49,10 +61,52 @@ export interface PaymentRow {
   at: string;
 }
 
-type Row = Record<string, SqlStorageValue>;
-const str = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? null : String(v));
-const json = <T>(v: SqlStorageValue | undefined): T | null =>
-  typeof v === "string" ? (JSON.parse(v) as T) : null;
+/** `order_info` (one row, `id = 1`); the DDL of every table is in `schema.ts`. */
+const ORDER_INFO: Columns<OrderRow> = {
+  checkoutId: text("checkout_id"),
+  invoiceNumber: text("invoice_number"),
+  amount: text("amount"),
+  currency: text("currency"),
+  fiatDecimalPlaces: integer("fiat_dp"),
+  description: optionalText("description"),
+  customerId: optionalText("customer_id"),
+  returnUrl: optionalText("return_url"),
+  refundCurrency: optionalText("refund_currency"),
+  refundAddress: optionalText("refund_address"),
+  createdAt: text("created_at"),
+};
+
+/** `attempts`: one row per upstream invoice, keyed by the attempt's number. */
+const ATTEMPTS: Columns<AttemptRow> = {
+  number: integer("number"),
+  orderId: text("order_id"),
+  invoiceId: text("invoice_id"),
+  fiatAmount: text("fiat_amount"),
+  status: text<InvoiceStatus>("status"),
+  ended: flag("ended"),
+  paymentPageUrl: text("payment_page_url"),
+  expiresAt: optionalText("expires_at"),
+  currency: optionalJson<CryptoCurrency>("currency_json"),
+  cryptoExpected: optionalText("crypto_expected"),
+  cryptoReceived: text("crypto_received"),
+  address: optionalText("address"),
+  lockExpiresAt: optionalText("lock_expires_at"),
+  cryptoApplied: text("crypto_applied"),
+  fiatApplied: text("fiat_applied"),
+  fiatOverpaid: text("fiat_overpaid"),
+  settlement: optionalJson<Record<string, unknown>>("settlement_json"),
+  updatedAt: text("updated_at"),
+};
+
+/** `payments`: money applied to the order, append-only (its own `id` orders it). */
+const PAYMENTS: Columns<PaymentRow> = {
+  attempt: integer("attempt"),
+  status: text("status"),
+  cryptoCode: optionalText("crypto_code"),
+  cryptoAmount: text("crypto_amount"),
+  fiatAmount: text("fiat_amount"),
+  at: text("at"),
+};
 
 /** Row access for one order. */
 export class OrderStore {
@@ -61,38 +115,21 @@ export class OrderStore {
     this.sql = sql;
   }
 
-  order(): OrderRow | null {
-    const r = this.sql.exec<Row>("SELECT * FROM order_info WHERE id = 1").toArray()[0];
-    if (!r) return null;
-    return {
-      checkoutId: String(r.checkout_id),
-      invoiceNumber: String(r.invoice_number),
-      amount: String(r.amount),
-      currency: String(r.currency),
-      fiatDecimalPlaces: Number(r.fiat_dp),
-      description: str(r.description),
-      customerId: str(r.customer_id),
-      returnUrl: str(r.return_url),
-      refundCurrency: str(r.refund_currency),
-      refundAddress: str(r.refund_address),
-      createdAt: String(r.created_at),
-    };
+  #attempts(query: string, ...binds: SqlStorageValue[]): AttemptRow[] {
+    return this.sql
+      .exec<Row>(`SELECT * FROM attempts ${query}`, ...binds)
+      .toArray()
+      .map((r) => decodeRow(ATTEMPTS, r));
   }
 
+  order(): OrderRow | null {
+    const r = this.sql.exec<Row>("SELECT * FROM order_info WHERE id = 1").toArray()[0];
+    return r ? decodeRow(ORDER_INFO, r) : null;
+  }
+
+  /** Inserts the order's row (a second insert throws: the caller checks `order()` first). */
   insertOrder(o: OrderRow): void {
-    this.sql.exec(
-      `INSERT INTO order_info (id, checkout_id, invoice_number, amount, currency, fiat_dp, description,
-        customer_id, return_url, created_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      o.checkoutId,
-      o.invoiceNumber,
-      o.amount,
-      o.currency,
-      o.fiatDecimalPlaces,
-      o.description,
-      o.customerId,
-      o.returnUrl,
-      o.createdAt,
-    );
+    writeRow(this.sql, "INSERT", "order_info", ORDER_INFO, o, { id: 1 });
   }
 
   setRefundAddress(currency: string, address: string): void {
@@ -104,97 +141,30 @@ export class OrderStore {
   }
 
   attempts(): AttemptRow[] {
-    return this.sql.exec<Row>("SELECT * FROM attempts ORDER BY number").toArray().map(toAttempt);
+    return this.#attempts("ORDER BY number");
   }
 
   currentAttempt(): AttemptRow | null {
-    const r = this.sql
-      .exec<Row>("SELECT * FROM attempts ORDER BY number DESC LIMIT 1")
-      .toArray()[0];
-    return r ? toAttempt(r) : null;
+    return this.#attempts("ORDER BY number DESC LIMIT 1")[0] ?? null;
   }
 
   attemptByInvoiceId(invoiceId: string): AttemptRow | null {
-    const r = this.sql
-      .exec<Row>("SELECT * FROM attempts WHERE invoice_id = ?", invoiceId)
-      .toArray()[0];
-    return r ? toAttempt(r) : null;
+    return this.#attempts("WHERE invoice_id = ?", invoiceId)[0] ?? null;
   }
 
   /** Inserts or replaces an attempt row (the whole row is always written). */
   saveAttempt(a: AttemptRow): void {
-    this.sql.exec(
-      `INSERT OR REPLACE INTO attempts (number, order_id, invoice_id, fiat_amount, status, ended,
-        payment_page_url, expires_at, currency_json, crypto_expected, crypto_received, address,
-        lock_expires_at, crypto_applied, fiat_applied, fiat_overpaid, settlement_json, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      a.number,
-      a.orderId,
-      a.invoiceId,
-      a.fiatAmount,
-      a.status,
-      a.ended ? 1 : 0,
-      a.paymentPageUrl,
-      a.expiresAt,
-      a.currency ? JSON.stringify(a.currency) : null,
-      a.cryptoExpected,
-      a.cryptoReceived,
-      a.address,
-      a.lockExpiresAt,
-      a.cryptoApplied,
-      a.fiatApplied,
-      a.fiatOverpaid,
-      a.settlement ? JSON.stringify(a.settlement) : null,
-      a.updatedAt,
-    );
+    writeRow(this.sql, "INSERT OR REPLACE", "attempts", ATTEMPTS, a);
   }
 
   insertPayment(p: PaymentRow): void {
-    this.sql.exec(
-      "INSERT INTO payments (attempt, status, crypto_code, crypto_amount, fiat_amount, at) VALUES (?, ?, ?, ?, ?, ?)",
-      p.attempt,
-      p.status,
-      p.cryptoCode,
-      p.cryptoAmount,
-      p.fiatAmount,
-      p.at,
-    );
+    writeRow(this.sql, "INSERT", "payments", PAYMENTS, p);
   }
 
   payments(): PaymentRow[] {
     return this.sql
       .exec<Row>("SELECT * FROM payments ORDER BY id")
       .toArray()
-      .map((r) => ({
-        attempt: Number(r.attempt),
-        status: String(r.status),
-        cryptoCode: str(r.crypto_code),
-        cryptoAmount: String(r.crypto_amount),
-        fiatAmount: String(r.fiat_amount),
-        at: String(r.at),
-      }));
+      .map((r) => decodeRow(PAYMENTS, r));
   }
-}
-
-function toAttempt(r: Row): AttemptRow {
-  return {
-    number: Number(r.number),
-    orderId: String(r.order_id),
-    invoiceId: String(r.invoice_id),
-    fiatAmount: String(r.fiat_amount),
-    status: String(r.status) as InvoiceStatus,
-    ended: Number(r.ended) === 1,
-    paymentPageUrl: String(r.payment_page_url),
-    expiresAt: str(r.expires_at),
-    currency: json<CryptoCurrency>(r.currency_json),
-    cryptoExpected: str(r.crypto_expected),
-    cryptoReceived: String(r.crypto_received),
-    address: str(r.address),
-    lockExpiresAt: str(r.lock_expires_at),
-    cryptoApplied: String(r.crypto_applied),
-    fiatApplied: String(r.fiat_applied),
-    fiatOverpaid: String(r.fiat_overpaid),
-    settlement: json<Record<string, unknown>>(r.settlement_json),
-    updatedAt: String(r.updated_at),
-  };
 }

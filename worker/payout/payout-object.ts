@@ -26,8 +26,8 @@
  */
 import type { PayoutView } from "../api/contract.ts";
 import type { Env } from "../config/env.ts";
-import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
-import { applyDelivery, type DeliveryOutcome } from "../converge/delivery.ts";
+import { upstreamFor } from "../config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
 import { admitRead, type Followed, forgetFollowed, knownFacts } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
@@ -421,51 +421,29 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
   }
 
   /**
-   * Handles a verified `withdrawal.statusChanged`: in the lane, re-reads the withdrawal from
-   * the service, applies it under the monotonic rules, reports a refund's status to its order,
-   * and acknowledges only when all of that happened and the read covers what the delivery
-   * announced (`converge/delivery.ts`). `deliveryKey` dedupes identical deliveries.
+   * Handles a verified `withdrawal.statusChanged`: re-reads the withdrawal from the service,
+   * applies it under the monotonic rules and reports a refund's status to its order; 2xx only
+   * when all of that happened and the read covers what the delivery announced
+   * (`StoredObject.applyWebhook`).
    */
-  applyWithdrawalWebhook(
-    withdrawalId: string,
-    deliveryKey: string,
-    announced: Facts | null = null,
-  ): Promise<DeliveryOutcome> {
-    return this.lane.run(async () => {
-      const first = this.#row();
-      if (!first || (first.withdrawal && first.withdrawal.id !== withdrawalId)) {
-        return success({ known: false, duplicate: false });
-      }
-      const outcome = await applyDelivery({
-        log: this.log,
-        sql: this.ctx.storage.sql,
-        kind: "withdrawal",
-        id: withdrawalId,
-        key: deliveryKey,
-        announced,
-        logger: this.logger(),
-        refetch: async () => {
-          const client = upstreamFor(this.config(), WEBHOOK_REFETCH);
-          const w = await client.getWithdrawal({ id: withdrawalId });
-          const row = this.#row()!;
-          if (w.orderId !== row.orderId || !sameParams(w, row)) {
-            this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
-            return success({ known: false, duplicate: false });
-          }
-          if (row.status === "uncertain")
-            forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
-          if (!(await this.#applyWithdrawal(row, w, "payout.status"))) {
-            return failure(
-              503,
-              "service_busy",
-              "The refund's order did not answer; redeliver later.",
-            );
-          }
-          return null;
-        },
-      });
-      await this.armAlarm();
-      return outcome;
+  applyWithdrawalWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+    return this.applyWebhook("withdrawal", delivery, {
+      owns: () => {
+        const row = this.#row();
+        return row !== null && (!row.withdrawal || row.withdrawal.id === delivery.id);
+      },
+      refetch: async (client) => {
+        const w = await client.getWithdrawal({ id: delivery.id });
+        const row = this.#row()!;
+        if (w.orderId !== row.orderId || !sameParams(w, row)) {
+          this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
+          return success({ known: false, duplicate: false });
+        }
+        if (row.status === "uncertain")
+          forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
+        if (await this.#applyWithdrawal(row, w, "payout.status")) return undefined;
+        return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
+      },
     });
   }
 }

@@ -5,8 +5,7 @@
  * `PayoutObject implements PayoutRpc` keeps the two in step.
  */
 import type { PayoutView } from "../api/contract.ts";
-import type { DeliveryOutcome } from "../converge/delivery.ts";
-import type { Facts } from "../converge/facts.ts";
+import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 import type { PayoutRequest } from "./store.ts";
 
@@ -15,9 +14,5 @@ export interface PayoutRpc extends Rpc.DurableObjectBranded {
   quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>>;
   view(): Promise<Outcome<PayoutView>>;
   commit(): Promise<Outcome<PayoutView>>;
-  applyWithdrawalWebhook(
-    withdrawalId: string,
-    deliveryKey: string,
-    announced?: Facts | null,
-  ): Promise<DeliveryOutcome>;
+  applyWithdrawalWebhook(delivery: Delivery): Promise<DeliveryOutcome>;
 }

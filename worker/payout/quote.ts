@@ -8,15 +8,13 @@
  * known, the address passes the shared address rules and the amount the currency's rules.
  */
 import { requireAddress } from "../addresses/address-guard.ts";
-import type { CryptoCurrency, PayoutView } from "../api/contract.ts";
-import { cryptoCurrencies } from "../catalog/catalog.ts";
+import type { PayoutView } from "../api/contract.ts";
+import { cryptoEntry } from "../catalog/live-entry.ts";
 import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
-import { ApiError } from "../http/api-error.ts";
 import type { Logger } from "../http/log.ts";
 import { payoutStub } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { PayoutRequest } from "./store.ts";
 import { checkPayoutAmount } from "./validate.ts";
 
@@ -25,18 +23,6 @@ export interface QuoteContext {
   env: Env;
   config: Config;
   log: Logger;
-}
-
-async function currencyFor(config: Config, log: Logger, code: string): Promise<CryptoCurrency> {
-  let list: CryptoCurrency[];
-  try {
-    list = await cryptoCurrencies(config);
-  } catch (error) {
-    return unwrap(upstreamFailure(error, log));
-  }
-  const entry = list.find((x) => x.code === code);
-  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for payouts.`);
-  return entry;
 }
 
 /**
@@ -52,7 +38,7 @@ export async function quotePayout(
   at: QuoteContext,
   input: Omit<PayoutRequest, "network">,
 ): Promise<{ created: boolean; view: PayoutView }> {
-  const currency = await currencyFor(at.config, at.log, input.cryptoCurrencyCode);
+  const currency = await cryptoEntry(at.config, at.log, input.cryptoCurrencyCode, "payouts");
   const address = await requireAddress(currency, input.address, at.config.SANDBOX);
   const amount = checkPayoutAmount(currency, input.amount);
   const request: PayoutRequest = { ...input, address, amount, network: currency.network };

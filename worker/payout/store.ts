@@ -5,6 +5,7 @@
  */
 import type { PayoutStatus } from "../api/contract.ts";
 import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
+import { integer, json, optionalJson, SingleRowTable, text } from "../storage/table.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
 
 /** The parameters of a payout; a repeated orderId must repeat them exactly. */
@@ -30,21 +31,25 @@ export interface PayoutRow extends PayoutRequest {
   updatedAt: string;
 }
 
-/** Full schema of a payout object. */
-export const PAYOUT_SCHEMA = `
-CREATE TABLE IF NOT EXISTS payout_info (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-  request_json TEXT NOT NULL,
-  status TEXT NOT NULL,
-  quote_json TEXT NOT NULL,
-  quotes INTEGER NOT NULL,
-  withdrawal_json TEXT,
-  created_at TEXT NOT NULL,
-  updated_at TEXT NOT NULL
-);
-${EVENT_LOG_SCHEMA}`;
+/**
+ * The payout's row, `payout_info`: the request as one JSON column (a repeated orderId compares
+ * it whole), then the quote, the withdrawal and the times.
+ */
+const PAYOUT_INFO = new SingleRowTable<
+  Omit<PayoutRow, keyof PayoutRequest> & { request: PayoutRequest }
+>("payout_info", {
+  request: json<PayoutRequest>("request_json"),
+  status: text<PayoutStatus>("status"),
+  quote: json<WithdrawalQuote>("quote_json"),
+  quotes: integer("quotes"),
+  withdrawal: optionalJson<Withdrawal>("withdrawal_json"),
+  createdAt: text("created_at"),
+  updatedAt: text("updated_at"),
+});
 
-type Row = Record<string, SqlStorageValue>;
+/** Full schema of a payout object. */
+export const PAYOUT_SCHEMA = `${PAYOUT_INFO.ddl}
+${EVENT_LOG_SCHEMA}`;
 
 /**
  * Reads the payout row, or null before the first quote.
@@ -53,18 +58,10 @@ type Row = Record<string, SqlStorageValue>;
  * const row = readPayout(ctx.storage.sql);
  */
 export function readPayout(sql: SqlStorage): PayoutRow | null {
-  const r = sql.exec<Row>("SELECT * FROM payout_info WHERE id = 1").toArray()[0];
-  if (!r) return null;
-  return {
-    ...(JSON.parse(String(r.request_json)) as PayoutRequest),
-    status: String(r.status) as PayoutStatus,
-    quote: JSON.parse(String(r.quote_json)) as WithdrawalQuote,
-    quotes: Number(r.quotes),
-    withdrawal:
-      typeof r.withdrawal_json === "string" ? (JSON.parse(r.withdrawal_json) as Withdrawal) : null,
-    createdAt: String(r.created_at),
-    updatedAt: String(r.updated_at),
-  };
+  const stored = PAYOUT_INFO.read(sql);
+  if (!stored) return null;
+  const { request, ...rest } = stored;
+  return { ...request, ...rest };
 }
 
 /**
@@ -74,24 +71,7 @@ export function readPayout(sql: SqlStorage): PayoutRow | null {
  * writePayout(sql, { ...row, status: "created", withdrawal, updatedAt: now });
  */
 export function writePayout(sql: SqlStorage, p: PayoutRow): void {
-  const request: PayoutRequest = {
-    orderId: p.orderId,
-    kind: p.kind,
-    invoiceNumber: p.invoiceNumber,
-    cryptoCurrencyCode: p.cryptoCurrencyCode,
-    network: p.network,
-    address: p.address,
-    amount: p.amount,
-  };
-  sql.exec(
-    `INSERT OR REPLACE INTO payout_info (id, request_json, status, quote_json, quotes,
-      withdrawal_json, created_at, updated_at) VALUES (1, ?, ?, ?, ?, ?, ?, ?)`,
-    JSON.stringify(request),
-    p.status,
-    JSON.stringify(p.quote),
-    p.quotes,
-    p.withdrawal ? JSON.stringify(p.withdrawal) : null,
-    p.createdAt,
-    p.updatedAt,
-  );
+  const { orderId, kind, invoiceNumber, cryptoCurrencyCode, network, address, amount, ...rest } = p;
+  const request = { orderId, kind, invoiceNumber, cryptoCurrencyCode, network, address, amount };
+  PAYOUT_INFO.write(sql, { request, ...rest });
 }

@@ -6,19 +6,17 @@
 import { Hono } from "hono";
 import * as z from "zod/mini";
 import { requireAddress } from "../addresses/address-guard.ts";
-import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
-import type { Config } from "../config/config.ts";
+import { fiatCurrencies } from "../catalog/catalog.ts";
+import { cryptoEntry, liveList } from "../catalog/live-entry.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
-import type { Logger } from "../http/log.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { checkFiatAmount } from "../money/fiat-rules.ts";
 import { orderStubFromUrl } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
@@ -31,19 +29,6 @@ const refundBody = z.object({
   address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
 });
 
-async function currencyEntry(config: Config, log: Logger, code: string) {
-  let list: Awaited<ReturnType<typeof cryptoCurrencies>>;
-  try {
-    list = await cryptoCurrencies(config);
-  } catch (error) {
-    return unwrap(upstreamFailure(error, log));
-  }
-  const entry = list.find((c) => c.code === code);
-  if (!entry)
-    throw new ApiError(400, "unknown_currency", `${code} is not available for this checkout.`);
-  return entry;
-}
-
 checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { config, log } = c.var;
   const { token } = await readJson(c, tokenBody);
@@ -55,12 +40,7 @@ checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
       "This is a top-up token; open it with POST /v1/deposits.",
     );
   }
-  let fiatList: Awaited<ReturnType<typeof fiatCurrencies>>;
-  try {
-    fiatList = await fiatCurrencies(config);
-  } catch (error) {
-    return unwrap(upstreamFailure(error, log));
-  }
+  const fiatList = await liveList(fiatCurrencies, config, log);
   const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
   const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
   // Kept by the order when it opens: the service's answer, asked once per deployment.
@@ -93,7 +73,7 @@ checkoutRoutes.get("/:id", async (c) => {
 checkoutRoutes.post("/:id/currency", limitBody(), async (c) => {
   const stub = orderStubFromUrl(c.env, c.req.param("id"));
   const { cryptoCurrencyCode } = await readJson(c, currencyBody);
-  const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
+  const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
   return c.json({ data: unwrap(await stub.lockCurrency(entry)) });
 });
 
@@ -105,7 +85,7 @@ checkoutRoutes.post("/:id/retry", limitBody(), async (c) => {
 checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
   const stub = orderStubFromUrl(c.env, c.req.param("id"));
   const { cryptoCurrencyCode, address } = await readJson(c, refundBody);
-  const entry = await currencyEntry(c.var.config, c.var.log, cryptoCurrencyCode);
+  const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
   const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
   return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, checked)) });
 });

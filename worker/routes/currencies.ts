@@ -5,10 +5,10 @@
  */
 import { Hono } from "hono";
 import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
+import { liveList } from "../catalog/live-entry.ts";
+import type { Config } from "../config/config.ts";
 import { ApiError } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
-import { unwrap } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
 
 export const currencyRoutes = new Hono<AppEnv>();
 
@@ -37,17 +37,10 @@ currencyRoutes.get("/", async (c) => {
   if (network !== undefined && !/^[A-Za-z0-9 _-]{1,40}$/.test(network)) {
     throw new ApiError(400, "validation_failed", "network must be a network name such as Tron.");
   }
-  try {
-    return listResponse(await cryptoCurrencies(c.var.config, network || undefined));
-  } catch (error) {
-    return unwrap(upstreamFailure(error, c.var.log));
-  }
+  const read = (config: Config) => cryptoCurrencies(config, network || undefined);
+  return listResponse(await liveList(read, c.var.config, c.var.log));
 });
 
 currencyRoutes.get("/fiat", async (c) => {
-  try {
-    return listResponse(await fiatCurrencies(c.var.config));
-  } catch (error) {
-    return unwrap(upstreamFailure(error, c.var.log));
-  }
+  return listResponse(await liveList(fiatCurrencies, c.var.config, c.var.log));
 });

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { cryptoCurrencies } from "../catalog/catalog.ts";
+import { cryptoEntry } from "../catalog/live-entry.ts";
 import type { DepositCurrency } from "../deposit/store.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
@@ -15,7 +15,6 @@ import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositStub, depositStubFromUrl } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 import type { UpstreamCryptoCurrency } from "../upstream/types.ts";
 
@@ -57,16 +56,9 @@ depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
       "cryptoCurrencyCode: choose the crypto currency to top up with.",
     );
   }
-  let list: Awaited<ReturnType<typeof cryptoCurrencies>>;
-  try {
-    list = await cryptoCurrencies(config);
-  } catch (error) {
-    return unwrap(upstreamFailure(error, log));
-  }
   // The catalogue carries the upstream entries whole; the deposit fee is kept for the snapshot.
-  const entry = list.find((x) => x.code === code) as UpstreamCryptoCurrency | undefined;
-  if (!entry) throw new ApiError(400, "unknown_currency", `${code} is not available for top-ups.`);
-  const { depositNetworkFee, ...currency } = entry;
+  const entry = await cryptoEntry(config, log, code, "top-ups");
+  const { depositNetworkFee, ...currency } = entry as UpstreamCryptoCurrency;
   const checkoutId = await checkoutIdFor("deposit", claims.sub, config.CHECKOUT_SIGNING_SECRET);
   const stub = depositStub(c.env, checkoutId);
   const { created, snapshot } = unwrap(

@@ -84,7 +84,11 @@ webhookRoutes.post("/payment", async (c) => {
     return handleWithdrawalWebhook(c, data, await deliveryKey(raw));
   const ref = invoiceRef.safeParse(data);
   if (!ref.success) return missingFacts("invoice", ref.error.issues[0]?.path);
-  const key = await deliveryKey(raw);
+  const delivery = {
+    id: ref.data.id,
+    key: await deliveryKey(raw),
+    announced: announcedFacts(data),
+  };
   const candidates = await checkoutCandidates(
     ref.data,
     config.ORDER_ID_PREFIX,
@@ -92,11 +96,7 @@ webhookRoutes.post("/payment", async (c) => {
   );
   for (const checkoutId of candidates) {
     const stub = orderStub(c.env, checkoutId);
-    const answer = appliedAnswer(
-      c,
-      "invoice",
-      await stub.applyInvoiceWebhook(ref.data.id, key, announcedFacts(data)),
-    );
+    const answer = appliedAnswer(c, "invoice", await stub.applyInvoiceWebhook(delivery));
     if (answer) return answer;
   }
   return notOurs(c, "invoice", ref.data.orderId ?? null);

@@ -138,28 +138,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     listFiatCurrencies: async () =>
       send({ method: "GET", path: "/currencies/fiat", retry: "safe", schema: fiatList }),
 
-    async createInvoice(input) {
-      const body = invoiceBody(accountId, input);
-      const trace = { uncertain: false };
-      try {
-        return await send({
-          method: "POST",
-          path: "/invoice",
-          body,
-          retry: "safe",
-          schema: oneInvoice,
-          trace,
-        });
-      } catch (error) {
-        if (!(trace.uncertain && isOrderIdConflict(error))) throw error;
-        const existing = await getInvoice({ orderId: input.orderId });
-        const same =
+    createInvoice: async (input) =>
+      createOnce(
+        send,
+        { path: "/invoice", body: invoiceBody(accountId, input), schema: oneInvoice },
+        () => getInvoice({ orderId: input.orderId }),
+        (existing) =>
           cmp(existing.amount, input.amount) === 0 &&
-          existing.fiatCurrencyCode === input.fiatCurrencyCode;
-        if (same) return existing;
-        throw error;
-      }
-    },
+          existing.fiatCurrencyCode === input.fiatCurrencyCode,
+      ),
     getInvoice,
     listInvoices: async (input = {}) =>
       send({
@@ -178,24 +165,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }),
 
     async createDeposit(input) {
-      const body = depositBody(accountId, input);
-      const trace = { uncertain: false };
-      let deposit: Deposit;
-      try {
-        deposit = await send({
-          method: "POST",
-          path: "/deposit",
-          body,
-          retry: "safe",
-          schema: oneDeposit,
-          trace,
-        });
-      } catch (error) {
-        if (!(trace.uncertain && isOrderIdConflict(error))) throw error;
-        const existing = await getDeposit({ orderId: input.orderId });
-        if (existing.cryptoCurrencyCode === input.cryptoCurrencyCode) return existing;
-        throw error;
-      }
+      const deposit = await createOnce(
+        send,
+        { path: "/deposit", body: depositBody(accountId, input), schema: oneDeposit },
+        () => getDeposit({ orderId: input.orderId }),
+        (existing) => existing.cryptoCurrencyCode === input.cryptoCurrencyCode,
+      );
       // The create answer omits the currency, and a repeated orderId answers with the ORIGINAL
       // deposit whatever currency was asked: never label the address with the requested
       // currency; read the deposit back and compare.
@@ -245,6 +220,34 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     listAccounts: async () =>
       send({ method: "GET", path: "/accounts", retry: "safe", schema: accountList }),
   };
+}
+
+/**
+ * A create (`POST /invoice`, `POST /deposit`) sent with safe retries, made at most once per
+ * orderId: when an attempt may have reached the service (`trace.uncertain`) and a retry is
+ * refused because the orderId already exists, that object is most likely this call's own first
+ * attempt, so it is read back by orderId and adopted when `same` (the terms asked); otherwise
+ * the refusal stands (the orderId is someone else's, or was used with other terms).
+ *
+ * @example
+ * await createOnce(send, { path: "/deposit", body, schema: oneDeposit },
+ *   () => getDeposit({ orderId }), (d) => d.cryptoCurrencyCode === code);
+ */
+async function createOnce<T>(
+  send: Transport,
+  request: { path: string; body: Record<string, unknown>; schema: z.ZodMiniType<T> },
+  readBack: () => Promise<T>,
+  same: (existing: T) => boolean,
+): Promise<T> {
+  const trace = { uncertain: false };
+  try {
+    return await send({ method: "POST", ...request, retry: "safe", trace });
+  } catch (error) {
+    if (!(trace.uncertain && isOrderIdConflict(error))) throw error;
+    const existing = await readBack();
+    if (same(existing)) return existing;
+    throw error;
+  }
 }
 
 /** The service's answer to a create whose orderId already names an object. */

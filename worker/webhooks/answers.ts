@@ -6,15 +6,12 @@
  * or a duplicate), 202 with a log line when no object of ours owns it.
  */
 import type { Context } from "hono";
+import type { DeliveryOutcome } from "../converge/delivery.ts";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
-import type { Outcome } from "../outcome/outcome.ts";
 
 /** What a delivery is about; `invoice` deliveries belong to orders. */
 export type DeliveryKind = "invoice" | "deposit" | "withdrawal";
-
-/** What an object answers when asked to apply a delivery. */
-export type Applied = Outcome<{ known: boolean; duplicate: boolean }>;
 
 const OWNER = { invoice: "order", deposit: "deposit", withdrawal: "withdrawal" } as const;
 
@@ -37,12 +34,12 @@ export function missingFacts(kind: DeliveryKind, path: readonly PropertyKey[] = 
  * (the caller may try another object, then answers `notOurs`).
  *
  * @example
- * const answer = appliedAnswer(c, "withdrawal", await stub.applyWithdrawalWebhook(id, key));
+ * const answer = appliedAnswer(c, "withdrawal", await stub.applyWithdrawalWebhook(delivery));
  */
 export function appliedAnswer(
   c: Context<AppEnv>,
   kind: DeliveryKind,
-  outcome: Applied,
+  outcome: DeliveryOutcome,
 ): Response | null {
   if (!outcome.ok) {
     return errorResponse(

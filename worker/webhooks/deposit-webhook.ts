@@ -30,11 +30,8 @@ export async function handleDepositWebhook(
   const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const outcome = await depositStub(c.env, id).applyDepositWebhook(
-      ref.data.id,
-      key,
-      announcedFacts(data),
-    );
+    const delivery = { id: ref.data.id, key, announced: announcedFacts(data) };
+    const outcome = await depositStub(c.env, id).applyDepositWebhook(delivery);
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;
   }

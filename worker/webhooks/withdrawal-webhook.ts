@@ -23,10 +23,7 @@ export async function handleWithdrawalWebhook(
 ): Promise<Response> {
   const ref = objectRef.safeParse(data);
   if (!ref.success) return missingFacts("withdrawal", ref.error.issues[0]?.path);
-  const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(
-    ref.data.id,
-    key,
-    announcedFacts(data),
-  );
+  const delivery = { id: ref.data.id, key, announced: announcedFacts(data) };
+  const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(delivery);
   return appliedAnswer(c, "withdrawal", outcome) ?? notOurs(c, "withdrawal", ref.data.orderId);
 }

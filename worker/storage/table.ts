@@ -1,0 +1,168 @@
+/**
+ * @module
+ * A Durable Object's SQLite table described once: each field of its row type with the column
+ * that stores it. The DDL, the read (SQLite values → the typed row) and the write (the typed
+ * row → one statement naming every column) are all made from that description, so a field is
+ * never read under one column and written under another, nor bound out of place in a
+ * positional list.
+ *
+ * Invariants: only `TEXT` and `INTEGER` columns (money is decimal text, never a float;
+ * structures are JSON text); a column's SQL type is the one its codec reads and writes; a
+ * table's DDL is `CREATE TABLE IF NOT EXISTS`, so running it again changes nothing.
+ */
+
+type Value = SqlStorageValue;
+/** One row as SQLite answers it. */
+export type Row = Record<string, Value>;
+
+/** How one field is stored: its column, the column's SQL type, and the two conversions. */
+export interface Column<T> {
+  readonly name: string;
+  /** The column's type and constraint, as written in the DDL. */
+  readonly sql: string;
+  decode(value: Value | undefined): T;
+  encode(value: T): Value;
+}
+
+/** Every field of `T`, each with its column. */
+export type Columns<T> = { [K in keyof T]-?: Column<T[K]> };
+
+const orNull = (v: Value | undefined) => (v === null || v === undefined ? null : v);
+
+/**
+ * A text column; `T` narrows it to a union of strings (a status) the writer guarantees.
+ *
+ * @example
+ * const status = text<DepositStatus>("status");
+ */
+export function text<T extends string = string>(name: string): Column<T> {
+  return { name, sql: "TEXT NOT NULL", decode: (v) => String(v) as T, encode: (v) => v };
+}
+
+/** A nullable text column. */
+export function optionalText(name: string): Column<string | null> {
+  return {
+    name,
+    sql: "TEXT",
+    decode: (v) => (orNull(v) === null ? null : String(v)),
+    encode: (v) => v,
+  };
+}
+
+/** An integer column. */
+export function integer(name: string): Column<number> {
+  return { name, sql: "INTEGER NOT NULL", decode: (v) => Number(v), encode: (v) => v };
+}
+
+/** A boolean stored as `0` / `1`. */
+export function flag(name: string): Column<boolean> {
+  return {
+    name,
+    sql: "INTEGER NOT NULL DEFAULT 0",
+    decode: (v) => Number(v) === 1,
+    encode: (v) => (v ? 1 : 0),
+  };
+}
+
+/** A value stored as JSON text. */
+export function json<T>(name: string): Column<T> {
+  return {
+    name,
+    sql: "TEXT NOT NULL",
+    decode: (v) => JSON.parse(String(v)) as T,
+    encode: (v) => JSON.stringify(v),
+  };
+}
+
+/** A nullable value stored as JSON text. */
+export function optionalJson<T>(name: string): Column<T | null> {
+  return {
+    name,
+    sql: "TEXT",
+    decode: (v) => (typeof v === "string" ? (JSON.parse(v) as T) : null),
+    encode: (v) => (v === null ? null : JSON.stringify(v)),
+  };
+}
+
+const list = <T>(columns: Columns<T>) => Object.values(columns) as Column<unknown>[];
+
+/**
+ * The typed row of one SQLite row.
+ *
+ * @example
+ * sql.exec<Row>("SELECT * FROM payments").toArray().map((r) => decodeRow(PAYMENT, r));
+ */
+export function decodeRow<T>(columns: Columns<T>, row: Row): T {
+  const out: Record<string, unknown> = {};
+  for (const [field, column] of Object.entries(columns) as [string, Column<unknown>][]) {
+    out[field] = column.decode(row[column.name]);
+  }
+  return out as T;
+}
+
+/**
+ * Writes one row with every column named: `INSERT` (a duplicate key throws) or `INSERT OR
+ * REPLACE` (the whole row replaced). `fixed` adds columns the row type does not carry (a
+ * one-row table's `id = 1`).
+ *
+ * @example
+ * writeRow(sql, "INSERT", "payments", PAYMENT, payment);
+ */
+export function writeRow<T>(
+  sql: SqlStorage,
+  verb: "INSERT" | "INSERT OR REPLACE",
+  table: string,
+  columns: Columns<T>,
+  row: T,
+  fixed: Row = {},
+): void {
+  const names = [...Object.keys(fixed), ...list(columns).map((c) => c.name)];
+  const values = [
+    ...Object.values(fixed),
+    ...Object.entries(columns).map(([field, c]) =>
+      (c as Column<unknown>).encode((row as Record<string, unknown>)[field]),
+    ),
+  ];
+  sql.exec(
+    `${verb} INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+    ...values,
+  );
+}
+
+/**
+ * A table that holds at most one row (`id = 1`): the object's own record (a top-up, a payout).
+ *
+ * @example
+ * const DEPOSIT = new SingleRowTable<DepositRow>("deposit_info", { status: text("status"), … });
+ * DEPOSIT.write(sql, { ...DEPOSIT.read(sql)!, status: "completed" });
+ */
+export class SingleRowTable<T> {
+  readonly name: string;
+  readonly columns: Columns<T>;
+
+  constructor(name: string, columns: Columns<T>) {
+    this.name = name;
+    this.columns = columns;
+  }
+
+  /** The table's DDL (idempotent). */
+  get ddl(): string {
+    const lines = list(this.columns).map((c) => `  ${c.name} ${c.sql}`);
+    return `
+CREATE TABLE IF NOT EXISTS ${this.name} (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+${lines.join(",\n")}
+);`;
+  }
+
+  /** The row, or null before it was first written. */
+  read(sql: SqlStorage): T | null {
+    const r = sql.exec<Row>(`SELECT * FROM ${this.name} WHERE id = 1`).toArray()[0];
+    return r ? decodeRow(this.columns, r) : null;
+  }
+
+  /** Writes the whole row (insert or replace). */
+  write(sql: SqlStorage, row: T): void {
+    writeRow(sql, "INSERT OR REPLACE", this.name, this.columns, row, { id: 1 });
+  }
+}
