@@ -23,18 +23,6 @@ export const ENDED: ReadonlySet<InvoiceStatus> = new Set(["expired", "failed", "
 /** Statuses after which nothing changes at all. */
 export const FINAL: ReadonlySet<InvoiceStatus> = new Set(["paid", "overpaid"]);
 
-const RANK: Record<InvoiceStatus, number> = {
-  created: 0,
-  processing: 1,
-  suspended: 1,
-  expired: 2,
-  failed: 2,
-  cancelled: 2,
-  partially_paid: 3,
-  paid: 4,
-  overpaid: 4,
-};
-
 /**
  * Whether an incoming status may replace the current one. `moreReceived` tells whether the
  * incoming object reports more crypto received than already applied.
@@ -52,8 +40,6 @@ export function acceptsStatus(
   if (incoming === current) return current === "partially_paid" && moreReceived;
   if (current === "partially_paid") return incoming === "paid" || incoming === "overpaid";
   if (ENDED.has(current)) return SETTLED.has(incoming);
-  if (current === "processing" || current === "suspended") {
-    return incoming !== "created";
-  }
-  return RANK[incoming] > RANK[current];
+  // Left: `created`, `processing`, `suspended`; any move but back to `created` is news.
+  return incoming !== "created";
 }

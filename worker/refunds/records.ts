@@ -18,6 +18,7 @@
  *   what it received went back).
  */
 import type { OrderState, RefundView, WithdrawalStatus } from "../api/contract.ts";
+import { isFinalAtService, statusRank } from "../converge/status-rank.ts";
 
 /** What the payout side reports about one committed refund. */
 export interface RefundRecord {
@@ -40,14 +41,6 @@ export interface RefundRecord {
 
 /** What a refund pays back: a paid order's excess, or what a not fully paid order received. */
 export type RefundReason = "overpaid" | "partially_paid";
-
-const RANK: Record<WithdrawalStatus, number> = {
-  created: 1,
-  processing: 2,
-  completed: 3,
-  failed: 3,
-  cancelled: 3,
-};
 
 /** Whether a refund's withdrawal still sends (or sent) money to the shopper. */
 export const isLive = (r: { status: WithdrawalStatus }) =>
@@ -102,7 +95,10 @@ export function liveRefund(sql: SqlStorage): RefundRecord | null {
 export function writeRefund(sql: SqlStorage, r: RefundRecord, now: string): boolean {
   const existing = readRefunds(sql).find((x) => x.orderId === r.orderId);
   if (existing) {
-    const forward = RANK[r.status] > RANK[existing.status] && RANK[existing.status] < 3;
+    // Withdrawals move forward only (the one rank table); a final one is never replaced.
+    const forward =
+      statusRank("withdrawal", r.status) > statusRank("withdrawal", existing.status) &&
+      !isFinalAtService("withdrawal", existing.status);
     if (!forward) return false;
   }
   sql.exec(
