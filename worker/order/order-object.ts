@@ -35,7 +35,7 @@ import {
   knownFacts,
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
+import { CATCH_UP_MS, LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
 import { enqueue } from "../events/outbox-store.ts";
@@ -92,6 +92,13 @@ type Redirects = { successUrl?: string; failedUrl?: string };
  * the service may then hold an invoice under this orderId with exactly these terms.
  */
 const PENDING_CLAIMS = "pending_claims";
+
+/**
+ * Storage key of the invoice id whose last currency lock may have reached the service without
+ * its answer (lost, garbled, 5xx): until a lock of it is answered, the attempt's stored currency
+ * is not trusted to short-circuit a lock (the service may hold another one now).
+ */
+const LOCK_UNCONFIRMED = "lock_unconfirmed";
 
 /** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
 const FIAT_MINIMUM = "fiat_min_invoice_amount";
@@ -541,7 +548,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
         "A payment has already been received; the currency can no longer change.",
       );
     }
-    if (attempt.currency?.code === currency.code && attempt.address && attempt.cryptoExpected) {
+    const kv = this.ctx.storage.kv;
+    const unconfirmed = kv.get<string>(LOCK_UNCONFIRMED) === attempt.invoiceId;
+    if (
+      !unconfirmed &&
+      attempt.currency?.code === currency.code &&
+      attempt.address &&
+      attempt.cryptoExpected
+    ) {
       return success(this.#snapshotAt(this.log.lastSeq()));
     }
     const slot = takeSlot(this.ctx.storage.kv, CURRENCY_LOCKS, Date.now());
@@ -562,6 +576,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
         ...this.store.attemptByInvoiceId(attempt.invoiceId)!,
         lockExpiresAt: invoice.expiresAt,
       });
+      kv.delete(LOCK_UNCONFIRMED);
       return success(
         await this.#applyFacts(
           invoice,
@@ -575,6 +590,16 @@ export class OrderObject extends StoredObject implements OrderRpc {
     } catch (error) {
       if (error instanceof CurrencyLockUnsupportedError)
         return success(await this.#switchToHosted());
+      if (isUncertainFailure(error)) {
+        // The service may have locked this currency without us hearing it: the stored one no
+        // longer short-circuits a lock, and the invoice is read back soon.
+        kv.put(LOCK_UNCONFIRMED, attempt.invoiceId);
+        hurryReads(this.store.sql, Date.now() + CATCH_UP_MS, {
+          kind: "invoice",
+          id: attempt.invoiceId,
+        });
+        await this.armAlarm();
+      }
       return upstreamFailure(error, this.logger());
     }
   }
