@@ -3,11 +3,26 @@
  * draw. Each test names the class it proves; a test marked `it.fails` documents a bug that is
  * still open (its comment says what breaks and why).
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { fault, postJson, sandbox, upstreamInvoice } from "./helpers.ts";
-import { lockedCheckout } from "./orders.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import {
+  deliver,
+  deliverAll,
+  deliveriesFor,
+  fault,
+  ledgerOf,
+  postJson,
+  refundOrder,
+  sandbox,
+  simulate,
+  sleep,
+  upstreamInvoice,
+} from "./helpers.ts";
+import { lockedCheckout, paidOrder } from "./orders.ts";
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
@@ -38,5 +53,70 @@ describe("a currency lock whose answer was lost", () => {
     expect(shown.cryptoCurrencyCode).toBe(service.cryptoCurrencyCode);
     expect(shown.address).toBe(service.address);
     expect(new Big(shown.amount).eq(new Big(String(service.cryptoAmountExpected)))).toBe(true);
+  });
+});
+
+/** Marks every attempt of the order ended, as an `expired` read with the same money would. */
+function markEnded(id: string) {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+  return runInDurableObject(stub, (o: OrderObject) => {
+    o.store.sql.exec("UPDATE attempts SET ended = 1");
+  });
+}
+
+/**
+ * An order with 20 of 49.90 USDT received on an ended attempt, whose refund is slow to quote;
+ * the rest of the money lands while the refund holds the order. Returns the refund's answer.
+ */
+async function paidDuringPartialRefund() {
+  const { sub, id, orderId } = await paidOrder("partial", "20", { label: "rl" });
+  await markEnded(id);
+  await fault({
+    path: "/withdrawal/quote",
+    method: "POST",
+    mode: "delay",
+    delayMs: 1500,
+    times: 1,
+  });
+  const pending = refundOrder(sub);
+  await sleep(400);
+  // The hold is taken; the rest lands on the ended invoice before the refund is recorded.
+  expect((await simulate(orderId, "paid")).status).toBe(200);
+  await deliverAll(orderId);
+  const done = await pending;
+  expect([done.status, done.body.data.amount]).toEqual([201, "20"]);
+  return { sub, refund: done.body.data };
+}
+
+const paidNotes = async (sub: string) =>
+  (await ledgerOf(sub)).notifications.filter((n) => n.type === "order.paid");
+
+describe("money landing while a partial refund is being quoted", () => {
+  it("the refund goes through: the order ends refunded and order.paid is never sent", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub } = await paidDuringPartialRefund();
+    expect((await ledgerOf(sub)).state).toBe("refunded");
+    // The merchant ships on order.paid: it must not hear "paid" while the shopper's money went
+    // back and the order ends refunded (before the fix it did).
+    expect(await paidNotes(sub)).toEqual([]);
+  });
+
+  it("the refund fails: the order is paid, and order.paid is sent then, once", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, refund } = await paidDuringPartialRefund();
+    const failed = await sandbox(`/sandbox/withdrawals/${refund.withdrawal!.id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "fail" }),
+    });
+    expect(failed.status).toBe(200);
+    for (const h of (await deliveriesFor(refund.orderId)).filter(
+      (d) => d.event === "withdrawal.statusChanged",
+    ))
+      expect((await deliver(h)).status).toBe(200);
+    expect((await ledgerOf(sub)).state).toBe("paid");
+    expect(await paidNotes(sub)).toHaveLength(1);
   });
 });

@@ -100,6 +100,13 @@ const PENDING_CLAIMS = "pending_claims";
  */
 const LOCK_UNCONFIRMED = "lock_unconfirmed";
 
+/**
+ * Storage key set when money made the order paid while a refund of its partial payment held it
+ * (quoted, not yet recorded): `order.paid` waits for that refund's fate. Recorded live, the order
+ * ends `refunded` and the merchant is never told "paid"; failed or abandoned, the release sends it.
+ */
+const PAID_WITHHELD = "order_paid_withheld";
+
 /** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
 const FIAT_MINIMUM = "fiat_min_invoice_amount";
 
@@ -477,7 +484,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
         underpaid: underpaid && !underpaidBefore ? underpaid : null,
         now,
       });
-      for (const note of notes) enqueue(sql, note, Date.now());
+      // A partial refund in flight may yet close the order: `order.paid` waits (PAID_WITHHELD).
+      const withheld =
+        readHold(sql)?.reason === "partially_paid" && notes.some((n) => n.type === "order.paid");
+      if (withheld) this.ctx.storage.kv.put(PAID_WITHHELD, true);
+      for (const note of notes) {
+        if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
+      }
       const detail = effect.changed
         ? recording.message
         : `${recording.message} (no change: status ${invoice.status} after ${attempt.status})`;
@@ -748,20 +761,52 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return this.lane.run(async () => this.#recordRefund(refund));
   }
 
-  #recordRefund(refund: RefundRecord): Outcome<{ changed: boolean }> {
+  async #recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
     if (!this.hasSchema || !this.store.order()) return failure(404, "not_found", "No such order.");
     const now = new Date().toISOString();
+    let notified = false;
     const event = this.ctx.storage.transactionSync(() => {
       if (!writeRefund(this.store.sql, refund, now)) return null;
       // A refund that failed or was cancelled returned nothing: the order takes payment again.
-      if (!isLive(refund)) releaseHold(this.store.sql, refund.orderId);
+      if (!isLive(refund) && releaseHold(this.store.sql, refund.orderId))
+        notified = this.#sendWithheldPaid(now);
       return this.#append(
         "refund.status",
         `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
       );
     });
     if (event) this.#publish(event, "refund.status");
+    if (notified) await this.scheduleAlarm();
     return success({ changed: event !== null });
+  }
+
+  /**
+   * After a refund hold was released: the `order.paid` withheld while it held the order, if the
+   * order is paid now (inside the caller's transaction; true when one was queued: the caller
+   * schedules the alarm).
+   */
+  #sendWithheldPaid(now: string): boolean {
+    const kv = this.ctx.storage.kv;
+    if (!kv.get<boolean>(PAID_WITHHELD)) return false;
+    kv.delete(PAID_WITHHELD);
+    const order = this.store.order()!;
+    const attempts = this.store.attempts();
+    const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
+    if (after.state !== "paid") return false;
+    const attempt = attempts[attempts.length - 1]!;
+    const notes = notificationsFor({
+      order,
+      attempt,
+      previousStatus: attempt.status,
+      statusChanged: false,
+      payment: null,
+      cryptoCurrencyCode: attempt.currency?.code ?? null,
+      before: { ...after, state: "partially_paid" },
+      after,
+      now,
+    });
+    for (const note of notes) enqueue(this.store.sql, note, Date.now());
+    return notes.length > 0;
   }
 
   /**
@@ -809,7 +854,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
     return this.lane.run(async () => {
       if (!this.hasSchema) return failure(404, "not_found", "No such order.");
-      return success({ released: releaseHold(this.store.sql, orderId) });
+      let notified = false;
+      const released = this.ctx.storage.transactionSync(() => {
+        if (!releaseHold(this.store.sql, orderId)) return false;
+        notified = this.#sendWithheldPaid(new Date().toISOString());
+        return true;
+      });
+      if (notified) await this.scheduleAlarm();
+      return success({ released });
     });
   }
 
