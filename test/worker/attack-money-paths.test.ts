@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
+  type Delivery,
   deliver,
   deliverAll,
   deliveriesFor,
@@ -118,5 +119,64 @@ describe("money landing while a partial refund is being quoted", () => {
       expect((await deliver(h)).status).toBe(200);
     expect((await ledgerOf(sub)).state).toBe("paid");
     expect(await paidNotes(sub)).toHaveLength(1);
+  });
+});
+
+describe("a webhook about a status the service already left (processing ⇄ suspended)", () => {
+  // OPEN (not fixed here: converge/delivery.ts is being reworked on another branch). Since the
+  // fix for sim seed 103988, a read of the other status of the same rank never covers a
+  // delivery. When the service really moved processing → suspended → processing, the
+  // `suspended` delivery reads `processing` on every redelivery and is answered 503 until the
+  // invoice leaves rank 1 (paid, expired, …): the ledger is right, but the service redelivers
+  // a past state again and again (and may mark the endpoint failing). The envelope's signed
+  // `timestamp` is the service's only clock: a delivery older than one already acknowledged for
+  // the same invoice is superseded and could be answered 200 without being applied.
+  it.fails("is acknowledged once a newer delivery of the same invoice was acknowledged", async () => {
+    const { orderId } = await lockedCheckout("49.90", "susp");
+    for (const action of ["processing", "suspend", "processing"])
+      expect((await simulate(orderId, action)).status).toBe(200);
+    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
+    const statuses = hooks.map(
+      (h) => (JSON.parse(h.body) as { data: { status: string } }).data.status,
+    );
+    expect(statuses.slice(-3)).toEqual(["processing", "suspended", "processing"]);
+    const [, suspended, back] = hooks.slice(-3) as [Delivery, Delivery, Delivery];
+    expect((await deliver(back)).status, "the newer delivery").toBe(200);
+    // The older `suspended` delivery, redelivered after the newer one was acknowledged.
+    expect((await deliver(suspended)).status, "the superseded delivery").toBe(200);
+  });
+});
+
+describe("an order paid twice over by two attempts (late money on an ended attempt)", () => {
+  // OPEN (refund planning, `payout/refund.ts`, is being moved on another branch). A paid order
+  // refunds only the crypto excess of attempts the service calls `overpaid`. When money lands
+  // late on an ended attempt after the next attempt paid the rest (the real service credits
+  // money after expiry), each attempt is exactly `paid`, the ledger reports `amountOverpaid`
+  // 29.90, and the refund answers 409 `nothing_to_refund`: the shopper's second payment can
+  // never be returned through the API. The refundable excess should count what attempts
+  // received beyond the order's amount (in the refund address's currency).
+  it.fails("lets the merchant refund what the order received beyond its amount", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "twice" });
+    await markEnded(id);
+    const next = await postJson(`/v1/checkouts/${id}/retry`, {});
+    expect(next.status).toBe(200);
+    expect((await lock(id, "USDT_TRC20")).status).toBe(200);
+    expect((await simulate(`${orderId}-2`, "paid")).status).toBe(200);
+    await deliverAll(`${orderId}-2`);
+    // The rest of attempt 1 lands late: the shopper paid 29.90 twice.
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    await deliverAll(orderId);
+    const ledger = await ledgerOf(sub);
+    expect([ledger.state, ledger.amountPaid, ledger.amountOverpaid]).toEqual([
+      "paid",
+      "79.80",
+      "29.90",
+    ]);
+    const refund = await refundOrder(sub);
+    expect(refund.body.error?.code, "refund refused").toBeUndefined();
+    expect(refund.status).toBe(201);
+    expect(new Big(refund.body.data.amount).gt(0)).toBe(true);
   });
 });
