@@ -107,17 +107,43 @@ describe("money landing while a partial refund is being quoted", () => {
     timeout: 20_000,
   }, async () => {
     const { sub, refund } = await paidDuringPartialRefund();
-    const failed = await sandbox(`/sandbox/withdrawals/${refund.withdrawal!.id}/simulate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "fail" }),
-    });
-    expect(failed.status).toBe(200);
-    for (const h of (await deliveriesFor(refund.orderId)).filter(
-      (d) => d.event === "withdrawal.statusChanged",
-    ))
-      expect((await deliver(h)).status).toBe(200);
+    await failRefund(refund);
     expect((await ledgerOf(sub)).state).toBe("paid");
+    expect(await paidNotes(sub)).toHaveLength(1);
+  });
+});
+
+/** Has the sandbox fail a refund's withdrawal and delivers its webhooks (each 200). */
+async function failRefund(refund: { orderId: string; withdrawal: { id: string } | null }) {
+  const failed = await sandbox(`/sandbox/withdrawals/${refund.withdrawal!.id}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ action: "fail" }),
+  });
+  expect(failed.status).toBe(200);
+  for (const h of (await deliveriesFor(refund.orderId)).filter(
+    (d) => d.event === "withdrawal.statusChanged",
+  ))
+    expect((await deliver(h)).status).toBe(200);
+}
+
+describe("money landing after a partial refund that then fails", () => {
+  it("the order is paid once the refund failed, and order.paid is sent then, once", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "rf" });
+    await markEnded(id);
+    const made = await refundOrder(sub);
+    expect(made.status).toBe(201);
+    // The rest lands while the refund is live: applied, the order stays `refunded`.
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    await deliverAll(orderId);
+    expect((await ledgerOf(sub)).state).toBe("refunded");
+    expect(await paidNotes(sub)).toEqual([]);
+    // The refund fails: nothing went back, the shopper paid the whole order.
+    await failRefund(made.body.data);
+    expect((await ledgerOf(sub)).state).toBe("paid");
+    // Before the fix no `order.paid` was ever sent for this paid order.
     expect(await paidNotes(sub)).toHaveLength(1);
   });
 });

@@ -38,7 +38,7 @@ import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { CATCH_UP_MS, LATE_PAYMENT_MS, WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot, eventStream, streamNotFound } from "../events/live-events.ts";
-import { enqueue } from "../events/outbox-store.ts";
+import { enqueue, outboxRows } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
@@ -99,13 +99,6 @@ const PENDING_CLAIMS = "pending_claims";
  * is not trusted to short-circuit a lock (the service may hold another one now).
  */
 const LOCK_UNCONFIRMED = "lock_unconfirmed";
-
-/**
- * Storage key set when money made the order paid while a refund of its partial payment held it
- * (quoted, not yet recorded): `order.paid` waits for that refund's fate. Recorded live, the order
- * ends `refunded` and the merchant is never told "paid"; failed or abandoned, the release sends it.
- */
-const PAID_WITHHELD = "order_paid_withheld";
 
 /** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
 const FIAT_MINIMUM = "fiat_min_invoice_amount";
@@ -484,10 +477,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
         underpaid: underpaid && !underpaidBefore ? underpaid : null,
         now,
       });
-      // A partial refund in flight may yet close the order: `order.paid` waits (PAID_WITHHELD).
-      const withheld =
-        readHold(sql)?.reason === "partially_paid" && notes.some((n) => n.type === "order.paid");
-      if (withheld) this.ctx.storage.kv.put(PAID_WITHHELD, true);
+      // A refund of the partial payment holds the order (quoted, not yet recorded): it may yet
+      // close the order, so `order.paid` waits for its fate. Recorded live, the order ends
+      // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
+      const withheld = readHold(sql)?.reason === "partially_paid";
       for (const note of notes) {
         if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
       }
@@ -769,7 +762,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       if (!writeRefund(this.store.sql, refund, now)) return null;
       // A refund that failed or was cancelled returned nothing: the order takes payment again.
       if (!isLive(refund) && releaseHold(this.store.sql, refund.orderId))
-        notified = this.#sendWithheldPaid(now);
+        notified = this.#sendOwedPaid(now);
       return this.#append(
         "refund.status",
         `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
@@ -781,14 +774,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * After a refund hold was released: the `order.paid` withheld while it held the order, if the
-   * order is paid now (inside the caller's transaction; true when one was queued: the caller
-   * schedules the alarm).
+   * After a refund hold was released (the refund failed, was cancelled or never reached the
+   * service): the order's one `order.paid`, if it is paid now and none was ever queued (it was
+   * withheld while the hold lasted, or money landed while a live refund made it `refunded`).
+   * Inside the caller's transaction; true when one was queued (the caller schedules the alarm).
    */
-  #sendWithheldPaid(now: string): boolean {
-    const kv = this.ctx.storage.kv;
-    if (!kv.get<boolean>(PAID_WITHHELD)) return false;
-    kv.delete(PAID_WITHHELD);
+  #sendOwedPaid(now: string): boolean {
+    if (outboxRows(this.store.sql).some((n) => n.type === "order.paid")) return false;
     const order = this.store.order()!;
     const attempts = this.store.attempts();
     const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
@@ -857,7 +849,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       let notified = false;
       const released = this.ctx.storage.transactionSync(() => {
         if (!releaseHold(this.store.sql, orderId)) return false;
-        notified = this.#sendWithheldPaid(new Date().toISOString());
+        notified = this.#sendOwedPaid(new Date().toISOString());
         return true;
       });
       if (notified) await this.scheduleAlarm();
