@@ -55,6 +55,31 @@ describe("a currency lock whose answer was lost", () => {
     expect(shown.address).toBe(service.address);
     expect(new Big(shown.amount).eq(new Big(String(service.cryptoAmountExpected)))).toBe(true);
   });
+
+  it("the same holds when the order object is reset while the service is locking", {
+    timeout: 20_000,
+  }, async () => {
+    const { id, orderId } = await lockedCheckout("49.90", "lostrst");
+    // The service locks TRX at once but answers 1.5 s later; the object is reset meanwhile.
+    await fault({
+      path: LOCK_PATH,
+      method: "POST",
+      mode: "timeout-after-create",
+      delayMs: 1500,
+      times: 1,
+    });
+    const inFlight = lock(id, "TRX");
+    await sleep(400);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    await runInDurableObject(stub, (_o, state) => state.abort("reset")).catch(() => {});
+    expect((await inFlight).status).toBe(503);
+    expect((await upstreamInvoice(orderId)).body.data.cryptoCurrencyCode).toBe("TRX");
+    const back = await lock(id, "USDT_TRC20");
+    expect(back.status).toBe(200);
+    const service = (await upstreamInvoice(orderId)).body.data;
+    expect(back.body.data.attempt.payment?.cryptoCurrencyCode).toBe(service.cryptoCurrencyCode);
+    expect(back.body.data.attempt.payment?.address).toBe(service.address);
+  });
 });
 
 /** Marks every attempt of the order ended, as an `expired` read with the same money would. */

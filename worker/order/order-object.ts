@@ -95,8 +95,9 @@ const PENDING_CLAIMS = "pending_claims";
 
 /**
  * Storage key of the invoice id whose last currency lock may have reached the service without
- * its answer (lost, garbled, 5xx): until a lock of it is answered, the attempt's stored currency
- * is not trusted to short-circuit a lock (the service may hold another one now).
+ * its answer being applied (lost, garbled, 5xx, or the object reset mid-call): written before
+ * the lock is sent, removed once a lock's answer is applied. While set, the attempt's stored
+ * currency does not short-circuit a lock (the service may hold another one now).
  */
 const LOCK_UNCONFIRMED = "lock_unconfirmed";
 
@@ -573,6 +574,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
         slot.retryAfter,
       );
     }
+    // Written ahead: an answer lost, or an object reset before the answer is applied, leaves it.
+    kv.put(LOCK_UNCONFIRMED, attempt.invoiceId);
     try {
       const invoice = await lockInvoiceCurrency(upstreamFor(config), {
         invoiceId: attempt.invoiceId,
@@ -582,24 +585,22 @@ export class OrderObject extends StoredObject implements OrderRpc {
         ...this.store.attemptByInvoiceId(attempt.invoiceId)!,
         lockExpiresAt: invoice.expiresAt,
       });
-      kv.delete(LOCK_UNCONFIRMED);
-      return success(
-        await this.#applyFacts(
-          invoice,
-          {
-            type: "currency.locked",
-            message: `${invoice.cryptoCurrencyCode} locked on ${attempt.orderId}`,
-          },
-          currency,
-        ),
+      const snapshot = await this.#applyFacts(
+        invoice,
+        {
+          type: "currency.locked",
+          message: `${invoice.cryptoCurrencyCode} locked on ${attempt.orderId}`,
+        },
+        currency,
       );
+      kv.delete(LOCK_UNCONFIRMED);
+      return success(snapshot);
     } catch (error) {
       if (error instanceof CurrencyLockUnsupportedError)
         return success(await this.#switchToHosted());
       if (isUncertainFailure(error)) {
-        // The service may have locked this currency without us hearing it: the stored one no
-        // longer short-circuits a lock, and the invoice is read back soon.
-        kv.put(LOCK_UNCONFIRMED, attempt.invoiceId);
+        // The service may have locked this currency without us hearing it (LOCK_UNCONFIRMED
+        // stays): the invoice is read back soon.
         hurryReads(this.store.sql, Date.now() + CATCH_UP_MS, {
           kind: "invoice",
           id: attempt.invoiceId,
