@@ -22,8 +22,10 @@ import {
   simulate,
   sleep,
   upstreamInvoice,
+  worker,
 } from "./helpers.ts";
 import { lockedCheckout, paidOrder } from "./orders.ts";
+import { readFrames } from "./sse-frames.ts";
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
@@ -111,7 +113,7 @@ async function paidDuringPartialRefund() {
   await deliverAll(orderId);
   const done = await pending;
   expect([done.status, done.body.data.amount]).toEqual([201, "20"]);
-  return { sub, refund: done.body.data };
+  return { sub, id, refund: done.body.data };
 }
 
 const paidNotes = async (sub: string) =>
@@ -151,6 +153,31 @@ async function failRefund(refund: { orderId: string; withdrawal: { id: string } 
   ))
     expect((await deliver(h)).status).toBe(200);
 }
+
+describe("the widget's view while a partial refund is being quoted", () => {
+  // OPEN (the fix belongs in the order totals, `order/snapshot.ts` + `order/refunds.ts`, which
+  // another branch is moving). While a refund of the partial payment holds the order, money
+  // that completes it makes the snapshot `paid` with `final: true`: every SSE stream closes and
+  // the widget stops listening (a reconnect after the final event gets 204). The refund then
+  // records live and the order ends `refunded`, which no widget ever sees: the last snapshot a
+  // watcher received (`paid`) is not the ledger (`refunded`). The hold of a partial refund
+  // should count like a live refund in the order's state (not final, `refunded` while it holds;
+  // back to `paid` with an event and `order.paid` when it is released).
+  it.fails("never publishes a final snapshot that a later event contradicts", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id } = await paidDuringPartialRefund();
+    const entries = (await ledgerOf(sub)).log.length;
+    const res = await worker(`/v1/checkouts/${id}/events?lastEventId=0`);
+    const { frames } = await readFrames<CheckoutSnapshot>(res, entries);
+    const last = frames.at(-1)!.data;
+    expect(last.orderState, "the last event").toBe("refunded");
+    const firstFinal = frames.findIndex((f) => f.data.final);
+    // A final snapshot ends every watcher's stream: nothing after it may change the state.
+    if (firstFinal >= 0)
+      expect(frames[firstFinal]!.data.orderState, "the final event").toBe(last.orderState);
+  });
+});
 
 describe("money landing after a partial refund that then fails", () => {
   it("the order is paid once the refund failed, and order.paid is sent then, once", {
