@@ -8,6 +8,7 @@ import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   type Delivery,
@@ -16,6 +17,7 @@ import {
   deliveriesFor,
   fault,
   ledgerOf,
+  openCheckout,
   postJson,
   refundOrder,
   sandbox,
@@ -256,5 +258,53 @@ describe("an order paid twice over by two attempts (late money on an ended attem
     expect(refund.body.error?.code, "refund refused").toBeUndefined();
     expect(refund.status).toBe(201);
     expect(new Big(refund.body.data.amount).gt(0)).toBe(true);
+  });
+});
+
+/** Sets the merchant's tolerance as the order object reads it (its configuration). */
+function setTolerance(id: string, percent: string | undefined) {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+  return runInDurableObject(stub, (o: OrderObject) => {
+    // A new env object: the parsed configuration is cached per env object (as per deploy).
+    const holder = o as unknown as { env: Record<string, unknown> };
+    const { PAYMENT_TOLERANCE_PERCENT: _, ...rest } = holder.env;
+    holder.env = percent === undefined ? rest : { ...rest, PAYMENT_TOLERANCE_PERCENT: percent };
+  });
+}
+
+describe("the tolerance changing while an order is open", () => {
+  it("an order once paid within the tolerance stays paid: one order.paid, never a second", {
+    timeout: 20_000,
+  }, async () => {
+    const sub = `tol${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+    const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
+    try {
+      await setTolerance(id, "5");
+      const { body } = await openCheckout({ sub, amount: "100.00" });
+      expect(body.data.id).toBe(id);
+      expect((await lock(id, "USDT_TRC20")).status).toBe(200);
+      const orderId = `cc-${sub}`;
+      const expected = new Big(
+        String((await upstreamInvoice(orderId)).body.data.cryptoAmountExpected),
+      );
+      // 97 % arrives: within the 5 % tolerance the order is paid, the merchant told once.
+      expect((await simulate(orderId, "partial", expected.times("0.97").toFixed(2))).status).toBe(
+        200,
+      );
+      await deliverAll(orderId);
+      expect((await ledgerOf(sub)).state).toBe("paid");
+      expect(await paidNotes(sub)).toHaveLength(1);
+      // The merchant lowers the tolerance (a new deploy); the invoice expires at the service.
+      await setTolerance(id, "0");
+      expect((await simulate(orderId, "expire")).status).toBe(200);
+      await deliverAll(orderId);
+      const after = await ledgerOf(sub);
+      expect([after.state, after.amountDue]).toEqual(["paid", "0.00"]);
+      const retry = await postJson(`/v1/checkouts/${id}/retry`, {});
+      expect(retry.status).toBe(409);
+      expect(await paidNotes(sub)).toHaveLength(1);
+    } finally {
+      await setTolerance(id, undefined);
+    }
   });
 });

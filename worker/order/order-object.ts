@@ -101,6 +101,13 @@ const PENDING_CLAIMS = "pending_claims";
  */
 const LOCK_UNCONFIRMED = "lock_unconfirmed";
 
+/**
+ * Storage key of the merchant's `PAYMENT_TOLERANCE_PERCENT` when the order opened: an order's
+ * terms never change under it (a paid order told `order.paid` must not turn partially paid, and
+ * be paid and told again, because a later deploy lowered the tolerance).
+ */
+const TOLERANCE = "payment_tolerance_percent";
+
 /** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
 const FIAT_MINIMUM = "fiat_min_invoice_amount";
 
@@ -151,10 +158,11 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return this.ctx.storage.kv.get<PaymentMode>(PAYMENT_MODE) ?? "hosted";
   }
 
-  /** The merchant's tolerance and the fiat's minimum invoice (`snapshot.ts`). */
+  /** The merchant's tolerance (as when the order opened) and the fiat's minimum invoice (`snapshot.ts`). */
   #terms(): PaymentTerms {
     return {
-      tolerancePercent: this.config().PAYMENT_TOLERANCE_PERCENT,
+      tolerancePercent:
+        this.ctx.storage.kv.get<string>(TOLERANCE) ?? this.config().PAYMENT_TOLERANCE_PERCENT,
       minInvoiceAmount: this.ctx.storage.kv.get<string>(FIAT_MINIMUM) ?? null,
     };
   }
@@ -269,6 +277,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       currency: input.currency,
     });
     this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, input.mode);
+    this.ctx.storage.kv.put(TOLERANCE, config.PAYMENT_TOLERANCE_PERCENT);
     this.ctx.storage.kv.put<Redirects>(REDIRECTS, {
       ...(input.successUrl ? { successUrl: input.successUrl } : {}),
       ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
