@@ -308,3 +308,38 @@ describe("the tolerance changing while an order is open", () => {
     }
   });
 });
+
+describe("a retry whose create answer was lost, then more money lands on the ended attempt", () => {
+  it("the next retry still opens an attempt for what is due (the lost attempt's orderId holds the old amount)", {
+    timeout: 30_000,
+  }, async () => {
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "lostretry" });
+    await markEnded(id);
+    // The service makes attempt 2 (29.90) on every try, but no answer reaches the worker.
+    await fault({ path: "/invoice", method: "POST", mode: "drop", times: 3 });
+    const lost = await postJson(`/v1/checkouts/${id}/retry`, {});
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    expect((await upstreamInvoice(`${orderId}-2`)).status).toBe(200);
+    // 10 more arrive late on attempt 1: 19.90 is due now, not 29.90. (The sandbox takes no
+    // second partial payment; the ledger is written as applying that read would write it.)
+    await runInDurableObject(env.ORDERS.get(env.ORDERS.idFromName(id)), (o: OrderObject) => {
+      o.store.sql.exec(
+        "UPDATE attempts SET crypto_received = '30', crypto_applied = '30', fiat_applied = '30.00' WHERE number = 1",
+      );
+    });
+    expect((await ledgerOf(sub)).amountDue).toBe("19.90");
+    const again = await postJson(`/v1/checkouts/${id}/retry`, {});
+    const body = (await again.json()) as Snap;
+    expect(body.error?.code, "the retry was refused").toBeUndefined();
+    expect([again.status, body.data.amountDue, body.data.orderState]).toEqual([
+      200,
+      "19.90",
+      "partially_paid",
+    ]);
+    const attempt = (await ledgerOf(sub)).attempts.at(-1)!;
+    expect([attempt.fiatAmount, attempt.status]).toEqual(["19.90", "created"]);
+    // The service holds that attempt's invoice, for exactly what is due.
+    const service = (await upstreamInvoice(attempt.orderId)).body.data;
+    expect([service.id, String(service.amount)]).toEqual([attempt.invoiceId, "19.9"]);
+  });
+});

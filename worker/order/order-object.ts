@@ -111,6 +111,17 @@ const TOLERANCE = "payment_tolerance_percent";
 /** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
 const FIAT_MINIMUM = "fiat_min_invoice_amount";
 
+/** Attempt orderIds a retry skips at most when the service holds them with other terms. */
+const MAX_ORDER_ID_SKIPS = 3;
+
+/**
+ * True when the service refused a create because its orderId already holds an invoice with
+ * other terms (`orderIdAlreadyExists`). An invoice it hands back that another order owns stays
+ * 409 `order_id_collision` (`invoice-ownership.ts`).
+ */
+const isOrderIdTaken = (created: Outcome<unknown>) =>
+  !created.ok && created.code === "checkout_conflict";
+
 /** The terms a checkout token fixes; two tokens for one order must agree on them. */
 interface Claims {
   amount: string;
@@ -678,10 +689,22 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const refused = this.#retryRefusal();
     if (refused) return refused;
     const config = this.config();
-    const number = seen + 1;
-    const orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
     const due = orderTotals(order, this.store.attempts(), [], this.#terms()).due;
-    const invoice = await this.#createInvoice(config, orderId, due, order);
+    let number = seen + 1;
+    let orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
+    let invoice = await this.#createInvoice(config, orderId, due, order);
+    // The service holds the orderId with other terms: an earlier try of ours whose answer was
+    // lost before more money changed what is due (no shopper ever saw it), or another order's.
+    // No attempt of this order uses it: take the next number (bounded).
+    for (
+      let skips = 0;
+      !invoice.ok && isOrderIdTaken(invoice) && skips < MAX_ORDER_ID_SKIPS;
+      skips++
+    ) {
+      number += 1;
+      orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
+      invoice = await this.#createInvoice(config, orderId, due, order);
+    }
     if (!invoice.ok) return invoice;
     this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
     return success(
