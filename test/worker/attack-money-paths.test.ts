@@ -156,6 +156,40 @@ async function failRefund(refund: { orderId: string; withdrawal: { id: string } 
     expect((await deliver(h)).status).toBe(200);
 }
 
+describe("money landing while a partial refund is quoted, then the commit is refused", () => {
+  it("the hold is released, the order is paid, and order.paid is sent then, once", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "ra" });
+    await markEnded(id);
+    await fault({
+      path: "/withdrawal/quote",
+      method: "POST",
+      mode: "delay",
+      delayMs: 1500,
+      times: 1,
+    });
+    await fault({
+      path: "/withdrawal/commit",
+      method: "POST",
+      mode: "status",
+      status: 409,
+      code: "exceptions.withdrawal.insufficientBalance",
+      times: 1,
+    });
+    const pending = refundOrder(sub);
+    await sleep(400);
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    await deliverAll(orderId);
+    expect(await paidNotes(sub)).toEqual([]);
+    const refused = await pending;
+    expect([refused.status, refused.body.error?.code]).toEqual([409, "insufficient_balance"]);
+    const ledger = await ledgerOf(sub);
+    expect([ledger.state, ledger.refunds]).toEqual(["paid", []]);
+    expect(await paidNotes(sub)).toHaveLength(1);
+  });
+});
+
 describe("the widget's view while a partial refund is being quoted", () => {
   // OPEN (the fix belongs in the order totals, `order/snapshot.ts` + `order/refunds.ts`, which
   // another branch is moving). While a refund of the partial payment holds the order, money
