@@ -377,3 +377,21 @@ describe("a retry whose create answer was lost, then more money lands on the end
     expect([service.id, String(service.amount)]).toEqual([attempt.invoiceId, "19.9"]);
   });
 });
+
+describe("an order paid by late money on an ended attempt while the next attempt is open", () => {
+  it("locking a currency on the open attempt is refused: no address is offered for a paid order", {
+    timeout: 20_000,
+  }, async () => {
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "paidlock" });
+    await markEnded(id);
+    expect((await postJson(`/v1/checkouts/${id}/retry`, {})).status).toBe(200);
+    // The rest lands late on attempt 1: the order is paid, attempt 2 is still open upstream.
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    await deliverAll(orderId);
+    expect((await ledgerOf(sub)).state).toBe("paid");
+    const locked = await lock(id, "USDT_TRC20");
+    expect([locked.status, locked.body.error?.code]).toEqual([409, "order_paid"]);
+    // Nothing was locked at the service: attempt 2 offers no address to pay.
+    expect((await upstreamInvoice(`${orderId}-2`)).body.data.address).toBeNull();
+  });
+});

@@ -553,6 +553,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!attempt) return failure(404, "not_found", "No such checkout.");
     const refunded = this.#refundedGuard();
     if (refunded) return refunded;
+    // Paid by another attempt (late money on an ended one): no address for this one is offered.
+    const order = this.store.order()!;
+    if (orderTotals(order, this.store.attempts(), [], this.#terms()).state === "paid")
+      return failure(409, "order_paid", "This order is already paid.");
     const config = this.config();
     if (this.#mode() !== "in-page") {
       return failure(
