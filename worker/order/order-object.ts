@@ -31,13 +31,14 @@ import {
   type Followed,
   type FollowPlan,
   forgetFollowed,
+  hurryReads,
   knownFacts,
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import { CATCH_UP_MS, LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot } from "../events/live-events.ts";
-import { enqueue } from "../events/outbox-store.ts";
+import { enqueue, outboxRows } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
@@ -91,8 +92,34 @@ type Redirects = { successUrl?: string; failedUrl?: string };
  */
 const PENDING_CLAIMS = "pending_claims";
 
+/**
+ * Storage key of the invoice id whose last currency lock may have reached the service without
+ * its answer being applied (lost, garbled, 5xx, or the object reset mid-call): written before
+ * the lock is sent, removed once a lock's answer is applied. While set, the attempt's stored
+ * currency does not short-circuit a lock (the service may hold another one now).
+ */
+const LOCK_UNCONFIRMED = "lock_unconfirmed";
+
+/**
+ * Storage key of the merchant's `PAYMENT_TOLERANCE_PERCENT` when the order opened: an order's
+ * terms never change under it (a paid order told `order.paid` must not turn partially paid, and
+ * be paid and told again, because a later deploy lowered the tolerance).
+ */
+const TOLERANCE = "payment_tolerance_percent";
+
 /** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
 const FIAT_MINIMUM = "fiat_min_invoice_amount";
+
+/** Attempt orderIds a retry skips at most when the service holds them with other terms. */
+const MAX_ORDER_ID_SKIPS = 3;
+
+/**
+ * True when the service refused a create because its orderId already holds an invoice with
+ * other terms (`orderIdAlreadyExists`). An invoice it hands back that another order owns stays
+ * 409 `order_id_collision` (`invoice-ownership.ts`).
+ */
+const isOrderIdTaken = (created: Outcome<unknown>) =>
+  !created.ok && created.code === "checkout_conflict";
 
 /** The terms a checkout token fixes; two tokens for one order must agree on them. */
 interface Claims {
@@ -141,10 +168,11 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return this.ctx.storage.kv.get<PaymentMode>(PAYMENT_MODE) ?? "hosted";
   }
 
-  /** The merchant's tolerance and the fiat's minimum invoice (`snapshot.ts`). */
+  /** The merchant's tolerance (as when the order opened) and the fiat's minimum invoice (`snapshot.ts`). */
   #terms(): PaymentTerms {
     return {
-      tolerancePercent: this.config().PAYMENT_TOLERANCE_PERCENT,
+      tolerancePercent:
+        this.ctx.storage.kv.get<string>(TOLERANCE) ?? this.config().PAYMENT_TOLERANCE_PERCENT,
       minInvoiceAmount: this.ctx.storage.kv.get<string>(FIAT_MINIMUM) ?? null,
     };
   }
@@ -259,6 +287,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       currency: input.currency,
     });
     this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, input.mode);
+    this.ctx.storage.kv.put(TOLERANCE, config.PAYMENT_TOLERANCE_PERCENT);
     this.ctx.storage.kv.put<Redirects>(REDIRECTS, {
       ...(input.successUrl ? { successUrl: input.successUrl } : {}),
       ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
@@ -468,7 +497,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
         underpaid: underpaid && !underpaidBefore ? underpaid : null,
         now,
       });
-      for (const note of notes) enqueue(sql, note, Date.now());
+      // A refund of the partial payment holds the order (quoted, not yet recorded): it may yet
+      // close the order, so `order.paid` waits for its fate. Recorded live, the order ends
+      // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
+      const withheld = readHold(sql)?.reason === "partially_paid";
+      for (const note of notes) {
+        if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
+      }
       const detail = effect.changed
         ? recording.message
         : `${recording.message} (no change: status ${invoice.status} after ${attempt.status})`;
@@ -517,6 +552,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!attempt) return failure(404, "not_found", "No such checkout.");
     const refunded = this.#refundedGuard();
     if (refunded) return refunded;
+    // Paid by another attempt (late money on an ended one): no address for this one is offered.
+    const order = this.store.order()!;
+    if (orderTotals(order, this.store.attempts(), [], this.#terms()).state === "paid")
+      return failure(409, "order_paid", "This order is already paid.");
     const config = this.config();
     if (this.#mode() !== "in-page") {
       return failure(
@@ -539,7 +578,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
         "A payment has already been received; the currency can no longer change.",
       );
     }
-    if (attempt.currency?.code === currency.code && attempt.address && attempt.cryptoExpected) {
+    const kv = this.ctx.storage.kv;
+    const unconfirmed = kv.get<string>(LOCK_UNCONFIRMED) === attempt.invoiceId;
+    if (
+      !unconfirmed &&
+      attempt.currency?.code === currency.code &&
+      attempt.address &&
+      attempt.cryptoExpected
+    ) {
       return success(this.#snapshotAt(this.log.lastSeq()));
     }
     const slot = takeSlot(this.ctx.storage.kv, CURRENCY_LOCKS, Date.now());
@@ -551,6 +597,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
         slot.retryAfter,
       );
     }
+    // Written ahead: an answer lost, or an object reset before the answer is applied, leaves it.
+    kv.put(LOCK_UNCONFIRMED, attempt.invoiceId);
     try {
       const invoice = await lockInvoiceCurrency(upstreamFor(config), {
         invoiceId: attempt.invoiceId,
@@ -560,19 +608,28 @@ export class OrderObject extends StoredObject implements OrderRpc {
         ...this.store.attemptByInvoiceId(attempt.invoiceId)!,
         lockExpiresAt: invoice.expiresAt,
       });
-      return success(
-        await this.#applyFacts(
-          invoice,
-          {
-            type: "currency.locked",
-            message: `${invoice.cryptoCurrencyCode} locked on ${attempt.orderId}`,
-          },
-          currency,
-        ),
+      const snapshot = await this.#applyFacts(
+        invoice,
+        {
+          type: "currency.locked",
+          message: `${invoice.cryptoCurrencyCode} locked on ${attempt.orderId}`,
+        },
+        currency,
       );
+      kv.delete(LOCK_UNCONFIRMED);
+      return success(snapshot);
     } catch (error) {
       if (error instanceof CurrencyLockUnsupportedError)
         return success(await this.#switchToHosted());
+      if (isUncertainFailure(error)) {
+        // The service may have locked this currency without us hearing it (LOCK_UNCONFIRMED
+        // stays): the invoice is read back soon.
+        hurryReads(this.store.sql, Date.now() + CATCH_UP_MS, {
+          kind: "invoice",
+          id: attempt.invoiceId,
+        });
+        await this.armAlarm();
+      }
       return upstreamFailure(error, this.logger());
     }
   }
@@ -635,10 +692,22 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const refused = this.#retryRefusal();
     if (refused) return refused;
     const config = this.config();
-    const number = seen + 1;
-    const orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
     const due = orderTotals(order, this.store.attempts(), [], this.#terms()).due;
-    const invoice = await this.#createInvoice(config, orderId, due, order);
+    let number = seen + 1;
+    let orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
+    let invoice = await this.#createInvoice(config, orderId, due, order);
+    // The service holds the orderId with other terms: an earlier try of ours whose answer was
+    // lost before more money changed what is due (no shopper ever saw it), or another order's.
+    // No attempt of this order uses it: take the next number (bounded).
+    for (
+      let skips = 0;
+      !invoice.ok && isOrderIdTaken(invoice) && skips < MAX_ORDER_ID_SKIPS;
+      skips++
+    ) {
+      number += 1;
+      orderId = attemptOrderId(config.ORDER_ID_PREFIX, order.invoiceNumber, number);
+      invoice = await this.#createInvoice(config, orderId, due, order);
+    }
     if (!invoice.ok) return invoice;
     this.store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));
     return success(
@@ -700,20 +769,51 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return this.lane.run(async () => this.#recordRefund(refund));
   }
 
-  #recordRefund(refund: RefundRecord): Outcome<{ changed: boolean }> {
+  async #recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
     if (!this.hasSchema || !this.store.order()) return failure(404, "not_found", "No such order.");
     const now = new Date().toISOString();
+    let notified = false;
     const event = this.ctx.storage.transactionSync(() => {
       if (!writeRefund(this.store.sql, refund, now)) return null;
       // A refund that failed or was cancelled returned nothing: the order takes payment again.
-      if (!isLive(refund)) releaseHold(this.store.sql, refund.orderId);
+      if (!isLive(refund) && releaseHold(this.store.sql, refund.orderId))
+        notified = this.#sendOwedPaid(now);
       return this.#append(
         "refund.status",
         `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
       );
     });
     if (event) this.#publish(event, "refund.status");
+    if (notified) await this.scheduleAlarm();
     return success({ changed: event !== null });
+  }
+
+  /**
+   * After a refund hold was released (the refund failed, was cancelled or never reached the
+   * service): the order's one `order.paid`, if it is paid now and none was ever queued (it was
+   * withheld while the hold lasted, or money landed while a live refund made it `refunded`).
+   * Inside the caller's transaction; true when one was queued (the caller schedules the alarm).
+   */
+  #sendOwedPaid(now: string): boolean {
+    if (outboxRows(this.store.sql).some((n) => n.type === "order.paid")) return false;
+    const order = this.store.order()!;
+    const attempts = this.store.attempts();
+    const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
+    if (after.state !== "paid") return false;
+    const attempt = attempts[attempts.length - 1]!;
+    const notes = notificationsFor({
+      order,
+      attempt,
+      previousStatus: attempt.status,
+      statusChanged: false,
+      payment: null,
+      cryptoCurrencyCode: attempt.currency?.code ?? null,
+      before: { ...after, state: "partially_paid" },
+      after,
+      now,
+    });
+    for (const note of notes) enqueue(this.store.sql, note, Date.now());
+    return notes.length > 0;
   }
 
   /**
@@ -750,7 +850,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
     return this.lane.run(async () => {
       if (!this.hasSchema) return failure(404, "not_found", "No such order.");
-      return success({ released: releaseHold(this.store.sql, orderId) });
+      let notified = false;
+      const released = this.ctx.storage.transactionSync(() => {
+        if (!releaseHold(this.store.sql, orderId)) return false;
+        notified = this.#sendOwedPaid(new Date().toISOString());
+        return true;
+      });
+      if (notified) await this.scheduleAlarm();
+      return success({ released });
     });
   }
 
