@@ -24,6 +24,7 @@ import {
   simulate,
   sleep,
   upstreamRequests,
+  worker,
 } from "./helpers.ts";
 import { paidOrder } from "./orders.ts";
 
@@ -50,6 +51,11 @@ afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
 
+/** The checkout's snapshot as the widget reads it. */
+async function snapshotOf(id: string): Promise<CheckoutSnapshot> {
+  return ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;
+}
+
 describe("the refund hold", () => {
   it("a shopper's retry landing between the refund check and its commit is refused", {
     timeout: 20_000,
@@ -69,6 +75,8 @@ describe("the refund hold", () => {
     await sleep(400);
     const during = await retry(id);
     expect([during.status, during.body.error?.code]).toEqual([409, "order_refunded"]);
+    // The widget is never offered the retry the worker refuses.
+    expect((await snapshotOf(id)).canRetry).toBe(false);
     const lock = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode: "TRX" });
     expect(lock.status).toBe(409);
     const done = await pending;
@@ -112,6 +120,8 @@ describe("the refund hold", () => {
     await deliverAll(`cc-${sub}`);
     const refused = await refundOrder(sub);
     expect([refused.status, refused.body.error?.code]).toEqual([400, "amount_below_minimum"]);
+    // The release is an event: watchers are offered the retry again.
+    expect((await snapshotOf(id)).canRetry).toBe(true);
     expect((await retry(id)).status).toBe(200);
   });
 

@@ -191,6 +191,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
         seq,
         now: new Date().toISOString(),
         terms: this.#terms(),
+        refundHold: readHold(this.store.sql)?.reason ?? null,
       },
       readRefunds(this.store.sql),
     );
@@ -851,13 +852,15 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return this.lane.run(async () => {
       if (!this.hasSchema) return failure(404, "not_found", "No such order.");
       let notified = false;
-      const released = this.ctx.storage.transactionSync(() => {
-        if (!releaseHold(this.store.sql, orderId)) return false;
+      const event = this.ctx.storage.transactionSync(() => {
+        if (!releaseHold(this.store.sql, orderId)) return null;
         notified = this.#sendOwedPaid(new Date().toISOString());
-        return true;
+        // Watchers learn the hold ended (retry allowed again, or a paid state now final).
+        return this.#append("refund.abandoned", `refund ${orderId} never reached the service`);
       });
+      if (event) this.#publish(event, "refund.abandoned");
       if (notified) await this.scheduleAlarm();
-      return success({ released });
+      return success({ released: event !== null });
     });
   }
 

@@ -33,6 +33,12 @@ export interface SnapshotContext {
   seq: number;
   now: string;
   terms?: PaymentTerms;
+  /**
+   * Why a refund holds the order (quoted, not yet recorded), or null. While a refund of a
+   * partial payment holds it, a `paid` state is not final: the refund may still close the
+   * order as `refunded`, and a final snapshot ends every watcher's stream.
+   */
+  refundHold?: "overpaid" | "partially_paid" | null;
 }
 
 /**
@@ -145,6 +151,7 @@ export function buildSnapshot(
   const totals = orderTotals(order, attempts, refunds, terms);
   const paid = totals.state === "paid";
   const underpaid = remainderBelowMinimum(attempts, totals, terms);
+  const hold = ctx.refundHold ?? null;
   return {
     id: order.checkoutId,
     kind: "invoice",
@@ -174,8 +181,10 @@ export function buildSnapshot(
       !paid &&
       !underpaid &&
       totals.state !== "refunded" &&
+      // A refund in progress refuses retries (409 `order_refunded`) until it fails.
+      hold === null &&
       (ENDED.has(attempt.status) || attempt.ended),
-    final: paid,
+    final: paid && hold !== "partially_paid",
     refundAddress:
       order.refundCurrency && order.refundAddress
         ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
