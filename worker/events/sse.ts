@@ -13,7 +13,7 @@
  *   which a returned stream outlives. Over a real socket, a local workerd itself learns that a
  *   connection closed only when it next writes to it: there the heartbeat comment is what
  *   makes it cancel the stream, and the subscriber goes at that heartbeat (with the native
- *   stream it went one heartbeat later: only the write after the failed one failed);
+ *   stream it could take one heartbeat more);
  * - a subscriber whose write fails is dropped at once too;
  * - each stream lives at most `maxLifetimeMs`, then closes; EventSource reconnects with
  *   `Last-Event-ID` and is replayed what it missed;
@@ -77,7 +77,8 @@ export class SseHub {
   open(frames: readonly string[], options: { close: boolean }): Response {
     // A plain ReadableStream, not a TransformStream: a frame is one `enqueue` (no JS writer
     // and no transform step between it and the response pipe), and its `cancel()` is the one
-    // signal workerd gives when the client goes away.
+    // signal workerd gives when the client goes away. A thousand-watcher fan-out measured the
+    // same as through workerd's native identity stream (README, issue 14's third round).
     let subscriber: Subscriber | undefined;
     const readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
