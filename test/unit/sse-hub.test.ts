@@ -61,6 +61,29 @@ describe("SseHub", () => {
     expect(hub.size).toBe(0);
   });
 
+  it("drops a subscriber as soon as its reader cancels, before any write", async () => {
+    const hub = new SseHub({ heartbeatMs: 60_000 });
+    const gone = hub.open([], { close: false });
+    const staying = hub.open([], { close: false });
+    expect(hub.size).toBe(2);
+    await gone.body!.cancel();
+    expect(hub.size).toBe(1);
+    // The one left still gets every frame.
+    hub.broadcast(sseFrame(2, '{"b":2}'), false);
+    expect(await readSome(staying, (t) => t.includes('{"b":2}'))).toContain("id: 2");
+    hub.closeAll();
+  });
+
+  it("sends the same frame intact to every subscriber", async () => {
+    const hub = new SseHub();
+    const streams = [1, 2, 3].map(() => hub.open([], { close: false }));
+    hub.broadcast(sseFrame(5, '{"same":true}'), true);
+    for (const res of streams) {
+      const text = await readSome(res, () => false);
+      expect(text).toBe('retry: 2000\n\nid: 5\nevent: snapshot\ndata: {"same":true}\n\n<EOF>');
+    }
+  });
+
   it("a finite stream (already final) closes after its frames", async () => {
     const hub = new SseHub();
     const res = hub.open([sseFrame(9, "{}")], { close: true });

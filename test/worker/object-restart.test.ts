@@ -7,7 +7,15 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
-import { fault, ledgerOf, openCheckout, sleep, uniqueSub, upstreamInvoice } from "./helpers.ts";
+import {
+  fault,
+  ledgerOf,
+  openCheckout,
+  sleep,
+  uniqueSub,
+  upstreamInvoice,
+  upstreamRequests,
+} from "./helpers.ts";
 
 describe("object restarted mid-call", () => {
   it("an open in flight answers 503 service_busy; opening again adopts the service's invoice", async () => {
@@ -38,6 +46,36 @@ describe("object restarted mid-call", () => {
     const upstream = await upstreamInvoice(`cc-${sub}`);
     expect(upstream.status).toBe(200);
     expect(upstream.body.data.id).toBe(await attemptInvoiceId(sub));
+  });
+});
+
+describe("claims across a restart mid-create", () => {
+  it("a token with other terms gets 409 checkout_conflict with no upstream call after the object restarted during the first create", async () => {
+    const sub = uniqueSub("restart-claims");
+    const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    await fault({
+      path: "/invoice",
+      method: "POST",
+      mode: "timeout-after-create",
+      delayMs: 1500,
+      times: 1,
+    });
+    const inFlight = openCheckout({ sub, amount: "25.00" });
+    await sleep(400);
+    await runInDurableObject(stub, (_o, state) => state.abort("restart")).catch(() => {});
+    expect((await inFlight).status).toBe(503);
+
+    // The service holds an invoice for 25.00 under this order's orderId: 30.00 must not open.
+    const before = (await upstreamRequests("/invoice", "POST")).length;
+    const other = await openCheckout({ sub, amount: "30.00" });
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe("checkout_conflict");
+    expect((await upstreamRequests("/invoice", "POST")).length).toBe(before);
+
+    const same = await openCheckout({ sub, amount: "25.00" });
+    expect([200, 201]).toContain(same.status);
+    expect(same.body.data.amount).toBe("25.00");
   });
 });
 

@@ -245,9 +245,12 @@ export class OrderObject extends StoredObject implements OrderRpc {
   async open(
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
-    if (!this.hasSchema) this.ensureSchema();
-    if (input.minInvoiceAmount) this.ctx.storage.kv.put(FIAT_MINIMUM, input.minInvoiceAmount);
-    const existing = this.store.order();
+    // Written only when it changed: a reopen then writes nothing, and its answer waits for no
+    // commit (the output gate holds an answer until every write before it is durable).
+    const minimum = input.minInvoiceAmount;
+    if (minimum && this.ctx.storage.kv.get<string>(FIAT_MINIMUM) !== minimum)
+      this.ctx.storage.kv.put(FIAT_MINIMUM, minimum);
+    const existing = this.hasSchema ? this.store.order() : null;
     // Every open compares against the terms already claimed: the order row, or (before it
     // exists) the claims of a create in flight or of one that failed uncertainly.
     const claimed: Claims | undefined = existing ?? this.ctx.storage.kv.get<Claims>(PENDING_CLAIMS);
@@ -265,7 +268,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
     // Concurrent opens queue in the lane: the first creates, the rest find its attempt.
     return this.lane.run(async () => {
-      if (this.store.currentAttempt())
+      if (this.#current())
         return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
       const outcome = await this.#creatingWhile(() => this.#createFirst(input));
       return outcome.ok ? success({ created: !existing, snapshot: outcome.value }) : outcome;
@@ -304,6 +307,11 @@ export class OrderObject extends StoredObject implements OrderRpc {
       return invoice;
     }
     const now = new Date().toISOString();
+    // The tables are made here, with the order's first rows, not before the upstream call:
+    // the output gate holds that call until everything written before it is committed, and
+    // the claims alone are a far smaller commit than the whole schema. Nothing between the
+    // DDL and the transaction awaits, so both land in one commit.
+    if (!this.hasSchema) this.ensureSchema();
     this.ctx.storage.transactionSync(() => {
       if (!this.store.order()) {
         this.store.insertOrder({
