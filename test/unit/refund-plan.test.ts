@@ -120,4 +120,115 @@ describe("refundPlan", () => {
     });
     expect(!plan.ok && [plan.status, plan.code]).toEqual([409, "refund_address_missing"]);
   });
+
+  it("a paid order also refunds what its attempts paid beyond its amount, at each attempt's own rate, rounded down", () => {
+    // 49.90 USD: attempt 1 got 20 of 49.9 USDT, ended; attempt 2 (29.90 USD at 29.9 USDT) paid;
+    // then the rest of attempt 1 landed late: 79.80 paid, 29.90 beyond the amount.
+    const facts: RefundFacts = {
+      state: "paid",
+      amount: "49.90",
+      refundAddress: TO,
+      attempts: [
+        attempt({
+          status: "paid",
+          cryptoReceived: "49.9",
+          fiatAmount: "49.90",
+          fiatApplied: "49.90",
+          decimalPlaces: 6,
+        }),
+        attempt({
+          number: 2,
+          status: "paid",
+          cryptoExpected: "29.9",
+          cryptoReceived: "29.9",
+          fiatAmount: "29.90",
+          fiatApplied: "29.90",
+          decimalPlaces: 6,
+        }),
+      ],
+      refunds: [],
+    };
+    expect(refundPlan(facts)).toEqual({
+      ok: true,
+      value: { ...TO, refundable: "29.9", reason: "overpaid" },
+    });
+    // Another rate on the attempt that absorbs the excess: 10.00 USD beyond the amount, at
+    // 3 TRX-like units per USD with 2 places, 33.333… → 33.33 (down: the order stays paid).
+    const rated: RefundFacts = {
+      ...facts,
+      amount: "40.00",
+      attempts: [
+        attempt({
+          status: "paid",
+          cryptoExpected: "10",
+          cryptoReceived: "10",
+          fiatAmount: "20.00",
+          fiatApplied: "20.00",
+          decimalPlaces: 2,
+        }),
+        attempt({
+          number: 2,
+          status: "paid",
+          cryptoExpected: "100",
+          cryptoReceived: "100",
+          fiatAmount: "30.00",
+          fiatApplied: "30.00",
+          decimalPlaces: 2,
+        }),
+      ],
+    };
+    expect(refundPlan(rated)).toEqual({
+      ok: true,
+      value: { ...TO, refundable: "33.33", reason: "overpaid" },
+    });
+    // Net of a live refund already made; a second one finds nothing left.
+    const refunds = [
+      {
+        orderId: "cc-1-refund",
+        cryptoCurrencyCode: "USDT_TRC20",
+        amount: "29.9",
+        status: "completed" as const,
+      },
+    ];
+    const again = refundPlan({ ...facts, refunds });
+    expect(again.ok ? null : again.code).toBe("nothing_to_refund");
+  });
+
+  it("an excess beyond the amount is returned in the address's currency when an attempt in it can carry it; otherwise the other currency is named", () => {
+    const usdt = attempt({
+      status: "paid",
+      cryptoReceived: "49.9",
+      fiatAmount: "49.90",
+      fiatApplied: "49.90",
+      decimalPlaces: 6,
+    });
+    const trx = attempt({
+      number: 2,
+      status: "paid",
+      cryptoCurrencyCode: "TRX",
+      cryptoExpected: "100",
+      cryptoReceived: "100",
+      fiatAmount: "29.90",
+      fiatApplied: "29.90",
+      decimalPlaces: 6,
+    });
+    const facts: RefundFacts = {
+      state: "paid",
+      amount: "49.90",
+      refundAddress: TO,
+      attempts: [usdt, trx],
+      refunds: [],
+    };
+    // 29.90 USD beyond the amount, returned as USDT the order received: what stays (20 USDT
+    // + 100 TRX) is still worth the order's amount.
+    expect(refundPlan(facts)).toEqual({
+      ok: true,
+      value: { ...TO, refundable: "29.9", reason: "overpaid" },
+    });
+    const trxOnly = refundPlan({
+      ...facts,
+      attempts: [{ ...usdt, cryptoCurrencyCode: "TRX" }, trx],
+    });
+    expect(trxOnly.ok ? null : trxOnly.message).toMatch(/paid in TRX/);
+  });
 });

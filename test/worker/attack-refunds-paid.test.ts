@@ -2,7 +2,7 @@
  * Adversarial regressions (issue 10) on refunds racing payments: money that lands while a
  * refund of the partial payment holds the order (quoted, not yet recorded) or after it was
  * recorded, and what the merchant is told (`order.paid` once iff paid) and the widget sees.
- * A test marked `it.fails` documents a bug that is still open (its comment says why).
+ * Each was found open; the comments say what broke and where it is fixed.
  *
  * The sandbox never pays an expired invoice, but a real service credits money that arrives
  * after expiry: tests mark the attempt ended in storage, exactly as an `expired` read would.
@@ -138,14 +138,11 @@ describe("money landing while a partial refund is quoted, then the commit is ref
 });
 
 describe("the widget's view while a partial refund is being quoted", () => {
-  // OPEN (the fix belongs in the order totals, `order/snapshot.ts` + `order/refunds.ts`, which
-  // another branch is moving). While a refund of the partial payment holds the order, money
-  // that completes it makes the snapshot `paid` with `final: true`: every SSE stream closes and
-  // the widget stops listening (a reconnect after the final event gets 204). The refund then
-  // records live and the order ends `refunded`, which no widget ever sees: the last snapshot a
-  // watcher received (`paid`) is not the ledger (`refunded`). The hold of a partial refund
-  // should count like a live refund in the order's state (not final, `refunded` while it holds;
-  // back to `paid` with an event and `order.paid` when it is released).
+  // Found open: while a refund of the partial payment held the order, money that completed it
+  // made the snapshot `paid` with `final: true`: every SSE stream closed, then the refund
+  // recorded live and the order ended `refunded`, which no widget saw. A paid state is now not
+  // final while such a hold lasts (`order/snapshot.ts` `refundHold`); the hold's release is an
+  // event.
   it("never publishes a final snapshot that a later event contradicts", {
     timeout: 20_000,
   }, async () => {
@@ -184,14 +181,12 @@ describe("money landing after a partial refund that then fails", () => {
 });
 
 describe("an order paid twice over by two attempts (late money on an ended attempt)", () => {
-  // OPEN (refund planning, `payout/refund.ts`, is being moved on another branch). A paid order
-  // refunds only the crypto excess of attempts the service calls `overpaid`. When money lands
-  // late on an ended attempt after the next attempt paid the rest (the real service credits
-  // money after expiry), each attempt is exactly `paid`, the ledger reports `amountOverpaid`
-  // 29.90, and the refund answers 409 `nothing_to_refund`: the shopper's second payment can
-  // never be returned through the API. The refundable excess should count what attempts
-  // received beyond the order's amount (in the refund address's currency).
-  it.fails("lets the merchant refund what the order received beyond its amount", {
+  // Found open: a paid order refunded only the crypto excess of attempts the service calls
+  // `overpaid`. When money lands late on an ended attempt after the next attempt paid the rest
+  // (the real service credits money after expiry), each attempt is exactly `paid`, the ledger
+  // reports `amountOverpaid` 29.90, and the refund answered 409 `nothing_to_refund`. The plan
+  // now counts what attempts paid beyond the order's amount (`refunds/plan.ts`).
+  it("lets the merchant refund what the order received beyond its amount", {
     timeout: 20_000,
   }, async () => {
     const { sub, id, orderId } = await paidOrder("partial", "20", { label: "twice" });
@@ -217,5 +212,7 @@ describe("an order paid twice over by two attempts (late money on an ended attem
     expect(refund.body.error?.code, "refund refused").toBeUndefined();
     expect(refund.status).toBe(201);
     expect(new Big(refund.body.data.amount).gt(0)).toBe(true);
+    // What stays is still worth the order: it stays paid.
+    expect((await ledgerOf(sub)).state).toBe("paid");
   });
 });

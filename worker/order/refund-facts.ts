@@ -30,6 +30,7 @@ export function refundFacts(
   const refunds = readRefunds(store.sql);
   return {
     state: orderTotals(order, attempts, refunds, terms).state,
+    amount: order.amount,
     refundAddress:
       order.refundAddress && order.refundCurrency
         ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
@@ -43,6 +44,9 @@ export function refundFacts(
         cryptoCurrencyCode: a.currency?.code ?? null,
         cryptoExpected: a.cryptoExpected,
         cryptoReceived: a.cryptoReceived,
+        fiatAmount: a.fiatAmount,
+        fiatApplied: a.fiatApplied,
+        decimalPlaces: a.currency?.decimalPlaces ?? null,
       };
     }),
     refunds,

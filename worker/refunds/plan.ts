@@ -3,8 +3,11 @@
  * What a refund of an order pays back, computed exactly from the order's ledger, in the crypto
  * currency of the shopper's refund address (a refund returns the crypto actually received, never
  * a conversion):
- * - a `paid` order: the excess `cryptoReceived − cryptoExpected` of its `overpaid` attempts (the
- *   order stays paid);
+ * - a `paid` order: the excess `cryptoReceived − cryptoExpected` of its `overpaid` attempts, plus
+ *   what attempts together paid beyond the order's amount (late money on an ended attempt after
+ *   the next one paid the rest): that fiat excess is returned as crypto those attempts received,
+ *   at each attempt's own rate (`cryptoExpected ÷ fiatAmount`), latest attempt first, rounded
+ *   down to the currency's places, so the order stays paid after the refund;
  * - a `partially_paid` order: all crypto received on its settled attempts, but only once no
  *   attempt is open: every attempt ended (expired/failed/cancelled, or `partially_paid` whose
  *   invoice ended). Otherwise the shopper could still pay the rest after the refund and the
@@ -14,7 +17,7 @@
  */
 
 import type { InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
-import { add, cmp, isPositive, sub } from "../money/decimal.ts";
+import { add, cmp, div, isPositive, min, mul, sub } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import type { RefundReason } from "./records.ts";
 
@@ -25,6 +28,8 @@ import type { RefundReason } from "./records.ts";
 export interface RefundFacts {
   /** The order's state with its refunds (`paid`, `partially_paid`, …). */
   state: string;
+  /** The order's fiat amount; without it nothing paid beyond it across attempts is refunded. */
+  amount?: string;
   refundAddress: { cryptoCurrencyCode: string; address: string } | null;
   attempts: readonly {
     number: number;
@@ -35,6 +40,11 @@ export interface RefundFacts {
     cryptoCurrencyCode: string | null;
     cryptoExpected: string | null;
     cryptoReceived: string;
+    /** The attempt's fiat amount and the fiat its payments counted for (the ledger's). */
+    fiatAmount?: string;
+    fiatApplied?: string;
+    /** The attempt currency's decimal places (null when its catalogue entry is unknown). */
+    decimalPlaces?: number | null;
   }[];
   refunds: readonly {
     orderId: string;
@@ -100,6 +110,11 @@ export function refundPlan(order: RefundFacts): Outcome<RefundPlan> {
     }
     received = add(received, amount);
   }
+  if (order.state === "paid") {
+    const beyond = beyondAmount(order, code);
+    received = add(received, beyond.crypto);
+    otherCurrency ??= beyond.otherCurrency;
+  }
   const refunded = order.refunds
     .filter(
       (r) => r.cryptoCurrencyCode === code && r.status !== "failed" && r.status !== "cancelled",
@@ -120,4 +135,35 @@ export function refundPlan(order: RefundFacts): Outcome<RefundPlan> {
     refundable,
     reason: order.state === "paid" ? "overpaid" : "partially_paid",
   });
+}
+
+/**
+ * The crypto in `code` worth what the order's attempts paid beyond its amount, at each
+ * attempt's own rate, latest attempt first, each share rounded down to the currency's places.
+ * Its fiat value never exceeds that excess, so refunding it leaves the order paid.
+ */
+function beyondAmount(
+  order: RefundFacts,
+  code: string,
+): { crypto: string; otherCurrency: string | null } {
+  if (!order.amount) return { crypto: "0", otherCurrency: null };
+  const paid = order.attempts.reduce((sum, a) => add(sum, a.fiatApplied ?? "0"), "0");
+  let left = cmp(paid, order.amount) > 0 ? sub(paid, order.amount) : "0";
+  let crypto = "0";
+  let otherCurrency: string | null = null;
+  for (const a of [...order.attempts].reverse()) {
+    if (!isPositive(left)) break;
+    const { fiatAmount, fiatApplied, cryptoExpected, decimalPlaces } = a;
+    if (!fiatApplied || !isPositive(fiatApplied)) continue;
+    if (a.cryptoCurrencyCode !== code) {
+      otherCurrency ??= a.cryptoCurrencyCode;
+      continue;
+    }
+    if (!fiatAmount || !cryptoExpected || decimalPlaces == null || !isPositive(cryptoExpected))
+      continue;
+    const share = min(left, fiatApplied);
+    crypto = add(crypto, div(mul(share, cryptoExpected), fiatAmount, decimalPlaces, "down"));
+    left = sub(left, share);
+  }
+  return { crypto, otherCurrency };
 }
