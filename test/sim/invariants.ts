@@ -224,11 +224,38 @@ function checkRefunds(
               (s, i) => s.plus(dec(i.cryptoAmountReceived).minus(dec(i.cryptoAmountExpected))),
               new Big(0),
             )
+            .plus(beyondAmount(ledger.amount, invoices, code))
         : inCode.reduce((s, i) => s.plus(dec(i.cryptoAmountReceived)), new Big(0));
     check("refunds<=refundable", refunded.lte(refundable), () => {
       return `${refunded} ${code} refunded, ${refundable} refundable (order ${ledger.state})`;
     });
   }
+}
+
+/**
+ * The most crypto in `code` worth, at each invoice's own rate, what the invoices paid together
+ * beyond the order's amount: exact, and taken from the invoices with the most crypto per fiat
+ * first, so it bounds whatever the worker returns (its shares are rounded down).
+ */
+function beyondAmount(amount: string, invoices: ServiceInvoice[], code: string): Big {
+  const rate = (i: ServiceInvoice) => dec(i.cryptoAmountExpected).div(dec(i.amount));
+  const fiatPaid = (i: ServiceInvoice) => {
+    const expected = dec(i.cryptoAmountExpected);
+    if (expected.lte(0) || dec(i.amount).lte(0)) return new Big(0);
+    const received = dec(i.cryptoAmountReceived);
+    return (received.lt(expected) ? received : expected).div(rate(i));
+  };
+  let left = invoices.reduce((s, i) => s.plus(fiatPaid(i)), new Big(0)).minus(amount);
+  let crypto = new Big(0);
+  const inCode = invoices.filter((i) => i.cryptoCurrencyCode === code && dec(i.amount).gt(0));
+  for (const i of inCode.sort((a, b) => rate(b).cmp(rate(a)))) {
+    if (left.lte(0)) break;
+    const paid = fiatPaid(i);
+    const share = paid.lt(left) ? paid : left;
+    crypto = crypto.plus(share.times(rate(i)));
+    left = left.minus(share);
+  }
+  return crypto;
 }
 
 function checkNotifications(

@@ -27,6 +27,8 @@ export interface ServiceInvoice {
   id: string;
   orderId: string;
   status: string;
+  /** The invoice's fiat amount. */
+  amount: string;
   cryptoCurrencyCode: string | null;
   cryptoAmountExpected: string | null;
   cryptoAmountReceived: string | null;
