@@ -72,10 +72,8 @@ export class DepositObject extends StoredObject implements DepositRpc {
 
   /** Pushes a committed event to every subscriber. */
   #publish(event: Appended<DepositSnapshot>, type: string): DepositSnapshot {
-    this.hub.broadcast(event.frame, event.snapshot.final);
-    const { topUpId, seq, status } = event.snapshot;
-    this.logger().debug(type, { topUpId, seq, status });
-    return event.snapshot;
+    const { topUpId, status } = event.snapshot;
+    return this.publish(this.hub, event, type, { topUpId, status });
   }
 
   /** A second open of a top-up: its existing deposit, or 409 when it asks another currency. */
@@ -98,15 +96,16 @@ export class DepositObject extends StoredObject implements DepositRpc {
     input: OpenDeposit,
   ): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
-    const existing = this.#row();
-    if (existing) return this.#reopen(existing, input);
-    // The lane makes concurrent opens queue: the first creates, the rest find its row.
-    return this.lane.run(async () => {
-      const row = this.#row();
-      if (row) return this.#reopen(row, input);
-      const outcome = await this.#create(input);
-      return outcome.ok ? success({ created: true, snapshot: outcome.value }) : outcome;
-    });
+    return this.openOnce(
+      () => {
+        const row = this.#row();
+        return row ? this.#reopen(row, input) : null;
+      },
+      async () => {
+        const outcome = await this.#create(input);
+        return outcome.ok ? success({ created: true, snapshot: outcome.value }) : outcome;
+      },
+    );
   }
 
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {

@@ -2,7 +2,9 @@
  * @module
  * What every Durable Object of the worker shares (order, top-up, payout): its SQLite schema made
  * on first use, the event log, the configuration and logger, the serial lane of upstream work
- * (`converge/lane.ts`), the one webhook path (`applyWebhook`, over `converge/delivery.ts`), and
+ * (`converge/lane.ts`), creating its business object once (`openOnce`), publishing events to
+ * watchers (`publish`) and the stream route (`streamTo`), the one webhook path (`applyWebhook`,
+ * over `converge/delivery.ts`), and
  * the one alarm that both delivers the merchant-notification outbox and reconciles followed
  * upstream objects (`converge/reconcile.ts`).
  *
@@ -34,7 +36,7 @@ import type { Logger } from "../http/log.ts";
 import { success } from "../outcome/outcome.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { EventLog } from "./event-log.ts";
-import { eventStream, streamNotFound } from "./live-events.ts";
+import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
 import { deliverOutbox, nextOutboxAt } from "./outbox-store.ts";
 import type { SseHub } from "./sse.ts";
 
@@ -159,6 +161,40 @@ export abstract class StoredObject extends DurableObject<Env> {
       await this.armAlarm();
     }
     return eventStream(request, this.log, hub, render);
+  }
+
+  /**
+   * Creates this object's business object once. `existing` answers for an object already made
+   * (and for every open queued behind the one that makes it); `create` runs in the lane, so
+   * concurrent opens never create twice: the first creates, the rest find its result.
+   *
+   * @example
+   * return this.openOnce(() => (this.#row() ? reopened : null), () => this.#create(input));
+   */
+  protected openOnce<T>(existing: () => T | null, create: () => Promise<T>): Promise<T> {
+    const found = existing();
+    if (found !== null) return Promise.resolve(found);
+    return this.lane.run(async () => existing() ?? create());
+  }
+
+  /**
+   * Pushes an appended event to every watcher of `hub` and logs it (debug, with `fields`). Call
+   * only after the transaction that appended it committed: no watcher sees an event that may
+   * still roll back.
+   *
+   * @example
+   * const event = this.ctx.storage.transactionSync(() => appendSnapshot(this.log, …));
+   * return this.publish(this.hub, event, "deposit.status", { topUpId });
+   */
+  protected publish<S extends { final: boolean; seq: number }>(
+    hub: SseHub,
+    event: Appended<S>,
+    type: string,
+    fields: Record<string, unknown>,
+  ): S {
+    hub.broadcast(event.frame, event.snapshot.final);
+    this.logger().debug(type, { ...fields, seq: event.snapshot.seq });
+    return event.snapshot;
   }
 
   /**

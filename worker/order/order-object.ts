@@ -230,10 +230,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   /** Pushes an appended event to every subscriber; call only after its write committed. */
   #publish(event: Appended<CheckoutSnapshot>, type: string): CheckoutSnapshot {
-    this.hub.broadcast(event.frame, event.snapshot.final);
-    const { invoiceNumber, seq, attempt } = event.snapshot;
-    this.logger().debug(type, { invoiceNumber, seq, status: attempt.status });
-    return event.snapshot;
+    const { invoiceNumber, attempt } = event.snapshot;
+    return this.publish(this.hub, event, type, { invoiceNumber, status: attempt.status });
   }
 
   /** Appends and publishes an event outside any other write. */
@@ -264,15 +262,16 @@ export class OrderObject extends StoredObject implements OrderRpc {
         `Order ${input.invoiceNumber} already has a checkout for ${claimed.amount} ${claimed.currency}; a token with another amount or currency cannot reuse it.`,
       );
     }
-    if (existing && this.store.currentAttempt())
-      return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
-    // Concurrent opens queue in the lane: the first creates, the rest find its attempt.
-    return this.lane.run(async () => {
-      if (this.#current())
-        return success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) });
-      const outcome = await this.#creatingWhile(() => this.#createFirst(input));
-      return outcome.ok ? success({ created: !existing, snapshot: outcome.value }) : outcome;
-    });
+    return this.openOnce(
+      () =>
+        this.#current()
+          ? success({ created: false, snapshot: this.#snapshotAt(this.log.lastSeq()) })
+          : null,
+      async () => {
+        const outcome = await this.#creatingWhile(() => this.#createFirst(input));
+        return outcome.ok ? success({ created: !existing, snapshot: outcome.value }) : outcome;
+      },
+    );
   }
 
   async #creatingWhile<T>(create: () => Promise<T>): Promise<T> {
