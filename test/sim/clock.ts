@@ -44,40 +44,36 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
 const READ_POLLS = 40;
 const READ_POLL_MS = 50;
 
-/** Followed objects whose read was due at `at` and has not been done (nor rescheduled) since. */
-async function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
+/**
+ * Rows of `table` in the object's storage matching `where` (0 while the object has not made
+ * the table yet), read inside the object: it also sees what an alarm the runtime started on
+ * its own is doing right now.
+ */
+function countRows(
+  stub: DurableObjectStub,
+  table: string,
+  where: string,
+  ...args: SqlStorageValue[]
+): Promise<number> {
   return runInDurableObject(stub, (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
-    if (!hasTable(sql, "upstream_objects")) return 0;
-    return Number(
-      sql
-        .exec(
-          "SELECT COUNT(*) AS n FROM upstream_objects WHERE next_read_at IS NOT NULL AND next_read_at <= ?",
-          at,
-        )
-        .one().n,
-    );
-  }).catch(() => 0);
+    if (!hasTable(sql, table)) return 0;
+    return Number(sql.exec(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args).one().n);
+  });
+}
+
+/** Followed objects whose read was due at `at` and has not been done (nor rescheduled) since. */
+function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
+  const due = "next_read_at IS NOT NULL AND next_read_at <= ?";
+  return countRows(stub, "upstream_objects", due, at).catch(() => 0);
 }
 
 /**
- * Notifications an object still owes the merchant (undelivered, attempts left). Read inside the
- * object, so it also sees rows an alarm the runtime started on its own is delivering right now.
+ * Notifications an object still owes the merchant (undelivered, attempts left).
  *
  * @example
  * if ((await owedNotifications(world.stub)) > 0) await sleep(50);
  */
-export async function owedNotifications(stub: DurableObjectStub): Promise<number> {
-  return runInDurableObject(stub, (_o, state: DurableObjectState) => {
-    const sql = state.storage.sql;
-    if (!hasTable(sql, "outbox")) return 0;
-    return Number(
-      sql
-        .exec(
-          "SELECT COUNT(*) AS n FROM outbox WHERE delivered_at IS NULL AND attempts < ?",
-          MAX_ATTEMPTS,
-        )
-        .one().n,
-    );
-  });
+export function owedNotifications(stub: DurableObjectStub): Promise<number> {
+  return countRows(stub, "outbox", "delivered_at IS NULL AND attempts < ?", MAX_ATTEMPTS);
 }

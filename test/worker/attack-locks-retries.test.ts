@@ -8,7 +8,6 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
@@ -22,20 +21,13 @@ import {
   sleep,
   upstreamInvoice,
 } from "./helpers.ts";
-import { lockedCheckout, paidOrder } from "./orders.ts";
+import { lockCurrency as lock, lockedCheckout, paidOrder, type Snap } from "./orders.ts";
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
 afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
-
-type Snap = { data: CheckoutSnapshot; error?: { code: string; message: string } };
-
-async function lock(id: string, cryptoCurrencyCode: string) {
-  const res = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode });
-  return { status: res.status, body: (await res.json()) as Snap };
-}
 
 const paidNotes = async (sub: string) =>
   (await ledgerOf(sub)).notifications.filter((n) => n.type === "order.paid");

@@ -13,7 +13,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import type { PayoutView } from "../../worker/api/contract.ts";
 import { LOCKS_PER_MINUTE } from "../../worker/order/lock-throttle.ts";
 import {
   balance,
@@ -30,20 +30,13 @@ import {
   upstreamInvoice,
   upstreamRequests,
 } from "./helpers.ts";
-import { paidOrder, SHOPPER_TRON as TRON } from "./orders.ts";
+import { lockCurrency as lock, paidOrder, type Snap, SHOPPER_TRON as TRON } from "./orders.ts";
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
 afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
-
-type Snap = { data: CheckoutSnapshot; error?: { code: string; message: string } };
-
-async function lock(id: string, cryptoCurrencyCode: string) {
-  const res = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Snap };
-}
 
 /** Lock calls the service received so far (tests run one at a time). */
 const lockCalls = async () => (await upstreamRequests(LOCK_PATH, "POST")).length;

@@ -17,22 +17,30 @@ import {
   upstreamRequests,
 } from "./helpers.ts";
 
+/**
+ * Opens a checkout whose create the service makes at once but answers 1.5 s later, and aborts
+ * the order object (with `reason`) while that create is in flight: the open's promise.
+ */
+async function openAbortedMidCreate(label: string, reason: string) {
+  const sub = uniqueSub(label);
+  const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+  await fault({
+    path: "/invoice",
+    method: "POST",
+    mode: "timeout-after-create",
+    delayMs: 1500,
+    times: 1,
+  });
+  const inFlight = openCheckout({ sub, amount: "25.00" });
+  await sleep(400);
+  await runInDurableObject(stub, (_o, state) => state.abort(reason)).catch(() => {});
+  return { sub, inFlight };
+}
+
 describe("object restarted mid-call", () => {
   it("an open in flight answers 503 service_busy; opening again adopts the service's invoice", async () => {
-    const sub = uniqueSub("restart");
-    const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-    // The service makes the invoice at once but answers 1.5 s later.
-    await fault({
-      path: "/invoice",
-      method: "POST",
-      mode: "timeout-after-create",
-      delayMs: 1500,
-      times: 1,
-    });
-    const inFlight = openCheckout({ sub, amount: "25.00" });
-    await sleep(400);
-    await runInDurableObject(stub, (_o, state) => state.abort("secret-reason-42")).catch(() => {});
+    const { sub, inFlight } = await openAbortedMidCreate("restart", "secret-reason-42");
 
     const first = await inFlight;
     expect(first.status).toBe(503);
@@ -51,19 +59,7 @@ describe("object restarted mid-call", () => {
 
 describe("claims across a restart mid-create", () => {
   it("a token with other terms gets 409 checkout_conflict with no upstream call after the object restarted during the first create", async () => {
-    const sub = uniqueSub("restart-claims");
-    const id = await checkoutIdFor("invoice", sub, env.CHECKOUT_SIGNING_SECRET as string);
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-    await fault({
-      path: "/invoice",
-      method: "POST",
-      mode: "timeout-after-create",
-      delayMs: 1500,
-      times: 1,
-    });
-    const inFlight = openCheckout({ sub, amount: "25.00" });
-    await sleep(400);
-    await runInDurableObject(stub, (_o, state) => state.abort("restart")).catch(() => {});
+    const { sub, inFlight } = await openAbortedMidCreate("restart-claims", "restart");
     expect((await inFlight).status).toBe(503);
 
     // The service holds an invoice for 25.00 under this order's orderId: 30.00 must not open.

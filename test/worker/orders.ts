@@ -21,6 +21,20 @@ import {
 /** A TRON address for test networks with a valid checksum: the shopper's refund address. */
 export const SHOPPER_TRON = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 
+/** A widget call's answer: the snapshot, or the error it was refused with. */
+export type Snap = { data: CheckoutSnapshot; error?: { code: string; message: string } };
+
+/**
+ * Asks the worker to lock `cryptoCurrencyCode` on checkout `id`, as the widget does.
+ *
+ * @example
+ * const { status, body } = await lockCurrency(id, "TRX");
+ */
+export async function lockCurrency(id: string, cryptoCurrencyCode: string) {
+  const res = await postJson(`/v1/checkouts/${id}/currency`, { cryptoCurrencyCode });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Snap };
+}
+
 /**
  * Opens a checkout of `amount` USD and locks USDT (TRC-20) on it; fails the test unless the
  * lock answers 200. Returns the invoice number, checkout id, service orderId and the lock's
