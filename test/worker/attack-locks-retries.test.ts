@@ -21,7 +21,7 @@ import {
   sleep,
   upstreamInvoice,
 } from "./helpers.ts";
-import { lockCurrency as lock, lockedCheckout, paidOrder, type Snap } from "./orders.ts";
+import { lockCurrency as lock, lockedCheckout, markEnded, paidOrder, type Snap } from "./orders.ts";
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
@@ -31,14 +31,6 @@ afterEach(async () => {
 
 const paidNotes = async (sub: string) =>
   (await ledgerOf(sub)).notifications.filter((n) => n.type === "order.paid");
-
-/** Marks every attempt of the order ended, as an `expired` read with the same money would. */
-function markEnded(id: string) {
-  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-  return runInDurableObject(stub, (o: OrderObject) => {
-    o.store.sql.exec("UPDATE attempts SET ended = 1");
-  });
-}
 
 describe("a currency lock whose answer was lost", () => {
   it("going back to the currency the ledger still shows asks the service again: the widget never shows an address the service no longer expects", async () => {

@@ -1,18 +1,6 @@
-/**
- * Adversarial regressions (issue 10) on refunds racing payments: money that lands while a
- * refund of the partial payment holds the order (quoted, not yet recorded) or after it was
- * recorded, and what the merchant is told (`order.paid` once iff paid) and the widget sees.
- * Each was found open; the comments say what broke and where it is fixed.
- *
- * The sandbox never pays an expired invoice, but a real service credits money that arrives
- * after expiry: tests mark the attempt ended in storage, exactly as an `expired` read would.
- */
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliver,
   deliverAll,
@@ -26,20 +14,12 @@ import {
   sleep,
   worker,
 } from "./helpers.ts";
-import { paidOrder } from "./orders.ts";
+import { markEnded, paidOrder, slowRefundQuote } from "./orders.ts";
 import { readFrames } from "./sse-frames.ts";
 
 afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
-
-/** Marks every attempt of the order ended, as an `expired` read with the same money would. */
-function markEnded(id: string) {
-  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-  return runInDurableObject(stub, (o: OrderObject) => {
-    o.store.sql.exec("UPDATE attempts SET ended = 1");
-  });
-}
 
 /**
  * An order with 20 of 49.90 USDT received on an ended attempt, whose refund is slow to quote;
@@ -48,13 +28,7 @@ function markEnded(id: string) {
 async function paidDuringPartialRefund() {
   const { sub, id, orderId } = await paidOrder("partial", "20", { label: "rl" });
   await markEnded(id);
-  await fault({
-    path: "/withdrawal/quote",
-    method: "POST",
-    mode: "delay",
-    delayMs: 1500,
-    times: 1,
-  });
+  await slowRefundQuote();
   const pending = refundOrder(sub);
   await sleep(400);
   // The hold is taken; the rest lands on the ended invoice before the refund is recorded.
@@ -109,13 +83,7 @@ describe("money landing while a partial refund is quoted, then the commit is ref
   }, async () => {
     const { sub, id, orderId } = await paidOrder("partial", "20", { label: "ra" });
     await markEnded(id);
-    await fault({
-      path: "/withdrawal/quote",
-      method: "POST",
-      mode: "delay",
-      delayMs: 1500,
-      times: 1,
-    });
+    await slowRefundQuote();
     await fault({
       path: "/withdrawal/commit",
       method: "POST",

@@ -4,12 +4,16 @@
  * refund address set, and a refund whose withdrawal failed. Each fixture checks its own steps, so a test that starts from one fails at
  * the step that broke, not later on a confusing number.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliver,
   deliverAll,
   deliveriesFor,
+  fault,
   openCheckout,
   postJson,
   refundOrder,
@@ -108,4 +112,27 @@ export async function failedRefund(sub: string) {
   );
   for (const h of hooks) expect((await deliver(h)).status).toBe(200);
   return first;
+}
+
+/**
+ * Marks every attempt of the order behind checkout `id` ended, as an `expired` read with the
+ * same money would: the sandbox never pays an expired invoice, a real service credits money
+ * that arrives after expiry, and these tests need that late money.
+ */
+export function markEnded(id: string) {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+  return runInDurableObject(stub, (o: OrderObject) => {
+    o.store.sql.exec("UPDATE attempts SET ended = 1");
+  });
+}
+
+/** The next withdrawal quote answers 1.5 s late: a refund holds the order meanwhile. */
+export function slowRefundQuote() {
+  return fault({
+    path: "/withdrawal/quote",
+    method: "POST",
+    mode: "delay",
+    delayMs: 1500,
+    times: 1,
+  });
 }

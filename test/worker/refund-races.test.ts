@@ -1,17 +1,5 @@
-/**
- * Refunds, retries and late money racing on one order: the refund hold taken inside the order
- * before quoting, money that lands after a partial refund, and a retry while a webhook of an
- * earlier attempt is in flight.
- *
- * The sandbox never pays an expired invoice, but a real service credits money that arrives
- * after expiry. Tests that need "our ledger says the attempt ended, yet money still lands on
- * it" mark the attempt ended in storage, exactly as an `expired` read would have.
- */
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliver,
   deliverAll,
@@ -26,7 +14,7 @@ import {
   upstreamRequests,
   worker,
 } from "./helpers.ts";
-import { paidOrder } from "./orders.ts";
+import { markEnded, paidOrder, slowRefundQuote } from "./orders.ts";
 
 async function retry(id: string) {
   const res = await postJson(`/v1/checkouts/${id}/retry`, {});
@@ -38,14 +26,6 @@ async function retry(id: string) {
 
 /** An order of 49.90 with 20 USDT_TRC20 received on attempt 1 and a refund address. */
 const partialOrder = () => paidOrder("partial", "20", { label: "rr" });
-
-/** Marks every attempt of the order ended, as an `expired` read with the same money would. */
-function markEnded(id: string) {
-  const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-  return runInDurableObject(stub, (o: OrderObject) => {
-    o.store.sql.exec("UPDATE attempts SET ended = 1");
-  });
-}
 
 afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
@@ -64,13 +44,7 @@ describe("the refund hold", () => {
     expect((await simulate(orderId, "expire")).status).toBe(200);
     await deliverAll(orderId);
     // The quote answers late: the refund has passed its check but not committed yet.
-    await fault({
-      path: "/withdrawal/quote",
-      method: "POST",
-      mode: "delay",
-      delayMs: 1500,
-      times: 1,
-    });
+    await slowRefundQuote();
     const pending = refundOrder(sub);
     await sleep(400);
     const during = await retry(id);
