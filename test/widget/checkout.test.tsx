@@ -271,6 +271,22 @@ describe("live status", () => {
     await screen.findByLabelText("Refund address");
   });
 
+  it("partially paid, then the window closed: says so and what is still due beside Try again", async () => {
+    // The worker keeps `partially_paid` on an invoice that expired after a partial payment
+    // (never moved back); `canRetry` is the only sign its window closed.
+    const ended = attempted(
+      "partially_paid",
+      { received: "10", remaining: "39.9" },
+      { orderState: "partially_paid", amountPaid: "10.00", amountDue: "39.90", canRetry: true },
+    );
+    setup({ "POST /v1/checkouts": () => ok(ended, 201) });
+    await screen.findAllByText(
+      "Received 10 of 49.9 USDT before this payment window closed. Try again to pay the $39.90 still due.",
+    );
+    expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+    expect(screen.queryByText("Send the remaining")).toBeNull();
+  });
+
   it("overpaid: paid, the excess explained, a refund address form that the worker stores", async () => {
     const over = snapshot({
       final: true,

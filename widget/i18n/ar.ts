@@ -31,6 +31,8 @@ export const ar: Messages = {
   statusPaid: "تم الدفع — شكرًا لك!",
   statusOverpaid: "تم الدفع — أرسلت {extra} أكثر من المطلوب.",
   statusPartial: "تم استلام {received} من {amount} {code}.",
+  statusPartialEnded:
+    "تم استلام {received} من {amount} {code} قبل انتهاء مهلة الدفع هذه. حاول مرة أخرى لدفع المبلغ المتبقي {due}.",
   statusExpired: "انتهت محاولة الدفع هذه قبل وصول أي دفعة.",
   statusFailed: "فشلت محاولة الدفع هذه.",
   statusCancelled: "أُلغيت محاولة الدفع هذه.",

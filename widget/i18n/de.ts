@@ -34,6 +34,8 @@ export const de: Messages = {
   statusPaid: "Bezahlt — vielen Dank!",
   statusOverpaid: "Bezahlt — Sie haben {extra} mehr als nötig gesendet.",
   statusPartial: "{received} von {amount} {code} erhalten.",
+  statusPartialEnded:
+    "{received} von {amount} {code} erhalten, bevor dieses Zahlungsfenster ablief. Versuchen Sie es erneut, um die noch offenen {due} zu zahlen.",
   statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
   statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",
   statusCancelled: "Dieser Zahlungsversuch wurde storniert.",

@@ -17,6 +17,8 @@ export const enStatus = {
   statusPaid: "Paid — thank you!",
   statusOverpaid: "Paid — you sent {extra} more than needed.",
   statusPartial: "Received {received} of {amount} {code}.",
+  statusPartialEnded:
+    "Received {received} of {amount} {code} before this payment window closed. Try again to pay the {due} still due.",
   statusExpired: "This payment attempt expired before a payment arrived.",
   statusFailed: "This payment attempt failed.",
   statusCancelled: "This payment attempt was cancelled.",

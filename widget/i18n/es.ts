@@ -32,6 +32,8 @@ export const es: Messages = {
   statusPaid: "Pagado. ¡Gracias!",
   statusOverpaid: "Pagado: envió {extra} más de lo necesario.",
   statusPartial: "Recibido {received} de {amount} {code}.",
+  statusPartialEnded:
+    "Recibido {received} de {amount} {code} antes de que se cerrara esta ventana de pago. Vuelva a intentarlo para pagar los {due} pendientes.",
   statusExpired: "Este intento de pago caducó antes de recibir el pago.",
   statusFailed: "Este intento de pago falló.",
   statusCancelled: "Este intento de pago se canceló.",

@@ -33,6 +33,8 @@ export const fr: Messages = {
   statusPaid: "Payé — merci !",
   statusOverpaid: "Payé — vous avez envoyé {extra} de plus que nécessaire.",
   statusPartial: "{received} reçus sur {amount} {code}.",
+  statusPartialEnded:
+    "{received} reçus sur {amount} {code} avant la fermeture de cette fenêtre de paiement. Réessayez pour payer les {due} restants.",
   statusExpired: "Cette tentative de paiement a expiré avant l'arrivée d'un paiement.",
   statusFailed: "Cette tentative de paiement a échoué.",
   statusCancelled: "Cette tentative de paiement a été annulée.",

@@ -51,11 +51,15 @@ export function laterStatus(s: CheckoutSnapshot, i18n: Translator): string {
     case "suspended":
       return t("statusSuspended");
     case "partially_paid":
+      // An invoice that expired after a partial payment keeps `partially_paid` (the consumer
+      // rules never move it back), so `canRetry` is what says its window closed: say so and
+      // what is still due, else the shopper sees only "Received …" beside *Try again*.
       return p
-        ? t("statusPartial", {
+        ? t(s.canRetry ? "statusPartialEnded" : "statusPartial", {
             received: formatCrypto(p.received, p.decimalPlaces, i18n.locale),
             amount: formatCrypto(p.amount, p.decimalPlaces, i18n.locale),
             code: ticker(p.cryptoCurrencyCode),
+            due: formatFiat(s.amountDue, s.currency, s.fiatDecimalPlaces, i18n.locale),
           })
         : t("statusProcessing");
     case "expired":
