@@ -4,7 +4,7 @@
  * open), exactly, through the payout quote → commit path with orderId
  * `<prefix>-<invoiceNumber>-refund`, then `-refund-2`, … after a failed refund withdrawal.
  */
-import { runInDurableObject } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
@@ -45,6 +45,9 @@ async function loseFailureReport(sub: string, status: "created" | "completed") {
     );
   });
 }
+
+/** Polling for a forced alarm run: 40 tries, 50 ms apart. */
+const POLL = { timeout: 4000, interval: 50 };
 
 describe("POST /v1/orders/:invoiceNumber/refund", () => {
   it("refunds exactly the excess of an overpaid order to the shopper's address, once", async () => {
@@ -229,6 +232,58 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
       ),
     ).toBe(false);
     expect((await ledgerOf(sub)).refunds.map((r) => r.status)).toEqual(["completed"]);
+  });
+
+  it("a refund's final status the order could not record is reported again on the next reads until it lands", async () => {
+    const { sub, id } = await paidOrder("over", "15");
+    const made = await refundOrder(sub);
+    expect(made.status).toBe(201);
+    const refundId = `cc-${sub}-refund`;
+    // The withdrawal fails at the service; its webhook never arrives.
+    const failed = await sandbox(`/sandbox/withdrawals/${made.body.data.withdrawal!.id}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "fail" }),
+    });
+    expect(failed.status).toBe(200);
+    const order = env.ORDERS.get(env.ORDERS.idFromName(id));
+    const payout = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${refundId}`));
+    const renameRefunds = (from: string, to: string) =>
+      runInDurableObject(order, (_o, state) =>
+        state.storage.sql.exec(`ALTER TABLE ${from} RENAME TO ${to}`),
+      );
+    const readNow = async () => {
+      await runInDurableObject(payout, (_o, state) =>
+        state.storage.sql.exec(
+          "UPDATE upstream_objects SET next_read_at = 0 WHERE next_read_at IS NOT NULL",
+        ),
+      );
+      await runDurableObjectAlarm(payout);
+    };
+    const scheduled = () =>
+      runInDurableObject(
+        payout,
+        (_o, state) =>
+          state.storage.sql
+            .exec<{ n: number }>(
+              "SELECT COUNT(*) AS n FROM upstream_objects WHERE next_read_at IS NOT NULL",
+            )
+            .one().n,
+      );
+    const payoutStatus = async () =>
+      ((await (await merchant(`/v1/payouts/${refundId}`)).json()) as { data: { status: string } })
+        .data.status;
+    // The order cannot record it (its refunds table is away): the payout keeps reading. (An
+    // alarm the runtime is already running makes a forced run a no-op: read until it ran.)
+    await renameRefunds("refunds", "refunds_away");
+    await expect.poll(async () => (await readNow(), payoutStatus()), POLL).toBe("failed");
+    expect(await scheduled()).toBeGreaterThan(0);
+    await renameRefunds("refunds_away", "refunds");
+    expect((await ledgerOf(sub)).refunds.map((r) => r.status)).toEqual(["created"]);
+    // The next read reports it: the order knows the refund failed, and stops being read.
+    const refundStatus = async () => (await ledgerOf(sub)).refunds.map((r) => r.status);
+    await expect.poll(async () => (await readNow(), refundStatus()), POLL).toEqual(["failed"]);
+    await expect.poll(scheduled, POLL).toBe(0);
   });
 
   it("reserves refund orderIds: a merchant payout named …-refund or …-refund-<n> is refused", async () => {

@@ -382,7 +382,10 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
     if (!row.withdrawal || row.withdrawal.id !== target.id)
       return forgetFollowed(this.ctx.storage.sql, target);
     const w = await upstreamFor(this.config(), RECONCILE_READ).getWithdrawal({ id: target.id });
-    await this.#applyWithdrawal(row, w, "payout.read");
+    // A refund's order that did not hear of it is told on a later read: failing the read keeps
+    // the withdrawal scheduled (with backoff), even once final, until the report lands.
+    if (!(await this.#applyWithdrawal(row, w, "payout.read")))
+      throw new Error("the refund's order did not record its withdrawal; read again");
   }
 
   /**
