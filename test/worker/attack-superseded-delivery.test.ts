@@ -16,9 +16,9 @@ import {
   deliver,
   deliveriesFor,
   fault,
-  hmacHex,
   ledgerOf,
   postJson,
+  restamped,
   sandbox,
   simulate,
   token,
@@ -38,12 +38,6 @@ const envelope = (d: Delivery) => JSON.parse(d.body) as Envelope;
 
 /** The sandbox stamps in milliseconds: a short pause keeps two steps' stamps apart. */
 const nextMillisecond = () => new Promise((r) => setTimeout(r, 5));
-
-/** The same delivery with another `timestamp`, signed with the service's key. */
-async function restamped(d: Delivery, timestamp: string): Promise<Delivery> {
-  const body = JSON.stringify({ ...envelope(d), timestamp });
-  return { ...d, body, signature: await hmacHex(env.WEBHOOK_SIGNING_KEY as string, body) };
-}
 
 /** Runs `steps` on the sandbox's invoice a few ms apart; its last three status deliveries. */
 async function movedBackAndForth(orderId: string) {
