@@ -3,7 +3,8 @@
  * The answers every kind of delivery shares, so the service sees one contract whatever object
  * a webhook is about: 422 when its routing facts are missing, 503 when the object could not
  * confirm it with the service (the service redelivers), 200 when the object knew it (applied,
- * a duplicate, or superseded by a newer acknowledged delivery: `superseded: true`), 202 with a log line when no object of ours owns it.
+ * a duplicate, or superseded by a newer acknowledged delivery: `superseded: true`), 202 with a
+ * log line when no object of ours owns it.
  */
 import type { Context } from "hono";
 import type { DeliveryOutcome } from "../converge/delivery.ts";
