@@ -78,6 +78,7 @@ describe("the outbox alarm is awaited after the commit", () => {
         id: depositId,
         key: `test-${sub}`,
         announced: null,
+        sentAt: null,
       });
       expect(result).toMatchObject({ ok: true, value: { known: true } });
       return done();

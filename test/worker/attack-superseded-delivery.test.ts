@@ -1,33 +1,183 @@
 /**
- * An open finding (issue 10, acknowledgement rule), kept as `it.fails`: a delivery about a
- * status the service already left (processing → suspended → processing) is answered 503 on
- * every redelivery.
+ * Issue 10, acknowledgement rule: a delivery about a status the service already left
+ * (processing → suspended → processing) was answered 503 on every redelivery, because a read of
+ * the other status of the same rank never covers a delivery (the fix for sim seed 103988). The
+ * envelope's signed `timestamp` now orders deliveries of one upstream object: one sent before a
+ * delivery already acknowledged is superseded (200, nothing read or applied). Equal or
+ * unusable stamps, and a lagging read for the newest delivery, keep the 503.
  */
-import { describe, expect, it } from "vitest";
-import { type Delivery, deliver, deliveriesFor, simulate } from "./helpers.ts";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it } from "vitest";
+import type { DepositSnapshot } from "../../worker/api/contract.ts";
+import { upgradeFollowed } from "../../worker/converge/followed.ts";
+import {
+  type Delivery,
+  deliver,
+  deliveriesFor,
+  fault,
+  ledgerOf,
+  postJson,
+  restamped,
+  sandbox,
+  simulate,
+  token,
+  uniqueIp,
+  uniqueSub,
+  upstreamRequests,
+  worker,
+} from "./helpers.ts";
 import { lockedCheckout } from "./orders.ts";
 
+afterEach(async () => {
+  await sandbox("/sandbox/faults", { method: "DELETE" });
+});
+
+type Envelope = { event: string; data: { status: string }; timestamp: string };
+const envelope = (d: Delivery) => JSON.parse(d.body) as Envelope;
+
+/** The sandbox stamps in milliseconds: a short pause keeps two steps' stamps apart. */
+const nextMillisecond = () => new Promise((r) => setTimeout(r, 5));
+
+/** Runs `steps` on the sandbox's invoice a few ms apart; its last three status deliveries. */
+async function movedBackAndForth(orderId: string) {
+  for (const action of ["processing", "suspend", "processing"]) {
+    expect((await simulate(orderId, action)).status).toBe(200);
+    await nextMillisecond();
+  }
+  const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
+  const last = hooks.slice(-3) as [Delivery, Delivery, Delivery];
+  expect(last.map((h) => envelope(h).data.status)).toEqual([
+    "processing",
+    "suspended",
+    "processing",
+  ]);
+  const stamps = last.map((h) => Date.parse(envelope(h).timestamp));
+  expect(stamps[0]! < stamps[1]! && stamps[1]! < stamps[2]!, "stamps increase").toBe(true);
+  return last;
+}
+
+const invoiceReads = async () => (await upstreamRequests("/invoice", "GET")).length;
+
 describe("a webhook about a status the service already left (processing ⇄ suspended)", () => {
-  // OPEN (not fixed here: converge/delivery.ts is being reworked on another branch). Since the
-  // fix for sim seed 103988, a read of the other status of the same rank never covers a
-  // delivery. When the service really moved processing → suspended → processing, the
-  // `suspended` delivery reads `processing` on every redelivery and is answered 503 until the
-  // invoice leaves rank 1 (paid, expired, …): the ledger is right, but the service redelivers
-  // a past state again and again (and may mark the endpoint failing). The envelope's signed
-  // `timestamp` is the service's only clock: a delivery older than one already acknowledged for
-  // the same invoice is superseded and could be answered 200 without being applied.
-  it.fails("is acknowledged once a newer delivery of the same invoice was acknowledged", async () => {
+  it("is acknowledged unread once a newer delivery of the same invoice was acknowledged", async () => {
+    const { sub, id, orderId } = await lockedCheckout("49.90", "susp");
+    const [, suspended, back] = await movedBackAndForth(orderId);
+    const newer = await deliver(back);
+    expect(await newer.json(), "the newer delivery").toEqual({ received: true, duplicate: false });
+    // A reconciliation read in between rewrites the facts row; the acknowledged time stays.
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
+    });
+    await runDurableObjectAlarm(stub);
+
+    const reads = await invoiceReads();
+    const older = await deliver(suspended);
+    expect(older.status, "the superseded delivery").toBe(200);
+    expect(await older.json()).toEqual({ received: true, duplicate: false, superseded: true });
+    expect(await invoiceReads(), "nothing read for a superseded delivery").toBe(reads);
+    expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
+    // Remembered: the service's next try of the same bytes is a duplicate.
+    expect(await (await deliver(suspended)).json()).toEqual({ received: true, duplicate: true });
+  });
+
+  it("is not superseded by a delivery of the same instant, nor with a stamp that cannot be placed: 503 as before", async () => {
     const { orderId } = await lockedCheckout("49.90", "susp");
-    for (const action of ["processing", "suspend", "processing"])
-      expect((await simulate(orderId, action)).status).toBe(200);
-    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
-    const statuses = hooks.map(
-      (h) => (JSON.parse(h.body) as { data: { status: string } }).data.status,
+    const [, suspended, back] = await movedBackAndForth(orderId);
+    expect((await deliver(back)).status).toBe(200);
+    const newest = envelope(back).timestamp;
+    const ms = Date.parse(newest);
+    const variants = [
+      newest, // equal: which of the two is newer cannot be told
+      String(ms - 1000), // a bare number: seconds or milliseconds?
+      new Date(ms - 1000).toISOString().replace("Z", ""), // no zone
+      new Date(Date.now() + 3_600_000).toISOString(), // an hour ahead of the worker's clock
+      "garbled",
+    ];
+    for (const stamp of variants) {
+      const res = await deliver(await restamped(suspended, stamp));
+      // Today's rule: the read says `processing`, which does not cover `suspended`.
+      expect([stamp, res.status]).toEqual([stamp, 503]);
+    }
+    // The same delivery, stamped one millisecond earlier, is placed and superseded.
+    const earlier = await restamped(suspended, new Date(ms - 1).toISOString());
+    expect(await (await deliver(earlier)).json()).toMatchObject({ superseded: true });
+  });
+
+  it("seed 103988 still holds: a lagging read for the newest delivery answers 503, the redelivery applies it", async () => {
+    const { sub, orderId } = await lockedCheckout("49.90", "susp");
+    expect((await simulate(orderId, "processing")).status).toBe(200);
+    const [processing] = (await deliveriesFor(orderId)).filter(
+      (d) => d.event === "invoice.statusChanged",
     );
-    expect(statuses.slice(-3)).toEqual(["processing", "suspended", "processing"]);
-    const [, suspended, back] = hooks.slice(-3) as [Delivery, Delivery, Delivery];
-    expect((await deliver(back)).status, "the newer delivery").toBe(200);
-    // The older `suspended` delivery, redelivered after the newer one was acknowledged.
-    expect((await deliver(suspended)).status, "the superseded delivery").toBe(200);
+    expect((await deliver(processing!)).status).toBe(200);
+    await nextMillisecond();
+    expect((await simulate(orderId, "suspend")).status).toBe(200);
+    const suspended = (await deliveriesFor(orderId)).at(-1)!;
+    expect(envelope(suspended).data.status).toBe("suspended");
+
+    // Newer than everything acknowledged, and the refetch hits a replica still at `processing`.
+    await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "processing" });
+    expect((await deliver(suspended)).status).toBe(503);
+    expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
+    expect(await (await deliver(suspended)).json()).toEqual({ received: true, duplicate: false });
+    expect((await ledgerOf(sub)).attempts[0]!.status).toBe("suspended");
+  });
+
+  it("top-ups take the same path: a deposit's superseded `suspended` is acknowledged unread", async () => {
+    const sub = uniqueSub("dsusp");
+    const orderId = `cc-${sub}`;
+    const t = await token({ sub, mode: "deposit", customerId: "c1" });
+    const opened = await postJson(
+      "/v1/deposits",
+      { token: t, cryptoCurrencyCode: "TRX" },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    const { data } = (await opened.json()) as { data: DepositSnapshot };
+    for (const action of ["processing", "suspend", "processing"]) {
+      const res = await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ action }),
+      });
+      expect(res.status).toBe(200);
+      await nextMillisecond();
+    }
+    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
+    expect(hooks.map((h) => envelope(h).data.status)).toEqual([
+      "processing",
+      "suspended",
+      "processing",
+    ]);
+    const [, suspended, back] = hooks as [Delivery, Delivery, Delivery];
+    // Before the newer one is acknowledged, the old rule: the read says `processing` → 503.
+    expect((await deliver(suspended)).status).toBe(503);
+    expect((await deliver(back)).status).toBe(200);
+    const reads = (await upstreamRequests("/deposit", "GET")).length;
+    const older = await deliver(suspended);
+    expect(await older.json()).toEqual({ received: true, duplicate: false, superseded: true });
+    expect((await upstreamRequests("/deposit", "GET")).length).toBe(reads);
+    const view = await worker(`/v1/deposits/${data.id}`);
+    expect(((await view.json()) as { data: DepositSnapshot }).data.status).toBe("processing");
+  });
+});
+
+describe("objects followed before deliveries were stamped", () => {
+  it("get the acked_at column added (idempotent), keep their facts, and supersede from the next acknowledgement on", async () => {
+    const { sub, id, orderId } = await lockedCheckout("49.90", "susp");
+    const [, suspended, back] = await movedBackAndForth(orderId);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    const rows = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      sql.exec("ALTER TABLE upstream_objects DROP COLUMN acked_at"); // the table as it was
+      upgradeFollowed(sql);
+      upgradeFollowed(sql);
+      return sql.exec("SELECT kind, status, acked_at FROM upstream_objects").toArray();
+    });
+    expect(rows).toEqual([{ kind: "invoice", status: "created", acked_at: null }]);
+    expect((await deliver(back)).status).toBe(200);
+    expect(await (await deliver(suspended)).json()).toMatchObject({ superseded: true });
+    expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
   });
 });

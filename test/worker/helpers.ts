@@ -196,6 +196,20 @@ export async function hmacHex(key: string, message: string): Promise<string> {
 }
 
 /**
+ * The same delivery with another envelope `timestamp`, signed with the service's key, as the
+ * service would have sent it at that time (the supersede rule orders deliveries by it).
+ */
+export async function restamped(d: Delivery, timestamp: string): Promise<Delivery> {
+  const body = JSON.stringify({ ...(JSON.parse(d.body) as object), timestamp });
+  return { ...d, body, signature: await hmacHex(env.WEBHOOK_SIGNING_KEY as string, body) };
+}
+
+/** The envelope `timestamp` of a delivery, as the service wrote it. */
+export function stampOf(d: Delivery): string {
+  return (JSON.parse(d.body) as { timestamp: string }).timestamp;
+}
+
+/**
  * The sandbox account's balance of one currency, as the decimal string the service answered.
  *
  * @example

@@ -12,7 +12,9 @@ import {
   deliveriesFor,
   fault,
   merchant,
+  restamped,
   sandbox,
+  stampOf,
   uniqueSub,
   upstreamRequests,
   worker,
@@ -442,7 +444,14 @@ describe("withdrawal.statusChanged webhooks", () => {
     // The service's next read lags behind (a replica): GET /withdrawal answers "processing" once.
     await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
     const reads = (await upstreamRequests("/withdrawal", "GET")).length;
-    expect(await (await deliver(processing!)).json()).toEqual({ received: true, duplicate: false });
+    // Stamped the same instant as `completed` (both came from one simulate call): not
+    // superseded, so the worker reads the withdrawal; sent strictly earlier it would be
+    // acknowledged unread (attack-superseded-delivery.test.ts).
+    const sameInstant = await restamped(processing!, stampOf(completed!));
+    expect(await (await deliver(sameInstant)).json()).toEqual({
+      received: true,
+      duplicate: false,
+    });
     // The worker did read the stale body (the fault is spent), and ignored it.
     expect((await upstreamRequests("/withdrawal", "GET")).length).toBe(reads + 1);
     expect((await sandbox<{ data: unknown[] }>("/sandbox/faults")).body.data).toEqual([]);

@@ -5,6 +5,9 @@
  *
  * - the object's **known facts** (newest status and amount received ever read; see
  *   `facts.ts`): a read older than them changes nothing;
+ * - the **newest acknowledged delivery time** (`acked_at`, epoch ms of the envelope's signed
+ *   `timestamp`; NULL until a stamped delivery was acknowledged): a delivery stamped earlier
+ *   is superseded (`delivery.ts`);
  * - its **reconciliation schedule** (`next_read_at`, the current gap, `keep_until`): the
  *   object's alarm reads every row that is due (`reconcile.ts`), so a lost webhook still
  *   converges. `next_read_at` NULL means the object is no longer read.
@@ -27,12 +30,27 @@ CREATE TABLE IF NOT EXISTS upstream_objects (
   next_read_at INTEGER,
   keep_until INTEGER,
   failures INTEGER NOT NULL DEFAULT 0,
+  acked_at INTEGER,
   PRIMARY KEY (kind, id)
 );
 CREATE INDEX IF NOT EXISTS upstream_objects_due ON upstream_objects (next_read_at);
 `;
 
 type Row = Record<string, SqlStorageValue>;
+
+/**
+ * Adds the `acked_at` column to an `upstream_objects` table made before it existed
+ * (idempotent; existing rows get NULL: no delivery of theirs is superseded until a stamped one
+ * is acknowledged, which is the rule they had).
+ *
+ * @example
+ * sql.exec(FOLLOWED_SCHEMA); upgradeFollowed(sql);
+ */
+export function upgradeFollowed(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(upstream_objects)").toArray();
+  if (!columns.some((c) => c.name === "acked_at"))
+    sql.exec("ALTER TABLE upstream_objects ADD COLUMN acked_at INTEGER");
+}
 
 /** A followed object, as the alarm reads it. */
 export interface Followed {
@@ -65,6 +83,38 @@ export function knownFacts(sql: SqlStorage, kind: UpstreamKind, id: string): Fac
 }
 
 /**
+ * The send time (epoch ms) of the newest delivery acknowledged for an upstream object, or null
+ * when none with a timestamp was (or the object is not followed).
+ *
+ * @example
+ * const acked = ackedAt(sql, "invoice", invoiceId);
+ * if (acked !== null && sentAt !== null && sentAt < acked) // superseded
+ */
+export function ackedAt(sql: SqlStorage, kind: UpstreamKind, id: string): number | null {
+  const r = sql
+    .exec<Row>("SELECT acked_at FROM upstream_objects WHERE kind = ? AND id = ?", kind, id)
+    .toArray()[0];
+  return r?.acked_at === null || r?.acked_at === undefined ? null : Number(r.acked_at);
+}
+
+/**
+ * Records that a delivery sent at `sentAt` (epoch ms) was acknowledged: `acked_at` only moves
+ * forward. Does nothing for an object that is not followed.
+ *
+ * @example
+ * recordAcked(sql, "deposit", depositId, sentAt);
+ */
+export function recordAcked(sql: SqlStorage, kind: UpstreamKind, id: string, sentAt: number): void {
+  sql.exec(
+    "UPDATE upstream_objects SET acked_at = MAX(COALESCE(acked_at, ?), ?) WHERE kind = ? AND id = ?",
+    sentAt,
+    sentAt,
+    kind,
+    id,
+  );
+}
+
+/**
  * Admits one read of an upstream object: drops it when older than the known facts, else
  * stores its facts; either way schedules the next read. Call it synchronously with the write
  * that applies the read, so facts and business rows never disagree.
@@ -92,9 +142,13 @@ export function admitRead(
   const next = plan.follow
     ? nextReadAt({ now: plan.now, gap, watched: plan.watched, keepUntil: plan.keepUntil })
     : null;
+  // An upsert, not a REPLACE: the row's other columns (`acked_at`) are not the read's to reset.
   sql.exec(
-    `INSERT OR REPLACE INTO upstream_objects (kind, id, status, received, read_at, gap_ms,
-      next_read_at, keep_until, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)`,
+    `INSERT INTO upstream_objects (kind, id, status, received, read_at, gap_ms, next_read_at,
+      keep_until, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+     ON CONFLICT (kind, id) DO UPDATE SET status = excluded.status,
+      received = excluded.received, read_at = excluded.read_at, gap_ms = excluded.gap_ms,
+      next_read_at = excluded.next_read_at, keep_until = excluded.keep_until, failures = 0`,
     kind,
     id,
     facts.status,

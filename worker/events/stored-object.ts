@@ -27,6 +27,7 @@ import {
   type Followed,
   hurryReads,
   nextFollowedRead,
+  upgradeFollowed,
 } from "../converge/followed.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { reconcileDue } from "../converge/reconcile.ts";
@@ -73,9 +74,10 @@ export abstract class StoredObject extends DurableObject<Env> {
     return this.#hasSchema;
   }
 
-  /** Creates the tables (idempotent). */
+  /** Creates the tables (idempotent) and adds columns newer versions added to shared ones. */
   protected ensureSchema(): void {
     this.ctx.storage.sql.exec(this.#schema.ddl + FOLLOWED_SCHEMA);
+    upgradeFollowed(this.ctx.storage.sql);
     this.#hasSchema = true;
   }
 

@@ -26,6 +26,7 @@ import {
 } from "../webhooks/payload.ts";
 import { readCapped } from "../webhooks/read-capped.ts";
 import { checkoutCandidates } from "../webhooks/route-invoice.ts";
+import { deliverySentAt } from "../webhooks/sent-at.ts";
 import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
 import { handleWithdrawalWebhook } from "../webhooks/withdrawal-webhook.ts";
 
@@ -77,18 +78,14 @@ webhookRoutes.post("/payment", async (c) => {
       `The webhook body does not match the expected envelope (${envelope.error.issues[0]?.path.join(".") || "body"}).`,
     );
   }
-  const { event, data } = envelope.data;
-  if (event === "deposit.statusChanged")
-    return handleDepositWebhook(c, data, await deliveryKey(raw));
-  if (event === "withdrawal.statusChanged")
-    return handleWithdrawalWebhook(c, data, await deliveryKey(raw));
+  const { event, data, timestamp } = envelope.data;
+  // The send time is inside the signed bytes; an unusable one is null (never superseded).
+  const stamp = { key: await deliveryKey(raw), sentAt: deliverySentAt(timestamp, Date.now()) };
+  if (event === "deposit.statusChanged") return handleDepositWebhook(c, data, stamp);
+  if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, stamp);
   const ref = invoiceRef.safeParse(data);
   if (!ref.success) return missingFacts("invoice", ref.error.issues[0]?.path);
-  const delivery = {
-    id: ref.data.id,
-    key: await deliveryKey(raw),
-    announced: announcedFacts(data),
-  };
+  const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
   const candidates = await checkoutCandidates(
     ref.data,
     config.ORDER_ID_PREFIX,

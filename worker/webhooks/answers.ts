@@ -2,8 +2,9 @@
  * @module
  * The answers every kind of delivery shares, so the service sees one contract whatever object
  * a webhook is about: 422 when its routing facts are missing, 503 when the object could not
- * confirm it with the service (the service redelivers), 200 when the object knew it (applied
- * or a duplicate), 202 with a log line when no object of ours owns it.
+ * confirm it with the service (the service redelivers), 200 when the object knew it (applied,
+ * a duplicate, or superseded by a newer acknowledged delivery: `superseded: true`), 202 with a
+ * log line when no object of ours owns it.
  */
 import type { Context } from "hono";
 import type { DeliveryOutcome } from "../converge/delivery.ts";
@@ -49,7 +50,8 @@ export function appliedAnswer(
     );
   }
   if (!outcome.value.known) return null;
-  return c.json({ received: true, duplicate: outcome.value.duplicate });
+  const { duplicate, superseded } = outcome.value;
+  return c.json({ received: true, duplicate, ...(superseded ? { superseded } : {}) });
 }
 
 /** 202 and a log line: a verified delivery about nothing of ours. */

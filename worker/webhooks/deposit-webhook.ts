@@ -5,6 +5,7 @@
  * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
  */
 import type { Context } from "hono";
+import type { Delivery } from "../converge/delivery.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositTopUpId } from "../ids/upstream-order-id.ts";
@@ -17,12 +18,12 @@ import { announcedFacts, objectRef } from "./payload.ts";
  * (no id/orderId) or 503 (the service could not confirm: it should retry).
  *
  * @example
- * if (event === "deposit.statusChanged") return handleDepositWebhook(c, data, key);
+ * if (event === "deposit.statusChanged") return handleDepositWebhook(c, data, stamp);
  */
 export async function handleDepositWebhook(
   c: Context<AppEnv>,
   data: Record<string, unknown>,
-  key: string,
+  stamp: Pick<Delivery, "key" | "sentAt">,
 ): Promise<Response> {
   const { config } = c.var;
   const ref = objectRef.safeParse(data);
@@ -30,7 +31,7 @@ export async function handleDepositWebhook(
   const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const delivery = { id: ref.data.id, key, announced: announcedFacts(data) };
+    const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
     const outcome = await depositStub(c.env, id).applyDepositWebhook(delivery);
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;

@@ -4,6 +4,7 @@
  * (`payout:<orderId>`), which re-reads the withdrawal before changing anything.
  */
 import type { Context } from "hono";
+import type { Delivery } from "../converge/delivery.ts";
 import type { AppEnv } from "../http/types.ts";
 import { payoutStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
@@ -14,16 +15,16 @@ import { announcedFacts, objectRef } from "./payload.ts";
  * (no id/orderId) or 503 (the service could not confirm: it should retry).
  *
  * @example
- * if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, key);
+ * if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, stamp);
  */
 export async function handleWithdrawalWebhook(
   c: Context<AppEnv>,
   data: Record<string, unknown>,
-  key: string,
+  stamp: Pick<Delivery, "key" | "sentAt">,
 ): Promise<Response> {
   const ref = objectRef.safeParse(data);
   if (!ref.success) return missingFacts("withdrawal", ref.error.issues[0]?.path);
-  const delivery = { id: ref.data.id, key, announced: announcedFacts(data) };
+  const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
   const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(delivery);
   return appliedAnswer(c, "withdrawal", outcome) ?? notOurs(c, "withdrawal", ref.data.orderId);
 }
