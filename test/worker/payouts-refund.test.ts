@@ -276,13 +276,23 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     // The order cannot record it (its refunds table is away): the payout keeps reading. (An
     // alarm the runtime is already running makes a forced run a no-op: read until it ran.)
     await renameRefunds("refunds", "refunds_away");
-    await expect.poll(async () => (await readNow(), payoutStatus()), POLL).toBe("failed");
+    await expect
+      .poll(async () => {
+        await readNow();
+        return payoutStatus();
+      }, POLL)
+      .toBe("failed");
     expect(await scheduled()).toBeGreaterThan(0);
     await renameRefunds("refunds_away", "refunds");
     expect((await ledgerOf(sub)).refunds.map((r) => r.status)).toEqual(["created"]);
     // The next read reports it: the order knows the refund failed, and stops being read.
     const refundStatus = async () => (await ledgerOf(sub)).refunds.map((r) => r.status);
-    await expect.poll(async () => (await readNow(), refundStatus()), POLL).toEqual(["failed"]);
+    await expect
+      .poll(async () => {
+        await readNow();
+        return refundStatus();
+      }, POLL)
+      .toEqual(["failed"]);
     await expect.poll(scheduled, POLL).toBe(0);
   });
 
