@@ -74,6 +74,7 @@ async function perform(world: World, step: Step): Promise<void> {
     }
     case "refund": {
       stats.inject(`merchant:refund:${step.part ? "part" : "all"}`);
+      if (step.address) await refundAddressForPayment(world);
       const res = await merchant(`/v1/orders/${world.sub}/refund`, {
         method: "POST",
         ...(step.part ? { body: JSON.stringify({ amount: "10" }) } : {}),
@@ -119,6 +120,28 @@ async function perform(world: World, step: Step): Promise<void> {
       world.note("watch");
       return;
   }
+}
+
+/** Currencies the simulation's valid refund address (a TRON address) belongs to. */
+const TRON_CODES = new Set(["USDT_TRC20", "TRX"]);
+
+/**
+ * The shopper leaves the valid refund address in the currency the service received money in
+ * (the newest such invoice), as the widget asks once there is money to return: without it a
+ * merchant refund is refused (`refund_address_missing`) and never reaches the service.
+ */
+async function refundAddressForPayment(world: World): Promise<void> {
+  const paid = (await invoicesOf(world.base))
+    .filter((i) => i.cryptoCurrencyCode && new Big(i.cryptoAmountReceived ?? "0").gt(0))
+    .at(-1);
+  const code = paid?.cryptoCurrencyCode;
+  if (!code || !TRON_CODES.has(code)) return;
+  world.stats.inject("shopper:refund-address:before-refund");
+  const res = await postJson(`/v1/checkouts/${world.checkoutId}/refund-address`, {
+    cryptoCurrencyCode: code,
+    address: GOOD_ADDRESS,
+  });
+  await answered(world, `refund-address ${code} (before refund)`, res);
 }
 
 /** One or two tabs lock a currency; with `slowFirst` the first lock's answer is late. */

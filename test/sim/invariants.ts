@@ -64,9 +64,16 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
   if (world.watcher) {
     await world.watcher.caughtUp(snapshot.seq);
     const last = world.watcher.last;
+    // A final snapshot ends the stream (the widget's contract: `final` closes it, a reconnect
+    // gets 204). A merchant's refund of a paid order's excess made after that is the merchant's
+    // business: it reaches the shopper's widget when the checkout is opened again, and the
+    // merchant through its notifications. So after a final snapshot the refunds list is not
+    // compared; everything else, the order's state included, still is.
+    const seen = (x: CheckoutSnapshot) =>
+      last?.final ? { ...visible(x), refunds: null } : visible(x);
     check(
       "watcher-last-snapshot=ledger",
-      last !== null && JSON.stringify(visible(last)) === JSON.stringify(visible(snapshot)),
+      last !== null && JSON.stringify(seen(last)) === JSON.stringify(seen(snapshot)),
       () =>
         `watcher saw ${JSON.stringify(last && visible(last))}, ledger ${JSON.stringify(visible(snapshot))}`,
     );

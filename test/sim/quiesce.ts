@@ -35,7 +35,10 @@ export async function quiesce(world: World): Promise<void> {
   await clearFaults(world.base);
   // The worker's own calls are over; a call it abandoned may still land at the service.
   await serviceSettled(world.base);
-  const payoutStubs = world.payouts.map((o) =>
+  // Merchant payouts, and the refunds' payouts (`-refund`, `-refund-n`): an uncertain refund
+  // commit is resolved by its payout object's alarm, which then tells the order.
+  const refunds = [`${world.base}-refund`, ...[2, 3, 4, 5].map((n) => `${world.base}-refund-${n}`)];
+  const payoutStubs = [...world.payouts, ...refunds].map((o) =>
     env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${o}`)),
   );
   let seq = -1;

@@ -62,7 +62,13 @@ export type Step =
     }
   | { k: "deliver"; how: (typeof DELIVERY_MODES)[number]; pick: number; bg: boolean }
   | { k: "upstream"; call: UpstreamCall; mode: (typeof UPSTREAM_MODES)[number] }
-  | { k: "refund"; part: boolean; bg: boolean }
+  | {
+      k: "refund";
+      part: boolean;
+      bg: boolean;
+      /** The shopper first leaves a valid refund address in the paid currency (as the widget asks). */
+      address: boolean;
+    }
   | { k: "payout"; bg: boolean }
   | { k: "withdrawal"; action: (typeof WITHDRAWAL_ACTIONS)[number]; pick: number }
   | { k: "restart"; how: "evict" | "abort" }
@@ -121,7 +127,12 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc.record({ k: fc.constant("refund" as const), part: fc.boolean(), bg }),
+    arbitrary: fc.record({
+      k: fc.constant("refund" as const),
+      part: fc.boolean(),
+      bg,
+      address: fc.boolean(),
+    }),
   },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("payout" as const), bg }) },
   {
@@ -143,11 +154,41 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ k: fc.constant("watch" as const) }) },
 );
 
-/** A history: the order's amount and 1–`maxSteps` steps. */
-export function historyArb(maxSteps: number) {
-  return fc.record({
-    amount: fc.constantFrom("49.90", "100.00", "12.34"),
-    steps: fc.array(stepArb, { minLength: 1, maxLength: maxSteps }),
+/**
+ * A refund that can reach the service: money that a refund may return (over, or partial then
+ * the end of the attempt), delivered, then the merchant's refund with the shopper's address.
+ * Random steps alone rarely line these up (a refund needs an address in the paid currency and
+ * an overpaid or ended partial order), so a third of the histories end with one; the faults of
+ * the steps before still apply to it.
+ */
+const refundTailArb: fc.Arbitrary<Step[]> = fc
+  .record({ over: fc.boolean(), part: fc.boolean(), share: fc.integer({ min: 10, max: 90 }) })
+  .map(({ over, part, share }) => {
+    const pay = (action: Extract<Step, { k: "pay" }>["action"]): Step => ({
+      k: "pay",
+      action,
+      share,
+      older: false,
+    });
+    const next: Step = { k: "deliver", how: "next", pick: 0, bg: false };
+    return [
+      { k: "lock", tabs: ["USDT_TRC20"], slowFirst: false, bg: false },
+      ...(over ? [pay("over")] : [pay("partial"), pay("expire")]),
+      next,
+      next,
+      next,
+      { k: "refund", part, bg: false, address: true },
+    ];
   });
+
+/** A history: the order's amount and 1–`maxSteps` steps, a third of them ending in a refund. */
+export function historyArb(maxSteps: number) {
+  return fc
+    .record({
+      amount: fc.constantFrom("49.90", "100.00", "12.34"),
+      steps: fc.array(stepArb, { minLength: 1, maxLength: maxSteps }),
+      tail: fc.option(refundTailArb, { freq: 2 }),
+    })
+    .map(({ amount, steps, tail }) => ({ amount, steps: tail ? [...steps, ...tail] : steps }));
 }
 export type History = { amount: string; steps: Step[] };
