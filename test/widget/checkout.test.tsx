@@ -288,16 +288,11 @@ describe("live status", () => {
   });
 
   it("overpaid: paid, the excess explained, a refund address form that the worker stores", async () => {
-    const over = snapshot({
-      final: true,
-      orderState: "paid",
-      amountOverpaid: "5.00",
-      attempt: {
-        ...snapshot().attempt,
-        status: "overpaid",
-        payment: payment({ received: "55", remaining: "0" }),
-      },
-    });
+    const over = attempted(
+      "overpaid",
+      { received: "55", remaining: "0" },
+      { final: true, orderState: "paid", amountOverpaid: "5.00" },
+    );
     const saved = {
       ...over,
       seq: 2,

@@ -9,7 +9,7 @@
 import { screen } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
 import { loadChunk } from "../../widget/lazy/view.ts";
-import { opening, payment, renderCheckout, snapshot, useWidgetTestDoubles } from "./fakes.ts";
+import { attempted, opening, renderCheckout, snapshot, useWidgetTestDoubles } from "./fakes.ts";
 
 const chunk = vi.hoisted(() => ({ arrive: () => {} }));
 
@@ -42,16 +42,11 @@ describe("later states in the script-tag bundle", () => {
   });
 
   it("a checkout opening overpaid keeps Loading until payment.js ran, then shows it whole", async () => {
-    const over = snapshot({
-      final: true,
-      orderState: "paid",
-      amountOverpaid: "5.00",
-      attempt: {
-        ...snapshot().attempt,
-        status: "overpaid",
-        payment: payment({ received: "55", remaining: "0" }),
-      },
-    });
+    const over = attempted(
+      "overpaid",
+      { received: "55", remaining: "0" },
+      { final: true, orderState: "paid", amountOverpaid: "5.00" },
+    );
     const { events } = renderCheckout(opening(over));
     await vi.waitFor(() => expect(loadChunk).toHaveBeenCalledWith("payment.js"));
     // Not shown yet: no status line, no event; the card says it is loading.
