@@ -187,7 +187,10 @@ export function historyArb(maxSteps: number) {
     .record({
       amount: fc.constantFrom("49.90", "100.00", "12.34"),
       steps: fc.array(stepArb, { minLength: 1, maxLength: maxSteps }),
-      tail: fc.option(refundTailArb, { freq: 2 }),
+      tail: fc.oneof(
+        { weight: 2, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: refundTailArb },
+      ),
     })
     .map(({ amount, steps, tail }) => ({ amount, steps: tail ? [...steps, ...tail] : steps }));
 }
