@@ -75,6 +75,7 @@ async function perform(world: World, step: Step): Promise<void> {
     case "refund": {
       stats.inject(`merchant:refund:${step.part ? "part" : "all"}`);
       if (step.address) await refundAddressForPayment(world);
+      world.refundRequests += 1;
       const res = await merchant(`/v1/orders/${world.sub}/refund`, {
         method: "POST",
         ...(step.part ? { body: JSON.stringify({ amount: "10" }) } : {}),

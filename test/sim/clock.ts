@@ -40,9 +40,9 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
   return ran;
 }
 
-/** How long `timePasses` waits for the reads it made due: 40 × 50 ms. */
-const READ_POLLS = 40;
-const READ_POLL_MS = 50;
+/** How long `timePasses` waits for the reads it made due: 200 × 10 ms. */
+const READ_POLLS = 200;
+const READ_POLL_MS = 10;
 
 /**
  * Rows of `table` in the object's storage matching `where` (0 while the object has not made

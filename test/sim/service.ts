@@ -125,7 +125,7 @@ export async function serviceSettled(base: string): Promise<void> {
   while (Date.now() < until) {
     const { body } = await admin<{ data: { requests: number } }>(path);
     if (body.data.requests === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   throw new Error(`the sandbox still had work in flight after ${SETTLE_LIMIT_MS} ms`);
 }

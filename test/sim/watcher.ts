@@ -66,6 +66,8 @@ export class Watcher {
     const until = Date.now() + ms;
     while (Date.now() < until) {
       if (this.last && this.last.seq >= seq) return true;
+      // A final snapshot ends the stream: nothing newer can arrive, so waiting is pointless.
+      if (this.last?.final) return false;
       await new Promise((r) => setTimeout(r, 10));
     }
     return this.last?.seq === seq;

@@ -24,6 +24,8 @@ export class World {
   readonly lost = new Set<string>();
   readonly background: Promise<unknown>[] = [];
   readonly payouts: string[] = [];
+  /** Merchant refund requests made (each can name at most one refund payout object). */
+  refundRequests = 0;
   watcher: Watcher | null = null;
   readonly trace: string[];
   /** Steps the worker answered with 500 `internal` (an unhandled error: always a bug). */
