@@ -42,10 +42,8 @@ import { enqueue, outboxRows } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
-import { ownershipTag } from "../ids/ownership-tag.ts";
 import { attemptOrderId } from "../ids/upstream-order-id.ts";
-import { webhookUrl } from "../ids/webhook-url.ts";
-import { cmp, isPositive } from "../money/decimal.ts";
+import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import { refundAddressChange } from "../refunds/address.ts";
@@ -60,13 +58,15 @@ import {
 } from "../refunds/records.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+import { createAttemptInvoice, type InvoiceOrder, isOrderIdTaken } from "./attempt-invoice.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
-import { isOwnInvoice } from "./invoice-ownership.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
+import { lockRefusal } from "./lock-refusal.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
+import { type Claims, OrderSettings } from "./order-settings.ts";
 import { refundFacts } from "./refund-facts.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import {
@@ -78,57 +78,8 @@ import {
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 
-/** Storage key of the order's payment mode (`in-page` / `hosted`), written when it opens. */
-const PAYMENT_MODE = "payment_mode";
-/** Storage key of the order's `successUrl` / `failedUrl`, sent with every attempt's invoice. */
-const REDIRECTS = "redirect_urls";
-type Redirects = { successUrl?: string; failedUrl?: string };
-
-/**
- * Storage key of the claims (amount, currency) of a first create that has not produced an
- * order row yet: written before the upstream call, removed once the order row holds them or
- * the service definitely refused. It stays after an uncertain failure (timeout, 5xx), because
- * the service may then hold an invoice under this orderId with exactly these terms.
- */
-const PENDING_CLAIMS = "pending_claims";
-
-/**
- * Storage key of the invoice id whose last currency lock may have reached the service without
- * its answer being applied (lost, garbled, 5xx, or the object reset mid-call): written before
- * the lock is sent, removed once a lock's answer is applied. While set, the attempt's stored
- * currency does not short-circuit a lock (the service may hold another one now).
- */
-const LOCK_UNCONFIRMED = "lock_unconfirmed";
-
-/**
- * Storage key of the merchant's `PAYMENT_TOLERANCE_PERCENT` when the order opened: an order's
- * terms never change under it (a paid order told `order.paid` must not turn partially paid, and
- * be paid and told again, because a later deploy lowered the tolerance).
- */
-const TOLERANCE = "payment_tolerance_percent";
-
-/** Storage key of the fiat's `minInvoiceAmount`, refreshed by every open. */
-const FIAT_MINIMUM = "fiat_min_invoice_amount";
-
 /** Attempt orderIds a retry skips at most when the service holds them with other terms. */
 const MAX_ORDER_ID_SKIPS = 3;
-
-/**
- * True when the service refused a create because its orderId already holds an invoice with
- * other terms (`orderIdAlreadyExists`). An invoice it hands back that another order owns stays
- * 409 `order_id_collision` (`invoice-ownership.ts`).
- */
-const isOrderIdTaken = (created: Outcome<unknown>) =>
-  !created.ok && created.code === "checkout_conflict";
-
-/** The terms a checkout token fixes; two tokens for one order must agree on them. */
-interface Claims {
-  amount: string;
-  currency: string;
-}
-
-/** An upstream create's result; `uncertain` when the service may have created it anyway. */
-type Created = Outcome<Invoice> & { uncertain?: boolean };
 
 /** The progress facts of an invoice read (`converge/facts.ts`). */
 function invoiceFacts(invoice: Invoice): Facts {
@@ -141,12 +92,14 @@ type Recording = { type: string; message: string; quiet?: boolean };
 export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
   readonly hub = new SseHub();
+  readonly settings: OrderSettings;
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
   #creating = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
     this.store = new OrderStore(ctx.storage.sql);
+    this.settings = new OrderSettings(ctx.storage.kv);
   }
 
   protected override ensureSchema(): void {
@@ -165,15 +118,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * hosted: the service's page works whatever the service offers.
    */
   #mode(): PaymentMode {
-    return this.ctx.storage.kv.get<PaymentMode>(PAYMENT_MODE) ?? "hosted";
+    return this.settings.mode();
   }
 
   /** The merchant's tolerance (as when the order opened) and the fiat's minimum invoice (`snapshot.ts`). */
   #terms(): PaymentTerms {
     return {
-      tolerancePercent:
-        this.ctx.storage.kv.get<string>(TOLERANCE) ?? this.config().PAYMENT_TOLERANCE_PERCENT,
-      minInvoiceAmount: this.ctx.storage.kv.get<string>(FIAT_MINIMUM) ?? null,
+      tolerancePercent: this.settings.tolerance() ?? this.config().PAYMENT_TOLERANCE_PERCENT,
+      minInvoiceAmount: this.settings.fiatMinimum(),
     };
   }
 
@@ -243,15 +195,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
   async open(
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
-    // Written only when it changed: a reopen then writes nothing, and its answer waits for no
-    // commit (the output gate holds an answer until every write before it is durable).
-    const minimum = input.minInvoiceAmount;
-    if (minimum && this.ctx.storage.kv.get<string>(FIAT_MINIMUM) !== minimum)
-      this.ctx.storage.kv.put(FIAT_MINIMUM, minimum);
+    // A reopen writes nothing, so its answer waits for no commit (the output gate holds an
+    // answer until every write before it is durable).
+    this.settings.refreshFiatMinimum(input.minInvoiceAmount);
     const existing = this.hasSchema ? this.store.order() : null;
     // Every open compares against the terms already claimed: the order row, or (before it
     // exists) the claims of a create in flight or of one that failed uncertainly.
-    const claimed: Claims | undefined = existing ?? this.ctx.storage.kv.get<Claims>(PENDING_CLAIMS);
+    const claimed: Claims | undefined = existing ?? this.settings.pendingClaims();
     if (
       claimed &&
       (claimed.currency !== input.currency || cmp(claimed.amount, input.amount) !== 0)
@@ -285,16 +235,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   async #createFirst(input: OpenCheckout): Promise<Outcome<CheckoutSnapshot>> {
     const config = this.config();
-    this.ctx.storage.kv.put<Claims>(PENDING_CLAIMS, {
-      amount: input.amount,
-      currency: input.currency,
-    });
-    this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, input.mode);
-    this.ctx.storage.kv.put(TOLERANCE, config.PAYMENT_TOLERANCE_PERCENT);
-    this.ctx.storage.kv.put<Redirects>(REDIRECTS, {
-      ...(input.successUrl ? { successUrl: input.successUrl } : {}),
-      ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
-    });
+    this.settings.setPendingClaims(input);
+    this.settings.setMode(input.mode);
+    this.settings.setTolerance(config.PAYMENT_TOLERANCE_PERCENT);
+    this.settings.setRedirects(input);
     const invoice = await this.#createInvoice(
       config,
       attemptOrderId(config.ORDER_ID_PREFIX, input.invoiceNumber, 1),
@@ -302,7 +246,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       input,
     );
     if (!invoice.ok) {
-      if (!invoice.uncertain) this.ctx.storage.kv.delete(PENDING_CLAIMS);
+      if (!invoice.uncertain) this.settings.dropPendingClaims();
       return invoice;
     }
     const now = new Date().toISOString();
@@ -321,7 +265,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
         });
       }
       this.store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
-      this.ctx.storage.kv.delete(PENDING_CLAIMS);
+      this.settings.dropPendingClaims();
     });
     return success(
       await this.#applyFacts(invoice.value, {
@@ -331,48 +275,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     );
   }
 
-  async #createInvoice(
-    config: Config,
-    orderId: string,
-    amount: string,
-    order: {
-      checkoutId: string;
-      invoiceNumber: string;
-      currency: string;
-      description: string | null;
-      customerId: string | null;
-      returnUrl: string | null;
-    },
-  ): Promise<Created> {
-    let invoice: Invoice;
-    try {
-      invoice = await upstreamFor(config).createInvoice({
-        orderId,
-        fiatCurrencyCode: order.currency,
-        amount,
-        number: order.invoiceNumber,
-        webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
-        customPayload: ownershipTag(order.checkoutId),
-        ...(order.description ? { description: order.description } : {}),
-        ...(order.customerId ? { customerId: order.customerId } : {}),
-        ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
-        ...this.ctx.storage.kv.get<Redirects>(REDIRECTS),
-      });
-    } catch (error) {
-      return { ...upstreamFailure(error, this.logger()), uncertain: isUncertainFailure(error) };
-    }
-    // A repeated orderId returns the invoice the service already has: it may be another
-    // order's (see invoice-ownership.ts). Such an invoice is never adopted as an attempt.
-    const requested = { checkoutId: order.checkoutId, amount, currency: order.currency };
-    if (!isOwnInvoice(invoice, requested)) {
-      this.logger().warn("order_id.collision", { orderId, invoiceId: invoice.id });
-      return failure(
-        409,
-        "order_id_collision",
-        `The payment service already uses orderId ${orderId} for another order (invoice numbers that end in -<digits> can meet another order's retry number). Use another invoice number for this order.`,
-      );
-    }
-    return success(invoice);
+  #createInvoice(config: Config, orderId: string, amount: string, order: InvoiceOrder) {
+    const redirects = this.settings.redirects();
+    return createAttemptInvoice(config, orderId, amount, order, redirects, this.logger());
   }
 
   /**
@@ -564,30 +469,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const order = this.store.order()!;
     if (orderTotals(order, this.store.attempts(), [], this.#terms()).state === "paid")
       return failure(409, "order_paid", "This order is already paid.");
-    const config = this.config();
-    if (this.#mode() !== "in-page") {
-      return failure(
-        409,
-        "lock_unsupported",
-        "This payment service has no in-page currency choice; continue on the hosted payment page.",
-      );
-    }
-    if (attempt.status !== "created") {
-      return failure(
-        409,
-        "attempt_open",
-        `The payment is already ${attempt.status.replace("_", " ")}; the currency can no longer change.`,
-      );
-    }
-    if (isPositive(attempt.cryptoReceived)) {
-      return failure(
-        409,
-        "attempt_open",
-        "A payment has already been received; the currency can no longer change.",
-      );
-    }
-    const kv = this.ctx.storage.kv;
-    const unconfirmed = kv.get<string>(LOCK_UNCONFIRMED) === attempt.invoiceId;
+    const refused = lockRefusal(attempt, this.#mode());
+    if (refused) return refused;
+    const unconfirmed = this.settings.lockUnconfirmed(attempt.invoiceId);
     if (
       !unconfirmed &&
       attempt.currency?.code === currency.code &&
@@ -606,9 +490,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
       );
     }
     // Written ahead: an answer lost, or an object reset before the answer is applied, leaves it.
-    kv.put(LOCK_UNCONFIRMED, attempt.invoiceId);
+    this.settings.markLockUnconfirmed(attempt.invoiceId);
     try {
-      const invoice = await lockInvoiceCurrency(upstreamFor(config), {
+      const invoice = await lockInvoiceCurrency(upstreamFor(this.config()), {
         invoiceId: attempt.invoiceId,
         cryptoCurrencyCode: currency.code,
       });
@@ -624,13 +508,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
         },
         currency,
       );
-      kv.delete(LOCK_UNCONFIRMED);
+      this.settings.confirmLock();
       return success(snapshot);
     } catch (error) {
       if (error instanceof CurrencyLockUnsupportedError)
         return success(await this.#switchToHosted());
       if (isUncertainFailure(error)) {
-        // The service may have locked this currency without us hearing it (LOCK_UNCONFIRMED
+        // The service may have locked this currency without us hearing it (the mark
         // stays): the invoice is read back soon.
         hurryReads(this.store.sql, Date.now() + CATCH_UP_MS, {
           kind: "invoice",
@@ -647,7 +531,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * on the service's payment page. The shopper gets the hosted snapshot, never an error.
    */
   async #switchToHosted(): Promise<CheckoutSnapshot> {
-    this.ctx.storage.kv.put<PaymentMode>(PAYMENT_MODE, "hosted");
+    this.settings.setMode("hosted");
     const snapshot = this.#record(
       "mode.hosted",
       "the service has no currency lock: continue on its payment page",
