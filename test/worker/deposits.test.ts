@@ -3,6 +3,7 @@
  * "deposit fee quote unavailable", apply signed webhooks with exact commission maths, and
  * stream snapshots over SSE.
  */
+import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CryptoCurrency, DepositSnapshot } from "../../worker/api/contract.ts";
@@ -306,6 +307,65 @@ describe("deposit.statusChanged webhooks", () => {
       commission: commission.toFixed(),
       networkFee: fee.toFixed(),
       net: net.toFixed(),
+      status: "completed",
+    });
+  });
+
+  it("a top-up whose deposit the service already completed when it was first written (its create answer lost) sends deposit.completed once", async () => {
+    const sub = uniqueSub("pre");
+    const orderId = `cc-${sub}`;
+    // The deposit exists at the service under the top-up's orderId and is completed before the
+    // worker ever stored it (an earlier try of this create reached the service).
+    const made = await sandbox("/deposit", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tenant-api-key": env.API_KEY as string },
+      body: JSON.stringify({
+        accountId: env.ACCOUNT_ID,
+        cryptoCurrencyCode: "USDT_TRC20",
+        orderId,
+        customerId: "cust-7",
+      }),
+    });
+    expect(made.status).toBe(201);
+    expect((await simulateDeposit(orderId, "completed", "50")).status).toBe(200);
+    // The create's answer is lost and its retry is refused as a repeated orderId: the worker
+    // reads the deposit back by orderId (a create answer has no status; the read-back has
+    // one, and it is already completed).
+    await fault({ path: "/deposit", method: "POST", mode: "drop", times: 1 });
+    await fault({
+      path: "/deposit",
+      method: "POST",
+      mode: "status",
+      status: 409,
+      code: "exceptions.deposit.orderIdAlreadyExists",
+      times: 1,
+    });
+    const { status, body } = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
+    expect(status).toBe(201);
+    expect(body.data.status).toBe("completed");
+    const notes = async () => {
+      const inbox = await sandbox<{ data: { body: string }[] }>("/sandbox/merchant-inbox");
+      return inbox.body.data
+        .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
+        .filter((n) => n.data.topUpId === sub);
+    };
+    let seen: { type: string; data: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 50 && !seen.some((n) => n.type === "deposit.completed"); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      seen = await notes();
+    }
+    // Opening again changes nothing and tells the merchant nothing more.
+    expect((await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_000));
+    seen = await notes();
+    expect(seen.filter((n) => n.type === "deposit.completed")).toHaveLength(1);
+    expect(seen.find((n) => n.type === "deposit.completed")!.data).toMatchObject({
+      orderId,
+      amount: "50",
+      status: "completed",
+    });
+    expect(seen.find((n) => n.type === "deposit.status_changed")?.data).toMatchObject({
+      previousStatus: "created",
       status: "completed",
     });
   });

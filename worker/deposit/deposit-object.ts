@@ -145,8 +145,12 @@ export class DepositObject extends StoredObject implements DepositRpc {
       createdAt: now,
       updatedAt: now,
     };
+    // The service may answer with a deposit that already moved on (its first answer was lost,
+    // or this object was reset mid-create): the merchant hears that state as from `created`.
+    const notes = depositNotifications(row, { status: "created", settlement: null }, now);
     const event = this.ctx.storage.transactionSync(() => {
       DEPOSIT_INFO.write(this.ctx.storage.sql, row);
+      for (const note of notes) enqueue(this.ctx.storage.sql, note, Date.now());
       admitRead(
         this.ctx.storage.sql,
         "deposit",
@@ -156,7 +160,8 @@ export class DepositObject extends StoredObject implements DepositRpc {
       );
       return this.#append(row, "deposit.created", `deposit ${deposit.id} opened as ${orderId}`);
     });
-    await this.armAlarm();
+    if (notes.length > 0) await this.scheduleAlarm();
+    else await this.armAlarm();
     return success(this.#publish(event, "deposit.created"));
   }
 
