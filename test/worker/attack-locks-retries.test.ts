@@ -129,6 +129,41 @@ describe("a retry whose create answer was lost, then more money lands on the end
   });
 });
 
+describe("a retry whose next orderId another order's invoice holds", () => {
+  it("skips to the next number instead of refusing the shopper (order_id_collision)", {
+    timeout: 30_000,
+  }, async () => {
+    const { sub, id, orderId } = await paidOrder("partial", "20", { label: "takenretry" });
+    await markEnded(id);
+    // Order "<sub>-2" (an invoice number ending in -2) already made `<orderId>-2` at the
+    // service, for the very amount now due: the service hands that invoice back to our retry.
+    const other = await sandbox("/invoice", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-tenant-api-key": env.API_KEY as string },
+      body: JSON.stringify({
+        accountId: env.ACCOUNT_ID,
+        orderId: `${orderId}-2`,
+        amount: 29.9,
+        fiatCurrencyCode: "USD",
+      }),
+    });
+    expect(other.status).toBe(201);
+    const retried = await postJson(`/v1/checkouts/${id}/retry`, {});
+    const body = (await retried.json()) as Snap;
+    expect(body.error?.code, "the retry was refused").toBeUndefined();
+    expect(retried.status).toBe(200);
+    const attempt = (await ledgerOf(sub)).attempts.at(-1)!;
+    expect([attempt.number, attempt.orderId, attempt.fiatAmount]).toEqual([
+      3,
+      `${orderId}-3`,
+      "29.90",
+    ]);
+    // The other order's invoice was never adopted.
+    const taken = (await upstreamInvoice(`${orderId}-2`)).body.data;
+    expect(taken.id).not.toBe(attempt.invoiceId);
+  });
+});
+
 /** Sets the merchant's tolerance as the order object reads it (its configuration). */
 function setTolerance(id: string, percent: string | undefined) {
   const stub = env.ORDERS.get(env.ORDERS.idFromName(id));

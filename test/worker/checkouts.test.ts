@@ -196,7 +196,7 @@ describe("orderId collisions (invoice numbers may end in -<digits>)", () => {
   const attemptsOf = async (sub: string) =>
     ((await (await merchant(`/v1/orders/${sub}`)).json()) as Ledger).data.attempts;
 
-  it("refuses attempt 2 of order Y with 409 order_id_collision when order Y-2 owns cc-Y-2", async () => {
+  it("gives attempt 2 of order Y the next free number (cc-Y-3) when order Y-2 owns cc-Y-2, never its invoice", async () => {
     const y = uniqueSub("col");
     const other = await openCheckout({ sub: `${y}-2`, amount: "10.00" });
     expect(other.status).toBe(201);
@@ -204,11 +204,11 @@ describe("orderId collisions (invoice numbers may end in -<digits>)", () => {
     await simulate(`cc-${y}`, "expire");
     await deliverAll(`cc-${y}`);
     const res = await worker(`/v1/checkouts/${mine.body.data.id}/retry`, { method: "POST" });
-    expect(res.status).toBe(409);
-    expect(((await res.json()) as Body).error?.code).toBe("order_id_collision");
-    // No attempt adopted the other order's invoice.
+    expect(res.status).toBe(200);
+    // No attempt adopted the other order's invoice; the retry took the next number.
     const owner = (await upstreamInvoice(`cc-${y}-2`)).body.data.id;
-    expect((await attemptsOf(y)).map((a) => a.orderId)).toEqual([`cc-${y}`]);
+    expect((await attemptsOf(y)).map((a) => a.orderId)).toEqual([`cc-${y}`, `cc-${y}-3`]);
+    expect((await attemptsOf(y)).map((a) => a.invoiceId)).not.toContain(owner);
     expect((await attemptsOf(`${y}-2`)).map((a) => a.invoiceId)).toEqual([owner]);
   });
 

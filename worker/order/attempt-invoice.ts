@@ -31,12 +31,13 @@ export interface InvoiceOrder {
 }
 
 /**
- * True when the service refused a create because its orderId already holds an invoice with
- * other terms (`orderIdAlreadyExists`). An invoice it hands back that another order owns stays
- * 409 `order_id_collision`.
+ * True when a create's orderId is held by an invoice this attempt cannot adopt: the service
+ * refused it as holding other terms (`orderIdAlreadyExists` → `checkout_conflict`), or handed
+ * back an invoice that is not this checkout's (`order_id_collision`: another order's, whose
+ * number ends in `-<digits>`). A retry then takes the next attempt number.
  */
 export const isOrderIdTaken = (created: Outcome<unknown>): boolean =>
-  !created.ok && created.code === "checkout_conflict";
+  !created.ok && (created.code === "checkout_conflict" || created.code === "order_id_collision");
 
 /**
  * Creates the invoice of one attempt (`orderId`, `amount` in the order's fiat). Never throws for
