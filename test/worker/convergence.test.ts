@@ -12,6 +12,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot, DepositSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import { catalogClock, clearCatalogMemory } from "../../worker/catalog/catalog.ts";
+import { CATALOG_TTL_MS } from "../../worker/catalog/catalog-rpc.ts";
 import { WATCHED_READ_MS } from "../../worker/converge/schedule.ts";
 import {
   deliver,
@@ -215,6 +217,50 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
     const l = await ledgerOf(orderId.slice(3));
     expect(l.state).toBe("paid");
     expect(l.payments.map((p) => p.cryptoCode)).toEqual(["TRX"]);
+  });
+
+  it("a payment read while the currency list was unreadable is read again after it is final, until its currency is named", async () => {
+    const sub = uniqueSub("unnamed");
+    const opened = await postJson(
+      "/v1/checkouts",
+      { token: await token({ sub, amount: "20.00" }) },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    const { data } = (await opened.json()) as { data: CheckoutSnapshot };
+    const orderId = data.attempt.orderId;
+    const stub = orderStub(data.id);
+    const invoiceId = (await upstreamInvoice(orderId)).body.data.id as string;
+    // The payer chooses TRX on the service's page and pays: the order learns the code only
+    // from a read, and names it from the live currency list.
+    const chose = await fetch(`${env.UPSTREAM_BASE_URL}/pay/${invoiceId}/currency`, {
+      method: "POST",
+      body: new URLSearchParams({ cryptoCurrencyCode: "TRX" }),
+      redirect: "manual",
+    });
+    expect(chose.status).toBe(303);
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    const realNow = catalogClock.now;
+    try {
+      // Every copy of the list is past its period and the service's list fails meanwhile.
+      catalogClock.now = () => Date.now() + 100 * CATALOG_TTL_MS;
+      await clearCatalogMemory();
+      await fault({ path: "/currencies", method: "GET", mode: "status", status: 503, times: 100 });
+      for (const d of await deliveriesFor(orderId)) expect((await deliver(d)).status).toBe(200);
+      const unnamed = await snapshot(data.id);
+      expect([unnamed.orderState, unnamed.attempt.status]).toEqual(["paid", "paid"]);
+      expect(unnamed.attempt.payment?.cryptoCurrencyCode ?? null).toBeNull();
+      // Paid, yet still followed: its currency is not named yet.
+      expect((await followed(stub)).find((r) => r.kind === "invoice")?.next_read_at).not.toBeNull();
+      await sandbox("/sandbox/faults", { method: "DELETE" });
+      await reconcileNow(stub);
+    } finally {
+      catalogClock.now = realNow;
+    }
+    const named = await snapshot(data.id);
+    expect(named.attempt.payment).toMatchObject({ cryptoCurrencyCode: "TRX", decimalPlaces: 6 });
+    expect(named.orderState).toBe("paid");
+    // Named: the paid invoice is no longer read.
+    expect((await followed(stub)).find((r) => r.kind === "invoice")?.next_read_at).toBeNull();
   });
 
   it("a read with nothing new appends no event; a shopper watching brings the next read within 10 s", async () => {

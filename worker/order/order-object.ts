@@ -301,14 +301,24 @@ export class OrderObject extends StoredObject implements OrderRpc {
     }
   }
 
-  /** How an attempt's invoice is followed: until paid, and until its expiry + 24 h. */
-  #plan(order: OrderRow, attempt: AttemptRow): FollowPlan {
+  /**
+   * How an attempt's invoice is followed: until paid, and until its expiry + 24 h. A paid
+   * invoice whose currency the catalogue could not name when it was read (`invoiceCode` known,
+   * the attempt's entry null: the list was unreadable) is read again until it can.
+   */
+  #plan(order: OrderRow, attempt: AttemptRow, invoiceCode: string | null): FollowPlan {
     const now = Date.now();
     const expiry = attempt.expiresAt ? Date.parse(attempt.expiresAt) : Number.NaN;
     const keepUntil = Number.isFinite(expiry)
       ? expiry + LATE_PAYMENT_MS
       : Date.parse(order.createdAt) + 7 * LATE_PAYMENT_MS;
-    return { now, follow: !FINAL.has(attempt.status), keepUntil, watched: this.watched() };
+    const unnamed = invoiceCode !== null && attempt.currency === null;
+    return {
+      now,
+      follow: !FINAL.has(attempt.status) || unnamed,
+      keepUntil,
+      watched: this.watched(),
+    };
   }
 
   protected override watched(): boolean {
@@ -338,7 +348,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (known && isOlder("invoice", facts, known)) {
       // A lagging read: it changes nothing (not even facts it would fill).
       const event = this.ctx.storage.transactionSync(() => {
-        admitRead(sql, "invoice", invoice.id, facts, this.#plan(order, attempt));
+        admitRead(
+          sql,
+          "invoice",
+          invoice.id,
+          facts,
+          this.#plan(order, attempt, invoice.cryptoCurrencyCode),
+        );
         if (recording.quiet) return null;
         return this.#append(
           recording.type,
@@ -377,14 +393,26 @@ export class OrderObject extends StoredObject implements OrderRpc {
       !effect.changed &&
       JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
     if (recording.quiet && unchanged) {
-      admitRead(sql, "invoice", invoice.id, facts, this.#plan(order, attempt));
+      admitRead(
+        sql,
+        "invoice",
+        invoice.id,
+        facts,
+        this.#plan(order, attempt, invoice.cryptoCurrencyCode),
+      );
       await this.armAlarm();
       return this.#snapshotAt(this.log.lastSeq());
     }
     const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
     const event = this.ctx.storage.transactionSync(() => {
       this.store.saveAttempt(next);
-      admitRead(sql, "invoice", invoice.id, facts, this.#plan(order, next));
+      admitRead(
+        sql,
+        "invoice",
+        invoice.id,
+        facts,
+        this.#plan(order, next, invoice.cryptoCurrencyCode),
+      );
       if (effect.payment) {
         this.store.insertPayment({
           attempt: next.number,
