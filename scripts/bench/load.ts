@@ -47,19 +47,20 @@ type Delivery = { orderId: string; status: string; attempts: { at: string }[] };
 export async function realisticLoad(o: LoadOptions): Promise<void> {
   const direct = await runtimeUrl(o.workerPort);
   row("load: worker reached at", direct === o.workerUrl ? `${direct} (via proxy)` : direct);
-  await setWebhookUrl(o.sandboxUrl, `${direct}/webhooks/payment`);
+  // "all": the invoices carry the worker's public URL (the proxy) as their own webhookUrl.
+  await setWebhookUrl(o.sandboxUrl, `${direct}/webhooks/payment`, true);
   try {
     await measure(o, direct);
   } finally {
-    await setWebhookUrl(o.sandboxUrl, `${o.workerUrl}/webhooks/payment`);
+    await setWebhookUrl(o.sandboxUrl, `${o.workerUrl}/webhooks/payment`, false);
   }
 }
 
-async function setWebhookUrl(sandboxUrl: string, url: string): Promise<void> {
+async function setWebhookUrl(sandboxUrl: string, url: string, all: boolean): Promise<void> {
   const res = await fetch(`${sandboxUrl}/sandbox/webhook-url`, {
     method: "PUT",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url }),
+    body: JSON.stringify({ url, all }),
   });
   if (!res.ok) throw new Error(`webhook-url: HTTP ${res.status}`);
   await res.arrayBuffer();
