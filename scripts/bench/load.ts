@@ -93,8 +93,13 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
   // watched checkout every 10 s at most) and heartbeats. A pass's cost per webhook is its CPU
   // less this baseline over the same span.
   const runtime = runtimePids(o.workerPort);
+  const quietFrom = new Date().toISOString();
   const quiet = await cpuRate(runtime, 10_000);
-  row("load: runtime CPU, watchers open and no webhooks (ms per s)", quiet.toFixed(0));
+  const quietReads = (await invoiceReads(o.sandboxUrl, quietFrom)) / 10;
+  row(
+    "load: watchers open, no webhooks: runtime CPU (ms per s) / invoice reads per s",
+    `${quiet.toFixed(0)} / ${quietReads.toFixed(1)}`,
+  );
 
   // Passes at each rate in turn, over the same checkouts and watchers. Webhook k of the whole
   // run goes to checkout k % count; its round decides the move (processing ⇄ suspended).
@@ -122,6 +127,11 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
     row(
       `load: ${rate}/s: webhooks answered 2xx at the first attempt, per second`,
       (result.firstOk / result.sendSeconds).toFixed(1),
+    );
+    row(
+      `load: ${rate}/s: invoice reads per s at the service, 10 s mid-pass (refetches + reconciliation)`,
+      result.readsPerSecond.toFixed(1),
+      "a webhook's refetch counts as its checkout's read",
     );
     row(
       `load: ${rate}/s: runtime CPU over the pass (ms per s) / per webhook over the baseline`,
@@ -203,6 +213,8 @@ interface PassResult {
   firstOk: number;
   retried: number;
   refused: string[];
+  /** `GET /invoice` calls the service received per second, 10 s into the pass for 10 s. */
+  readsPerSecond: number;
 }
 
 /**
@@ -224,7 +236,11 @@ async function pass(
   const since = new Date().toISOString();
   const start = performance.now();
   const sent: Promise<void>[] = [];
+  let windowFrom = "";
+  let reads: Promise<number> = Promise.resolve(Number.NaN);
   for (let j = 0; j < total; j++) {
+    if (j === 10 * rate) windowFrom = new Date().toISOString();
+    if (j === 20 * rate) reads = invoiceReads(o.sandboxUrl, windowFrom);
     const k = offset + j;
     const due = start + (j * 1000) / rate;
     const wait = due - performance.now();
@@ -282,7 +298,18 @@ async function pass(
       .length,
     retried: deliveries.filter((d) => d.attempts.length > 1).length,
     refused,
+    readsPerSecond: (await reads) / 10,
   };
+}
+
+/**
+ * `GET /invoice` calls (the objects' reads) the sandbox logged since `since` (ISO); it keeps
+ * its last 5,000 requests, so windows stay short.
+ */
+async function invoiceReads(sandboxUrl: string, since: string): Promise<number> {
+  const q = new URLSearchParams({ path: "/invoice", method: "GET", since });
+  const res = await fetch(`${sandboxUrl}/sandbox/requests?${q}`);
+  return ((await res.json()) as { data: unknown[] }).data.length;
 }
 
 /** CPU ms per second of processes `pids` over the next `windowMs`. */
