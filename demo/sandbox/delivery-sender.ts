@@ -15,7 +15,7 @@ import http from "node:http";
 import https from "node:https";
 
 /** Concurrent connections per destination (host:port); more deliveries in flight wait. */
-const MAX_SOCKETS = 32;
+export const MAX_SOCKETS = 32;
 /** An idle pooled socket is closed after this long (ms). */
 const IDLE_MS = 60_000;
 
@@ -62,7 +62,8 @@ export function createDeliverySender(): DeliverySender {
             signal,
           },
           (res) => {
-            res.on("error", reject);
+            // The status line arrived: a body cut short later does not undo the answer.
+            res.on("error", () => resolve(res.statusCode ?? 0));
             // Read to the end: only a fully read response gives its socket back to the pool.
             res.on("data", () => {});
             res.on("end", () => resolve(res.statusCode ?? 0));
