@@ -62,8 +62,12 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
   // the runtime's own socket, past `wrangler dev`'s proxy. An absent or null `url` stops sending.
   app.put("/sandbox/webhook-url", async (c) => {
     const body = await readJsonObject(c.req.raw);
-    state.options.webhookUrl = optionalUrl(body, "url");
-    return dataResponse({ url: state.options.webhookUrl });
+    const url = optionalUrl(body, "url");
+    // `all`: also over objects' own webhookUrl, until the next PUT (validated before any change).
+    const all = optionalBool(body, "all") ?? false;
+    state.options.webhookUrl = url;
+    state.webhookRedirect = all ? url : null;
+    return dataResponse({ url, all: state.webhookRedirect !== null });
   });
 
   app.post("/sandbox/invoices/:ref/simulate", async (c) => {

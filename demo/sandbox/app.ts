@@ -115,6 +115,7 @@ export function createSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
     dispose() {
       stopSweep();
       state.scheduler.dispose();
+      state.sender.destroy();
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Fault, InboxState, RequestLogEntry } from "./control-records.ts";
 import type { Decimal } from "./decimal.ts";
+import { createDeliverySender, type DeliverySender } from "./delivery-sender.ts";
 import { createScheduler, type Scheduler } from "./scheduler.ts";
 
 /** How a sandbox is configured. */
@@ -231,6 +232,13 @@ export interface SandboxState {
    * sandbox at one delivery per worker round trip).
    */
   deliveryChains: Map<string, Promise<void>>;
+  /**
+   * When set (`PUT /sandbox/webhook-url` with `"all":true`), every delivery goes here, even an
+   * object's own `webhookUrl`: a bench sends the load to one runtime socket with it.
+   */
+  webhookRedirect: string | null;
+  /** The webhook connections: bounded keep-alive pools per destination, closed on dispose. */
+  sender: DeliverySender;
   faults: Fault[];
   requests: RequestLogEntry[];
   /**
@@ -265,6 +273,8 @@ export function createState(options: SandboxOptions): SandboxState {
     balances: new Map(),
     webhooks: [],
     deliveryChains: new Map(),
+    webhookRedirect: null,
+    sender: createDeliverySender(),
     faults: [],
     requests: [],
     workInFlight: new Map(),

@@ -60,7 +60,7 @@ export function emitWebhook(state: SandboxState, s: WebhookSubject): Promise<Web
   });
   const status = typeof s.data.status === "string" ? s.data.status : null;
   const rec = newRecord(s.event, s.objectId, s.orderId, status, body);
-  rec.url = s.url ?? state.options.webhookUrl;
+  rec.url = state.webhookRedirect ?? s.url ?? state.options.webhookUrl;
   state.webhooks.push(rec);
   const signed = hmacHex(state.options.webhookSigningKey, body).then((sig) => {
     rec.signature = sig;
@@ -111,16 +111,17 @@ function newRecord(
 export async function attempt(state: SandboxState, rec: WebhookRecord, url: string) {
   const at = nowIso(state);
   try {
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-webhook-signature": rec.signature },
-      body: rec.body,
-      signal: AbortSignal.any([state.scheduler.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
-    });
-    await res.arrayBuffer().catch(() => undefined);
-    rec.attempts.push({ at, status: res.status });
-    if (res.ok) rec.delivered = true;
-    return res.ok;
+    // Over the sandbox's bounded keep-alive pool (see delivery-sender.ts), not `fetch`.
+    const status = await state.sender.post(
+      url,
+      { "content-type": "application/json", "x-webhook-signature": rec.signature },
+      rec.body,
+      AbortSignal.any([state.scheduler.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
+    );
+    const ok = status >= 200 && status < 300;
+    rec.attempts.push({ at, status });
+    if (ok) rec.delivered = true;
+    return ok;
   } catch (err) {
     if (state.scheduler.disposed) return false;
     rec.attempts.push({ at, error: err instanceof Error ? err.message : String(err) });

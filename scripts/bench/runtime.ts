@@ -45,8 +45,7 @@ function entryPort(pid: string): number | null {
  */
 export async function runtimeUrl(workerPort: number): Promise<string> {
   const proxy = `http://127.0.0.1:${workerPort}`;
-  for (const pid of workerdPids(workerPort)) {
-    if (!cmdline(pid).includes("--socket-addr=entry=127.0.0.1:0")) continue;
+  for (const pid of runtimePids(workerPort)) {
     const port = entryPort(pid);
     if (port === null) continue;
     const url = `http://127.0.0.1:${port}`;
@@ -56,4 +55,17 @@ export async function runtimeUrl(workerPort: number): Promise<string> {
     if ((body as { name?: string } | null)?.name === "crypto-checkout") return url;
   }
   return proxy;
+}
+
+/**
+ * The workerd processes that run the worker of the `wrangler dev` on `workerPort` (not its
+ * proxy): those started with an ephemeral entry socket. Empty when not found.
+ *
+ * @example
+ * const [runtime] = runtimePids(8787);
+ */
+export function runtimePids(workerPort: number): string[] {
+  return workerdPids(workerPort).filter((pid) =>
+    cmdline(pid).includes("--socket-addr=entry=127.0.0.1:0"),
+  );
 }

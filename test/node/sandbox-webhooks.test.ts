@@ -198,6 +198,44 @@ describe("webhook delivery", () => {
     }
   });
 
+  it('PUT /sandbox/webhook-url with "all" also moves objects\' own webhookUrl, until the next PUT', async () => {
+    const own = await startReceiver();
+    const all = await startReceiver();
+    const put = (body: object) =>
+      fetch(`${sb.url}/sandbox/webhook-url`, { method: "PUT", body: JSON.stringify(body) });
+    const cancelled = async () => {
+      const inv = await api("POST", "/invoice", {
+        accountId: ACCOUNT,
+        fiatCurrencyCode: "USD",
+        amount: 5,
+        webhookUrl: own.url,
+      });
+      await api("POST", `/invoice/cancel?accountId=${ACCOUNT}&id=${inv.json.data.id}`);
+      return inv.json.data.id as string;
+    };
+    try {
+      const bad = await put({ url: all.url, all: "yes" });
+      expect(bad.status).toBe(400);
+      expect(sb.sandbox.state.options.webhookUrl).toBe(rx.url);
+      const moved = await put({ url: all.url, all: true });
+      expect((await moved.json()).data).toEqual({ url: all.url, all: true });
+      const redirected = await cancelled();
+      const [r] = await all.waitFor(1);
+      expect(JSON.parse(r!.body).data.id).toBe(redirected);
+      expect(own.received).toHaveLength(0);
+      // A PUT without "all" ends the redirect: the object's own URL applies again.
+      await put({ url: rx.url });
+      const restored = await cancelled();
+      const [back] = await own.waitFor(1);
+      expect(JSON.parse(back!.body).data.id).toBe(restored);
+      expect(all.received).toHaveLength(1);
+    } finally {
+      await put({ url: rx.url });
+      await own.close();
+      await all.close();
+    }
+  });
+
   it("redelivers the same bytes and signature", async () => {
     const [entry] = await log("orderId=wh-sign");
     rx.received.length = 0;
