@@ -21,17 +21,14 @@ describe("lockRefusal", () => {
     });
   });
 
-  it.each<InvoiceStatus>([
-    "processing",
-    "suspended",
-    "partially_paid",
-    "paid",
-    "expired",
-  ])("refuses an attempt already %s with attempt_open, naming the status", (status) => {
-    const refused = lockRefusal(attempt(status), "in-page");
-    expect(refused).toMatchObject({ status: 409, code: "attempt_open" });
-    expect(refused && !refused.ok && refused.message).toContain(status.replace("_", " "));
-  });
+  it.each<InvoiceStatus>(["processing", "suspended", "partially_paid", "paid", "expired"])(
+    "refuses an attempt already %s with attempt_open, naming the status",
+    (status) => {
+      const refused = lockRefusal(attempt(status), "in-page");
+      expect(refused).toMatchObject({ status: 409, code: "attempt_open" });
+      expect(refused && !refused.ok && refused.message).toContain(status.replace("_", " "));
+    },
+  );
 
   it("refuses a created attempt that already received money (the currency is fixed)", () => {
     expect(lockRefusal(attempt("created", "0.000001"), "in-page")).toMatchObject({
