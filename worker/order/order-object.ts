@@ -345,16 +345,19 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const sql = this.store.sql;
     const facts = invoiceFacts(invoice);
     const known = knownFacts(sql, "invoice", invoice.id);
+    // Records this read and the next one's time, planned from the attempt as `row` leaves it.
+    const admit = (row: AttemptRow) =>
+      admitRead(
+        sql,
+        "invoice",
+        invoice.id,
+        facts,
+        this.#plan(order, row, invoice.cryptoCurrencyCode),
+      );
     if (known && isOlder("invoice", facts, known)) {
       // A lagging read: it changes nothing (not even facts it would fill).
       const event = this.ctx.storage.transactionSync(() => {
-        admitRead(
-          sql,
-          "invoice",
-          invoice.id,
-          facts,
-          this.#plan(order, attempt, invoice.cryptoCurrencyCode),
-        );
+        admit(attempt);
         if (recording.quiet) return null;
         return this.#append(
           recording.type,
@@ -393,26 +396,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
       !effect.changed &&
       JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
     if (recording.quiet && unchanged) {
-      admitRead(
-        sql,
-        "invoice",
-        invoice.id,
-        facts,
-        this.#plan(order, attempt, invoice.cryptoCurrencyCode),
-      );
+      admit(attempt);
       await this.armAlarm();
       return this.#snapshotAt(this.log.lastSeq());
     }
     const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
     const event = this.ctx.storage.transactionSync(() => {
       this.store.saveAttempt(next);
-      admitRead(
-        sql,
-        "invoice",
-        invoice.id,
-        facts,
-        this.#plan(order, next, invoice.cryptoCurrencyCode),
-      );
+      admit(next);
       if (effect.payment) {
         this.store.insertPayment({
           attempt: next.number,
