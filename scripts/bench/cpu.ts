@@ -4,7 +4,7 @@
  * the bench can say what one webhook costs the runtime: CPU over a pass, less the same span of
  * the quiet baseline (reconciliation reads and heartbeats of the open watchers).
  */
-import { readFileSync } from "node:fs";
+import { statFields } from "./proc-stat.ts";
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
@@ -21,15 +21,10 @@ export function cpuMs(pids: readonly string[]): number {
   let ticks = 0;
   let read = 0;
   for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // Fields after the parenthesised command name: utime is the 12th, stime the 13th.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-      read += 1;
-    } catch {
-      // exited between the listing and the read
-    }
+    const fields = statFields(pid);
+    if (!fields) continue; // exited between the listing and the read
+    ticks += Number(fields[11]) + Number(fields[12]);
+    read += 1;
   }
   return read ? (ticks * 1000) / TICKS_PER_SECOND : Number.NaN;
 }

@@ -4,15 +4,10 @@
  * among this process's descendants), read from /proc (Linux only; NaN elsewhere).
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { statFields } from "./proc-stat.ts";
 
 function parentOf(pid: string): string | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 4 after the parenthesised command name (which may contain spaces).
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1] ?? null;
-  } catch {
-    return null;
-  }
+  return statFields(pid)?.[1] ?? null;
 }
 
 /** The arguments of process `pid` (empty when it is gone). */

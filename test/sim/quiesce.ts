@@ -7,6 +7,9 @@
  * outbox) instead of sleeping through their schedules (`clock.ts`).
  */
 import { env } from "cloudflare:workers";
+import type { Env } from "../../worker/config/env.ts";
+import { refundOrderId } from "../../worker/ids/upstream-order-id.ts";
+import { payoutStub } from "../../worker/objects/stubs.ts";
 import { sendDelivery } from "./act.ts";
 import { owedNotifications, timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf, serviceSettled } from "./service.ts";
@@ -39,11 +42,9 @@ export async function quiesce(world: World): Promise<void> {
   // commit is resolved by its payout object's alarm, which then tells the order.
   // Only the order's beginRefund names one, one per merchant request at most.
   const refunds = Array.from({ length: world.refundRequests }, (_, i) =>
-    i === 0 ? `${world.base}-refund` : `${world.base}-refund-${i + 1}`,
+    refundOrderId("cc", world.sub, i + 1),
   );
-  const payoutStubs = [...world.payouts, ...refunds].map((o) =>
-    env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${o}`)),
-  );
+  const payoutStubs = [...world.payouts, ...refunds].map((o) => payoutStub(env as Env, o));
   let seq = -1;
   for (let round = 0; round < ROUNDS; round += 1) {
     let delivered = 0;

@@ -6,7 +6,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { Env } from "../../worker/config/env.ts";
 import type { DepositObject } from "../../worker/deposit/deposit-object.ts";
+import { payoutStub } from "../../worker/objects/stubs.ts";
 import type { PayoutObject } from "../../worker/payout/payout-object.ts";
 import {
   deliveriesFor,
@@ -38,9 +40,7 @@ describe("the outbox alarm is awaited after the commit", () => {
     });
     expect(quoted.status).toBe(201);
     // The namespace is typed by the RPC face; the instance inside is the class.
-    const stub = env.PAYOUTS.get(
-      env.PAYOUTS.idFromName(`payout:${orderId}`),
-    ) as DurableObjectStub<PayoutObject>;
+    const stub = payoutStub(env as Env, orderId) as DurableObjectStub<PayoutObject>;
     const finished = await runInDurableObject(stub, async (o: PayoutObject) => {
       const done = slowAlarm(o);
       const result = await o.commit();

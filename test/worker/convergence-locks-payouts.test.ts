@@ -14,6 +14,8 @@ import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PayoutView } from "../../worker/api/contract.ts";
+import type { Env } from "../../worker/config/env.ts";
+import { payoutStub } from "../../worker/objects/stubs.ts";
 import { LOCKS_PER_MINUTE } from "../../worker/order/lock-throttle.ts";
 import {
   balance,
@@ -120,7 +122,7 @@ async function payoutView(orderId: string): Promise<PayoutView> {
 
 /** Makes the payout's scheduled read of the service due, then runs its alarm. */
 async function readBackNow(orderId: string): Promise<void> {
-  const stub = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${orderId}`));
+  const stub = payoutStub(env as Env, orderId);
   await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
     state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
   });

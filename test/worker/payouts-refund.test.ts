@@ -8,6 +8,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
+import type { Env } from "../../worker/config/env.ts";
+import { payoutStub } from "../../worker/objects/stubs.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   balance,
@@ -247,7 +249,7 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     });
     expect(failed.status).toBe(200);
     const order = env.ORDERS.get(env.ORDERS.idFromName(id));
-    const payout = env.PAYOUTS.get(env.PAYOUTS.idFromName(`payout:${refundId}`));
+    const payout = payoutStub(env as Env, refundId);
     const renameRefunds = (from: string, to: string) =>
       runInDurableObject(order, (_o, state) =>
         state.storage.sql.exec(`ALTER TABLE ${from} RENAME TO ${to}`),
