@@ -1,7 +1,9 @@
+import { listDurableObjectIds } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CryptoCurrency, FiatCurrency } from "../../worker/api/contract.ts";
 import { catalogClock, clearCatalogMemory } from "../../worker/catalog/catalog.ts";
-import { CATALOG_TTL_MS } from "../../worker/catalog/catalog-rpc.ts";
+import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/catalog/catalog-rpc.ts";
 import { fault, STOREFRONT, sandbox, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {
@@ -62,17 +64,13 @@ describe("GET /v1/currencies", () => {
 
   it("makes at most one upstream call per cache period for 1,000 concurrent requests", async () => {
     await clearCatalogMemory();
-    const before = (await upstreamRequests("/currencies")).filter(
-      (r) => r.query.network === "BNB",
-    ).length;
+    const before = (await upstreamRequests("/currencies")).length;
     const results = await Promise.all(
       Array.from({ length: 1000 }, () => worker("/v1/currencies?network=BNB")),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     await Promise.all(results.map((r) => r.body?.cancel()));
-    const after = (await upstreamRequests("/currencies")).filter(
-      (r) => r.query.network === "BNB",
-    ).length;
+    const after = (await upstreamRequests("/currencies")).length;
     expect(after - before).toBeLessThanOrEqual(1);
   });
 });
@@ -120,8 +118,14 @@ describe("currency cache period", () => {
       const res = await worker("/v1/currencies/fiat");
       expect(res.status).toBe(503);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe("service_busy");
-      // The failure is not kept: the next request fetches again and succeeds.
+      // The failure is kept briefly (no retry storm), then the service is asked again.
+      const calls = await fiatCalls();
+      expect((await worker("/v1/currencies/fiat")).status).toBe(503);
+      expect(await fiatCalls()).toBe(calls);
+      const later = Date.now() + 40 * CATALOG_TTL_MS + CATALOG_FAILURE_TTL_MS + 1;
+      catalogClock.now = () => later;
       expect((await worker("/v1/currencies/fiat")).status).toBe(200);
+      expect(await fiatCalls()).toBe(calls + 1);
     } finally {
       catalogClock.now = realNow;
       await sandbox("/sandbox/faults", { method: "DELETE" });
@@ -155,6 +159,81 @@ describe("currency cache period", () => {
       expect(await fiatCalls()).toBe(start + 2);
     } finally {
       catalogClock.now = realNow;
+      await clearCatalogMemory({ shared: true });
+    }
+  });
+});
+
+describe("a network value is a filter, never an upstream call (issue 20, item 1)", () => {
+  const cryptoCalls = async () => (await upstreamRequests("/currencies")).length;
+  const codes = async (network: string) => {
+    const res = await worker(`/v1/currencies?network=${encodeURIComponent(network)}`);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: CryptoCurrency[] }).data.map((c) => c.code).sort();
+  };
+
+  it("200 distinct network values cost one upstream GET /currencies and no object per value", async () => {
+    const realNow = catalogClock.now;
+    catalogClock.now = () => Date.now() + 80 * CATALOG_TTL_MS; // past anything earlier tests cached
+    try {
+      await clearCatalogMemory({ shared: true });
+      const objectsBefore = (await listDurableObjectIds(env.CATALOG)).length;
+      const start = await cryptoCalls();
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => codes(`Attacker net ${i}`)),
+      );
+      // A network the service does not list: an empty list, from the one cached full list.
+      expect(answers.every((list) => list.length === 0)).toBe(true);
+      for (let i = 0; i < 50; i++) expect(await codes(`later-${i}`)).toEqual([]);
+      // Networks the service lists still filter, in any case.
+      expect(await codes("Tron")).toEqual(["TRX", "USDT_TRC20"]);
+      expect(await codes("tRoN")).toEqual(["TRX", "USDT_TRC20"]);
+      expect(await codes("BNB")).toEqual(["BNB", "USDC_BEP20", "USDT_BEP20"]);
+      const calls = (await upstreamRequests("/currencies")).slice(start);
+      expect(calls).toHaveLength(1);
+      expect(calls[0]!.query.network).toBeUndefined();
+      // At most the crypto list's own object is new: none per network value.
+      expect((await listDurableObjectIds(env.CATALOG)).length - objectsBefore).toBeLessThanOrEqual(
+        1,
+      );
+    } finally {
+      catalogClock.now = realNow;
+      await clearCatalogMemory({ shared: true });
+    }
+  });
+
+  it("while the service fails, many network values cost one call per failure period", async () => {
+    const realNow = catalogClock.now;
+    let now = Date.now() + 100 * CATALOG_TTL_MS; // past anything earlier tests cached
+    catalogClock.now = () => now;
+    try {
+      await clearCatalogMemory({ shared: true });
+      await fault({ path: "/currencies", method: "GET", mode: "status", status: 503, times: 50 });
+      const start = await cryptoCalls();
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => worker(`/v1/currencies?network=down${i}`)),
+      );
+      for (const res of answers) {
+        expect(res.status).toBe(503);
+        expect(((await res.json()) as { error: { code: string } }).error.code).toBe("service_busy");
+      }
+      // One call (the client's own attempts of it: at most 3), not one per value.
+      const failing = (await cryptoCalls()) - start;
+      expect(failing).toBeGreaterThanOrEqual(1);
+      expect(failing).toBeLessThanOrEqual(3);
+      // Another isolate, within the failure period: the object's failure is reused.
+      now += CATALOG_FAILURE_TTL_MS / 2;
+      await clearCatalogMemory({ shared: true });
+      expect((await worker("/v1/currencies?network=again")).status).toBe(503);
+      expect((await cryptoCalls()) - start).toBe(failing);
+      // Once the failure period is over, the service is asked again (and answers).
+      await sandbox("/sandbox/faults", { method: "DELETE" });
+      now += CATALOG_FAILURE_TTL_MS;
+      expect(await codes("Tron")).toEqual(["TRX", "USDT_TRC20"]);
+      expect((await cryptoCalls()) - start).toBe(failing + 1);
+    } finally {
+      catalogClock.now = realNow;
+      await sandbox("/sandbox/faults", { method: "DELETE" });
       await clearCatalogMemory({ shared: true });
     }
   });

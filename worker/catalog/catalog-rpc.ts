@@ -13,8 +13,19 @@ import {
 /** How long a list is reused (judged by the asker's clock, on both sides). */
 export const CATALOG_TTL_MS = 60_000;
 
-/** Which list: the crypto currencies (optionally of one network) or the fiat currencies. */
-export type CatalogList = { kind: "crypto"; network?: string } | { kind: "fiat" };
+/**
+ * How long a failure to get a list is reused before the service is asked again (or the
+ * service's own `msBeforeNext`, when longer, up to `CATALOG_TTL_MS`): while the service fails,
+ * any load costs it one call (of at most 3 attempts) per list per 10 s, never a retry storm.
+ */
+export const CATALOG_FAILURE_TTL_MS = 10_000;
+
+/**
+ * Which list: the crypto currencies or the fiat currencies. Never one network's list: a route
+ * filters the one full list locally, so a caller's query string cannot make new upstream calls,
+ * objects or cache keys (issue 20).
+ */
+export type CatalogList = { kind: "crypto" } | { kind: "fiat" };
 
 /** A list with the time it was fetched from the service. */
 export interface FetchedList<T> {
@@ -22,10 +33,27 @@ export interface FetchedList<T> {
   value: T;
 }
 
-/** What `list` answers: the list, or why the service could not give it. */
+/** What `list` answers: the list, or why the service could not give it (and when it failed). */
 export type CatalogAnswer<T> =
   | ({ ok: true } & FetchedList<T>)
-  | { ok: false; error: { kind: UpstreamErrorKind; message: string } & UpstreamErrorDetails };
+  | {
+      ok: false;
+      failedAt: number;
+      error: { kind: UpstreamErrorKind; message: string } & UpstreamErrorDetails;
+    };
+
+/**
+ * Until when an answer is reused: a list for `CATALOG_TTL_MS` after its fetch; a failure for
+ * `CATALOG_FAILURE_TTL_MS`, or the service's own wait hint when longer (capped at a period).
+ *
+ * @example
+ * answerExpiresAt({ ok: false, failedAt: 0, error: { kind: "http", message: "…" } }); // 10_000
+ */
+export function answerExpiresAt(answer: CatalogAnswer<unknown>): number {
+  if (answer.ok) return answer.fetchedAt + CATALOG_TTL_MS;
+  const hint = answer.error.retryAfterMs ?? 0;
+  return answer.failedAt + Math.min(Math.max(CATALOG_FAILURE_TTL_MS, hint), CATALOG_TTL_MS);
+}
 
 /** The asker's side: the list, or the `UpstreamError` the object saw, rebuilt. */
 export function unwrapCatalogAnswer<T>(answer: CatalogAnswer<T>): FetchedList<T> {

@@ -9,6 +9,12 @@
  * only caller of the service: one object worldwide per list, so the service sees at most one
  * call per list per period whatever the number of isolates. Never hardcoded: every entry comes
  * from the service.
+ *
+ * Two lists only, crypto and fiat: one network's currencies are the full crypto list filtered
+ * here (the entry's `network`, compared without case), so a network value costs nothing
+ * upstream and adds no object, cache key or map entry beyond one per network the list names.
+ * A failure is reused briefly too (`CATALOG_FAILURE_TTL_MS`, in memory and in the object),
+ * never put in the Cache API.
  */
 import { env } from "cloudflare:workers";
 import type { CryptoCurrency, FiatCurrency } from "../api/contract.ts";
@@ -16,7 +22,12 @@ import type { Config } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { upstreamBaseUrl } from "../config/upstream.ts";
 import { catalogStub } from "../objects/stubs.ts";
-import { CATALOG_TTL_MS, type CatalogList, unwrapCatalogAnswer } from "./catalog-rpc.ts";
+import {
+  answerExpiresAt,
+  CATALOG_TTL_MS,
+  type CatalogList,
+  unwrapCatalogAnswer,
+} from "./catalog-rpc.ts";
 
 /** The catalogue's clock; tests move it instead of waiting out a cache period. */
 export const catalogClock = { now: (): number => Date.now() };
@@ -33,8 +44,15 @@ interface Stored<T> {
 interface Entry<T> {
   expiresAt: number;
   value: Promise<T>;
+  /** The load failed with the service's own answer, reused until `expiresAt` like a list. */
+  keepFailure?: boolean;
 }
+/**
+ * The isolate's copies, by cache key: two per service + account (crypto, fiat), never keyed by
+ * anything a request sends. Bounded all the same: past `MAX_MEMORY_KEYS` it starts over.
+ */
 const memory = new Map<string, Entry<unknown>>();
+const MAX_MEMORY_KEYS = 8;
 /** Cache API entries this isolate wrote (so tests can forget them). */
 const sharedUrls = new Set<string>();
 
@@ -52,9 +70,14 @@ async function readShared<T>(cacheUrl: string, now: number): Promise<Stored<T> |
   return stored as Stored<T>;
 }
 
-/** Asks the list's Durable Object (the one caller of the service). */
-async function fromCatalogObject<T>(key: string, which: CatalogList, now: number) {
+/**
+ * Asks the list's Durable Object (the one caller of the service); the entry then lives as long
+ * as the object's answer does, a failure included (so an isolate does not ask again sooner).
+ */
+async function fromCatalogObject<T>(key: string, which: CatalogList, now: number, entry: Entry<T>) {
   const answer = await catalogStub(env as Env, key).list(which, now);
+  entry.expiresAt = answerExpiresAt(answer);
+  entry.keepFailure = !answer.ok;
   return unwrapCatalogAnswer(answer) as Stored<T>;
 }
 
@@ -65,15 +88,17 @@ async function cached<T>(key: string, which: CatalogList): Promise<T> {
   const cacheUrl = `https://catalog.crypto-checkout.internal/${encodeURIComponent(key)}`;
   // Until the list arrives, concurrent callers share this entry; its expiry is then set from
   // the list's fetch time (an entry copied from the Cache API keeps that entry's age).
-  const entry: Entry<T> = { expiresAt: now + CATALOG_TTL_MS, value: Promise.resolve() as never };
+  const entry: Entry<T> = {
+    expiresAt: now + CATALOG_TTL_MS,
+    value: Promise.resolve() as never,
+  };
   entry.value = (async () => {
     const shared = await readShared<T>(cacheUrl, now);
     if (shared) {
       entry.expiresAt = shared.fetchedAt + CATALOG_TTL_MS;
       return shared.value;
     }
-    const { fetchedAt, value } = await fromCatalogObject<T>(key, which, now);
-    entry.expiresAt = fetchedAt + CATALOG_TTL_MS;
+    const { fetchedAt, value } = await fromCatalogObject<T>(key, which, now, entry);
     const maxAge = Math.floor(CATALOG_TTL_MS / 1000);
     sharedUrls.add(cacheUrl);
     await cacheApi()
@@ -86,23 +111,52 @@ async function cached<T>(key: string, which: CatalogList): Promise<T> {
       .catch(() => {});
     return value;
   })();
+  if (memory.size >= MAX_MEMORY_KEYS && !memory.has(key)) memory.clear();
   memory.set(key, entry);
-  // A failed load must not be reused: the next request tries again.
+  // The service's failure is reused until the object's copy of it expires; any other failed
+  // load (the object unreachable) is not: the next request tries again.
   entry.value.catch(() => {
-    if (memory.get(key) === entry) memory.delete(key);
+    if (!entry.keepFailure && memory.get(key) === entry) memory.delete(key);
   });
   return entry.value;
 }
 
 /**
- * The crypto currencies the tenant can use, optionally for one network.
+ * One list per network the full list names (keys: the network in lower case), made once per
+ * fetched list; bounded by the service's list, whatever networks callers ask for.
+ */
+const byNetwork = new WeakMap<CryptoCurrency[], Map<string, CryptoCurrency[]>>();
+/** The answer for a network the list does not name (never mutated). */
+const NO_CURRENCIES: CryptoCurrency[] = [];
+
+function onNetwork(all: CryptoCurrency[], network: string): CryptoCurrency[] {
+  let lists = byNetwork.get(all);
+  if (!lists) {
+    lists = new Map();
+    for (const currency of all) {
+      const name = currency.network.toLowerCase();
+      lists.set(name, [...(lists.get(name) ?? []), currency]);
+    }
+    byNetwork.set(all, lists);
+  }
+  return lists.get(network.toLowerCase()) ?? NO_CURRENCIES;
+}
+
+/**
+ * The crypto currencies the tenant can use, optionally for one network (the service's network
+ * name, any case): the one cached full list, filtered here. A network the list does not name
+ * answers an empty list and costs nothing upstream.
  *
  * @example
  * const tron = await cryptoCurrencies(config, "Tron");
  */
-export function cryptoCurrencies(config: Config, network?: string): Promise<CryptoCurrency[]> {
-  const key = `crypto:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}:${network?.toLowerCase() ?? "*"}`;
-  return cached(key, { kind: "crypto", network });
+export async function cryptoCurrencies(
+  config: Config,
+  network?: string,
+): Promise<CryptoCurrency[]> {
+  const key = `crypto:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}`;
+  const all = await cached<CryptoCurrency[]>(key, { kind: "crypto" });
+  return network === undefined ? all : onNetwork(all, network);
 }
 
 /** The fiat currencies the tenant can invoice in. */

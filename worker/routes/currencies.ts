@@ -1,7 +1,8 @@
 /**
  * @module
  * `GET /v1/currencies[?network=]` and `GET /v1/currencies/fiat`: the live lists, amounts as
- * decimal strings, cacheable by browsers for a short while.
+ * decimal strings, cacheable by browsers for a short while. A network is a filter over the one
+ * cached full list (`catalog/catalog.ts`): any value costs the service nothing.
  */
 import { Hono } from "hono";
 import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
@@ -16,8 +17,9 @@ const CACHE = "public, max-age=30";
 
 /**
  * The JSON body of each list, made once per list: the catalogue hands every request of a cache
- * period the same array, so a thousand widgets loading at once cost one serialisation, not a
- * thousand.
+ * period the same array (one per network the list names, one shared empty array for any other),
+ * so a thousand widgets loading at once cost one serialisation, not a thousand. Weak: a list's
+ * body goes with the list.
  */
 const bodies = new WeakMap<object, string>();
 
