@@ -3,7 +3,14 @@
  * reads are recognised, the acknowledgement rule, and the reconciliation schedule.
  */
 import { describe, expect, it } from "vitest";
-import { covers, isOlder } from "../../worker/converge/facts.ts";
+import {
+  afterLock,
+  covers,
+  isOlder,
+  MAX_REPLACED_TERMS,
+  paymentTerms,
+  undoesLock,
+} from "../../worker/converge/facts.ts";
 import {
   FIRST_READ_MS,
   MAX_READ_MS,
@@ -100,5 +107,57 @@ describe("reconciliation schedule", () => {
       }),
     ).toBe(now + 60_000);
     expect(nextReadAt({ now, gap: FIRST_READ_MS, watched: false, keepUntil: now })).toBeNull();
+  });
+});
+
+describe("a confirmed currency lock is a fact (issue 20, item 2)", () => {
+  const btc = paymentTerms({
+    cryptoCurrencyCode: "BTC",
+    cryptoAmountExpected: "0.001",
+    address: "tb1qa",
+  })!;
+  const eth = paymentTerms({
+    cryptoCurrencyCode: "ETH",
+    cryptoAmountExpected: "0.02",
+    address: "0xab",
+  })!;
+  const trx = paymentTerms({
+    cryptoCurrencyCode: "TRX",
+    cryptoAmountExpected: "200",
+    address: "TLa",
+  })!;
+  const created = { status: "created", received: "0" };
+
+  it("a read at the same progress showing terms the lock replaced is older", () => {
+    const lock = afterLock(null, btc, eth);
+    expect(lock).toEqual({ terms: eth, replaced: [btc] });
+    expect(undoesLock("invoice", created, btc, created, lock)).toBe(true);
+    // The lock's own terms, no currency yet, or terms no lock replaced (a choice made elsewhere).
+    expect(undoesLock("invoice", created, eth, created, lock)).toBe(false);
+    expect(undoesLock("invoice", created, null, created, lock)).toBe(false);
+    expect(undoesLock("invoice", created, trx, created, lock)).toBe(false);
+    // No lock fact (none confirmed, or a later lock unconfirmed): nothing is undone.
+    expect(undoesLock("invoice", created, btc, created, null)).toBe(false);
+  });
+
+  it("progress is newer than the lock: a higher rank or more received is never held back", () => {
+    const lock = afterLock(null, btc, eth);
+    expect(undoesLock("invoice", { status: "processing", received: "0" }, btc, created, lock)).toBe(
+      false,
+    );
+    expect(
+      undoesLock("invoice", { status: "created", received: "0.0005" }, btc, created, lock),
+    ).toBe(false);
+  });
+
+  it("re-locks accumulate what they replaced, never the answered terms, and stay bounded", () => {
+    const twice = afterLock(afterLock(null, btc, eth), eth, trx);
+    expect(twice).toEqual({ terms: trx, replaced: [btc, eth] });
+    // Back to BTC: BTC is the lock's terms now, no longer replaced.
+    expect(afterLock(twice, trx, btc)).toEqual({ terms: btc, replaced: [eth, trx] });
+    let fact = afterLock(null, null, "T0");
+    for (let i = 1; i < 40; i++) fact = afterLock(fact, `T${i - 1}`, `T${i}`);
+    expect(fact.replaced).toHaveLength(MAX_REPLACED_TERMS);
+    expect(fact.replaced.at(-1)).toBe("T38");
   });
 });

@@ -8,7 +8,10 @@
  *   nothing: it is dropped before any business rule sees it;
  * - a webhook is acknowledged only when the known facts after its refetch **cover** what it
  *   announced (rank and amount at least as high); otherwise the worker answers 503 and does
- *   not remember the delivery, so the service sends it again and the next read catches up.
+ *   not remember the delivery, so the service sends it again and the next read catches up;
+ * - a confirmed currency lock is a fact too (`LockFact`): the service answered it after
+ *   replacing the payment terms it had, so a read at the same progress that still shows terms
+ *   the lock replaced is older (a lagging replica), whatever its status and amount say.
  */
 import { cmp } from "../money/decimal.ts";
 import { isFinalAtService, statusRank, type UpstreamKind } from "./status-rank.ts";
@@ -59,4 +62,74 @@ export function covers(kind: UpstreamKind, known: Facts, announced: Facts): bool
   // a lagging replica or the service may have moved back; only a final status settles it.
   const sameRank = statusRank(kind, known.status) === statusRank(kind, announced.status);
   return !sameRank || known.status === announced.status || isFinalAtService(kind, known.status);
+}
+
+/**
+ * What a confirmed currency lock established about an invoice: the payment terms its answer
+ * carried (`paymentTerms`), and the terms it and the locks before it replaced (newest last, at
+ * most `MAX_REPLACED_TERMS`). Terms no lock replaced (a choice made elsewhere) are never undone.
+ */
+export interface LockFact {
+  terms: string;
+  replaced: string[];
+}
+
+/** How many replaced terms a lock fact keeps (locks are throttled to 10 a minute). */
+export const MAX_REPLACED_TERMS = 16;
+
+/**
+ * The payment terms a read shows (currency, crypto amount, address), as one comparable
+ * string; null while the object names no currency (such a read never replaces terms).
+ *
+ * @example
+ * paymentTerms({ cryptoCurrencyCode: "ETH", cryptoAmountExpected: "0.02", address: "0xab…" }); // "ETH|0.02|0xab…"
+ */
+export function paymentTerms(read: {
+  cryptoCurrencyCode: string | null;
+  cryptoAmountExpected: string | null;
+  address: string | null;
+}): string | null {
+  if (!read.cryptoCurrencyCode) return null;
+  return `${read.cryptoCurrencyCode}|${read.cryptoAmountExpected ?? ""}|${read.address ?? ""}`;
+}
+
+/**
+ * The lock fact after a lock answered `answered`, the attempt having shown `before`: every
+ * terms replaced so far (the previous lock's included), never the answered ones.
+ *
+ * @example
+ * afterLock(null, "BTC|0.001|tb1q…", "ETH|0.02|0xab…"); // { terms: "ETH|…", replaced: ["BTC|…"] }
+ */
+export function afterLock(
+  previous: LockFact | null,
+  before: string | null,
+  answered: string,
+): LockFact {
+  const replaced = [...(previous?.replaced ?? []), previous?.terms ?? null, before].filter(
+    (t): t is string => t !== null && t !== answered,
+  );
+  return { terms: answered, replaced: [...new Set(replaced)].slice(-MAX_REPLACED_TERMS) };
+}
+
+/**
+ * True when `read` would undo a confirmed lock: no progress past `known` (same status rank,
+ * as much received) and terms the lock replaced. Such a read is older than the lock's answer;
+ * it changes nothing. Progress (a higher rank, more received) is always newer than the lock.
+ *
+ * @example
+ * const lock = afterLock(null, "BTC|0.001|tb1q…", "ETH|0.02|0xab…");
+ * undoesLock("invoice", { status: "created", received: "0" }, "BTC|0.001|tb1q…", { status: "created", received: "0" }, lock); // true
+ */
+export function undoesLock(
+  kind: UpstreamKind,
+  read: Facts,
+  readTerms: string | null,
+  known: Facts,
+  lock: LockFact | null,
+): boolean {
+  if (!lock || readTerms === null || readTerms === lock.terms) return false;
+  const sameProgress =
+    statusRank(kind, read.status) === statusRank(kind, known.status) &&
+    cmp(read.received, known.received) === 0;
+  return sameProgress && lock.replaced.includes(readTerms);
 }

@@ -25,7 +25,7 @@ import type { PaymentMode } from "../config/mode-decision.ts";
 import { switchToHosted } from "../config/payment-mode.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import { type Facts, isOlder } from "../converge/facts.ts";
+import { afterLock, type Facts, isOlder, paymentTerms, undoesLock } from "../converge/facts.ts";
 import {
   admitRead,
   type Followed,
@@ -354,14 +354,21 @@ export class OrderObject extends StoredObject implements OrderRpc {
         facts,
         this.#plan(order, row, invoice.cryptoCurrencyCode),
       );
-    if (known && isOlder("invoice", facts, known)) {
+    // A read showing terms a confirmed lock replaced, with no progress since, predates the lock.
+    const lock = this.settings.lockFact(invoice.id);
+    const undoes =
+      known !== null && undoesLock("invoice", facts, paymentTerms(invoice), known, lock);
+    if (known && (undoes || isOlder("invoice", facts, known))) {
       // A lagging read: it changes nothing (not even facts it would fill).
       const event = this.ctx.storage.transactionSync(() => {
         admit(attempt);
         if (recording.quiet) return null;
+        const after = undoes
+          ? `${invoice.cryptoCurrencyCode} after a lock replaced it`
+          : `${invoice.status} after ${known.status}`;
         return this.#append(
           recording.type,
-          `${recording.message} (older read: ${invoice.status} after ${known.status}; nothing changed)`,
+          `${recording.message} (older read: ${after}; nothing changed)`,
         );
       });
       await this.armAlarm();
@@ -527,6 +534,17 @@ export class OrderObject extends StoredObject implements OrderRpc {
         },
         currency,
       );
+      // The answer is newer than every terms it replaced: a lagging read cannot bring them back.
+      const before = paymentTerms({
+        cryptoCurrencyCode: attempt.currency?.code ?? null,
+        cryptoAmountExpected: attempt.cryptoExpected,
+        address: attempt.address,
+      });
+      const answered = paymentTerms(invoice);
+      if (answered) {
+        const previous = this.settings.lastLockFact(attempt.invoiceId);
+        this.settings.setLockFact(attempt.invoiceId, afterLock(previous, before, answered));
+      }
       this.settings.confirmLock();
       return success(snapshot);
     } catch (error) {

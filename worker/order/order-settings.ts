@@ -5,6 +5,7 @@
  * key names are stored data: renaming one forgets it in every existing order.
  */
 import type { PaymentMode } from "../config/mode-decision.ts";
+import type { LockFact } from "../converge/facts.ts";
 
 /** The terms a checkout token fixes; two tokens for one order must agree on them. */
 export interface Claims {
@@ -33,6 +34,12 @@ const KEYS = {
    * does not short-circuit a lock (the service may hold another one now).
    */
   lockUnconfirmed: "lock_unconfirmed",
+  /**
+   * `{invoiceId, terms, replaced}`: the last confirmed lock's fact (`converge/facts.ts`
+   * `LockFact`), written once a lock's answer is applied. Reads that would undo it change
+   * nothing; it counts only for its invoice and only while no later lock is unconfirmed.
+   */
+  lockFact: "lock_fact",
   /**
    * `PAYMENT_TOLERANCE_PERCENT` when the order opened: an order's terms never change under it (a
    * paid order told `order.paid` must not turn partially paid, and be paid and told again,
@@ -100,6 +107,26 @@ export class OrderSettings {
 
   confirmLock(): void {
     this.#kv.delete(KEYS.lockUnconfirmed);
+  }
+
+  /**
+   * The last confirmed lock of `invoiceId`, or null: none, another invoice's, or a later lock
+   * that may have reached the service unheard (the service may then hold any terms).
+   */
+  lockFact(invoiceId: string): LockFact | null {
+    if (this.lockUnconfirmed(invoiceId)) return null;
+    return this.lastLockFact(invoiceId);
+  }
+
+  /** The last confirmed lock of `invoiceId` even while a later one is unconfirmed. */
+  lastLockFact(invoiceId: string): LockFact | null {
+    const stored = this.#kv.get<LockFact & { invoiceId: string }>(KEYS.lockFact);
+    if (stored?.invoiceId !== invoiceId) return null;
+    return { terms: stored.terms, replaced: stored.replaced };
+  }
+
+  setLockFact(invoiceId: string, fact: LockFact): void {
+    this.#kv.put(KEYS.lockFact, { invoiceId, terms: fact.terms, replaced: fact.replaced });
   }
 
   /** The tolerance the order opened with, if it was kept (older orders: the deployment's). */
