@@ -78,8 +78,12 @@ describe("the deployment's payment mode", () => {
     const decisions = await runInDurableObject(record, async (o: PaymentModeObject) => {
       (o as unknown as { env: Env }).env = publicEnv;
       // Concurrent askers share one probe; later ones read the stored answer.
-      const first = await Promise.all([o.decide(), o.decide(), o.decide()]);
-      return [...first, await o.decide()];
+      const first = await Promise.all([
+        o.decide(Date.now()),
+        o.decide(Date.now()),
+        o.decide(Date.now()),
+      ]);
+      return [...first, await o.decide(Date.now())];
     });
     for (const d of decisions) {
       expect(d.mode).toBe("hosted");
@@ -160,7 +164,7 @@ describe("a lock the service does not know", () => {
     const record = env.PAYMENT_MODES.get(
       env.PAYMENT_MODES.idFromName(modeKey(configOf(publicEnv))),
     );
-    const kept = await record.decide();
+    const kept = await record.decide(Date.now());
     expect(kept.mode).toBe("hosted");
     expect(kept.reason).toContain("answered a currency lock as an unknown route");
     // The order stays hosted: the next lock is refused without asking the service.
@@ -196,7 +200,7 @@ describe("GET /v1/doctor says which mode is in force and why", () => {
     const record = env.PAYMENT_MODES.get(env.PAYMENT_MODES.idFromName(modeKey(config)));
     await runInDurableObject(record, async (o: PaymentModeObject) => {
       (o as unknown as { env: Env }).env = publicEnv;
-      await o.decide();
+      await o.decide(Date.now());
     });
     const publicOnly = await doctor(publicEnv);
     expect(publicOnly.ok).toBe(true);

@@ -58,12 +58,14 @@ describe("resolveUpstreamBaseUrl", () => {
 });
 
 describe("isUnknownRoute", () => {
-  it("a 404/405 not about an invoice is an unknown route; an invoice's 404 or another status is not", () => {
+  it("the service's own 404/405 route answer is an unknown route; an invoice's 404, a 404 without the service's envelope (a gateway's) or another status is not", () => {
     const http = (status: number, code?: string) =>
       new UpstreamError("http", "x", { status, ...(code ? { code } : {}) });
     expect(isUnknownRoute(http(404, "exceptions.route.notFound"))).toBe(true);
-    expect(isUnknownRoute(http(404))).toBe(true);
-    expect(isUnknownRoute(http(405))).toBe(true);
+    expect(isUnknownRoute(http(405, "exceptions.route.methodNotAllowed"))).toBe(true);
+    // Issue 20, item 3: without the service's own code, a 404/405 decides nothing.
+    expect(isUnknownRoute(http(404))).toBe(false);
+    expect(isUnknownRoute(http(405))).toBe(false);
     expect(isUnknownRoute(http(404, "exceptions.invoice.notFound"))).toBe(false);
     expect(isUnknownRoute(http(400, "exceptions.validation.invalidBody"))).toBe(false);
     expect(isUnknownRoute(new UpstreamError("timeout", "x"))).toBe(false);

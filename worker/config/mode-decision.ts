@@ -15,4 +15,15 @@ export interface ModeDecision {
   reason: string;
   /** True when the decision is kept (a forced setting or the service's own answer). */
   settled: boolean;
+  /**
+   * When the service gave the answer (epoch ms); a kept decision is asked again
+   * `MODE_RECHECK_MS` after it. Absent on forced decisions and on records kept before.
+   */
+  decidedAt?: number;
 }
+
+/** How long a kept decision from the service holds before the service is asked again: 1 h. */
+export const MODE_RECHECK_MS = 60 * 60_000;
+
+/** How long the record waits before asking again after a question got no usable answer: 1 min. */
+export const MODE_RETRY_MS = 60_000;

@@ -7,6 +7,6 @@ import type { ModeDecision } from "./mode-decision.ts";
 
 /** The payment-mode record's RPC methods (see `payment-mode-object.ts`). */
 export interface PaymentModeRpc extends Rpc.DurableObjectBranded {
-  decide(): Promise<ModeDecision>;
+  decide(now: number): Promise<ModeDecision>;
   record(decision: ModeDecision): Promise<void>;
 }

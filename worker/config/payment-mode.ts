@@ -5,11 +5,13 @@
  *
  * - `PAYMENT_MODE=hosted`: always the service's payment page (no question asked).
  * - `PAYMENT_MODE=auto` (default): in-page where the service offers the currency lock. The
- *   answer is found once per service + account by `PaymentModeObject` (one probe, kept in its
- *   storage) and remembered in each isolate after that. A lock the service later answers as an
- *   unknown route switches the deployment to hosted (`switchToHosted`).
- * - No usable answer (service down, key refused): hosted for now, remembered nowhere, so the
- *   next checkout asks again. Hosted always works; in-page needs the lock.
+ *   answer is found per service + account by `PaymentModeObject` (one probe, kept in its
+ *   storage for `MODE_RECHECK_MS`, 1 h, then asked again) and remembered in each isolate until
+ *   then. A lock the service itself answers as an unknown route (its own envelope and code,
+ *   `isUnknownRoute`) switches the deployment to hosted (`switchToHosted`) for the same hour.
+ * - No usable answer (service down, key refused, a 404 that is not the service's): the last
+ *   kept decision, or hosted for now; the record asks again after `MODE_RETRY_MS` (1 min).
+ *   Hosted always works; in-page needs the lock.
  */
 
 import { paymentModeStub } from "../objects/stubs.ts";
@@ -17,7 +19,7 @@ import type { LockProbe } from "../upstream/currency-lock.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../upstream/currency-lock.ts";
 import type { Config } from "./config.ts";
 import type { Env } from "./env.ts";
-import type { ModeDecision } from "./mode-decision.ts";
+import { MODE_RECHECK_MS, type ModeDecision } from "./mode-decision.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
 
 /**
@@ -71,7 +73,16 @@ export function modeKey(config: Config): string {
   return `${upstreamBaseUrl(config)}|${config.ACCOUNT_ID}`;
 }
 
+/** The clock decisions are stamped and expired by; tests move it instead of waiting an hour. */
+export const modeClock = { now: (): number => Date.now() };
+
+/** This isolate's copies of settled decisions (one per service + account: bounded by config). */
 const memory = new Map<string, ModeDecision>();
+
+/** True while a kept decision from the service holds (forced ones have no `decidedAt`). */
+function holds(decision: ModeDecision, now: number): boolean {
+  return decision.decidedAt === undefined || decision.decidedAt + MODE_RECHECK_MS > now;
+}
 
 function recordFor(env: Env, config: Config) {
   return paymentModeStub(env, modeKey(config));
@@ -86,17 +97,19 @@ function recordFor(env: Env, config: Config) {
 export async function paymentModeFor(env: Env, config: Config): Promise<ModeDecision> {
   if (config.PAYMENT_MODE === "hosted") return FORCED;
   const key = modeKey(config);
+  const now = modeClock.now();
   const known = memory.get(key);
-  if (known) return known;
-  const decision = await recordFor(env, config).decide();
-  if (decision.settled) memory.set(key, decision);
+  if (known && holds(known, now)) return known;
+  const decision = await recordFor(env, config).decide(now);
+  if (decision.settled && holds(decision, now)) memory.set(key, decision);
+  else memory.delete(key);
   return decision;
 }
 
 /**
- * Records that the service answered a real lock as an unknown route: from now on the
- * deployment is hosted (this isolate at once, others when they next ask the record or meet
- * the same answer).
+ * Records that the service answered a real lock as an unknown route: from now on, until the
+ * record asks again (`MODE_RECHECK_MS`), the deployment is hosted (this isolate at once, others
+ * when they next ask the record or meet the same answer).
  *
  * @example
  * await switchToHosted(env, config);
@@ -106,6 +119,7 @@ export async function switchToHosted(env: Env, config: Config): Promise<ModeDeci
     mode: "hosted",
     reason: `PAYMENT_MODE=auto and the service answered a currency lock as an unknown route (POST ${LOCK_CURRENCY_PATH}); shoppers choose the currency on its payment page.`,
     settled: true,
+    decidedAt: modeClock.now(),
   };
   memory.set(modeKey(config), decision);
   await recordFor(env, config).record(decision);

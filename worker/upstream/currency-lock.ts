@@ -24,15 +24,25 @@ export class CurrencyLockUnsupportedError extends Error {
   override readonly name = "CurrencyLockUnsupportedError";
 }
 
+/** The service's own error codes for a path it does not have (its `exceptions.route` area). */
+export const UNKNOWN_ROUTE_CODE = /^exceptions\.route\./;
+
 /**
- * True when an error says the route itself is unknown (404/405 that is not about an invoice):
- * the answer the real service gives to any path it does not have. A 404
- * `exceptions.invoice.notFound` is about the invoice, not the route.
+ * True when the **service itself** says the route is unknown: 404/405 with its own error
+ * envelope and a code of its `exceptions.route` area (the sandbox without the extension:
+ * `exceptions.route.notFound`). A 404 about the invoice (`exceptions.invoice.notFound`), or one
+ * that is not the service's answer (a gateway's or proxy's page, a body without the envelope,
+ * another area's code) decides nothing: the lock fails like any upstream failure and the mode
+ * stays as it is (issue 20, item 3).
+ *
+ * @example
+ * isUnknownRoute(new UpstreamError("http", "…", { status: 404, code: "exceptions.route.notFound" })); // true
+ * isUnknownRoute(new UpstreamError("http", "…", { status: 404 })); // false: not the service's envelope
  */
 export function isUnknownRoute(error: unknown): boolean {
   if (!(error instanceof UpstreamError) || error.kind !== "http") return false;
-  if (error.status === 405) return true;
-  return error.status === 404 && !error.code?.startsWith("exceptions.invoice.");
+  if (error.status !== 404 && error.status !== 405) return false;
+  return error.code !== undefined && UNKNOWN_ROUTE_CODE.test(error.code);
 }
 
 /** What a probe found: `offered`, `absent`, or `unknown` (no usable answer; ask again later). */
@@ -45,8 +55,9 @@ const oneLockedInvoice = envelope(lockedInvoiceSchema);
 /**
  * Asks the service whether it offers the lock, without locking anything: the extension's
  * path with a body that names no invoice. A route that exists refuses the body (400/409/422);
- * one that does not is an unknown route (404/405). Anything else (401, 429, 5xx, no answer)
- * decides nothing. One attempt, no retries.
+ * one that does not is an unknown route (the service's own 404/405, `isUnknownRoute`).
+ * Anything else (401, 429, 5xx, a 404 that is not the service's, no answer) decides nothing.
+ * One attempt, no retries.
  *
  * @example
  * const probe = await probeCurrencyLock(upstreamFor(config));
