@@ -7,6 +7,7 @@
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { registerAdmin } from "./admin.ts";
+import { registerAddressProvision } from "./api-address-provision.ts";
 import { registerCatalog } from "./api-catalog.ts";
 import { registerFunds } from "./api-funds.ts";
 import { registerInvoices } from "./api-invoices.ts";
@@ -99,6 +100,7 @@ export function createSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
   registerCatalog(app, state);
   registerInvoices(app, state);
   registerFunds(app, state);
+  registerAddressProvision(app);
   registerPayPage(app, state);
   app.notFound(() =>
     errorResponse(new WireError(404, "exceptions.route.notFound", "No such route")),

@@ -16,6 +16,17 @@ export type WebhookEvent =
 const DELIVERY_TIMEOUT_MS = 10_000;
 
 /**
+ * Members of a webhook's `data` that a GET of the same object does not carry: the status before
+ * the change, and a deposit webhook's payment facts (SDK `DepositStatusChangedWebhookData`).
+ */
+export const WEBHOOK_ONLY_FIELDS: readonly string[] = [
+  "previousStatus",
+  "depositTransactionHash",
+  "actuallyReceivedAmount",
+  "actuallyReceivedAmountUsd",
+];
+
+/**
  * Lowercase hex HMAC-SHA256 of `body` keyed by the UTF-8 bytes of `key`.
  * @example
  * await hmacHex("whsec_x", '{"event":"invoice.statusChanged"}'); // 64 hex chars
@@ -40,7 +51,7 @@ export interface WebhookSubject {
   orderId: string | null;
   /** The object's own webhookUrl, if any; otherwise the tenant default applies. */
   url: string | null;
-  /** The object exactly as a GET returns it. */
+  /** The object exactly as a GET returns it, plus any webhook-only facts (`WEBHOOK_ONLY_FIELDS`). */
   data: Record<string, unknown>;
   previousStatus: string | null;
 }
@@ -159,19 +170,15 @@ export async function redeliver(state: SandboxState, id: string, url: string | n
 
 /**
  * Signs and sends a sample event (the admin panel's test-webhook), awaiting the one attempt.
+ * `data` is the whole object the event is about (`sample-invoice.ts` makes the default one).
  * @example
- * await sendTestWebhook(state, { url: "http://127.0.0.1:9000/hook" });
+ * await sendTestWebhook(state, { url: "http://127.0.0.1:9000/hook", event: null, data });
  */
 export async function sendTestWebhook(
   state: SandboxState,
-  opts: { url: string | null; event: string | null; data: Record<string, unknown> | null },
+  opts: { url: string | null; event: string | null; data: Record<string, unknown> },
 ) {
-  const data = opts.data ?? {
-    id: `test-${crypto.randomUUID()}`,
-    orderId: "test-webhook",
-    status: "paid",
-    previousStatus: "processing",
-  };
+  const { data } = opts;
   const event = opts.event ?? "invoice.statusChanged";
   const body = jsonText({ event, data, timestamp: nowIso(state) });
   const objectId = typeof data.id === "string" ? data.id : "test";
