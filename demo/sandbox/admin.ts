@@ -147,6 +147,7 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
       data:
         (data as Record<string, unknown> | null) ??
         (await sampleInvoiceData(state, new URL(c.req.url).origin)),
+      sample: data === null && event === null,
     });
     return dataResponse(rec);
   });

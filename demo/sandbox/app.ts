@@ -20,6 +20,7 @@ import { requestIdMiddleware, requestLogMiddleware } from "./request-log.ts";
 import { every } from "./scheduler.ts";
 import { createState, DEFAULT_OPTIONS, type SandboxOptions, type SandboxState } from "./state.ts";
 import { errorResponse, WireError } from "./wire.ts";
+import { reportAnswer, wireObserved } from "./wire-observer.ts";
 
 export type { SandboxOptions } from "./state.ts";
 
@@ -53,9 +54,11 @@ function gate(state: SandboxState): MiddlewareHandler {
             c.res = errorResponse(
               new WireError(401, "exceptions.auth.invalidApiKey", "Invalid or missing API key"),
             );
-            return;
+          } else {
+            await next();
           }
-          await next();
+          // The handler's own answer, before any fault changes it (a test hook; off by default).
+          if (wireObserved()) await reportAnswer(c.req.method, path, c.res);
         } finally {
           work.done();
         }

@@ -7,6 +7,7 @@
  */
 import { nowIso, type SandboxState, type WebhookRecord } from "./state.ts";
 import { jsonText, WireError } from "./wire.ts";
+import { reportWire } from "./wire-observer.ts";
 
 export type WebhookEvent =
   | "invoice.statusChanged"
@@ -70,6 +71,7 @@ export function emitWebhook(state: SandboxState, s: WebhookSubject): Promise<Web
     timestamp: nowIso(state),
   });
   const status = typeof s.data.status === "string" ? s.data.status : null;
+  reportWire({ kind: "webhook", body });
   const rec = newRecord(s.event, s.objectId, s.orderId, status, body);
   rec.url = state.webhookRedirect ?? s.url ?? state.options.webhookUrl;
   state.webhooks.push(rec);
@@ -172,11 +174,17 @@ export async function redeliver(state: SandboxState, id: string, url: string | n
  * Signs and sends a sample event (the admin panel's test-webhook), awaiting the one attempt.
  * `data` is the whole object the event is about (`sample-invoice.ts` makes the default one).
  * @example
- * await sendTestWebhook(state, { url: "http://127.0.0.1:9000/hook", event: null, data });
+ * await sendTestWebhook(state, { url: "http://127.0.0.1:9000/hook", event: null, data, sample: true });
  */
 export async function sendTestWebhook(
   state: SandboxState,
-  opts: { url: string | null; event: string | null; data: Record<string, unknown> },
+  opts: {
+    url: string | null;
+    event: string | null;
+    data: Record<string, unknown>;
+    /** True when `data` is the sandbox's sample, false when the caller gave it. */
+    sample: boolean;
+  },
 ) {
   const { data } = opts;
   const event = opts.event ?? "invoice.statusChanged";
@@ -184,6 +192,8 @@ export async function sendTestWebhook(
   const objectId = typeof data.id === "string" ? data.id : "test";
   const orderId = typeof data.orderId === "string" ? data.orderId : null;
   const status = typeof data.status === "string" ? data.status : null;
+  // The sandbox's own sample is observed like any delivery; data a caller wrote is theirs.
+  if (opts.sample) reportWire({ kind: "webhook", body });
   const rec = newRecord(event, objectId, orderId, status, body);
   rec.url = opts.url ?? state.options.webhookUrl;
   rec.signature = await hmacHex(state.options.webhookSigningKey, body);
