@@ -89,6 +89,8 @@ export default defineConfig({
           name: "node",
           environment: "node",
           include: ["test/node/**/*.test.ts"],
+          // Checks every answer and webhook of the file's sandboxes against the SDK's types.
+          setupFiles: ["test/node/wire-contract-setup.ts"],
           testTimeout: 30_000,
         },
       },

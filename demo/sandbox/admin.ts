@@ -24,6 +24,7 @@ import { invoiceView } from "./invoice-status.ts";
 import { findInvoiceByRef } from "./invoices.ts";
 import { registerMerchantInbox } from "./merchant-inbox.ts";
 import { queryRequests } from "./request-log.ts";
+import { sampleInvoiceData } from "./sample-invoice.ts";
 import type { SandboxState } from "./state.ts";
 import { redeliver, sendTestWebhook } from "./webhooks.ts";
 import {
@@ -142,7 +143,11 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     const rec = await sendTestWebhook(state, {
       url,
       event,
-      data: data as Record<string, unknown> | null,
+      // By default a whole paid invoice, as real deliveries carry (never a partial object).
+      data:
+        (data as Record<string, unknown> | null) ??
+        (await sampleInvoiceData(state, new URL(c.req.url).origin)),
+      sample: data === null && event === null,
     });
     return dataResponse(rec);
   });

@@ -5,13 +5,20 @@
  */
 import type { Hono } from "hono";
 import { listAccounts } from "./accounts.ts";
-import { CRYPTO_CURRENCIES, type CryptoCurrency, FIAT_CURRENCIES } from "./currencies.ts";
+import {
+  CRYPTO_CURRENCIES,
+  type CryptoCurrency,
+  FIAT_CURRENCIES,
+  TENANT_DEPOSIT_COMMISSION,
+} from "./currencies.ts";
 import { Dec } from "./decimal.ts";
 import type { SandboxState } from "./state.ts";
 import { dataResponse } from "./wire.ts";
 
 /**
- * One GET /currencies entry; amounts as exact decimals, the fee quote timestamped.
+ * One GET /currencies entry (SDK `MerchantCurrency`); amounts as exact decimals, the fee quote
+ * timestamped, `tokenType` absent on a native coin (the SDK omits it there; `contractAddress`
+ * is null instead) and the tenant's one effective `depositCommission` on every row.
  * @example
  * currencyView(CRYPTO_CURRENCIES[0]!, "2025-01-01T00:00:00.000Z").minDepositAmount; // Dec("0.0001")
  */
@@ -20,13 +27,13 @@ export function currencyView(c: CryptoCurrency, quotedAt: string) {
     code: c.code,
     name: c.name,
     network: c.network,
-    tokenType: c.tokenType,
+    tokenType: c.tokenType ?? undefined,
     decimalPlaces: c.decimalPlaces,
     minDepositAmount: new Dec(c.minDepositAmount),
     depositNetworkFee:
       c.depositNetworkFee === null ? null : { amount: new Dec(c.depositNetworkFee), quotedAt },
     minWithdrawalAmount: new Dec(c.minWithdrawalAmount),
-    depositCommission: new Dec(c.depositCommission),
+    depositCommission: new Dec(TENANT_DEPOSIT_COMMISSION),
     contractAddress: c.contractAddress,
     imageUrl: null,
     addressMask: c.addressMask,

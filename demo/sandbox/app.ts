@@ -7,6 +7,7 @@
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { registerAdmin } from "./admin.ts";
+import { registerAddressProvision } from "./api-address-provision.ts";
 import { registerCatalog } from "./api-catalog.ts";
 import { registerFunds } from "./api-funds.ts";
 import { registerInvoices } from "./api-invoices.ts";
@@ -19,6 +20,7 @@ import { requestIdMiddleware, requestLogMiddleware } from "./request-log.ts";
 import { every } from "./scheduler.ts";
 import { createState, DEFAULT_OPTIONS, type SandboxOptions, type SandboxState } from "./state.ts";
 import { errorResponse, WireError } from "./wire.ts";
+import { reportAnswer, wireObserved } from "./wire-observer.ts";
 
 export type { SandboxOptions } from "./state.ts";
 
@@ -52,9 +54,11 @@ function gate(state: SandboxState): MiddlewareHandler {
             c.res = errorResponse(
               new WireError(401, "exceptions.auth.invalidApiKey", "Invalid or missing API key"),
             );
-            return;
+          } else {
+            await next();
           }
-          await next();
+          // The handler's own answer, before any fault changes it (a test hook; off by default).
+          if (wireObserved()) await reportAnswer(c.req.method, path, c.res);
         } finally {
           work.done();
         }
@@ -99,6 +103,7 @@ export function createSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
   registerCatalog(app, state);
   registerInvoices(app, state);
   registerFunds(app, state);
+  registerAddressProvision(app);
   registerPayPage(app, state);
   app.notFound(() =>
     errorResponse(new WireError(404, "exceptions.route.notFound", "No such route")),

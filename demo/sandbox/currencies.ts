@@ -23,7 +23,6 @@ export interface CryptoCurrency {
   /** Deposit network fee in this currency, deducted from deposits; null = no quote. */
   depositNetworkFee: string | null;
   minWithdrawalAmount: string;
-  depositCommission: string;
   contractAddress: string | null;
   addressMask: string;
   /** On-chain fee of a withdrawal, in the base coin. */
@@ -51,21 +50,16 @@ function row(
   name: string,
   net: [network: string, baseCoin: string, tokenType: Token, contract: string | null],
   decimalPlaces: number,
-  amounts: [
-    minDeposit: string,
-    depositFee: string | null,
-    minWithdrawal: string,
-    commission: string,
-  ],
+  amounts: [minDeposit: string, depositFee: string | null, minWithdrawal: string],
   addressMask: string,
   withdrawalFeeNative: string,
 ): CryptoCurrency {
   const [network, baseCoin, tokenType, contractAddress] = net;
-  const [minDepositAmount, depositNetworkFee, minWithdrawalAmount, depositCommission] = amounts;
+  const [minDepositAmount, depositNetworkFee, minWithdrawalAmount] = amounts;
   const stablecoin = code.startsWith("USDT_") || code.startsWith("USDC_");
   return {
     ...{ code, name, network, baseCoin, tokenType, decimalPlaces, minDepositAmount },
-    ...{ depositNetworkFee, minWithdrawalAmount, depositCommission, contractAddress },
+    ...{ depositNetworkFee, minWithdrawalAmount, contractAddress },
     ...{ addressMask, withdrawalFeeNative, stablecoin },
   };
 }
@@ -83,22 +77,29 @@ const USDT_TRC20 = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
 
 /**
  * All crypto currencies, in the service's order, then the extra one when configured (the same
- * array object throughout: `useExtraCurrency` changes its tail). USDT_TRC20 has its own
- * commission rate.
+ * array object throughout: `useExtraCurrency` changes its tail).
  */
 // biome-ignore format: one currency per line reads as a table
 const ALL: CryptoCurrency[] = [
-  row("BTC", "Bitcoin", ["BTC", "BTC", null, null], 8, ["0.0001", "0.00001", "0.0005", "0.005"], BTC_MASK, "0.00002"),
-  row("ETH", "Ethereum", ["Ethereum", "ETH", null, null], 18, ["0.002", "0.0002", "0.005", "0.005"], EVM_MASK, "0.0004"),
-  row("USDT_ERC20", "Tether USD (ERC-20)", ["Ethereum", "ETH", "erc20", USDT_ERC20], 6, ["10", "1.5", "20", "0.005"], EVM_MASK, "0.0012"),
-  row("USDC_ERC20", "USD Coin (ERC-20)", ["Ethereum", "ETH", "erc20", USDC_ERC20], 6, ["10", "1.5", "20", "0.005"], EVM_MASK, "0.0012"),
-  row("BNB", "BNB", ["BNB", "BNB", null, null], 18, ["0.01", "0.0001", "0.02", "0.005"], EVM_MASK, "0.00005"),
-  row("USDT_BEP20", "Tether USD (BEP-20)", ["BNB", "BNB", "bep20", USDT_BEP20], 18, ["1", "0.05", "5", "0.005"], EVM_MASK, "0.0001"),
-  row("USDC_BEP20", "USD Coin (BEP-20)", ["BNB", "BNB", "bep20", USDC_BEP20], 18, ["1", "0.05", "5", "0.005"], EVM_MASK, "0.0001"),
-  row("TRX", "TRON", ["Tron", "TRX", null, null], 6, ["10", "1", "20", "0.005"], TRON_MASK, "1.1"),
-  row("USDT_TRC20", "Tether USD (TRC-20)", ["Tron", "TRX", "trc20", USDT_TRC20], 6, ["5", "1", "10", "0.0075"], TRON_MASK, "13.5"),
+  row("BTC", "Bitcoin", ["BTC", "BTC", null, null], 8, ["0.0001", "0.00001", "0.0005"], BTC_MASK, "0.00002"),
+  row("ETH", "Ethereum", ["Ethereum", "ETH", null, null], 18, ["0.002", "0.0002", "0.005"], EVM_MASK, "0.0004"),
+  row("USDT_ERC20", "Tether USD (ERC-20)", ["Ethereum", "ETH", "erc20", USDT_ERC20], 6, ["10", "1.5", "20"], EVM_MASK, "0.0012"),
+  row("USDC_ERC20", "USD Coin (ERC-20)", ["Ethereum", "ETH", "erc20", USDC_ERC20], 6, ["10", "1.5", "20"], EVM_MASK, "0.0012"),
+  row("BNB", "BNB", ["BNB", "BNB", null, null], 18, ["0.01", "0.0001", "0.02"], EVM_MASK, "0.00005"),
+  row("USDT_BEP20", "Tether USD (BEP-20)", ["BNB", "BNB", "bep20", USDT_BEP20], 18, ["1", "0.05", "5"], EVM_MASK, "0.0001"),
+  row("USDC_BEP20", "USD Coin (BEP-20)", ["BNB", "BNB", "bep20", USDC_BEP20], 18, ["1", "0.05", "5"], EVM_MASK, "0.0001"),
+  row("TRX", "TRON", ["Tron", "TRX", null, null], 6, ["10", "1", "20"], TRON_MASK, "1.1"),
+  row("USDT_TRC20", "Tether USD (TRC-20)", ["Tron", "TRX", "trc20", USDT_TRC20], 6, ["5", "1", "10"], TRON_MASK, "13.5"),
 ];
 const BUILT_IN = ALL.length;
+
+/**
+ * The tenant's effective deposit commission (a fraction: 0.005 = 0.5 %), the same on every
+ * currency: the service documents one effective rate per tenant (its override, else the
+ * platform default), and `GET /currencies` repeats it on each row. The sandbox's tenant has an
+ * override of 0.5 %.
+ */
+export const TENANT_DEPOSIT_COMMISSION = "0.005";
 
 /** The crypto currencies the sandbox serves (built-in nine, then the extra one if any). */
 export const CRYPTO_CURRENCIES: readonly CryptoCurrency[] = ALL;

@@ -11,7 +11,8 @@ import { adjustBalance } from "./balances.ts";
 import { type CryptoCurrency, cryptoCurrency } from "./currencies.ts";
 import { Dec, type Decimal, decimalPlaces } from "./decimal.ts";
 import { optionalString, optionalUrl, requiredString } from "./fields.ts";
-import { settle } from "./settlement.ts";
+import { cryptoToUsd } from "./rates.ts";
+import { settle, settlementView } from "./settlement.ts";
 import {
   type DepositRecord,
   type DepositStatus,
@@ -116,7 +117,9 @@ export function insertDeposit(
     expiresAt: isoAfter(state, DEPOSIT_LIFETIME_MS),
     qrCode,
     status: "created",
+    updatedAt: nowIso(state),
     settlement: null,
+    receivedAmount: null,
     txHash: null,
     customerId: req.customerId,
     webhookUrl: req.webhookUrl,
@@ -137,17 +140,43 @@ export function createdView(d: DepositRecord) {
 }
 
 /**
- * The GET /deposit object (also the webhook data): adds orderId, status, currency, settlement.
+ * The GET /deposit object (SDK `Deposit`): the create answer's address, dates and ids plus
+ * accountId, orderId, the echoed customerId (absent when none was given), status, currency,
+ * updatedAt and, once completed, the settlement (absent before: never `null`). The deposit
+ * address window's `minimumAmount` and `qrCode` belong to the create answer only.
  * @example
  * depositView(dep).status; // "created"
  */
 export function depositView(d: DepositRecord) {
   return {
-    ...createdView(d),
+    id: d.id,
+    accountId: d.accountId,
     orderId: d.orderId,
+    customerId: d.customerId ?? undefined,
     status: d.status,
     cryptoCurrencyCode: d.cryptoCurrencyCode,
-    settlement: d.settlement,
+    address: d.address,
+    expiresAt: d.expiresAt,
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+    settlement: d.settlement === null ? undefined : settlementView(d.settlement),
+  };
+}
+
+/**
+ * A deposit webhook's `data` (SDK `DepositStatusChangedWebhookData`): the GET object plus the
+ * payment facts, `null` while unknown (the SDK types them nullable): the paying transaction's
+ * hash and the amount received, in the coin and in USD at the sandbox's rate.
+ * @example
+ * depositWebhookData(dep).actuallyReceivedAmount; // null before a payment arrives
+ */
+export function depositWebhookData(d: DepositRecord) {
+  const received = d.receivedAmount;
+  return {
+    ...depositView(d),
+    depositTransactionHash: d.txHash,
+    actuallyReceivedAmount: received,
+    actuallyReceivedAmountUsd: received && cryptoToUsd(received, d.cryptoCurrencyCode),
   };
 }
 
@@ -182,12 +211,13 @@ export function findDepositByRef(state: SandboxState, ref: string): DepositRecor
 function move(state: SandboxState, d: DepositRecord, to: DepositStatus) {
   const previousStatus = d.status;
   d.status = to;
+  d.updatedAt = nowIso(state);
   return emitWebhook(state, {
     event: "deposit.statusChanged",
     objectId: d.id,
     orderId: d.orderId,
     url: d.webhookUrl,
-    data: depositView(d),
+    data: depositWebhookData(d),
     previousStatus,
   });
 }
@@ -232,6 +262,8 @@ export async function simulateDeposit(
     const msg = `amount must be above 0 with at most ${cur.decimalPlaces} decimal places`;
     throw new WireError(400, "exceptions.sandbox.invalidAmount", msg);
   }
+  // A payment on its way: its amount is known from the moment it is seen (processing).
+  if (target === "completed") d.receivedAmount = amount;
   const sent: Promise<WebhookRecord>[] = [];
   for (const to of steps) {
     if (to === "processing" && d.txHash === null) d.txHash = newTxHash(cur.network);

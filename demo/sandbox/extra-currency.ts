@@ -54,7 +54,6 @@ export function parseExtraCurrency(spec: string, taken: readonly string[] = []):
     minDepositAmount: "1",
     depositNetworkFee: "0.1",
     minWithdrawalAmount: "2",
-    depositCommission: "0.005",
     contractAddress: token && evm ? EVM_TEST_TOKEN : null,
     addressMask: evm ? EVM_MASK : BASE58_MASK,
     withdrawalFeeNative: "0.2",

@@ -14,6 +14,7 @@ import type { Fault, FaultMode } from "./control-records.ts";
 import { inScope, requestOrderId } from "./fault-scope.ts";
 import { optionalInt, optionalString, requiredString } from "./fields.ts";
 import type { SandboxState } from "./state.ts";
+import { WEBHOOK_ONLY_FIELDS } from "./webhooks.ts";
 import { dataResponse, errorResponse, invalidBody, parseJsonExact, WireError } from "./wire.ts";
 
 const MODES: readonly FaultMode[] = [
@@ -87,7 +88,8 @@ function injectedError(f: Fault): WireError {
 
 /**
  * The object of a successful GET as it was when it last entered `asStatus`: the `data` of its
- * webhook for that status (exact numerals kept, `previousStatus` dropped). Any other answer,
+ * webhook for that status (exact numerals kept, the webhook-only fields such as `previousStatus`
+ * dropped: `WEBHOOK_ONLY_FIELDS`). Any other answer,
  * or an object that never had that status, passes unchanged.
  */
 async function staleAnswer(state: SandboxState, res: Response, asStatus: string) {
@@ -96,8 +98,10 @@ async function staleAnswer(state: SandboxState, res: Response, asStatus: string)
   const id = (JSON.parse(text) as { data?: { id?: unknown } }).data?.id;
   const hook = state.webhooks.findLast((w) => w.objectId === id && w.status === asStatus);
   if (!hook) return res;
-  const { previousStatus: _, ...data } = (parseJsonExact(hook.body) as WebhookBody).data;
-  return dataResponse(data);
+  const data = (parseJsonExact(hook.body) as WebhookBody).data;
+  return dataResponse(
+    Object.fromEntries(Object.entries(data).filter(([k]) => !WEBHOOK_ONLY_FIELDS.includes(k))),
+  );
 }
 
 type WebhookBody = { data: Record<string, unknown> };

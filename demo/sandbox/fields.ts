@@ -62,6 +62,23 @@ export function readAmount(body: Body, name: string): Decimal | null {
 }
 
 /**
+ * Reads a wire amount that may be negative (a JSON number; null when absent), for the fields
+ * whose sign has its own published error code (a withdrawal's `amountMustBePositive`, an
+ * invoice's `amountBelowMinimum`): the caller checks the sign.
+ * @example
+ * readSignedAmount({ amount: new RawNumber("-5") }, "amount")?.toFixed(); // "-5"
+ */
+export function readSignedAmount(body: Body, name: string): Decimal | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  if (!(v instanceof RawNumber)) throw invalidBody(`${name} must be a JSON number`);
+  if (!numeralInRange(v.source.trim())) throw invalidBody(`${name} is out of range`);
+  const parsed = parseNumberText(v.source);
+  if (parsed === null) throw invalidBody(`${name} must be a decimal`);
+  return parsed;
+}
+
+/**
  * Reads an amount of a sandbox admin helper (not part of the service's wire): a JSON number
  * or a plain decimal string such as `"30.5"`; null when absent.
  * @example

@@ -3,6 +3,7 @@
  * The invoice status graph (the service's API leaves transitions "not shown"; this is the sandbox's
  * documented choice) and the one function that moves an invoice and emits its webhook.
  */
+import { settlementView } from "./settlement.ts";
 import type { InvoiceRecord, InvoiceStatus, SandboxState } from "./state.ts";
 import { emitWebhook } from "./webhooks.ts";
 
@@ -31,32 +32,43 @@ export function canMove(from: InvoiceStatus, to: InvoiceStatus): boolean {
 }
 
 /**
- * The invoice object exactly as GET /invoice returns it.
+ * The invoice object exactly as GET /invoice returns it (SDK `Invoice`): a field the invoice
+ * does not have yet, or was created without, is absent (the SDK types it optional), never
+ * `null`; `items` is always an array (empty for an amount-form invoice); the URLs, customerId
+ * and customPayload given at creation are echoed; `source` is `api` (created with the API key).
  * @example
  * invoiceView(inv).status; // "created"
+ * "cryptoCurrencyCode" in invoiceView(inv); // false until the payer locks a currency
  */
 export function invoiceView(inv: InvoiceRecord) {
+  const present = <T>(value: T | null) => value ?? undefined;
   return {
     id: inv.id,
     accountId: inv.accountId,
-    orderId: inv.orderId,
+    orderId: present(inv.orderId),
     amount: inv.amount,
     fiatCurrencyCode: inv.fiatCurrencyCode,
-    items: inv.items,
+    items: inv.items ?? [],
     status: inv.status,
-    cryptoCurrencyCode: inv.cryptoCurrencyCode,
-    cryptoAmountExpected: inv.cryptoAmountExpected,
-    cryptoAmountReceived: inv.cryptoAmountReceived,
-    address: inv.address,
-    txHash: inv.txHash,
-    settlement: inv.settlement,
+    cryptoCurrencyCode: present(inv.cryptoCurrencyCode),
+    cryptoAmountExpected: present(inv.cryptoAmountExpected),
+    cryptoAmountReceived: present(inv.cryptoAmountReceived),
+    address: present(inv.address),
+    txHash: present(inv.txHash),
+    settlement: inv.settlement === null ? undefined : settlementView(inv.settlement),
+    description: present(inv.description),
+    number: present(inv.number),
+    webhookUrl: present(inv.webhookUrl),
+    returnUrl: present(inv.returnUrl),
+    successUrl: present(inv.successUrl),
+    failedUrl: present(inv.failedUrl),
     expiresAt: inv.expiresAt,
     createdAt: inv.createdAt,
-    paidAt: inv.paidAt,
+    paidAt: present(inv.paidAt),
+    customerId: present(inv.customerId),
+    customPayload: present(inv.customPayload),
     paymentPageUrl: inv.paymentPageUrl,
-    customPayload: inv.customPayload,
-    description: inv.description,
-    number: inv.number,
+    source: "api" as const,
   };
 }
 

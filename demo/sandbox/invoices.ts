@@ -7,7 +7,14 @@
 import { requireAccount } from "./accounts.ts";
 import { fiatCurrency } from "./currencies.ts";
 import { Dec, type Decimal, decimalPlaces, parseDecimalString } from "./decimal.ts";
-import { optionalInt, optionalString, optionalUrl, readAmount, requiredString } from "./fields.ts";
+import {
+  optionalInt,
+  optionalString,
+  optionalUrl,
+  readAmount,
+  readSignedAmount,
+  requiredString,
+} from "./fields.ts";
 import { canMove, expireDue, moveInvoice } from "./invoice-status.ts";
 import {
   type InvoiceItem,
@@ -41,14 +48,14 @@ function readItems(body: Body): InvoiceItem[] | null {
 }
 
 function amountOf(body: Body, items: InvoiceItem[] | null): Decimal {
-  const amount = readAmount(body, "amount");
+  // Signed: a negative amount is below the minimum (the published code), checked by the caller.
+  const amount = readSignedAmount(body, "amount");
   const sum = items?.reduce((acc, it) => acc.plus(it.cost.times(it.quantity)), new Dec("0"));
   if (amount === null && sum === undefined) {
     throw new WireError(400, "exceptions.invoice.amountOrItemsRequired", "Give amount or items");
   }
-  if (amount !== null && sum !== undefined && !amount.eq(sum)) {
-    throw invalidBody("amount does not equal the sum of items");
-  }
+  // SDK 1.4.0 (`CreateInvoiceParams`): a given amount is the total even when items are sent;
+  // the items make the total only when amount is omitted.
   return (amount ?? sum) as Decimal;
 }
 

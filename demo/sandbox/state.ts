@@ -71,16 +71,21 @@ export type DepositStatus =
   | "cancelled";
 export type WithdrawalStatus = "created" | "processing" | "completed" | "failed" | "cancelled";
 
-/** Settlement of a deposit or a settled invoice; amounts in the paid crypto currency. */
+/**
+ * Settlement of a deposit or a settled invoice: amounts in the paid crypto currency (the
+ * network fee in the network's base coin), each with its USD value at the sandbox's rates.
+ */
 export interface Settlement {
   amountPaid: Decimal;
+  amountPaidUsd: Decimal;
   commissionAmount: Decimal;
+  commissionAmountUsd: Decimal;
   networkFeeAmount: Decimal;
+  networkFeeAmountUsd: Decimal;
   networkFeeCurrencyCode: string;
   depositNetworkFeeAmount: Decimal;
+  depositNetworkFeeAmountUsd: Decimal;
   netAmount: Decimal;
-  amountPaidUsd: Decimal;
-  commissionAmountUsd: Decimal;
   netAmountUsd: Decimal;
   txHash: string | null;
   completedAt: string;
@@ -136,8 +141,12 @@ export interface DepositRecord {
   expiresAt: string;
   qrCode: string;
   status: DepositStatus;
+  /** When the status (or settlement) last changed; `createdAt` until then. */
+  updatedAt: string;
   settlement: Settlement | null;
   txHash: string | null;
+  /** What the paying transaction brings, once a payment is seen (webhook `actuallyReceivedAmount`). */
+  receivedAmount: Decimal | null;
   customerId: string | null;
   webhookUrl: string | null;
 }
@@ -184,9 +193,17 @@ export interface WithdrawalRecord {
   createdAt: string;
   updatedAt: string;
   quoteId: string;
-  customData: unknown;
+  /** The commit's `customData` object, echoed back; null when none was sent. */
+  customData: Record<string, unknown> | null;
   webhookUrl: string | null;
   autoConvert: AutoConvert | null;
+  /** `feeAmount` and `amount` in USD at the sandbox's rate, snapshotted at the commit. */
+  feeAmountUsd: Decimal;
+  amountUsd: Decimal;
+  /** The network transfer backing the withdrawal: the quote's id, as the SDK says it is. */
+  transferId: string;
+  /** The auto-conversion that funded the withdrawal, if one was applied at the commit. */
+  convertId: string | null;
 }
 
 export interface WebhookAttempt {

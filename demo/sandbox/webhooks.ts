@@ -7,6 +7,7 @@
  */
 import { nowIso, type SandboxState, type WebhookRecord } from "./state.ts";
 import { jsonText, WireError } from "./wire.ts";
+import { reportWire } from "./wire-observer.ts";
 
 export type WebhookEvent =
   | "invoice.statusChanged"
@@ -14,6 +15,17 @@ export type WebhookEvent =
   | "withdrawal.statusChanged";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
+
+/**
+ * Members of a webhook's `data` that a GET of the same object does not carry: the status before
+ * the change, and a deposit webhook's payment facts (SDK `DepositStatusChangedWebhookData`).
+ */
+export const WEBHOOK_ONLY_FIELDS: readonly string[] = [
+  "previousStatus",
+  "depositTransactionHash",
+  "actuallyReceivedAmount",
+  "actuallyReceivedAmountUsd",
+];
 
 /**
  * Lowercase hex HMAC-SHA256 of `body` keyed by the UTF-8 bytes of `key`.
@@ -40,7 +52,7 @@ export interface WebhookSubject {
   orderId: string | null;
   /** The object's own webhookUrl, if any; otherwise the tenant default applies. */
   url: string | null;
-  /** The object exactly as a GET returns it. */
+  /** The object exactly as a GET returns it, plus any webhook-only facts (`WEBHOOK_ONLY_FIELDS`). */
   data: Record<string, unknown>;
   previousStatus: string | null;
 }
@@ -59,6 +71,7 @@ export function emitWebhook(state: SandboxState, s: WebhookSubject): Promise<Web
     timestamp: nowIso(state),
   });
   const status = typeof s.data.status === "string" ? s.data.status : null;
+  reportWire({ kind: "webhook", body });
   const rec = newRecord(s.event, s.objectId, s.orderId, status, body);
   rec.url = state.webhookRedirect ?? s.url ?? state.options.webhookUrl;
   state.webhooks.push(rec);
@@ -159,24 +172,28 @@ export async function redeliver(state: SandboxState, id: string, url: string | n
 
 /**
  * Signs and sends a sample event (the admin panel's test-webhook), awaiting the one attempt.
+ * `data` is the whole object the event is about (`sample-invoice.ts` makes the default one).
  * @example
- * await sendTestWebhook(state, { url: "http://127.0.0.1:9000/hook" });
+ * await sendTestWebhook(state, { url: "http://127.0.0.1:9000/hook", event: null, data, sample: true });
  */
 export async function sendTestWebhook(
   state: SandboxState,
-  opts: { url: string | null; event: string | null; data: Record<string, unknown> | null },
+  opts: {
+    url: string | null;
+    event: string | null;
+    data: Record<string, unknown>;
+    /** True when `data` is the sandbox's sample, false when the caller gave it. */
+    sample: boolean;
+  },
 ) {
-  const data = opts.data ?? {
-    id: `test-${crypto.randomUUID()}`,
-    orderId: "test-webhook",
-    status: "paid",
-    previousStatus: "processing",
-  };
+  const { data } = opts;
   const event = opts.event ?? "invoice.statusChanged";
   const body = jsonText({ event, data, timestamp: nowIso(state) });
   const objectId = typeof data.id === "string" ? data.id : "test";
   const orderId = typeof data.orderId === "string" ? data.orderId : null;
   const status = typeof data.status === "string" ? data.status : null;
+  // The sandbox's own sample is observed like any delivery; data a caller wrote is theirs.
+  if (opts.sample) reportWire({ kind: "webhook", body });
   const rec = newRecord(event, objectId, orderId, status, body);
   rec.url = opts.url ?? state.options.webhookUrl;
   rec.signature = await hmacHex(state.options.webhookSigningKey, body);

@@ -10,7 +10,7 @@ import { requireAccount } from "./accounts.ts";
 import { balanceOf } from "./balances.ts";
 import { CRYPTO_CURRENCIES, type CryptoCurrency, cryptoCurrency } from "./currencies.ts";
 import { Dec, type Decimal, decimalPlaces, roundUp } from "./decimal.ts";
-import { optionalBool, readAmount, requiredString } from "./fields.ts";
+import { optionalBool, readSignedAmount, requiredString } from "./fields.ts";
 import { convertCrypto, cryptoToUsd } from "./rates.ts";
 import {
   type AutoConvert,
@@ -48,9 +48,10 @@ export function parseQuoteRequest(
   const orderId = requiredString(body, "orderId");
   const code = requiredString(body, "cryptoCurrencyCode");
   const address = requiredString(body, "address");
-  const amount = readAmount(body, "amount");
+  const amount = readSignedAmount(body, "amount");
   if (amount === null) throw invalidBody("amount is required");
-  requireAccount(state, accountId);
+  requireAccount(state, accountId, "exceptions.withdrawal.tenantAccountNotFound");
+  if (amount.lte("0")) throw err(400, "amountMustBePositive", "amount must be above 0");
   const currency = cryptoCurrency(code);
   if (!currency) throw err(400, "currencyNotFound", `Unknown currency ${code}`);
   if (!new RegExp(currency.addressMask).test(address)) {
@@ -147,15 +148,15 @@ export function quoteWithdrawal(state: SandboxState, req: QuoteRequest) {
 }
 
 /**
- * The quote object as POST /withdrawal/quote returns it.
+ * The quote object as POST /withdrawal/quote returns it (SDK `WithdrawalQuote`: no accountId).
  * @example
  * quoteView(q).totalDeduction;
  */
 export function quoteView(q: QuoteRecord) {
-  const { quoteId, orderId, accountId, cryptoCurrencyCode, address, amount } = q;
+  const { quoteId, orderId, cryptoCurrencyCode, address, amount } = q;
   const { autoConvert, totalDeduction, fee, expiresAt } = q;
   return {
-    ...{ quoteId, orderId, accountId, cryptoCurrencyCode, address, amount },
+    ...{ quoteId, orderId, cryptoCurrencyCode, address, amount },
     ...{ autoConvert, totalDeduction, fee, expiresAt },
   };
 }

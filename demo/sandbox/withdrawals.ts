@@ -10,6 +10,7 @@ import { newTxHash } from "./addresses.ts";
 import { adjustBalance, balanceOf } from "./balances.ts";
 import { cryptoCurrency } from "./currencies.ts";
 import { optionalUrl, requiredString } from "./fields.ts";
+import { cryptoToUsd } from "./rates.ts";
 import {
   nowIso,
   type SandboxState,
@@ -40,10 +41,7 @@ function notFound(): WireError {
  */
 export function commitWithdrawal(state: SandboxState, body: Record<string, unknown>) {
   const quoteId = requiredString(body, "quoteId");
-  const customData = body.customData ?? null;
-  if (customData !== null && (typeof customData !== "object" || Array.isArray(customData))) {
-    throw invalidBody("customData must be an object");
-  }
+  const customData = readCustomData(body);
   const webhookUrl = optionalUrl(body, "webhookUrl");
   const q = state.quotes.get(quoteId);
   if (!q) throw notFound();
@@ -80,23 +78,43 @@ export function commitWithdrawal(state: SandboxState, body: Record<string, unkno
     customData,
     webhookUrl,
     autoConvert: ac,
+    feeAmountUsd: cryptoToUsd(q.fee.feeInCryptoCurrencyCode, q.cryptoCurrencyCode),
+    amountUsd: cryptoToUsd(q.amount, q.cryptoCurrencyCode),
+    transferId: q.quoteId,
+    convertId: ac ? crypto.randomUUID() : null,
   };
   state.withdrawals.set(withdrawal.id, withdrawal);
   q.withdrawalId = withdrawal.id;
   return { withdrawal, created: true };
 }
 
+/** The commit's optional `customData`: a JSON object (kept exactly, numbers as sent), or null. */
+function readCustomData(body: Record<string, unknown>): Record<string, unknown> | null {
+  const customData = body.customData ?? null;
+  if (customData !== null && (typeof customData !== "object" || Array.isArray(customData))) {
+    throw invalidBody("customData must be an object");
+  }
+  return customData as Record<string, unknown> | null;
+}
+
 /**
- * The withdrawal object as commit and GET return it (also the webhook data).
+ * The withdrawal object as commit and GET return it, also the webhook data (SDK `Withdrawal`):
+ * fee and amount in USD, the transfer and (auto-convert) conversion ids, the echoed customData
+ * and webhookUrl (absent when none was sent) and `source: "api"`.
  * @example
  * withdrawalView(w).status; // "created"
  */
 export function withdrawalView(w: WithdrawalRecord) {
-  const { id, orderId, accountId, cryptoCurrencyCode, address, amount, status } = w;
-  const { transactionHash, feeAmount, debitedAmount, createdAt, updatedAt, quoteId } = w;
+  const { id, orderId, accountId, cryptoCurrencyCode, address, amount } = w;
+  const { transactionHash, status, convertId, feeAmount, feeAmountUsd, amountUsd } = w;
+  const { debitedAmount, createdAt, updatedAt, quoteId, transferId } = w;
   return {
-    ...{ id, orderId, accountId, cryptoCurrencyCode, address, amount, status },
-    ...{ transactionHash, feeAmount, debitedAmount, createdAt, updatedAt, quoteId },
+    ...{ id, orderId, accountId, cryptoCurrencyCode, address, amount, transactionHash, status },
+    ...{ convertId, feeAmount, feeAmountUsd, amountUsd, debitedAmount },
+    customData: w.customData ?? undefined,
+    webhookUrl: w.webhookUrl ?? undefined,
+    source: "api" as const,
+    ...{ createdAt, updatedAt, quoteId, transferId },
   };
 }
 
@@ -113,10 +131,13 @@ function byOrderId(state: SandboxState, accountId: string, orderId: string) {
 export function findWithdrawal(state: SandboxState, q: URLSearchParams): WithdrawalRecord {
   const accountId = q.get("accountId");
   if (!accountId) throw invalidQuery("accountId is required");
-  requireAccount(state, accountId);
+  requireAccount(state, accountId, "exceptions.withdrawal.tenantAccountNotFound");
   const id = q.get("id");
   const orderId = q.get("orderId");
-  if (!id && !orderId) throw invalidQuery("id or orderId is required");
+  if (!id && !orderId) {
+    const code = "exceptions.withdrawal.eitherWithdrawalIdOrOrderIdMustBeProvided";
+    throw new WireError(400, code, "id or orderId is required");
+  }
   const w = id ? state.withdrawals.get(id) : byOrderId(state, accountId, orderId ?? "");
   if (!w) throw notFound();
   return w;

@@ -90,16 +90,22 @@ describe("deposits", () => {
     expect(sb.sandbox.state.deposits.size).toBe(before);
   });
 
-  it("GET /deposit adds status, currency and settlement; completion credits net of fee and commission", async () => {
+  it("GET /deposit is the SDK's Deposit (no settlement member before one); completion credits net of fee and commission", async () => {
     const r = await deposit({ cryptoCurrencyCode: "USDT_TRC20", orderId: "dep-credit" });
     const id = r.json.data.id;
     const got = await api("GET", `/deposit?accountId=${ACCOUNT}&orderId=dep-credit`);
-    expect(got.json.data).toMatchObject({
+    expect(got.json.data).toEqual({
       id,
+      accountId: ACCOUNT,
+      orderId: "dep-credit",
       status: "created",
       cryptoCurrencyCode: "USDT_TRC20",
-      settlement: null,
+      address: r.json.data.address,
+      expiresAt: r.json.data.expiresAt,
+      createdAt: r.json.data.createdAt,
+      updatedAt: r.json.data.createdAt,
     });
+    clock += 1_000;
     const before = await balance("USDT_TRC20");
     const done = await adminSim("deposits", "dep-credit", {
       action: "completed",
@@ -107,15 +113,20 @@ describe("deposits", () => {
     });
     expect(done.json.data.status).toBe("completed");
     const amount = new Big("1234.567891");
-    const commission = amount.times("0.0075").round(6, Big.roundUp);
+    const commission = amount.times("0.005").round(6, Big.roundUp);
     const net = amount.minus(1).minus(commission);
-    expect(commission.toFixed()).toBe("9.25926");
+    expect(commission.toFixed()).toBe("6.17284");
     expect(done.json.data.settlement).toMatchObject({
       amountPaid: 1234.567891,
-      commissionAmount: 9.25926,
+      amountPaidUsd: 1234.57,
+      commissionAmount: 6.17284,
+      commissionAmountUsd: 6.17,
       depositNetworkFeeAmount: 1,
+      depositNetworkFeeAmountUsd: 1,
       netAmount: Number(net.toFixed()),
+      netAmountUsd: 1227.4,
     });
+    expect(done.json.data.updatedAt).toBe(new Date(clock).toISOString());
     expect((await balance("USDT_TRC20")).minus(before).toFixed()).toBe(net.toFixed());
     expect(await hookStatuses(id)).toEqual([
       "deposit.statusChanged:processing",
@@ -132,7 +143,7 @@ describe("deposits", () => {
     expect(missing.status).toBe(404);
   });
 
-  it("reads the commission per currency (BTC 0.5 %)", async () => {
+  it("charges the tenant's one commission on every currency (BTC 0.5 %)", async () => {
     await deposit({ cryptoCurrencyCode: "BTC", orderId: "dep-btc" });
     const before = await balance("BTC");
     const done = await adminSim("deposits", "dep-btc", {
@@ -158,9 +169,9 @@ describe("withdrawals", () => {
     expect(r.status).toBe(201);
     const q = r.json.data;
     const feeIn = new Big("13.5").times("0.12").round(6, Big.roundUp);
+    expect(q).not.toHaveProperty("accountId");
     expect(q).toMatchObject({
       orderId: "wd-fee",
-      accountId: ACCOUNT,
       cryptoCurrencyCode: "USDT_TRC20",
       address: TRON_TO,
       amount: 100,

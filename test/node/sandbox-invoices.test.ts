@@ -39,6 +39,8 @@ describe("POST /invoice", () => {
     });
     expect(r.status).toBe(201);
     const inv = r.json.data;
+    // SDK Invoice: what the invoice does not have yet (crypto fields, settlement, paidAt) is
+    // absent, not null; items is an array even for the amount form.
     expect(Object.keys(inv).sort()).toEqual(
       [
         "id",
@@ -48,27 +50,22 @@ describe("POST /invoice", () => {
         "fiatCurrencyCode",
         "items",
         "status",
-        "cryptoCurrencyCode",
-        "cryptoAmountExpected",
-        "cryptoAmountReceived",
-        "address",
-        "txHash",
-        "settlement",
         "expiresAt",
         "createdAt",
-        "paidAt",
         "paymentPageUrl",
         "customPayload",
         "description",
         "number",
+        "source",
       ].sort(),
     );
     expect(inv).toMatchObject({
       accountId: ACCOUNT,
       orderId: "inv-fields",
       amount: 25,
+      items: [],
       status: "created",
-      cryptoCurrencyCode: null,
+      source: "api",
       customPayload: '{"cart":7}',
       createdAt: new Date(T0).toISOString(),
       expiresAt: new Date(T0 + 60 * 60_000).toISOString(),
@@ -77,6 +74,20 @@ describe("POST /invoice", () => {
     const page = await fetch(inv.paymentPageUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain("25 USD");
+  });
+
+  it("echoes the URLs and customerId given at creation (SDK 1.3.0 Invoice)", async () => {
+    const urls = {
+      webhookUrl: "https://shop.example/hook",
+      returnUrl: "https://shop.example/back",
+      successUrl: "https://shop.example/thanks",
+      failedUrl: "https://shop.example/sorry",
+    };
+    const r = await create({ amount: 20, customerId: "cust-9", ...urls });
+    expect(r.status).toBe(201);
+    expect(r.json.data).toMatchObject({ customerId: "cust-9", ...urls });
+    const got = await api("GET", `/invoice?accountId=${ACCOUNT}&id=${r.json.data.id}`);
+    expect(got.json.data).toMatchObject({ customerId: "cust-9", ...urls });
   });
 
   it("sums items exactly", async () => {
@@ -100,6 +111,9 @@ describe("POST /invoice", () => {
       { name: "Tea", quantity: 3, cost: 10.1 },
       { name: "Cup", quantity: 1, cost: 0.2 },
     ]);
+    // SDK 1.4.0: a given amount is the total even when items are sent too.
+    const both = await create({ amount: 12, items: [{ name: "Tea", quantity: 3, cost: 10.1 }] });
+    expect([both.status, both.json.data.amount]).toEqual([201, 12]);
   });
 
   it("gives each bad input its own 400 code and creates nothing", async () => {
@@ -117,10 +131,7 @@ describe("POST /invoice", () => {
       [{ fiatCurrencyCode: undefined, amount: 10 }, "exceptions.validation.invalidBody"],
       [{ amount: 10, expiresInMinutes: 0 }, "exceptions.validation.invalidBody"],
       [{ amount: 10, webhookUrl: "not a url" }, "exceptions.validation.invalidBody"],
-      [
-        { amount: 10, items: [{ name: "x", quantity: 1, cost: 9 }] },
-        "exceptions.validation.invalidBody",
-      ],
+      [{ amount: -5 }, "exceptions.invoice.amountBelowMinimum"],
       [{ items: [{ name: "x", quantity: 1.5, cost: 9 }] }, "exceptions.validation.invalidBody"],
     ];
     for (const [body, code] of cases) {
@@ -254,11 +265,8 @@ describe("POST /x-sandbox/invoice/lock-currency (sandbox extension)", () => {
     const expected = new Big(10).div(580).round(18, Big.roundUp);
     expect(expected.toFixed()).toBe("0.017241379310344828");
     expect(r.text).toContain(`"cryptoAmountExpected":${expected.toFixed()},`);
-    expect(r.json.data).toMatchObject({
-      cryptoCurrencyCode: "BNB",
-      status: "created",
-      txHash: null,
-    });
+    expect(r.json.data).toMatchObject({ cryptoCurrencyCode: "BNB", status: "created" });
+    expect(r.json.data).not.toHaveProperty("txHash");
     expect(r.json.data.address).toMatch(/^0x[0-9a-f]{40}$/);
     expect(r.json.data.cryptoAmountReceived).toBe(0);
     expect(r.json.data.expiresAt).toBe(new Date(clock + 15 * 60_000).toISOString());

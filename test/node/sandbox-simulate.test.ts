@@ -62,19 +62,23 @@ describe("invoice simulation", () => {
     expect(inv.txHash).toMatch(/^[0-9a-f]{64}$/);
     expect(inv.paidAt).toEqual(expect.any(String));
     const paid = new Big("123.45");
-    const commission = paid.times("0.0075").round(6, Big.roundUp);
+    const commission = paid.times("0.005").round(6, Big.roundUp);
     const net = paid.minus(1).minus(commission);
-    expect(commission.toFixed()).toBe("0.925875");
+    expect(commission.toFixed()).toBe("0.61725");
+    const networkFee = new Big(1).div("0.12").round(6, Big.roundUp);
+    // Every field of the SDK's SettlementBreakdown; each USD value = its amount × the rate.
     expect(inv.settlement).toEqual({
       amountPaid: 123.45,
-      commissionAmount: 0.925875,
-      networkFeeAmount: Number(new Big(1).div("0.12").round(6, Big.roundUp).toFixed()),
+      amountPaidUsd: 123.45,
+      commissionAmount: 0.61725,
+      commissionAmountUsd: 0.62,
+      networkFeeAmount: Number(networkFee.toFixed()),
+      networkFeeAmountUsd: Number(networkFee.times("0.12").round(2, Big.roundHalfUp).toFixed()),
       networkFeeCurrencyCode: "TRX",
       depositNetworkFeeAmount: 1,
+      depositNetworkFeeAmountUsd: 1,
       netAmount: Number(net.toFixed()),
-      amountPaidUsd: 123.45,
-      commissionAmountUsd: 0.93,
-      netAmountUsd: Number(net.round(2).toFixed()),
+      netAmountUsd: Number(net.round(2, Big.roundHalfUp).toFixed()),
       txHash: inv.txHash,
       completedAt: inv.paidAt,
     });
@@ -111,18 +115,18 @@ describe("invoice simulation", () => {
     expect(afterPart.toFixed()).toBe(
       new Big("30.5")
         .minus(1)
-        .minus(new Big("30.5").times("0.0075").round(6, Big.roundUp))
+        .minus(new Big("30.5").times("0.005").round(6, Big.roundUp))
         .toFixed(),
     );
     const rest = await simulate(id, { action: "paid" });
     expect(rest.json.data).toMatchObject({ status: "paid", cryptoAmountReceived: 100 });
     expect(rest.json.data.settlement).toMatchObject({
       amountPaid: 100,
-      commissionAmount: 0.75,
+      commissionAmount: 0.5,
       depositNetworkFeeAmount: 1,
-      netAmount: 98.25,
+      netAmount: 98.5,
     });
-    expect((await balance("USDT_TRC20")).minus(before).toFixed()).toBe("98.25");
+    expect((await balance("USDT_TRC20")).minus(before).toFixed()).toBe("98.5");
     expect(rest.json.data.txHash).not.toBe(part.json.data.txHash);
     const statuses = (await hooks(id)).map((e: { data: { status: string } }) => e.data.status);
     expect(statuses).toEqual(["processing", "partially_paid", "paid"]);

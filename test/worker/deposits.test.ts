@@ -16,6 +16,7 @@ import {
   deliver,
   deliveriesFor,
   fault,
+  hmacHex,
   postJson,
   STOREFRONT,
   sandbox,
@@ -26,6 +27,8 @@ import {
   worker,
 } from "./helpers.ts";
 import { readFrames } from "./sse-frames.ts";
+
+const signingKey = env.WEBHOOK_SIGNING_KEY as string;
 
 type Body = { data: DepositSnapshot; error?: { code: string; message: string } };
 type Currency = CryptoCurrency & { depositNetworkFee: { amount: string } | null };
@@ -95,13 +98,14 @@ describe("POST /v1/deposits", () => {
     expect(snap.currencyName).toBe(live.name);
     expect(snap.networkName).toBe("TRON");
     const upstream = await sandbox<{
-      data: { id: string; address: string; minimumAmount: string | number };
+      data: { id: string; address: string };
     }>(`/deposit?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}`, {
       headers: { "x-tenant-api-key": "test-api-key-never-shown" },
     });
     expect(upstream.status).toBe(200);
     expect(upstream.body.data.address).toBe(snap.address);
-    expect(snap.minimumAmount).toBe(String(upstream.body.data.minimumAmount));
+    // GET /deposit is the SDK's Deposit (no minimumAmount): the create answer's is the minimum.
+    expect(snap.minimumAmount).toBe(live.minDepositAmount);
     expect(snap.id).not.toBe(upstream.body.data.id);
     const again = await worker(`/v1/deposits/${snap.id}`);
     expect(((await again.json()) as Body).data.address).toBe(snap.address);
@@ -253,7 +257,7 @@ describe("deposit.statusChanged webhooks", () => {
     const { body } = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });
     const live = await liveCurrency("USDT_TRC20");
     const balanceBefore = await balance("USDT_TRC20");
-    // 100.000001 × 0.0075 = 0.7500000075: rounded up it is 0.750001, half-up would give 0.75.
+    // 100.000001 × 0.005 = 0.500000005: rounded up it is 0.500001, half-up would give 0.5.
     const received = "100.000001";
     expect((await simulateDeposit(orderId, "completed", received)).status).toBe(200);
     const hooks = await depositDeliveries(orderId);
@@ -427,6 +431,35 @@ describe("deposit.statusChanged webhooks", () => {
     const [hook] = await depositDeliveries(orderId);
     const res = await deliver(hook!);
     expect(res.status).toBe(202);
+  });
+
+  // SDK Deposit: orderId and address are optional. A verified delivery without them is
+  // acknowledged (2xx), never refused: a redelivery would not add them.
+  it("acknowledges a verified deposit webhook without orderId with 202 (not ours), never 422", async () => {
+    const sub = uniqueSub("noorder");
+    const orderId = `cc-${sub}`;
+    await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    await simulateDeposit(orderId, "processing");
+    const [hook] = await depositDeliveries(orderId);
+    const { orderId: _, ...data } = JSON.parse(hook!.body).data;
+    const body = JSON.stringify({ ...JSON.parse(hook!.body), data });
+    const res = await deliver({ body, signature: await hmacHex(signingKey, body) });
+    expect(res.status).toBe(202);
+    expect(((await res.json()) as { ignored: string }).ignored).toBe("unknown deposit");
+  });
+
+  it("applies a verified deposit webhook without address (the object reads the deposit)", async () => {
+    const sub = uniqueSub("noaddr");
+    const orderId = `cc-${sub}`;
+    const { body: opened } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    await simulateDeposit(orderId, "processing");
+    const [hook] = await depositDeliveries(orderId);
+    const { address: _, ...data } = JSON.parse(hook!.body).data;
+    const body = JSON.stringify({ ...JSON.parse(hook!.body), data });
+    const res = await deliver({ body, signature: await hmacHex(signingKey, body) });
+    expect(res.status).toBe(200);
+    const snap = ((await (await worker(`/v1/deposits/${opened.data.id}`)).json()) as Body).data;
+    expect([snap.status, snap.address]).toEqual(["processing", opened.data.address]);
   });
 
   it("rejects an unsigned deposit webhook with 401", async () => {

@@ -281,28 +281,65 @@ describe("POST /v1/payouts/:orderId/commit", () => {
     expect(await count("/withdrawal/commit")).toBe(commitsBefore + 2);
   });
 
-  it("re-quotes with the same orderId when the service reports the quote expired, then commits", async () => {
-    const orderId = uniqueSub("exp");
+  // The service publishes no code for an expired quote: whatever 4xx it refuses a commit with
+  // (the sandbox's assumed quoteExpired, or a published quote code), the worker re-quotes once.
+  it.each([
+    [409, "exceptions.withdrawal.quoteExpired"],
+    [404, "exceptions.withdrawal.notFound"],
+    [400, "exceptions.withdrawal.quoteDecisionMissing"],
+    [409, "exceptions.withdrawal.someFutureCode"],
+  ])(
+    "re-quotes with the same orderId when the service refuses the quote (%i %s), then commits",
+    async (status, code) => {
+      const orderId = uniqueSub("exp");
+      await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
+      await fault({ path: "/withdrawal/commit", method: "POST", mode: "status", status, code });
+      const quotes = await count("/withdrawal/quote");
+      const commits = await count("/withdrawal/commit");
+      const res = await commit(orderId);
+      expect(res.status).toBe(200);
+      expect(res.body.data.withdrawal?.status).toBe("created");
+      expect(await count("/withdrawal/quote")).toBe(quotes + 1);
+      expect(await count("/withdrawal/commit")).toBe(commits + 2);
+      const upstream = await sandbox<{ data: { orderId: string; amount: number | string } }>(
+        `/withdrawal?accountId=00000000-0000-4000-8000-000000000001&orderId=${orderId}`,
+        { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
+      );
+      expect(upstream.body.data.orderId).toBe(orderId);
+    },
+  );
+
+  it("re-quotes only once: a second refusal of the fresh quote is answered, nothing committed", async () => {
+    const orderId = uniqueSub("exp2");
     await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
+    const code = "exceptions.withdrawal.malformedQuote";
     await fault({
       path: "/withdrawal/commit",
       method: "POST",
       mode: "status",
-      status: 409,
-      code: "exceptions.withdrawal.quoteExpired",
+      status: 400,
+      code,
+      times: 2,
     });
     const quotes = await count("/withdrawal/quote");
     const commits = await count("/withdrawal/commit");
     const res = await commit(orderId);
-    expect(res.status).toBe(200);
-    expect(res.body.data.withdrawal?.status).toBe("created");
+    expect([res.status, res.body.error?.code]).toEqual([502, "upstream_error"]);
     expect(await count("/withdrawal/quote")).toBe(quotes + 1);
     expect(await count("/withdrawal/commit")).toBe(commits + 2);
-    const upstream = await sandbox<{ data: { orderId: string; amount: number | string } }>(
-      `/withdrawal?accountId=00000000-0000-4000-8000-000000000001&orderId=${orderId}`,
-      { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
-    );
-    expect(upstream.body.data.orderId).toBe(orderId);
+    const view = (await (await merchant(`/v1/payouts/${orderId}`)).json()) as Body;
+    expect([view.data.status, view.data.withdrawal]).toEqual(["quoted", null]);
+  });
+
+  it("does not re-quote a commit refused for insufficient balance", async () => {
+    const orderId = uniqueSub("poor");
+    await quote({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "25" });
+    const code = "exceptions.withdrawal.insufficientBalance";
+    await fault({ path: "/withdrawal/commit", method: "POST", mode: "status", status: 400, code });
+    const quotes = await count("/withdrawal/quote");
+    const res = await commit(orderId);
+    expect([res.status, res.body.error?.code]).toEqual([409, "insufficient_balance"]);
+    expect(await count("/withdrawal/quote")).toBe(quotes);
   });
 
   it("re-quotes before committing a quote whose expiresAt has passed (worker clock moved past it)", async () => {

@@ -28,7 +28,7 @@ import { depositOrderId } from "../ids/upstream-order-id.ts";
 import { webhookUrl } from "../ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { upstreamFailure } from "../outcome/upstream-failure.ts";
-import type { Deposit } from "../upstream/client.ts";
+import type { CreatedDeposit, Deposit } from "../upstream/client.ts";
 import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
@@ -111,7 +111,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {
     const config = this.config();
     const orderId = depositOrderId(config.ORDER_ID_PREFIX, input.topUpId);
-    let deposit: Deposit;
+    let deposit: CreatedDeposit;
     try {
       deposit = await upstreamFor(config).createDeposit({
         orderId,

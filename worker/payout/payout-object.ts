@@ -16,7 +16,9 @@
  * - the same orderId always carries the same parameters (409 `checkout_conflict` otherwise),
  *   and is the only orderId sent upstream, so the service collapses every quote to one and
  *   backs at most one withdrawal with it;
- * - a quote that expired is re-quoted with the same orderId before committing; if the service
+ * - a quote that expired (by its `expiresAt`, or because the service refuses it: any 4xx to a
+ *   commit but insufficient balance, see `refusesQuote`) is re-quoted once with the same
+ *   orderId before committing; if the service
  *   answers that the orderId is already committed (an earlier commit's answer was lost), the
  *   existing withdrawal is read back and adopted, never paid again;
  * - a refused commit (insufficient balance) records nothing as committed;
@@ -58,6 +60,24 @@ const reasonOf = (error: unknown) =>
   error instanceof UpstreamError && error.kind === "http"
     ? (error.code ?? "").split(".").pop()
     : undefined;
+
+/**
+ * True when a commit was refused because of its quote, so that a fresh quote (same orderId)
+ * can succeed. The service publishes no code for an expired quote (SDK 1.5.0 says only that
+ * after `expiresAt` a quote "can no longer be committed. Re-issue a new quote if expired"; its
+ * published withdrawal codes name `notFound`, `malformedQuote`, `quoteKindMismatch`,
+ * `quoteDecisionMissing`…), so this branches on the answer's shape, not on a code: a definite
+ * 4xx to a commit (whose only input is the quote) is about the quote, except insufficient
+ * balance (the quote is fine, the balance is not: re-quoting would not help) and the answers
+ * about the caller (401, 403, 408, 429). Re-quoting is always safe: the orderId backs at most one
+ * withdrawal, and a re-quote after a commit is answered 409 and adopts it.
+ */
+function refusesQuote(error: unknown): boolean {
+  if (!(error instanceof UpstreamError) || error.kind !== "http") return false;
+  const status = error.status ?? 0;
+  if (status < 400 || status > 499 || [401, 403, 408, 429].includes(status)) return false;
+  return reasonOf(error) !== "insufficientBalance";
+}
 
 /** True when an upstream object describes exactly the payout that was asked for. */
 function sameParams(
@@ -211,15 +231,11 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
           row = fresh.value;
           if (row.withdrawal) return success(payoutView(row));
         }
-        const result = await this.#upstreamCommit(row);
-        if (result === "quote_expired") {
-          // The service's clock says the quote expired: re-quote once (same orderId), then commit.
-          if (round > 1)
-            return failure(
-              503,
-              "service_busy",
-              "The payment service keeps expiring the quote; try again in a moment.",
-            );
+        // Only the first round may re-quote: a second refusal is answered as it is.
+        const result = await this.#upstreamCommit(row, round === 1);
+        if (result === "quote_refused") {
+          // The service no longer commits this quote (expired by its clock, or forgotten):
+          // re-quote once (same orderId), then commit.
           row = { ...row, quote: { ...row.quote, expiresAt: new Date(0).toISOString() } };
           continue;
         }
@@ -276,8 +292,14 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
     );
   }
 
-  /** One commit of the current quote; `"quote_expired"` when the service refuses it as expired. */
-  async #upstreamCommit(row: PayoutRow): Promise<Outcome<Withdrawal> | "quote_expired"> {
+  /**
+   * One commit of the current quote; `"quote_refused"` when the service refuses the quote itself
+   * and `mayRequote` (see `refusesQuote`).
+   */
+  async #upstreamCommit(
+    row: PayoutRow,
+    mayRequote: boolean,
+  ): Promise<Outcome<Withdrawal> | "quote_refused"> {
     const config = this.config();
     try {
       return success(
@@ -307,8 +329,8 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
           "The payment service did not confirm the commit; the payout is uncertain until the withdrawal is read back. Commit again (the same orderId never pays twice) or read the payout later.",
         );
       }
+      if (mayRequote && refusesQuote(error)) return "quote_refused";
       const reason = reasonOf(error);
-      if (reason === "quoteExpired") return "quote_expired";
       if (reason === "insufficientBalance") {
         const { totalDeduction, fee } = row.quote;
         const message = `The merchant's ${row.cryptoCurrencyCode} balance is too low for this payout: it needs ${totalDeduction} ${row.cryptoCurrencyCode} (amount ${row.amount} + network fee ${fee.feeInCryptoCurrencyCode}). Nothing was sent; top up the balance and commit again.`;

@@ -47,6 +47,7 @@ import {
 import { createTransport, type Transport, type UpstreamClientOptions } from "./transport.ts";
 import type {
   Account,
+  CreatedDeposit,
   Deposit,
   FiatCurrency,
   Invoice,
@@ -74,7 +75,7 @@ export interface UpstreamClient {
   getInvoice(ref: ObjectRef): Promise<Invoice>;
   listInvoices(input?: ListInvoicesInput): Promise<InvoicePage>;
   cancelInvoice(ref: ObjectRef): Promise<void>;
-  createDeposit(input: CreateDepositInput): Promise<Deposit>;
+  createDeposit(input: CreateDepositInput): Promise<CreatedDeposit>;
   getDeposit(ref: ObjectRef): Promise<Deposit>;
   quoteWithdrawal(input: QuoteWithdrawalInput): Promise<WithdrawalQuote>;
   commitWithdrawal(input: CommitWithdrawalInput): Promise<Withdrawal>;
@@ -185,8 +186,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           { status: 409, code: "exceptions.deposit.orderIdAlreadyExists" },
         );
       }
+      // The address to pay: the create answer always has one; a read-back may not.
+      const address = deposit.address ?? stored.address;
+      if (address === null) {
+        throw new UpstreamError("invalid_response", `deposit ${deposit.id} has no address`);
+      }
       return {
         ...deposit,
+        address,
         orderId: stored.orderId ?? input.orderId,
         cryptoCurrencyCode: stored.cryptoCurrencyCode,
       };

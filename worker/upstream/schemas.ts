@@ -202,7 +202,8 @@ export const depositSchema: z.ZodMiniType<Deposit> = z.object({
   cryptoCurrencyCode: orNull(text),
   status: orNull(z.enum(DEPOSIT_STATUSES)),
   minimumAmount: orNull(amount),
-  address: text,
+  // The create answer always has it; a GET or a webhook may omit it (SDK `Deposit.address?`).
+  address: orNull(text),
   createdAt: text,
   expiresAt: orNull(text),
   qrCode: orNull(text),

@@ -91,7 +91,8 @@ export interface InvoicePage {
 
 /**
  * A standalone deposit. `POST /deposit` returns only id, minimumAmount, address, dates and
- * qrCode; `status`/`settlement` are null until read with `GET /deposit`.
+ * qrCode; `status`/`settlement` are null until read with `GET /deposit`, which in turn may omit
+ * `address` (SDK `Deposit.address?`) and carries no `minimumAmount` or `qrCode`.
  */
 export interface Deposit {
   id: string;
@@ -99,12 +100,17 @@ export interface Deposit {
   cryptoCurrencyCode: string | null;
   status: DepositStatus | null;
   minimumAmount: string | null;
-  address: string;
+  address: string | null;
   createdAt: string;
   expiresAt: string | null;
   /** PNG data URI. */
   qrCode: string | null;
   settlement: Settlement | null;
+}
+
+/** A deposit as `createDeposit` returns it: always with the address to pay. */
+export interface CreatedDeposit extends Deposit {
+  address: string;
 }
 
 /** A withdrawal quote: reserves nothing; commit it before `expiresAt` (about 60 s). */

@@ -11,11 +11,12 @@ import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositTopUpId } from "../ids/upstream-order-id.ts";
 import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { announcedFacts, objectRef } from "./payload.ts";
+import { announcedFacts, depositRef } from "./payload.ts";
 
 /**
- * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
- * (no id/orderId) or 503 (the service could not confirm: it should retry).
+ * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours, including a
+ * deposit without orderId or with one we did not make), 422 (no id) or 503 (the service could
+ * not confirm: it should retry).
  *
  * @example
  * if (event === "deposit.statusChanged") return handleDepositWebhook(c, data, stamp);
@@ -26,9 +27,10 @@ export async function handleDepositWebhook(
   stamp: Pick<Delivery, "key" | "sentAt">,
 ): Promise<Response> {
   const { config } = c.var;
-  const ref = objectRef.safeParse(data);
+  const ref = depositRef.safeParse(data);
   if (!ref.success) return missingFacts("deposit", ref.error.issues[0]?.path);
-  const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
+  const orderId = ref.data.orderId ?? null;
+  const topUpId = orderId ? depositTopUpId(config.ORDER_ID_PREFIX, orderId) : null;
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
     const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
@@ -36,5 +38,5 @@ export async function handleDepositWebhook(
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;
   }
-  return notOurs(c, "deposit", ref.data.orderId);
+  return notOurs(c, "deposit", orderId);
 }

@@ -20,6 +20,16 @@ export const objectRef = z.object({
   orderId: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
+/**
+ * Deposits: the object's id and, when the service sends it, the orderId we created it with.
+ * The SDK types a deposit's `orderId` optional (a deposit made without one is not ours): a
+ * delivery without it is acknowledged as not ours, never refused (a retry could not add it).
+ */
+export const depositRef = z.object({
+  id: z.string().check(z.minLength(1), z.maxLength(128)),
+  orderId: z.nullish(z.string().check(z.maxLength(256))),
+});
+
 export const invoiceRef = z.object({
   id: z.string().check(z.minLength(1), z.maxLength(128)),
   orderId: z.nullish(z.string().check(z.maxLength(256))),
