@@ -38,6 +38,7 @@ function workerd() {
         WEBHOOK_SIGNING_KEY: "test-webhook-signing-key-never-shown",
         CHECKOUT_SIGNING_SECRET: "test-checkout-signing-secret",
         MERCHANT_API_TOKEN: "test-merchant-api-token",
+        MERCHANT_WEBHOOK_SECRET: "test-merchant-webhook-secret",
         // Nothing listens on port 1: the sandbox's own delivery attempts fail fast; tests
         // deliver webhooks themselves from the sandbox's delivery log.
         PUBLIC_BASE_URL: "http://127.0.0.1:1",

@@ -213,6 +213,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       SANDBOX_URL: urls.sandboxUrl,
       CHECKOUT_SIGNING_SECRET: DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
       MERCHANT_API_TOKEN: DEMO_MERCHANT_SECRETS.merchantApiToken,
+      MERCHANT_WEBHOOK_SECRET: DEMO_MERCHANT_SECRETS.merchantWebhookSecret,
     });
 
     const anyAnswer = () => true;

@@ -34,6 +34,8 @@ export const SANDBOX_CREDENTIALS = {
 export const DEMO_MERCHANT_SECRETS = {
   checkoutSigningSecret: "demo-checkout-secret-sandbox-only-0001",
   merchantApiToken: "demo-merchant-token-sandbox-only-0001",
+  /** Signs notifications (`MERCHANT_WEBHOOK_SECRET`); the demo backend verifies with it. */
+  merchantWebhookSecret: "demo-webhook-secret-sandbox-only-0001",
 } as const;
 
 /** Where the demo's processes listen, and the URLs derived from that. */
@@ -70,6 +72,7 @@ export function workerDemoVars(
     SANDBOX: "true",
     CHECKOUT_SIGNING_SECRET: DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
     MERCHANT_API_TOKEN: DEMO_MERCHANT_SECRETS.merchantApiToken,
+    MERCHANT_WEBHOOK_SECRET: DEMO_MERCHANT_SECRETS.merchantWebhookSecret,
     MERCHANT_WEBHOOK_URL: `${endpoints.shopUrl}/api/notifications`,
     UPSTREAM_BASE_URL: endpoints.sandboxUrl,
     PUBLIC_BASE_URL: endpoints.workerUrl,

@@ -13,6 +13,7 @@ import { checkoutRoutes } from "./routes/checkouts.ts";
 import { currencyRoutes } from "./routes/currencies.ts";
 import { depositRoutes } from "./routes/deposits.ts";
 import { merchantRoutes } from "./routes/merchant.ts";
+import { merchantOpsRoutes } from "./routes/merchant-ops.ts";
 import { payoutRoutes } from "./routes/payouts.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
@@ -29,6 +30,7 @@ app.route("/v1/currencies", currencyRoutes);
 app.route("/v1/checkouts", checkoutRoutes);
 app.route("/v1/deposits", depositRoutes);
 app.route("/v1", merchantRoutes);
+app.route("/v1", merchantOpsRoutes);
 // After merchantRoutes: its Bearer guard on /v1/payouts* must run first.
 app.route("/v1/payouts", payoutRoutes);
 app.route("/webhooks", webhookRoutes);

@@ -4,6 +4,7 @@
  */
 import { app } from "./app.ts";
 
+export { AccountObject } from "./account/account-object.ts";
 export { CatalogObject } from "./catalog/catalog-object.ts";
 export { PaymentModeObject } from "./config/payment-mode-object.ts";
 export { DepositObject } from "./deposit/deposit-object.ts";

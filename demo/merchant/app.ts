@@ -113,7 +113,7 @@ export function createShopApp(config: ShopConfig): { app: Hono; state: ShopState
     const verified = verifyNotification(
       raw,
       c.req.header("x-checkout-signature"),
-      config.merchantApiToken,
+      config.merchantWebhookSecret,
     );
     if (!verified.ok) {
       state.inbox.rejected++;

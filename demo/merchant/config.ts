@@ -3,7 +3,7 @@
  * The demo merchant backend's settings, from the environment with local-demo defaults, so
  * `node demo/merchant/main.ts` works on its own next to `npm run dev` and `npm run sandbox`.
  *
- * Invariant: the two secrets stay on the server; pages only ever see the worker's public URL.
+ * Invariant: the secrets stay on the server; pages only ever see the worker's public URL.
  */
 import { DEFAULT_ENDPOINTS, DEMO_MERCHANT_SECRETS } from "../../scripts/dev-vars.ts";
 
@@ -18,8 +18,10 @@ export interface ShopConfig {
   sandboxUrl: string;
   /** Signs checkout tokens; the worker's `CHECKOUT_SIGNING_SECRET`. */
   checkoutSigningSecret: string;
-  /** Bearer token of the worker's merchant API, and the key of its notification signatures. */
+  /** Bearer token of the worker's merchant API. */
   merchantApiToken: string;
+  /** The key of the worker's notification signatures (`MERCHANT_WEBHOOK_SECRET`). */
+  merchantWebhookSecret: string;
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
@@ -44,5 +46,7 @@ export function loadShopConfig(env: NodeJS.ProcessEnv): ShopConfig {
     checkoutSigningSecret:
       env.CHECKOUT_SIGNING_SECRET ?? DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
     merchantApiToken: env.MERCHANT_API_TOKEN ?? DEMO_MERCHANT_SECRETS.merchantApiToken,
+    merchantWebhookSecret:
+      env.MERCHANT_WEBHOOK_SECRET ?? DEMO_MERCHANT_SECRETS.merchantWebhookSecret,
   };
 }

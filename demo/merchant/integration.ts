@@ -83,16 +83,18 @@ const TOLERANCE_SECONDS = 5 * 60;
 
 /**
  * Step 2: checks `x-checkout-signature: t=<unix seconds>,v1=<hex HMAC-SHA256>` over
- * `"<t>.<raw body>"`, keyed with the merchant API token. Verify the raw bytes, before parsing.
+ * `"<t>.<raw body>"`, keyed with the worker's `MERCHANT_WEBHOOK_SECRET` (its own secret, not the
+ * API token: verifying notifications must not let anyone read orders). Verify the raw bytes,
+ * before parsing.
  *
  * @example
- * const result = verifyNotification(rawBody, c.req.header("x-checkout-signature"), token);
+ * const result = verifyNotification(rawBody, c.req.header("x-checkout-signature"), webhookSecret);
  * if (!result.ok) return c.json({ error: result.reason }, 401);
  */
 export function verifyNotification(
   rawBody: string,
   signatureHeader: string | undefined,
-  merchantApiToken: string,
+  webhookSecret: string,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): { ok: true; notification: MerchantNotification } | { ok: false; reason: string } {
   const parts = new Map<string, string[]>();
@@ -105,7 +107,7 @@ export function verifyNotification(
   if (Math.abs(nowSeconds - Number(t)) > TOLERANCE_SECONDS) {
     return { ok: false, reason: "signature timestamp outside the tolerance" };
   }
-  const expected = createHmac("sha256", merchantApiToken).update(`${t}.${rawBody}`).digest();
+  const expected = createHmac("sha256", webhookSecret).update(`${t}.${rawBody}`).digest();
   const matches = (parts.get("v1") ?? []).some((hex) => {
     const given = Buffer.from(hex, "hex");
     return given.length === expected.length && timingSafeEqual(given, expected);

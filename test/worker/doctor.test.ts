@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
 import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
-import { merchant, worker } from "./helpers.ts";
+import { hmacHex, merchant, worker } from "./helpers.ts";
 
 const ctx = {
   waitUntil() {},
@@ -40,7 +40,14 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
     const report = ((await res.json()) as { data: DoctorReport }).data;
     expect(report.ok).toBe(true);
     expect(report.environment).toBe("sandbox");
-    expect(report.checks.map((c) => c.name)).toEqual(["config", "api_key", "account_id"]);
+    // The index's lines: failed notifications, and what it saw of the service's webhooks.
+    expect(report.checks.map((c) => c.name)).toEqual([
+      "config",
+      "api_key",
+      "account_id",
+      "notifications",
+      "webhooks",
+    ]);
   });
 
   it("explains a rejected key in terms of the sandbox/production environments", async () => {
@@ -73,5 +80,114 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
     const { report } = await doctorWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" });
     expect(report.ok).toBe(false);
     expect(report.checks.find((c) => c.name === "api_key")!.message).toContain("Could not reach");
+  });
+});
+
+/**
+ * Calls the worker with `overrides`; what it leaves to `waitUntil` (the batched webhook report)
+ * goes to `pending`, for the test to await.
+ */
+async function callWith(overrides: Partial<Env>, request: Request, pending: Promise<unknown>[]) {
+  const collecting = { ...ctx, waitUntil: (p: Promise<unknown>) => pending.push(p) };
+  const res = await app.fetch(request, { ...env, ...overrides } as Env, collecting as never);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+const webhook = (body: string, signature: string) =>
+  new Request("http://127.0.0.1:8787/webhooks/payment", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-webhook-signature": signature },
+    body,
+  });
+
+/** Another account: its own index, so what other tests sent is not counted. */
+const freshAccount = () => ({ ACCOUNT_ID: crypto.randomUUID() });
+
+describe("the doctor catches real mistakes", () => {
+  it("fails naming each ALLOWED_ORIGINS entry that is not an exact origin; good entries pass", async () => {
+    const { status, report } = await doctorWith({
+      ALLOWED_ORIGINS:
+        "https://good.example.com,shop.example.com,https://shop.example.com/checkout",
+    });
+    expect(status).toBe(502);
+    expect(report.ok).toBe(false);
+    const check = report.checks.find((c) => c.name === "allowed_origins")!;
+    expect(check.ok).toBe(false);
+    expect(check.message).toContain(
+      '"shop.example.com" is not an origin (no scheme): write https://shop.example.com',
+    );
+    expect(check.message).toContain('"https://shop.example.com/checkout" has a path');
+    expect(check.message).not.toContain('"https://good.example.com"');
+  });
+
+  it("passes exact origins, with a port or a trailing slash (the worker strips it)", async () => {
+    const { report } = await doctorWith({
+      ALLOWED_ORIGINS: "https://shop.example.com/, http://localhost:3000",
+    });
+    expect(report.checks.find((c) => c.name === "allowed_origins")).toBeUndefined();
+    expect(report.ok).toBe(true);
+  });
+
+  it("warns while notifications are signed with MERCHANT_API_TOKEN (no MERCHANT_WEBHOOK_SECRET)", async () => {
+    const { status, report } = await doctorWith({ MERCHANT_WEBHOOK_SECRET: "" });
+    expect(status).toBe(200);
+    const check = report.checks.find((c) => c.name === "webhook_secret")!;
+    expect(check).toMatchObject({ ok: true, warning: true });
+    expect(check.message).toContain("MERCHANT_WEBHOOK_SECRET is not set");
+    expect(JSON.stringify(report)).not.toContain(env.MERCHANT_API_TOKEN as string);
+    // With its own secret: no such line.
+    const own = await doctorWith({});
+    expect(own.report.checks.find((c) => c.name === "webhook_secret")).toBeUndefined();
+  });
+
+  it("says no webhook was verified yet, and how to send a test webhook", async () => {
+    const { report } = await doctorWith(freshAccount());
+    const check = report.checks.find((c) => c.name === "webhooks")!;
+    expect(check).toMatchObject({ ok: true, warning: true });
+    expect(check.message).toContain("No webhook verified yet");
+    expect(check.message).toContain("test-webhooks function");
+    expect(check.message).toContain("/webhooks/payment");
+  });
+
+  it("counts webhooks refused for a bad signature: the signing key is probably wrong", async () => {
+    const account = freshAccount();
+    const body = JSON.stringify({ event: "invoice.statusChanged", data: {} });
+    const wrong = await hmacHex("not-the-signing-key", body);
+    const pending: Promise<unknown>[] = [];
+    for (let i = 0; i < 5; i++)
+      expect(await callWith(account, webhook(body, wrong), pending)).toBe(401);
+    // One batch: the five refusals cost one call to the index.
+    expect(pending).toHaveLength(1);
+    await Promise.all(pending);
+    const { status, report } = await doctorWith(account);
+    expect(status).toBe(502);
+    const check = report.checks.find((c) => c.name === "webhooks")!;
+    expect(check.ok).toBe(false);
+    expect(check.message).toContain("5 refused in the last hour");
+    expect(check.message).toContain("the Webhook Signing Key is probably wrong");
+    expect(check.message).toContain("no webhook verified yet");
+    expect(check.message).toContain("test-webhooks function");
+  });
+
+  it("remembers the last verified webhook: refusals before it are only a warning", async () => {
+    const account = freshAccount();
+    const body = JSON.stringify({ event: "test.webhook", data: {} });
+    const pending: Promise<unknown>[] = [];
+    const forged = await hmacHex("wrong-key-wrong-key", body);
+    expect(await callWith(account, webhook(body, forged), pending)).toBe(401);
+    await Promise.all(pending);
+    // A verified delivery of an event the worker does not handle (the admin's test webhook).
+    const signed = await hmacHex(env.WEBHOOK_SIGNING_KEY as string, body);
+    expect(await callWith(account, webhook(body, signed), pending)).toBe(202);
+    await Promise.all(pending);
+    const { status, report } = await doctorWith(account);
+    const check = report.checks.find((c) => c.name === "webhooks")!;
+    expect(check).toMatchObject({ ok: true, warning: true });
+    expect(check.message).toContain("1 refused in the last hour");
+    expect(check.message).toContain("the last verified webhook arrived at");
+    // Only the account_id line fails (the fresh account is not the key's).
+    expect(report.checks.filter((c) => !c.ok).map((c) => c.name)).toEqual(["account_id"]);
+    expect(status).toBe(502);
   });
 });

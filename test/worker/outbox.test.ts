@@ -22,7 +22,7 @@ interface InboxEntry {
   status: number;
 }
 
-const secret = env.MERCHANT_API_TOKEN as string;
+const secret = env.MERCHANT_WEBHOOK_SECRET as string;
 
 /** The merchant's check, written independently of the worker's signer. */
 async function verifyMerchantSignature(header: string, body: string, key: string) {

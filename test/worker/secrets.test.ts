@@ -33,6 +33,7 @@ const SECRETS = [
   env.WEBHOOK_SIGNING_KEY,
   env.CHECKOUT_SIGNING_SECRET,
   env.MERCHANT_API_TOKEN,
+  env.MERCHANT_WEBHOOK_SECRET,
 ] as string[];
 const ctx = {
   waitUntil() {},
@@ -73,6 +74,18 @@ describe("secrets never leave the worker", () => {
     await deliverAll(`cc-${sub}`);
     await record(await call(`/v1/orders/${sub}`, { headers: bearer }));
     await record(await call("/v1/doctor", { headers: bearer }));
+    // The operations routes: the list, the export, the log, test notifications (signed with
+    // MERCHANT_WEBHOOK_SECRET, which must still appear nowhere).
+    await record(await call(`/v1/orders?invoicePrefix=${sub}`, { headers: bearer }));
+    await record(await call(`/v1/orders.csv?invoicePrefix=${sub}`, { headers: bearer }));
+    await record(await call("/v1/notifications?limit=5", { headers: bearer }));
+    await record(
+      await call("/v1/notifications/test", {
+        method: "POST",
+        headers: { ...bearer, "content-type": "application/json" },
+        body: JSON.stringify({ type: "order.paid" }),
+      }),
+    );
     await record(
       await call("/webhooks/payment", {
         method: "POST",
@@ -96,7 +109,8 @@ describe("secrets never leave the worker", () => {
       await record(res);
     }
     const everything = [...seen, ...logged].join("\n");
-    expect(seen.length).toBeGreaterThan(8);
+    expect(seen.length).toBeGreaterThan(12);
+    expect(SECRETS.every((secret) => typeof secret === "string" && secret.length >= 16)).toBe(true);
     // Debug logging really was on, in the worker and in the order's object.
     const debugEvents = logged.filter((l) => l.includes('"level":"debug"'));
     expect(debugEvents.some((l) => l.includes('"event":"checkout.created"'))).toBe(true);

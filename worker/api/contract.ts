@@ -320,6 +320,7 @@ export type ApiErrorCode =
   | "service_busy"
   | "upstream_error"
   | "config_error"
+  | "webhook_url_missing"
   | "signature_missing"
   | "signature_malformed"
   | "signature_invalid"

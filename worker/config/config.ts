@@ -91,6 +91,8 @@ const schema = z.object({
       "must use only A-Z a-z 0-9 . _ ~ + / - (and trailing =), as a Bearer token",
     ),
   ),
+  /** Signs notifications; absent in deployments made before it existed (`notificationSecret`). */
+  MERCHANT_WEBHOOK_SECRET: z.optional(secret(16)),
   MERCHANT_WEBHOOK_URL: z.optional(callbackUrl),
   ALLOWED_ORIGINS: origins,
   PUBLIC_BASE_URL: callbackUrl,
@@ -134,6 +136,20 @@ function crossFieldProblems(config: z.output<typeof schema>): string[] {
       return value !== undefined && isLoopbackHttp(value);
     })
     .map((name) => `${name} ${why}`);
+}
+
+/**
+ * The key notifications are signed with: `MERCHANT_WEBHOOK_SECRET`, or `MERCHANT_API_TOKEN` in a
+ * deployment that has not set one yet (it keeps working; the doctor warns: whoever can verify
+ * notifications could then also call the merchant API).
+ *
+ * @example
+ * await signNotification(body, notificationSecret(config), t);
+ */
+export function notificationSecret(
+  config: Pick<Config, "MERCHANT_WEBHOOK_SECRET" | "MERCHANT_API_TOKEN">,
+): string {
+  return config.MERCHANT_WEBHOOK_SECRET ?? config.MERCHANT_API_TOKEN;
 }
 
 /** Every variable the configuration reads (for tools that collect them, e.g. the doctor). */

@@ -5,10 +5,13 @@
  * Also says which payment mode is in force and why (`payment-mode.ts`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.
  */
+
+import type { AccountHealth } from "../account/account-rpc.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Config } from "./config.ts";
-import { originsWarning } from "./doctor-origins.ts";
+import { originsFailure, originsWarning } from "./doctor-origins.ts";
 import type { DoctorCheck, DoctorReport } from "./doctor-report.ts";
+import { accountChecks, webhookSecretWarning } from "./doctor-webhooks.ts";
 import type { ModeDecision } from "./mode-decision.ts";
 import { askService } from "./payment-mode.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
@@ -16,6 +19,8 @@ import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
 /**
  * Runs the checks. Never throws; never mentions the key itself. `paymentMode` gives the mode in
  * force (the worker passes its remembered decision); by default the service is asked now.
+ * `accountHealth` (the worker's `GET /v1/doctor` only: `npm run doctor` cannot see the
+ * deployment's index) adds failed notifications and the webhooks refused and verified.
  *
  * @example
  * const report = await runDoctor(config);
@@ -24,15 +29,18 @@ import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
 export async function runDoctor(
   config: Config,
   paymentMode: () => Promise<ModeDecision> = () => askService(config),
+  accountHealth?: () => Promise<AccountHealth>,
 ): Promise<DoctorReport> {
   const environment = config.SANDBOX ? "sandbox" : "production";
   const other = config.SANDBOX ? "production" : "sandbox";
   const baseUrl = upstreamBaseUrl(config);
   const checks: DoctorCheck[] = [
-    { name: "config", ok: true, message: "All required settings are present and well-formed." },
+    { name: "config", ok: true, message: "All required settings are present and parse." },
   ];
-  const origins = originsWarning(config);
+  const origins = originsFailure(config) ?? originsWarning(config);
   if (origins) checks.push(origins);
+  const secret = webhookSecretWarning(config);
+  if (secret) checks.push(secret);
   try {
     const accounts = await upstreamFor(config).listAccounts();
     checks.push({
@@ -70,6 +78,18 @@ export async function runDoctor(
         name: "api_key",
         ok: false,
         message: `Could not reach the ${environment} service at ${baseUrl} (${why}). Check UPSTREAM_BASE_URL / SANDBOX and the network.`,
+      });
+    }
+  }
+  if (accountHealth) {
+    try {
+      checks.push(...accountChecks(await accountHealth(), config));
+    } catch {
+      checks.push({
+        name: "webhooks",
+        ok: true,
+        warning: true,
+        message: "The account's index could not be read just now; ask again in a moment.",
       });
     }
   }

@@ -6,6 +6,8 @@
  * The Durable Object namespaces are typed by each object's RPC interface (`*-rpc.ts`), never by
  * its class: a class imports half the worker, and every one of those modules needs `Env`.
  */
+
+import type { AccountRpc } from "../account/account-rpc.ts";
 import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
 import type { DepositRpc } from "../deposit/deposit-rpc.ts";
 import type { OrderRpc } from "../order/order-rpc.ts";
@@ -22,6 +24,7 @@ export interface Env {
   DEBUG_LOG?: string;
   CHECKOUT_SIGNING_SECRET?: string;
   MERCHANT_API_TOKEN?: string;
+  MERCHANT_WEBHOOK_SECRET?: string;
   MERCHANT_WEBHOOK_URL?: string;
   ALLOWED_ORIGINS?: string;
   PUBLIC_BASE_URL?: string;
@@ -33,6 +36,8 @@ export interface Env {
   PAYOUTS: DurableObjectNamespace<PayoutRpc>;
   CATALOG: DurableObjectNamespace<CatalogRpc>;
   PAYMENT_MODES: DurableObjectNamespace<PaymentModeRpc>;
+  /** One index per service account: orders, notification log, webhook health. */
+  ACCOUNTS: DurableObjectNamespace<AccountRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

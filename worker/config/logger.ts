@@ -26,6 +26,7 @@ export function configLogger(config: Config): Logger {
         config.WEBHOOK_SIGNING_KEY,
         config.CHECKOUT_SIGNING_SECRET,
         config.MERCHANT_API_TOKEN,
+        ...(config.MERCHANT_WEBHOOK_SECRET ? [config.MERCHANT_WEBHOOK_SECRET] : []),
       ],
     });
     loggers.set(config, log);

@@ -48,7 +48,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   readonly hub = new SseHub();
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { ddl: DEPOSIT_SCHEMA, marker: "deposit_info" });
+    super(ctx, env, { ddl: DEPOSIT_SCHEMA, marker: "deposit_info", notifier: "deposit" });
   }
 
   #row(): DepositRow | null {

@@ -3,8 +3,11 @@
  * The bookkeeping tables every Durable Object (order, top-up, payout) keeps beside its own
  * rows: the append-only event log (each event stores the JSON it produced, so SSE replay after
  * `Last-Event-ID` is verbatim), webhook deliveries already applied (dedupe by body hash) and
- * the merchant-notification outbox (delivered by `outbox-store.ts`).
+ * the merchant-notification outbox (delivered by `outbox-store.ts`) with the index feed that
+ * reports to the account's index (`index-feed.ts`).
  */
+import { INDEX_FEED_SCHEMA } from "./index-feed.ts";
+import { OUTBOX_SCHEMA } from "./outbox-store.ts";
 
 /** DDL of the shared tables; idempotent, run under `blockConcurrencyWhile`. */
 export const EVENT_LOG_SCHEMA = `
@@ -19,17 +22,7 @@ CREATE TABLE IF NOT EXISTS deliveries (
   key TEXT PRIMARY KEY,
   at TEXT NOT NULL
 );
-CREATE TABLE IF NOT EXISTS outbox (
-  id TEXT PRIMARY KEY,
-  type TEXT NOT NULL,
-  body TEXT NOT NULL,
-  attempts INTEGER NOT NULL DEFAULT 0,
-  next_at INTEGER NOT NULL,
-  delivered_at TEXT,
-  last_status TEXT,
-  created_at TEXT NOT NULL
-);
-`;
+${OUTBOX_SCHEMA}${INDEX_FEED_SCHEMA}`;
 
 type Row = Record<string, SqlStorageValue>;
 
@@ -61,6 +54,12 @@ export class EventLog {
 
   lastSeq(): number {
     return Number(this.sql.exec<Row>("SELECT COALESCE(MAX(seq), 0) AS seq FROM events").one().seq);
+  }
+
+  /** When the newest event was appended, or null before the first. */
+  lastAt(): string | null {
+    const row = this.sql.exec<Row>("SELECT at FROM events ORDER BY seq DESC LIMIT 1").toArray()[0];
+    return row ? String(row.at) : null;
   }
 
   /** Events after `seq`, oldest first, with the JSON each produced. */

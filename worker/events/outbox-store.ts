@@ -2,14 +2,98 @@
  * @module
  * The outbox table: notifications written in the same transaction as the effect they report,
  * then delivered by the alarm. At-least-once: a row is marked delivered only after a 2xx.
+ *
+ * Every change of a row's delivery state (queued, tried, delivered, failed, redelivered) also
+ * writes the row's view to the index feed (`index-feed.ts`) in the same write, so the
+ * account's notification log (`GET /v1/notifications`) converges to the outboxes.
+ *
+ * Invariants:
+ * - nothing is dropped: a row that used up its tries stays, `failed`, until redelivered;
+ * - `attempts` counts every try ever made; `attempt_limit` is where the current round of tries
+ *   stops (`MAX_ATTEMPTS` more per redelivery).
  */
+import type { NotificationView } from "../api/merchant-ops.ts";
 import type { Logger } from "../http/log.ts";
+import { feedPut } from "./index-feed.ts";
 import { backoffMs, MAX_ATTEMPTS, type Notification, postNotification } from "./outbox.ts";
 
 type Row = Record<string, SqlStorageValue>;
 
-/** Adds a notification to the outbox, due now. */
-export function enqueue(sql: SqlStorage, note: Notification, now: number): void {
+/** DDL of the outbox (idempotent); `upgradeOutbox` adds newer columns to older tables. */
+export const OUTBOX_SCHEMA = `
+CREATE TABLE IF NOT EXISTS outbox (
+  id TEXT PRIMARY KEY,
+  type TEXT NOT NULL,
+  body TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_at INTEGER NOT NULL,
+  delivered_at TEXT,
+  last_status TEXT,
+  created_at TEXT NOT NULL,
+  last_attempt_at TEXT,
+  attempt_limit INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}
+);
+`;
+
+/**
+ * Adds the columns later versions added to an outbox made earlier (run after the DDL).
+ *
+ * @example
+ * sql.exec(OUTBOX_SCHEMA); upgradeOutbox(sql);
+ */
+export function upgradeOutbox(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>("PRAGMA table_info(outbox)").toArray();
+  if (!columns.some((c) => c.name === "last_attempt_at"))
+    sql.exec("ALTER TABLE outbox ADD COLUMN last_attempt_at TEXT");
+  if (!columns.some((c) => c.name === "attempt_limit"))
+    sql.exec(
+      `ALTER TABLE outbox ADD COLUMN attempt_limit INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`,
+    );
+}
+
+/** What `last_status` means to the merchant: never a secret, never a response body. */
+function lastError(status: SqlStorageValue | undefined): string | null {
+  if (status === null || status === undefined) return null;
+  const s = String(status);
+  if (s === "skipped") return "not sent: no MERCHANT_WEBHOOK_URL";
+  if (/^\d{3}$/.test(s)) return Number(s) < 300 ? null : `HTTP ${s}`;
+  if (s === "TimeoutError") return "timeout";
+  return "network error";
+}
+
+/** A row as the merchant sees it (`GET /v1/notifications`). */
+export function notificationViewOf(r: Row): NotificationView {
+  const delivered = r.delivered_at !== null && r.last_status !== "skipped";
+  const pending = r.delivered_at === null && Number(r.attempts) < Number(r.attempt_limit);
+  const data = (JSON.parse(String(r.body)) as { data?: { invoiceNumber?: unknown } }).data;
+  return {
+    id: String(r.id),
+    type: String(r.type) as NotificationView["type"],
+    invoiceNumber: typeof data?.invoiceNumber === "string" ? data.invoiceNumber : null,
+    status: delivered ? "delivered" : pending ? "pending" : "failed",
+    attempts: Number(r.attempts),
+    lastAttemptAt: r.last_attempt_at === null ? null : String(r.last_attempt_at),
+    lastError: delivered ? null : lastError(r.last_status),
+    nextAttemptAt: pending ? new Date(Number(r.next_at)).toISOString() : null,
+    createdAt: String(r.created_at),
+    deliveredAt: delivered ? String(r.delivered_at) : null,
+  };
+}
+
+const SELECT_ROW =
+  "SELECT id, type, body, attempts, next_at, delivered_at, last_status, created_at, last_attempt_at, attempt_limit FROM outbox";
+
+/** Reports one row's current state to the index feed (same write as the change). */
+function report(sql: SqlStorage, id: string, now: number): NotificationView | null {
+  const row = sql.exec<Row>(`${SELECT_ROW} WHERE id = ?`, id).toArray()[0];
+  if (!row) return null;
+  const view = notificationViewOf(row);
+  feedPut(sql, id, "notification", JSON.stringify(view), now);
+  return view;
+}
+
+/** Adds a notification to the outbox, due now; answers its view (pending). */
+export function enqueue(sql: SqlStorage, note: Notification, now: number): NotificationView {
   sql.exec(
     "INSERT INTO outbox (id, type, body, next_at, created_at) VALUES (?, ?, ?, ?, ?)",
     note.id,
@@ -18,6 +102,27 @@ export function enqueue(sql: SqlStorage, note: Notification, now: number): void 
     now,
     note.createdAt,
   );
+  const view = report(sql, note.id, now);
+  if (!view) throw new Error("outbox row vanished inside its own write");
+  return view;
+}
+
+/**
+ * Sends a notification again soon: back to pending, due now, with `MAX_ATTEMPTS` more tries
+ * (whether it failed, is still retrying, or was delivered: the merchant asks, we send).
+ * Null for an id this outbox does not hold.
+ *
+ * @example
+ * const view = redeliver(sql, "evt_…", Date.now()); // view.status === "pending"
+ */
+export function redeliver(sql: SqlStorage, id: string, now: number): NotificationView | null {
+  sql.exec(
+    "UPDATE outbox SET delivered_at = NULL, next_at = ?, attempt_limit = attempts + ? WHERE id = ?",
+    now,
+    MAX_ATTEMPTS,
+    id,
+  );
+  return report(sql, id, now);
 }
 
 /**
@@ -34,8 +139,7 @@ export async function deliverOutbox(
 ): Promise<number | null> {
   const due = sql
     .exec<Row>(
-      "SELECT id, body, attempts FROM outbox WHERE delivered_at IS NULL AND attempts < ? AND next_at <= ? ORDER BY created_at, rowid",
-      MAX_ATTEMPTS,
+      "SELECT id, body, attempts, attempt_limit FROM outbox WHERE delivered_at IS NULL AND attempts < attempt_limit AND next_at <= ? ORDER BY created_at, rowid",
       options.now,
     )
     .toArray();
@@ -47,36 +151,43 @@ export async function deliverOutbox(
         new Date(options.now).toISOString(),
         id,
       );
+      report(sql, id, options.now);
       continue;
     }
+    const sentAt = Date.now();
     const result = await postNotification(
       options.url,
       String(row.body),
       id,
       options.secret,
-      Date.now(),
+      sentAt,
     );
     const attempts = Number(row.attempts) + 1;
+    const tried = new Date(sentAt).toISOString();
     if (result.ok) {
       sql.exec(
-        "UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ? WHERE id = ?",
+        "UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ?, last_attempt_at = ? WHERE id = ?",
         new Date().toISOString(),
         attempts,
         result.status,
+        tried,
         id,
       );
     } else {
       sql.exec(
-        "UPDATE outbox SET attempts = ?, last_status = ?, next_at = ? WHERE id = ?",
+        "UPDATE outbox SET attempts = ?, last_status = ?, next_at = ?, last_attempt_at = ? WHERE id = ?",
         attempts,
         result.status,
         options.now + backoffMs(attempts),
+        tried,
         id,
       );
-      if (attempts >= MAX_ATTEMPTS) {
+      if (attempts >= Number(row.attempt_limit)) {
+        // Kept as `failed` (GET /v1/notifications?status=failed, the doctor counts it).
         options.log?.warn("outbox.gave_up", { id, attempts, lastStatus: result.status });
       }
     }
+    report(sql, id, options.now);
   }
   return nextOutboxAt(sql);
 }
@@ -85,11 +196,18 @@ export async function deliverOutbox(
 export function nextOutboxAt(sql: SqlStorage): number | null {
   const next = sql
     .exec<Row>(
-      "SELECT MIN(next_at) AS next FROM outbox WHERE delivered_at IS NULL AND attempts < ?",
-      MAX_ATTEMPTS,
+      "SELECT MIN(next_at) AS next FROM outbox WHERE delivered_at IS NULL AND attempts < attempt_limit",
     )
     .one().next;
   return next === null || next === undefined ? null : Number(next);
+}
+
+/** Every row's view, oldest first (the account object's own test events). */
+export function outboxViews(sql: SqlStorage): NotificationView[] {
+  return sql
+    .exec<Row>(`${SELECT_ROW} ORDER BY created_at, rowid`)
+    .toArray()
+    .map(notificationViewOf);
 }
 
 /** Outbox rows for the ledger view. */

@@ -4,23 +4,17 @@
  * Stripe-style, at least once, retried with backoff by the order's alarm until a 2xx.
  *
  * Signature header: `x-checkout-signature: t=<unix seconds>,v1=<hex>` where
- * `hex = HMAC-SHA256(key = UTF-8 of MERCHANT_API_TOKEN, message = "<t>.<raw body>")`.
+ * `hex = HMAC-SHA256(key = UTF-8 of MERCHANT_WEBHOOK_SECRET, message = "<t>.<raw body>")`
+ * (`MERCHANT_API_TOKEN` when a deployment has no `MERCHANT_WEBHOOK_SECRET` yet: `notificationSecret`).
  * The timestamp is inside what is signed, so a captured delivery cannot be replayed later
  * than the merchant's tolerance (we suggest 5 minutes). `x-checkout-event-id` repeats the body's
  * `id`, the key to dedupe on.
  */
+import type { NotificationType } from "../api/merchant-ops.ts";
 import { newEventId } from "../ids/event-id.ts";
 import { hmacSha256, toHex } from "../signing/hmac.ts";
 
-/** Notification kinds. */
-export type NotificationType =
-  | "order.status_changed"
-  | "order.payment_applied"
-  | "order.paid"
-  | "order.underpaid"
-  | "deposit.status_changed"
-  | "deposit.completed"
-  | "payout.status_changed";
+export type { NotificationType };
 
 /** Body of every notification. */
 export interface Notification {
@@ -60,7 +54,11 @@ export function backoffMs(attempt: number): number {
   return Math.min(2_000 * 2 ** Math.max(0, attempt - 1), 3_600_000);
 }
 
-/** Deliveries stop after this many failed attempts (about a day of retries). */
+/**
+ * Deliveries stop after this many failed attempts (about a day of retries); the notification is
+ * then kept as `failed` until the merchant redelivers it (`redeliverNotification`), which
+ * grants it this many tries again.
+ */
 export const MAX_ATTEMPTS = 30;
 
 /**

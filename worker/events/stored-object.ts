@@ -5,19 +5,22 @@
  * (`converge/lane.ts`), creating its business object once (`openOnce`), publishing events to
  * watchers (`publish`) and the stream route (`streamTo`), the one webhook path (`applyWebhook`,
  * over `converge/delivery.ts`), and
- * the one alarm that both delivers the merchant-notification outbox and reconciles followed
- * upstream objects (`converge/reconcile.ts`).
+ * the one alarm that delivers the merchant-notification outbox, reconciles followed
+ * upstream objects (`converge/reconcile.ts`) and reports to the account's index
+ * (`index-feed.ts`).
  *
  * Invariants:
  * - an object that never opened (a read of an unknown id) creates no storage: the schema is
  *   made by `ensureSchema()` in the call that creates the business object, and on later
  *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
  *   tables of newer versions), always under `blockConcurrencyWhile`;
- * - one alarm per object, set to the earliest of the next outbox retry and the next due
- *   reconciliation read (`armAlarm`), never later than either.
+ * - one alarm per object, set to the earliest of the next outbox retry, the next index report
+ *   and the next due reconciliation read (`armAlarm`), never later than any.
  */
 import { DurableObject } from "cloudflare:workers";
-import { type Config, parseConfig } from "../config/config.ts";
+import { accountKey } from "../account/account-key.ts";
+import type { NotificationView } from "../api/merchant-ops.ts";
+import { type Config, notificationSecret, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { configLogger } from "../config/logger.ts";
 import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
@@ -34,17 +37,24 @@ import { reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { Logger } from "../http/log.ts";
+import { accountStub } from "../objects/stubs.ts";
 import { success } from "../outcome/outcome.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { EventLog } from "./event-log.ts";
+import { deliverFeed, nextFeedAt } from "./index-feed.ts";
 import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
-import { deliverOutbox, nextOutboxAt } from "./outbox-store.ts";
+import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
+import { deliverOutbox, nextOutboxAt, redeliver, upgradeOutbox } from "./outbox-store.ts";
 import type { SseHub } from "./sse.ts";
 
-/** The schema of a subclass: its DDL and the table whose presence means "this object exists". */
+/**
+ * The schema of a subclass: its DDL, the table whose presence means "this object exists", and
+ * what kind of notification source it is (its name in the account's notification log).
+ */
 export interface ObjectSchema {
   ddl: string;
   marker: string;
+  notifier: NotifierKind;
 }
 
 export abstract class StoredObject extends DurableObject<Env> {
@@ -78,6 +88,7 @@ export abstract class StoredObject extends DurableObject<Env> {
   protected ensureSchema(): void {
     this.ctx.storage.sql.exec(this.#schema.ddl + FOLLOWED_SCHEMA);
     upgradeFollowed(this.ctx.storage.sql);
+    upgradeOutbox(this.ctx.storage.sql);
     this.#hasSchema = true;
   }
 
@@ -209,10 +220,24 @@ export abstract class StoredObject extends DurableObject<Env> {
     if (at === null || at > now) await this.ctx.storage.setAlarm(now);
   }
 
-  /** When the alarm must fire next: the earliest outbox retry or reconciliation read. */
+  /**
+   * Sends one of this object's notifications again (`POST /v1/notifications/:id/redeliver`,
+   * through the account's index): pending, due now, the alarm woken. Null when this object
+   * holds no notification `id`.
+   */
+  async redeliverNotification(id: string): Promise<NotificationView | null> {
+    if (!this.#hasSchema) return null;
+    const view = redeliver(this.ctx.storage.sql, id, Date.now());
+    if (view) await this.scheduleAlarm();
+    return view;
+  }
+
+  /** When the alarm must fire next: the earliest outbox retry, index report or reconciliation read. */
   #nextAlarm(): number | null {
     const sql = this.ctx.storage.sql;
-    const times = [nextOutboxAt(sql), nextFollowedRead(sql)].filter((t) => t !== null);
+    const times = [nextOutboxAt(sql), nextFeedAt(sql), nextFollowedRead(sql)].filter(
+      (t) => t !== null,
+    );
     return times.length === 0 ? null : Math.min(...times);
   }
 
@@ -245,7 +270,7 @@ export abstract class StoredObject extends DurableObject<Env> {
     // The outbox first: its due rows are selected before the first await.
     await deliverOutbox(this.ctx.storage.sql, {
       url: config.MERCHANT_WEBHOOK_URL ?? null,
-      secret: config.MERCHANT_API_TOKEN,
+      secret: notificationSecret(config),
       now: Date.now(),
       log,
     });
@@ -256,6 +281,14 @@ export abstract class StoredObject extends DurableObject<Env> {
       log,
       read: (target) => this.lane.run(() => this.readFollowed(target)),
     });
+    // Last: what the outbox and the reads changed reaches the account's index in this run.
+    const source = notificationSource(this.#schema.notifier, this.ctx.id.toString());
+    const index = accountStub(this.env, accountKey(config));
+    await deliverFeed(
+      this.ctx.storage.sql,
+      (entries) => index.applyFeed(source, entries),
+      Date.now(),
+    );
     // Notifications a read enqueued are due now: the next alarm delivers them at once.
     const next = this.#nextAlarm();
     if (next !== null) await this.ctx.storage.setAlarm(next);

@@ -25,6 +25,11 @@ export async function readJson<S extends z.ZodMiniType>(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join(".") || "body";
+    // A strict schema's unknown field: named, so a typo is never silently ignored.
+    if (issue?.code === "unrecognized_keys") {
+      const names = issue.keys.join(", ").slice(0, 100);
+      throw new ApiError(400, "validation_failed", `${where}: unknown field ${names}`);
+    }
     throw new ApiError(400, "validation_failed", `${where}: ${issue?.message ?? "invalid"}`);
   }
   return parsed.data;

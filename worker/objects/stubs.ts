@@ -7,12 +7,13 @@
  * - order: its checkout id (`ids/checkout-id.ts`, kind `invoice`);
  * - top-up: its checkout id (kind `deposit`, `d` + 22 characters);
  * - payout: `payout:<orderId>`;
- * - currency list: its cache key; payment-mode record: service + account.
+ * - currency list: its cache key; payment-mode record and account index: service + account.
  *
  * The `…FromUrl` variants take an id from a request and answer 404 for one of the wrong shape
  * without touching any object.
  */
 import type { Env } from "../config/env.ts";
+import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import { ApiError } from "../http/api-error.ts";
 import { CHECKOUT_ID, checkoutIdFor, DEPOSIT_ID } from "../ids/checkout-id.ts";
 
@@ -72,4 +73,33 @@ export function catalogStub(env: Env, key: string) {
 /** The payment-mode record of one service + account key. */
 export function paymentModeStub(env: Env, key: string) {
   return env.PAYMENT_MODES.get(env.PAYMENT_MODES.idFromName(key));
+}
+
+/**
+ * The account's index (orders, notification log, webhook health) of one service + account key
+ * (`account/account-key.ts`).
+ *
+ * @example
+ * await accountStub(env, accountKey(config)).listOrders({}, 50, null);
+ */
+export function accountStub(env: Env, key: string) {
+  return env.ACCOUNTS.get(env.ACCOUNTS.idFromName(key));
+}
+
+const NOTIFIER_SOURCE = /^(order|deposit|payout):([0-9a-f]{64})$/;
+
+/**
+ * The object whose outbox a notification source names (`events/notifier-rpc.ts`), or null
+ * for a name of another shape.
+ *
+ * @example
+ * await notifierStub(env, "order:8f3c…")?.redeliverNotification("evt_…");
+ */
+export function notifierStub(env: Env, source: string): NotifierRpc | null {
+  const m = NOTIFIER_SOURCE.exec(source);
+  if (!m) return null;
+  const namespace = { order: env.ORDERS, deposit: env.DEPOSITS, payout: env.PAYOUTS }[
+    m[1] as "order" | "deposit" | "payout"
+  ];
+  return namespace.get(namespace.idFromString(m[2]!)) as unknown as NotifierRpc;
 }

@@ -36,6 +36,7 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { CATCH_UP_MS, LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot } from "../events/live-events.ts";
 import { enqueue, outboxRows } from "../events/outbox-store.ts";
@@ -67,6 +68,7 @@ import { CURRENCY_LOCKS } from "./lock-throttle.ts";
 import { notificationsFor } from "./notifications.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { type Claims, OrderSettings } from "./order-settings.ts";
+import { orderSummary } from "./order-summary.ts";
 import { refundFacts } from "./refund-facts.ts";
 import { ORDER_SCHEMA } from "./schema.ts";
 import {
@@ -77,6 +79,9 @@ import {
 } from "./snapshot.ts";
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
+
+/** The order's row in its index feed (`events/index-feed.ts`). */
+const ORDER_FEED_KEY = "order";
 
 /** Attempt orderIds a retry skips at most when the service holds them with other terms. */
 const MAX_ORDER_ID_SKIPS = 3;
@@ -97,14 +102,37 @@ export class OrderObject extends StoredObject implements OrderRpc {
   #creating = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info" });
+    super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info", notifier: "order" });
     this.store = new OrderStore(ctx.storage.sql);
     this.settings = new OrderSettings(ctx.storage.kv);
+    // An order made before the account index existed joins it when its object next starts.
+    ctx.blockConcurrencyWhile(async () => {
+      if (!this.hasSchema || feedHas(this.store.sql, ORDER_FEED_KEY)) return;
+      try {
+        this.#syncIndex();
+        await this.armAlarm();
+      } catch (error) {
+        // Invalid configuration: the next change of the order writes the summary.
+        const name = error instanceof Error ? error.name : "error";
+        console.log(JSON.stringify({ level: "warn", event: "index.backfill_failed", name }));
+      }
+    });
   }
 
   protected override ensureSchema(): void {
     super.ensureSchema();
     upgradeRefunds(this.ctx.storage.sql);
+  }
+
+  /**
+   * Writes the order's summary to its index feed (inside the caller's write, so the index
+   * learns exactly what committed); unchanged summaries cost no new version.
+   */
+  #syncIndex(): void {
+    const order = this.store.order();
+    if (!order) return;
+    const summary = orderSummary(this.store, this.log, order, this.#terms());
+    feedPut(this.store.sql, ORDER_FEED_KEY, "order", JSON.stringify(summary), Date.now());
   }
 
   /** The current attempt, or null for an object that never opened a checkout. */
@@ -175,9 +203,14 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return null;
   }
 
-  /** Appends an event with the snapshot it produced (inside the caller's transaction). */
+  /**
+   * Appends an event with the snapshot it produced (inside the caller's transaction), and the
+   * order's summary to its index feed: every change of the order appends an event.
+   */
   #append(type: string, message: string): Appended<CheckoutSnapshot> {
-    return appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq));
+    const appended = appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq));
+    this.#syncIndex();
+    return appended;
   }
 
   /** Pushes an appended event to every subscriber; call only after its write committed. */
@@ -362,6 +395,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       // A lagging read: it changes nothing (not even facts it would fill).
       const event = this.ctx.storage.transactionSync(() => {
         admit(attempt);
+        this.#syncIndex();
         if (recording.quiet) return null;
         const after = undoes
           ? `${invoice.cryptoCurrencyCode} after a lock replaced it`
@@ -403,7 +437,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
       !effect.changed &&
       JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
     if (recording.quiet && unchanged) {
-      admit(attempt);
+      this.ctx.storage.transactionSync(() => {
+        admit(attempt);
+        this.#syncIndex();
+      });
       await this.armAlarm();
       return this.#snapshotAt(this.log.lastSeq());
     }

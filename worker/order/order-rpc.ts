@@ -5,9 +5,11 @@
  * namespace by this interface, so the bindings never import the object (and through it every
  * module the object needs); `OrderObject implements OrderRpc` keeps the two in step.
  */
+
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
+import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 import type { RefundStart } from "../refunds/hold.ts";
 import type { RefundRecord } from "../refunds/records.ts";
@@ -33,7 +35,7 @@ export interface OpenCheckout {
 }
 
 /** The order's RPC methods (see `order-object.ts` for what each does). */
-export interface OrderRpc extends Rpc.DurableObjectBranded {
+export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc {
   open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
   view(): Promise<Outcome<CheckoutSnapshot>>;
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;

@@ -101,7 +101,7 @@ const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received:
 
 export class PayoutObject extends StoredObject implements PayoutRpc {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info" });
+    super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info", notifier: "payout" });
   }
 
   #row(): PayoutRow | null {

@@ -5,6 +5,7 @@
  */
 import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
+import { accountKey } from "../account/account-key.ts";
 import { runDoctor } from "../config/doctor.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -12,7 +13,7 @@ import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
 import type { AppEnv } from "../http/types.ts";
-import { orderStubForInvoiceNumber } from "../objects/stubs.ts";
+import { accountStub, orderStubForInvoiceNumber } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
 import { refundOrder } from "../refunds/refund-order.ts";
 import { INVOICE_NUMBER } from "../token/claims.ts";
@@ -62,6 +63,10 @@ merchantRoutes.post("/orders/:invoiceNumber/refund", limitBody(), async (c) => {
 merchantRoutes.get("/doctor", async (c) => {
   const { config } = c.var;
   // The mode in force: the deployment's remembered decision, not a fresh question.
-  const report = await runDoctor(config, () => paymentModeFor(c.env, config));
+  const report = await runDoctor(
+    config,
+    () => paymentModeFor(c.env, config),
+    () => accountStub(c.env, accountKey(config)).health(),
+  );
   return c.json({ data: report }, report.ok ? 200 : 502);
 });

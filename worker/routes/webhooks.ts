@@ -11,6 +11,7 @@
  * amount received), so the service retries (`converge/delivery.ts`).
  */
 import { Hono } from "hono";
+import { tallyRefused, tallyVerified } from "../account/webhook-tally.ts";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 import { parseExactJson } from "../money/exact-json.ts";
@@ -54,10 +55,18 @@ webhookRoutes.post("/payment", async (c) => {
     c.req.header("x-webhook-signature"),
     config.WEBHOOK_SIGNING_KEY,
   );
+  // The doctor's webhook health: refusals counted, the last verified one remembered (batched).
+  const tally = {
+    env: c.env,
+    config,
+    waitUntil: (p: Promise<unknown>) => c.executionCtx.waitUntil(p),
+  };
   if (problem) {
     log.warn("webhook.rejected", { reason: problem });
+    if (problem === "signature_invalid") tallyRefused(tally);
     return errorResponse(401, problem, MESSAGES[problem]);
   }
+  tallyVerified(tally);
   let body: unknown;
   try {
     // Exact numbers: the announced amount received is compared with what a refetch reads.

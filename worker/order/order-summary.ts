@@ -1,0 +1,69 @@
+/**
+ * @module
+ * An order's line in the merchant's list (`GET /v1/orders`, `OrderSummary`), computed from the
+ * order's own rows: the same totals as its ledger (`ledger-view.ts`), so the account's index,
+ * fed this summary through the order's index feed, equals the ledgers once the feed is
+ * delivered (the simulation checks it).
+ *
+ * - `cryptoCurrencyCode`: the newest attempt's crypto currency where one is known (locked or
+ *   paid in), and `cryptoAmountReceived` the crypto received over every attempt in it;
+ * - `updatedAt`: the time of the order's newest event; `paidAt`: when its one `order.paid`
+ *   was made (null if none was).
+ */
+import type { OrderSummary } from "../api/merchant-ops.ts";
+import type { EventLog } from "../events/event-log.ts";
+import { outboxRows } from "../events/outbox-store.ts";
+import { add } from "../money/decimal.ts";
+import { readRefunds } from "../refunds/records.ts";
+import { serviceStatus } from "./ledger-view.ts";
+import { orderTotals, type PaymentTerms } from "./snapshot.ts";
+import type { AttemptRow, OrderRow, OrderStore, PaymentRow } from "./store.ts";
+
+/** An attempt's crypto currency: locked or read, else the one a payment on it was made in. */
+function codeOf(a: AttemptRow, payments: readonly PaymentRow[]): string | null {
+  return a.currency?.code ?? payments.find((p) => p.attempt === a.number)?.cryptoCode ?? null;
+}
+
+/**
+ * The order's summary now.
+ *
+ * @example
+ * orderSummary(store, log, order, terms).state; // "paid"
+ */
+export function orderSummary(
+  store: OrderStore,
+  log: EventLog,
+  order: OrderRow,
+  terms: PaymentTerms,
+): OrderSummary {
+  const attempts = store.attempts();
+  const payments = store.payments();
+  const totals = orderTotals(order, attempts, readRefunds(store.sql), terms);
+  const current = attempts[attempts.length - 1];
+  const code =
+    [...attempts]
+      .reverse()
+      .map((a) => codeOf(a, payments))
+      .find((c) => c !== null) ?? null;
+  const received =
+    code === null
+      ? null
+      : attempts
+          .filter((a) => codeOf(a, payments) === code)
+          .reduce((sum, a) => add(sum, a.cryptoReceived), "0");
+  const paid = outboxRows(store.sql).find((n) => n.type === "order.paid");
+  return {
+    invoiceNumber: order.invoiceNumber,
+    state: totals.state,
+    amount: totals.amount,
+    currency: order.currency,
+    amountPaid: totals.paid,
+    cryptoCurrencyCode: code,
+    cryptoAmountReceived: received,
+    lastInvoiceStatus: current ? serviceStatus(store.sql, current) : null,
+    attempts: attempts.length,
+    createdAt: order.createdAt,
+    updatedAt: log.lastAt() ?? order.createdAt,
+    paidAt: paid?.createdAt ?? null,
+  };
+}
