@@ -14,6 +14,10 @@
  * in its chunk: widget.js carries only `styles.css` (the card, the picker, the states). A chunk borrows the bundle's Preact, hooks and `ApiFailure`
  * (`widget/lazy/shared.ts`): its imports of those compile to reads of a page global.
  * The ESM build and the tests import the views directly.
+ *
+ * It also writes `dist/public/_headers` (Workers static assets' header rules): every asset
+ * answers with `X-Content-Type-Options: nosniff`, like every answer of the worker itself
+ * (`worker/http/no-sniff.ts`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
@@ -121,6 +125,8 @@ const noEnglish: Plugin = {
 };
 
 mkdirSync("dist/public/i18n", { recursive: true });
+// Static assets never run the worker: the platform adds their headers from this file.
+writeFileSync("dist/public/_headers", "/*\n  X-Content-Type-Options: nosniff\n");
 await build({
   ...common,
   plugins: [...(common.plugins ?? []), lazyViews],

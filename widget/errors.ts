@@ -16,6 +16,7 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", Messa
   unauthorized: "errorToken",
   token_invalid: "errorToken",
   token_expired: "errorTokenExpired",
+  token_lifetime_exceeded: "errorToken",
   validation_failed: "errorToken",
   amount_invalid_decimals: "errorToken",
   not_found: "errorNotFound",

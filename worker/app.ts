@@ -4,7 +4,8 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { ApiError, errorResponse } from "./http/api-error.ts";
+import { ApiError, errorHeaders, errorResponse } from "./http/api-error.ts";
+import { noSniff } from "./http/no-sniff.ts";
 import { objectUnavailable } from "./http/object-unavailable.ts";
 import { requireConfig } from "./http/require-config.ts";
 import { storefrontCors } from "./http/storefront-cors.ts";
@@ -19,6 +20,8 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 
 export const app = new Hono<AppEnv>();
 
+// First, so it wraps every answer below it: routes, errors and not-found alike.
+app.use("*", noSniff);
 app.use("/v1/*", requireConfig);
 app.use("/webhooks/*", requireConfig);
 // "/x/*" also matches "/x": listing both ran CORS twice ("Vary: Origin, Origin").
@@ -55,10 +58,7 @@ app.onError((caught) => {
   if (error instanceof ApiError) {
     return Response.json(error.toBody(), {
       status: error.status,
-      headers: {
-        "cache-control": "no-store",
-        ...(error.retryAfter === undefined ? {} : { "retry-after": String(error.retryAfter) }),
-      },
+      headers: errorHeaders(error.status, error.retryAfter),
     });
   }
   // Unknown errors: log the name only (messages of third-party errors may echo inputs).

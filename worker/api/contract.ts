@@ -301,6 +301,7 @@ export type ApiErrorCode =
   | "not_found"
   | "token_invalid"
   | "token_expired"
+  | "token_lifetime_exceeded"
   | "checkout_conflict"
   | "order_id_collision"
   | "attempt_open"

@@ -9,6 +9,20 @@
 import { INDEX_FEED_SCHEMA } from "./index-feed.ts";
 import { OUTBOX_SCHEMA } from "./outbox-store.ts";
 
+/**
+ * How many events an SSE client may be sent as a replay (`live-events.ts`): a client further
+ * behind gets the current snapshot instead, so only the newest this many events keep their
+ * snapshot JSON; older rows keep type, message and time (the merchant's log).
+ */
+export const MAX_REPLAY_EVENTS = 50;
+
+/**
+ * How many events one object's log holds: older rows are deleted as new ones arrive. A
+ * shopper can add about 20 events a minute through the throttled routes; with these bounds an
+ * object's log stays under about 1,000 short rows + 50 snapshots (≈ 0.25 MB), not 34 MB a day.
+ */
+export const MAX_LOG_EVENTS = 1_000;
+
 /** DDL of the shared tables; idempotent, run under `blockConcurrencyWhile`. */
 export const EVENT_LOG_SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
@@ -35,6 +49,8 @@ export class EventLog {
 
   /**
    * Appends an event; `json(seq)` renders the state it produced with its own sequence number.
+   * Keeps the log within its bounds: the event leaving the replay window loses its snapshot,
+   * events beyond `MAX_LOG_EVENTS` are deleted (`seq` still only grows: the newest row stays).
    *
    * @example
    * const seq = log.append("deposit.created", "opened", (s) => JSON.stringify({ seq: s }), now);
@@ -49,6 +65,8 @@ export class EventLog {
       json(seq),
       at,
     );
+    this.sql.exec("UPDATE events SET snapshot = '' WHERE seq = ?", seq - MAX_REPLAY_EVENTS);
+    this.sql.exec("DELETE FROM events WHERE seq <= ?", seq - MAX_LOG_EVENTS);
     return seq;
   }
 
@@ -62,12 +80,18 @@ export class EventLog {
     return row ? String(row.at) : null;
   }
 
-  /** Events after `seq`, oldest first, with the JSON each produced. */
-  after(seq: number): { seq: number; snapshot: string }[] {
-    return this.sql
+  /**
+   * Events after `seq`, oldest first, with the JSON each produced; null when that is more than
+   * `MAX_REPLAY_EVENTS` events (their snapshots are no longer all kept: send the current one).
+   */
+  after(seq: number): { seq: number; snapshot: string }[] | null {
+    if (this.lastSeq() - seq > MAX_REPLAY_EVENTS) return null;
+    const rows = this.sql
       .exec<Row>("SELECT seq, snapshot FROM events WHERE seq > ? ORDER BY seq", seq)
       .toArray()
       .map((r) => ({ seq: Number(r.seq), snapshot: String(r.snapshot) }));
+    // Rows of an object made before these bounds may have lost nothing; these never replay ''.
+    return rows.every((r) => r.snapshot !== "") ? rows : null;
   }
 
   /** The log without payloads, for merchant views. */

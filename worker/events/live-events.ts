@@ -56,8 +56,10 @@ const FRESH_FRAME_MS = 1_000;
 
 /**
  * `GET …/events`: a fresh client gets the current snapshot; `Last-Event-ID` (or
- * `?lastEventId=`) gets exactly the events after it; a client that already saw the final event
- * gets 204, which makes EventSource stop for good.
+ * `?lastEventId=`) gets exactly the events after it, at most `MAX_REPLAY_EVENTS` (50) of them:
+ * a client further behind (`Last-Event-ID: 0` on a long log) gets the current snapshot, as a
+ * fresh client does, never the whole history; a client that already saw the final event gets
+ * 204, which makes EventSource stop for good.
  */
 export function eventStream<S extends { final: boolean }>(
   request: Request,
@@ -83,10 +85,8 @@ export function eventStream<S extends { final: boolean }>(
   }
   if (fresh.final && lastId !== null && lastId >= lastSeq)
     return new Response(null, { status: 204 });
-  const frames =
-    lastId === null || lastId > lastSeq
-      ? [fresh.frame]
-      : log.after(lastId).map((e) => sseFrame(e.seq, e.snapshot));
+  const missed = lastId === null || lastId > lastSeq ? null : log.after(lastId);
+  const frames = missed ? missed.map((e) => sseFrame(e.seq, e.snapshot)) : [fresh.frame];
   return hub.open(frames, { close: fresh.final });
 }
 

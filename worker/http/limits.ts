@@ -19,7 +19,13 @@ export const limitBody = (maxSize = MAX_WIDGET_BODY) =>
       errorResponse(413, "payload_too_large", `The request body is larger than ${maxSize} bytes.`),
   });
 
-/** 429 `rate_limited` when the client created too many checkouts recently. */
+/**
+ * The rate-limit binding's period in seconds (`wrangler.toml` `[[ratelimits]]` `period`): the
+ * binding says only "over the limit", so a refused client is told to wait one whole period.
+ */
+export const CHECKOUT_LIMIT_PERIOD_S = 60;
+
+/** 429 `rate_limited` (+ `Retry-After`) when the client created too many checkouts recently. */
 export const limitCheckoutCreation = createMiddleware<AppEnv>(async (c, next) => {
   const limiter = c.env.CHECKOUT_RATE_LIMIT;
   if (limiter) {
@@ -30,6 +36,7 @@ export const limitCheckoutCreation = createMiddleware<AppEnv>(async (c, next) =>
         429,
         "rate_limited",
         "Too many checkouts from this address; wait a minute and try again.",
+        CHECKOUT_LIMIT_PERIOD_S,
       );
     }
   }

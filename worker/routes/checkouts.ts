@@ -32,7 +32,9 @@ const refundBody = z.object({
 checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { config, log } = c.var;
   const { token } = await readJson(c, tokenBody);
-  const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET);
+  const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET, {
+    sandbox: config.SANDBOX,
+  });
   if (claims.mode === "deposit") {
     throw new ApiError(
       400,

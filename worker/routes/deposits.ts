@@ -29,7 +29,9 @@ const openBody = z.object({
 depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { config, log } = c.var;
   const body = await readJson(c, openBody);
-  const claims = await verifyCheckoutToken(body.token, config.CHECKOUT_SIGNING_SECRET);
+  const claims = await verifyCheckoutToken(body.token, config.CHECKOUT_SIGNING_SECRET, {
+    sandbox: config.SANDBOX,
+  });
   if (claims.mode !== "deposit") {
     throw new ApiError(
       400,

@@ -27,7 +27,8 @@ export interface MintClaims {
 }
 
 /**
- * Signs a checkout token. Amounts are decimal strings: pass `"49.90"`, never `49.9`.
+ * Signs a checkout token. Amounts are decimal strings: pass `"49.90"`, never `49.9`. The worker
+ * refuses a token that lives longer than 24 h (`expiresInSeconds` ≤ 86 400).
  *
  * @example
  * const token = await mintCheckoutToken(

@@ -1,0 +1,94 @@
+/**
+ * Issue 20, item 5: what one order's event log holds and what one replay sends are bounded.
+ * `Last-Event-ID: 0` on a long log gets the current snapshot (as a fresh client), never the
+ * whole history; a client at most `MAX_REPLAY_EVENTS` behind still gets exactly what it
+ * missed; the log keeps at most `MAX_LOG_EVENTS` rows, only the replay window with snapshots.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import { MAX_LOG_EVENTS, MAX_REPLAY_EVENTS } from "../../worker/events/event-log.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import { ledgerOf, openCheckout, uniqueSub, worker } from "./helpers.ts";
+
+/** Appends `n` events to the order's log, each carrying the order's snapshot at its seq. */
+function appendEvents(checkoutId: string, n: number) {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
+  return runInDurableObject(stub, async (o: OrderObject) => {
+    const view = await o.view();
+    if (!view.ok) throw new Error("no order");
+    for (let i = 0; i < n; i++) {
+      o.log.append(
+        "test.noise",
+        `noise ${i}`,
+        (seq) => JSON.stringify({ ...view.value, seq }),
+        new Date().toISOString(),
+      );
+    }
+    const rows = o.log.sql
+      .exec<{ rows: number; kept: number; last: number }>(
+        "SELECT COUNT(*) AS rows, SUM(snapshot != '') AS kept, MAX(seq) AS last FROM events",
+      )
+      .one();
+    return { rows: Number(rows.rows), kept: Number(rows.kept), last: Number(rows.last) };
+  });
+}
+
+/** The frames the stream opens with (written in one piece), by id. */
+async function openingIds(checkoutId: string, lastEventId: string): Promise<number[]> {
+  const res = await worker(`/v1/checkouts/${checkoutId}/events`, {
+    headers: { "last-event-id": lastEventId },
+  });
+  expect(res.status).toBe(200);
+  // The opening write may arrive in several chunks: read until the stream is quiet (no event
+  // follows on its own here, and a heartbeat is 15 s away).
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  for (;;) {
+    const next = await Promise.race([
+      reader.read(),
+      new Promise<null>((r) => setTimeout(() => r(null), 300)),
+    ]);
+    if (next === null || next.done) break;
+    text += decoder.decode(next.value, { stream: true });
+  }
+  await reader.cancel();
+  return [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+}
+
+describe("bounded replay and log (issue 20, item 5)", () => {
+  it("Last-Event-ID: 0 on a long log gets one frame (the current snapshot), not the history", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("replay"), amount: "20.00" });
+    const { last } = await appendEvents(body.data.id, 3 * MAX_REPLAY_EVENTS);
+    expect(await openingIds(body.data.id, "0")).toEqual([last]);
+    // Within the window, exactly what was missed, in order.
+    const behind = MAX_REPLAY_EVENTS;
+    expect(await openingIds(body.data.id, String(last - behind))).toEqual(
+      Array.from({ length: behind }, (_, i) => last - behind + 1 + i),
+    );
+    // One more than the window: the current snapshot again.
+    expect(await openingIds(body.data.id, String(last - behind - 1))).toEqual([last]);
+    const snapshot = (await (await worker(`/v1/checkouts/${body.data.id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(snapshot.data.id).toBe(body.data.id);
+  });
+
+  it("the log keeps at most MAX_LOG_EVENTS rows and snapshots only for the replay window", async () => {
+    const sub = uniqueSub("longlog");
+    const { body } = await openCheckout({ sub, amount: "20.00" });
+    const first = await appendEvents(body.data.id, MAX_LOG_EVENTS + 200);
+    expect(first.rows).toBe(MAX_LOG_EVENTS);
+    expect(first.kept).toBe(MAX_REPLAY_EVENTS);
+    const more = await appendEvents(body.data.id, 10);
+    expect(more).toEqual({ rows: MAX_LOG_EVENTS, kept: MAX_REPLAY_EVENTS, last: first.last + 10 });
+    // The merchant's ledger lists the newest rows, in order, ending at the newest event.
+    const events = (await ledgerOf(sub)).log;
+    expect(events).toHaveLength(MAX_LOG_EVENTS);
+    expect(events.at(-1)?.seq).toBe(more.last);
+    // A fresh stream still opens with the current snapshot.
+    expect(await openingIds(body.data.id, "0")).toEqual([more.last]);
+  });
+});
