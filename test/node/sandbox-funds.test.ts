@@ -39,6 +39,12 @@ const deposit = (body: Record<string, unknown>) =>
   api("POST", "/deposit", { accountId: ACCOUNT, ...body });
 const quote = (body: Record<string, unknown>) =>
   api("POST", "/withdrawal/quote", { accountId: ACCOUNT, ...body });
+/** A TRX withdrawal of `amount` to TRON_TO, quoted and committed: `{q, c}` as answered. */
+async function trxCommitted(amount: number, orderId: string) {
+  const q = await quote({ cryptoCurrencyCode: "TRX", address: TRON_TO, amount, orderId });
+  const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+  return { q, c };
+}
 
 describe("deposits", () => {
   it("creates a deposit with a network address and a PNG QR code; repeats return it", async () => {
@@ -514,25 +520,13 @@ describe("withdrawals", () => {
     const got = await api("GET", `/withdrawal?accountId=${ACCOUNT}&orderId=wd-shape`);
     expect(got.json.data).toEqual(c.json.data);
     // Without customData or webhookUrl, neither is in the answer (absent, never null).
-    const bare = await quote({
-      cryptoCurrencyCode: "TRX",
-      address: TRON_TO,
-      amount: 50,
-      orderId: "wd-bare",
-    });
-    const b = await api("POST", "/withdrawal/commit", { quoteId: bare.json.data.quoteId });
+    const { c: b } = await trxCommitted(50, "wd-bare");
     expect(b.json.data).not.toHaveProperty("customData");
     expect(b.json.data).not.toHaveProperty("webhookUrl");
   });
 
   it("simulates completion with webhooks, and failure refunds the debit", async () => {
-    const q = await quote({
-      cryptoCurrencyCode: "TRX",
-      address: TRON_TO,
-      amount: 100,
-      orderId: "wd-sim",
-    });
-    const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+    const { c } = await trxCommitted(100, "wd-sim");
     const done = await adminSim("withdrawals", "wd-sim", { action: "completed" });
     expect(done.json.data.status).toBe("completed");
     expect(done.json.data.transactionHash).toMatch(/^[0-9a-f]{64}$/);
