@@ -129,6 +129,8 @@ describe("currencies", () => {
         ].sort(),
       );
       expect(token).toBe(typeof c.tokenType === "string");
+      // SDK 1.5.0: the minimum deposit is always above the current network fee.
+      expect(c.minDepositAmount).toBeGreaterThan(c.depositNetworkFee.amount);
       expect(() => new RegExp(c.addressMask)).not.toThrow();
     }
   });
