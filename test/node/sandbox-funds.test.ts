@@ -39,6 +39,12 @@ const deposit = (body: Record<string, unknown>) =>
   api("POST", "/deposit", { accountId: ACCOUNT, ...body });
 const quote = (body: Record<string, unknown>) =>
   api("POST", "/withdrawal/quote", { accountId: ACCOUNT, ...body });
+/** A TRX withdrawal of `amount` to TRON_TO, quoted and committed: `{q, c}` as answered. */
+async function trxCommitted(amount: number, orderId: string) {
+  const q = await quote({ cryptoCurrencyCode: "TRX", address: TRON_TO, amount, orderId });
+  const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+  return { q, c };
+}
 
 describe("deposits", () => {
   it("creates a deposit with a network address and a PNG QR code; repeats return it", async () => {
@@ -141,6 +147,40 @@ describe("deposits", () => {
     ]);
     const missing = await api("GET", `/deposit?accountId=${ACCOUNT}&id=nope`);
     expect(missing.status).toBe(404);
+  });
+
+  it("deposit webhooks carry the paying transaction and the amount received (SDK DepositStatusChangedWebhookData)", async () => {
+    const r = await deposit({ cryptoCurrencyCode: "TRX", orderId: "dep-facts", customerId: "c-1" });
+    const id = r.json.data.id;
+    await adminSim("deposits", "dep-facts", { action: "completed", amount: "50" });
+    const hooks = (await (await fetch(`${sb.url}/sandbox/webhooks?objectId=${id}`)).json()).data;
+    const [processing, completed] = hooks.map((h: { body: string }) => JSON.parse(h.body).data);
+    for (const data of [processing, completed]) {
+      expect(data).toMatchObject({
+        accountId: ACCOUNT,
+        orderId: "dep-facts",
+        customerId: "c-1",
+        depositTransactionHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        actuallyReceivedAmount: 50,
+        actuallyReceivedAmountUsd: 6,
+      });
+    }
+    expect(processing).not.toHaveProperty("settlement");
+    expect(completed.settlement).toMatchObject({
+      amountPaid: 50,
+      txHash: completed.depositTransactionHash,
+    });
+    const cancelled = await deposit({ cryptoCurrencyCode: "TRX", orderId: "dep-none" });
+    await adminSim("deposits", "dep-none", { action: "cancel" });
+    const [hook] = (
+      await (await fetch(`${sb.url}/sandbox/webhooks?objectId=${cancelled.json.data.id}`)).json()
+    ).data;
+    expect(JSON.parse(hook.body).data).toMatchObject({
+      status: "cancelled",
+      depositTransactionHash: null,
+      actuallyReceivedAmount: null,
+      actuallyReceivedAmountUsd: null,
+    });
   });
 
   it("charges the tenant's one commission on every currency (BTC 0.5 %)", async () => {
@@ -394,6 +434,38 @@ describe("withdrawals", () => {
     expect(sb.sandbox.state.quotes.size).toBe(before);
   });
 
+  it("answers the SDK's published codes: amountMustBePositive, tenantAccountNotFound, eitherWithdrawalIdOrOrderId…", async () => {
+    const before = sb.sandbox.state.quotes.size;
+    for (const amount of [-5, 0]) {
+      const r = await quote({
+        cryptoCurrencyCode: "TRX",
+        address: TRON_TO,
+        amount,
+        orderId: "wd-neg",
+      });
+      expect([r.status, r.json.code]).toEqual([400, "exceptions.withdrawal.amountMustBePositive"]);
+    }
+    const foreign = await api("POST", "/withdrawal/quote", {
+      accountId: "99999999-9999-4999-8999-999999999999",
+      cryptoCurrencyCode: "TRX",
+      address: TRON_TO,
+      amount: 50,
+      orderId: "wd-foreign",
+    });
+    expect([foreign.status, foreign.json.code]).toEqual([
+      404,
+      "exceptions.withdrawal.tenantAccountNotFound",
+    ]);
+    expect(sb.sandbox.state.quotes.size).toBe(before);
+    const otherAccount = await api("GET", "/withdrawal?accountId=nobody&id=x");
+    expect(otherAccount.json.code).toBe("exceptions.withdrawal.tenantAccountNotFound");
+    const neither = await api("GET", `/withdrawal?accountId=${ACCOUNT}`);
+    expect([neither.status, neither.json.code]).toEqual([
+      400,
+      "exceptions.withdrawal.eitherWithdrawalIdOrOrderIdMustBeProvided",
+    ]);
+  });
+
   it("auto-converts another stablecoin 1:1 without commission when the balance is short", async () => {
     await setBalance("USDC_ERC20", "0");
     await setBalance("USDT_ERC20", "2000");
@@ -417,14 +489,44 @@ describe("withdrawals", () => {
     expect((await balance("USDC_ERC20")).toFixed()).toBe("0");
   });
 
-  it("simulates completion with webhooks, and failure refunds the debit", async () => {
+  it("answers the SDK's Withdrawal: USD amounts, transfer and conversion ids, echoed customData and webhookUrl, source", async () => {
+    await setBalance("USDT_TRC20", "5000");
     const q = await quote({
-      cryptoCurrencyCode: "TRX",
+      cryptoCurrencyCode: "USDT_TRC20",
       address: TRON_TO,
-      amount: 100,
-      orderId: "wd-sim",
+      amount: 12.5,
+      orderId: "wd-shape",
     });
-    const c = await api("POST", "/withdrawal/commit", { quoteId: q.json.data.quoteId });
+    const c = await api("POST", "/withdrawal/commit", {
+      quoteId: q.json.data.quoteId,
+      customData: { ref: "r-1", n: 0.1 },
+      webhookUrl: "https://shop.example/hook",
+    });
+    expect(c.status).toBe(201);
+    const feeIn = q.json.data.fee.feeInCryptoCurrencyCode;
+    expect(c.json.data).toMatchObject({
+      amount: 12.5,
+      amountUsd: 12.5,
+      feeAmount: feeIn,
+      feeAmountUsd: Number(new Big(feeIn).round(2, Big.roundHalfUp).toFixed()),
+      quoteId: q.json.data.quoteId,
+      transferId: q.json.data.quoteId,
+      convertId: null,
+      customData: { ref: "r-1", n: 0.1 },
+      webhookUrl: "https://shop.example/hook",
+      source: "api",
+    });
+    expect(c.text).toContain('"customData":{"ref":"r-1","n":0.1}');
+    const got = await api("GET", `/withdrawal?accountId=${ACCOUNT}&orderId=wd-shape`);
+    expect(got.json.data).toEqual(c.json.data);
+    // Without customData or webhookUrl, neither is in the answer (absent, never null).
+    const { c: b } = await trxCommitted(50, "wd-bare");
+    expect(b.json.data).not.toHaveProperty("customData");
+    expect(b.json.data).not.toHaveProperty("webhookUrl");
+  });
+
+  it("simulates completion with webhooks, and failure refunds the debit", async () => {
+    const { c } = await trxCommitted(100, "wd-sim");
     const done = await adminSim("withdrawals", "wd-sim", { action: "completed" });
     expect(done.json.data.status).toBe("completed");
     expect(done.json.data.transactionHash).toMatch(/^[0-9a-f]{64}$/);

@@ -261,7 +261,26 @@ describe("webhook delivery", () => {
     const [r] = await rx.waitFor(1);
     expect(r!.body).toBe(rec.body);
     expect(r!.headers["x-webhook-signature"]).toBe(sign(r!.body));
-    expect(JSON.parse(r!.body).data.status).toBe("paid");
+    // A whole paid invoice, as real deliveries carry: settled, with every field of one.
+    const data = JSON.parse(r!.body).data;
+    expect(data).toMatchObject({
+      accountId: ACCOUNT,
+      orderId: "test-webhook",
+      status: "paid",
+      previousStatus: "processing",
+      fiatCurrencyCode: "USD",
+      amount: 10,
+      items: [],
+      cryptoCurrencyCode: "USDT_TRC20",
+      cryptoAmountExpected: 10,
+      cryptoAmountReceived: 10,
+      address: expect.stringMatching(/^T/),
+      txHash: expect.any(String),
+      paidAt: expect.any(String),
+      paymentPageUrl: `${sb.url}/pay/${data.id}`,
+      settlement: expect.objectContaining({ amountPaid: 10, netAmountUsd: expect.any(Number) }),
+    });
+    expect(data.id).toMatch(/^test-/);
   });
 });
 

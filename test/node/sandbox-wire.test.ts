@@ -31,6 +31,18 @@ describe("auth and envelope", () => {
     expect(new Set(ids).size).toBe(3);
   });
 
+  it("answers address provisioning 503 temporarilyDisabled, after the key check (SDK 1.5.0)", async () => {
+    for (const method of ["POST", "GET"]) {
+      const r = await api(method, "/address-provision", method === "POST" ? {} : undefined);
+      expect([r.status, r.json.code]).toEqual([
+        503,
+        "exceptions.addressProvision.temporarilyDisabled",
+      ]);
+    }
+    const noKey = await api("POST", "/address-provision", {}, { "x-tenant-api-key": "wrong" });
+    expect(noKey.status).toBe(401);
+  });
+
   it("answers unknown routes with 404 exceptions.route.notFound", async () => {
     const r = await api("GET", "/nope");
     expect(r.status).toBe(404);
@@ -117,6 +129,8 @@ describe("currencies", () => {
         ].sort(),
       );
       expect(token).toBe(typeof c.tokenType === "string");
+      // SDK 1.5.0: the minimum deposit is always above the current network fee.
+      expect(c.minDepositAmount).toBeGreaterThan(c.depositNetworkFee.amount);
       expect(() => new RegExp(c.addressMask)).not.toThrow();
     }
   });

@@ -89,8 +89,9 @@ describe("an order paid by late money on an ended attempt while the next attempt
     expect((await ledgerOf(sub)).state).toBe("paid");
     const locked = await lock(id, "USDT_TRC20");
     expect([locked.status, locked.body.error?.code]).toEqual([409, "order_paid"]);
-    // Nothing was locked at the service: attempt 2 offers no address to pay.
-    expect((await upstreamInvoice(`${orderId}-2`)).body.data.address).toBeNull();
+    // Nothing was locked at the service: attempt 2 offers no address to pay (the service omits
+    // the field until a currency is locked: SDK `Invoice.address?`).
+    expect((await upstreamInvoice(`${orderId}-2`)).body.data).not.toHaveProperty("address");
   });
 });
 

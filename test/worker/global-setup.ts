@@ -3,13 +3,30 @@
  * workerd test project, and hands its URL to the worker's bindings via `provide`; a second one
  * serving the public API only (`currencyLock: false`) for the hosted-mode tests. Also hands
  * over wrangler.toml's top-level [vars] as wrangler reads them (what a plain deploy ships).
+ * Every answer and webhook both sandboxes send during the run (worker tests and simulation) is
+ * checked against the service's published wire format (`test/contract/`); the run fails at
+ * teardown, listing the first differences, if any.
  */
 
 import type { TestProject } from "vitest/node";
 import { unstable_readConfig } from "wrangler";
 import { startSandbox } from "../../demo/sandbox/server.ts";
+import { observeWire } from "../../demo/sandbox/wire-observer.ts";
+import { unpublishedCodes, wireViolations } from "../contract/check-wire.ts";
+
+/** How many differences a run keeps to report (the first ones). */
+const MAX_REPORTED = 20;
 
 export default async function setup(project: TestProject) {
+  const allowed = unpublishedCodes();
+  const violations: string[] = [];
+  let differences = 0;
+  // Checked as they come (a simulation sends far too many to keep).
+  observeWire((o) => {
+    const found = wireViolations([o], allowed);
+    differences += found.length;
+    if (violations.length < MAX_REPORTED) violations.push(...found);
+  });
   const sandbox = await startSandbox({
     port: 0,
     apiKey: "test-api-key-never-shown",
@@ -38,6 +55,12 @@ export default async function setup(project: TestProject) {
   );
   return async () => {
     await Promise.all([sandbox.close(), publicApi.close()]);
+    observeWire(null);
+    if (differences > 0) {
+      throw new Error(
+        `the sandbox sent ${differences} answer(s) the service's SDK does not allow:\n${violations.join("\n")}`,
+      );
+    }
   };
 }
 
