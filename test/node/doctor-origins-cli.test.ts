@@ -2,17 +2,10 @@
  * `npm run doctor` fails on an `ALLOWED_ORIGINS` entry that is not an exact origin, naming it
  * (exit 1), passes exact ones, and warns while notifications have no secret of their own.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningSandbox, startSandbox } from "../../demo/sandbox/server.ts";
+import { DOCTOR_ACCOUNT as ACCOUNT, runDoctorCli } from "./doctor-cli.ts";
 
-const SCRIPT = fileURLToPath(new URL("../../scripts/doctor.ts", import.meta.url));
-const ACCOUNT = "00000000-0000-4000-8000-000000000001";
 const KEY = "sk_doctor_origins_test";
 let sandbox: RunningSandbox;
 
@@ -21,32 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** Runs the doctor with every setting from the environment; its exit code and output. */
-async function doctor(extra: Record<string, string>) {
-  const cwd = mkdtempSync(join(tmpdir(), "doctor-origins-"));
-  const run = promisify(execFile)(process.execPath, [SCRIPT], {
-    cwd,
-    timeout: 30_000,
-    env: {
-      PATH: process.env.PATH ?? "",
-      DISPLAY_NAME: "Shop",
-      API_KEY: KEY,
-      ACCOUNT_ID: ACCOUNT,
-      WEBHOOK_SIGNING_KEY: "whsec_x",
-      SANDBOX: "true",
-      CHECKOUT_SIGNING_SECRET: "checkout-secret-0123456789",
-      MERCHANT_API_TOKEN: "merchant-token-0123456789",
-      PUBLIC_BASE_URL: "http://127.0.0.1:8787",
-      UPSTREAM_BASE_URL: sandbox.url,
-      PAYMENT_MODE: "hosted",
-      ...extra,
-    },
-  });
-  return run.then(
-    ({ stdout }) => ({ code: 0, stdout }),
-    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-  );
-}
+const doctor = (extra: Record<string, string>) =>
+  runDoctorCli(sandbox.url, KEY, { PAYMENT_MODE: "hosted", ...extra });
 
 describe("npm run doctor: ALLOWED_ORIGINS and the notification secret", () => {
   it("fails naming each entry that is not an exact origin; passes exact ones", async () => {
