@@ -16,14 +16,17 @@
  * 5. realistic load: 1,000 checkouts with one watcher each, 100 webhooks/s for 30 s, after a
  *    pass at 30/s (where this machine's knee is); workerd memory per 1,000 watchers and over 10
  *    connect + disconnect rounds;
- * 6. widget first paint in Chromium (4× CPU, slow 4G).
+ * 6. widget first paint in Chromium (4× CPU, slow 4G);
+ * 7. the order list: a page of 50 out of 100,000 orders seeded into the account index
+ *    (`bench/index/`, its own `wrangler dev`), p50 and p99.
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
  * BENCH_LOAD_RATE (30,100: one pass per rate, the highest gives the issue's figures),
  * BENCH_LOAD_SECONDS (30), BENCH_LOAD_ROUNDS (10), BENCH_STATE_DIR (/dev/shm when it exists:
  * where wrangler keeps local Durable Object storage),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint (stages to skip).
+ * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders (stages to skip).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,6 +38,7 @@ import { mintCheckoutToken } from "../worker/token/mint.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
 import { realisticLoad } from "./bench/load.ts";
+import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
 import { openWatchers } from "./bench/watchers.ts";
 import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
@@ -338,6 +342,11 @@ try {
       keep("widget_time_to_picker_ms", paint.pickerMs);
     } else if (paint === null)
       row("widget first paint", "skipped: no Chromium at /usr/bin/chromium");
+  }
+  if (!SKIP.has("orders")) {
+    await ordersListBench(env("BENCH_ORDERS", 100_000), env("BENCH_ORDERS_REQUESTS", 300)).catch(
+      (error: Error) => row("orders", `failed: ${error.message.split("\n")[0]}`),
+    );
   }
   // Last: under wrangler dev the load can exhaust workerd's file descriptors (see README).
   if (!SKIP.has("load")) {

@@ -21,15 +21,24 @@ export interface Floor {
   stop(): Promise<void>;
 }
 
+/** Which bench worker to start: its config, the path that answers once it is up, its vars. */
+export interface BenchWorker {
+  config: string;
+  readyPath: string;
+  vars?: Record<string, string>;
+}
+
+const FLOOR: BenchWorker = { config: "bench/floor/wrangler.toml", readyPath: "/json" };
+
 /**
- * Starts the floor worker and resolves once it answers `GET /json`.
+ * Starts the floor worker (or another bench worker) and resolves once it answers `readyPath`.
  *
  * @example
  * const floor = await startFloor();
  * await fetch(`${floor.url}/json`);
  * await floor.stop();
  */
-export async function startFloor(): Promise<Floor> {
+export async function startFloor(worker: BenchWorker = FLOOR): Promise<Floor> {
   const [port, inspector] = await freePorts(2);
   const state = mkdtempSync(join(tmpdir(), "crypto-checkout-floor-"));
   const child = startChild({
@@ -38,7 +47,7 @@ export async function startFloor(): Promise<Floor> {
       "node_modules/wrangler/bin/wrangler.js",
       "dev",
       "--config",
-      "bench/floor/wrangler.toml",
+      worker.config,
       "--port",
       String(port),
       "--ip",
@@ -48,6 +57,7 @@ export async function startFloor(): Promise<Floor> {
       "--persist-to",
       join(state, "wrangler"),
       "--show-interactive-dev-session=false",
+      ...Object.entries(worker.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ],
     cwd: ROOT,
     env: { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
@@ -62,12 +72,12 @@ export async function startFloor(): Promise<Floor> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     if (!child.running()) break;
-    const ok = await fetch(`${url}/json`)
+    const ok = await fetch(`${url}${worker.readyPath}`)
       .then((r) => r.arrayBuffer().then(() => r.ok))
       .catch(() => false);
     if (ok) return { url, port: port!, stop };
     await sleep(250);
   }
   await stop();
-  throw new Error(`the floor worker did not start:\n${child.recent().join("\n")}`);
+  throw new Error(`the bench worker ${worker.config} did not start:\n${child.recent().join("\n")}`);
 }

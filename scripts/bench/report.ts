@@ -16,6 +16,8 @@ export const FIGURE_KEYS = [
   "load_1000_checkouts_webhook_sse_p99_ms",
   "lost_events",
   "workerd_rss_mb_per_1000_watchers",
+  "orders_list_page_p50_ms",
+  "orders_list_page_p99_ms",
 ] as const;
 
 export type FigureKey = (typeof FIGURE_KEYS)[number];

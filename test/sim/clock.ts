@@ -4,11 +4,10 @@
  * (`runDurableObjectAlarm`) is not enough when the alarm itself asks what is due at
  * `Date.now()`, as the reconciliation pass does: first every scheduled upstream read is made
  * due now, then the alarm runs. A test hook on storage, not on worker code: it touches only the
- * schedule column (`upstream_objects.next_read_at`), and does nothing where that table does not
- * exist (a worker without reconciliation).
+ * schedule columns (`upstream_objects.next_read_at`, `index_feed.next_at`), and does nothing
+ * where a table does not exist (a worker without reconciliation or index).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
 
 /** Whether the object's storage has made table `name` yet (objects create tables on first use). */
 function hasTable(sql: SqlStorage, name: string): boolean {
@@ -29,6 +28,10 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
     const sql = state.storage.sql;
     if (hasTable(sql, "upstream_objects")) {
       sql.exec("UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL", now);
+    }
+    // A report to the account's index backing off after a failed call is due too.
+    if (hasTable(sql, "index_feed")) {
+      sql.exec("UPDATE index_feed SET next_at = ? WHERE sent_version < version", now);
     }
   }).catch(() => {});
   const ran = await runDurableObjectAlarm(stub);
@@ -69,11 +72,21 @@ function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
 }
 
 /**
- * Notifications an object still owes the merchant (undelivered, attempts left).
+ * Notifications an object still owes the merchant (undelivered, tries left).
  *
  * @example
  * if ((await owedNotifications(world.stub)) > 0) await sleep(50);
  */
 export function owedNotifications(stub: DurableObjectStub): Promise<number> {
-  return countRows(stub, "outbox", "delivered_at IS NULL AND attempts < ?", MAX_ATTEMPTS);
+  return countRows(stub, "outbox", "delivered_at IS NULL AND attempts < attempt_limit");
+}
+
+/**
+ * Rows an object still owes the account's index (`events/index-feed.ts`).
+ *
+ * @example
+ * if ((await owedToIndex(world.stub)) > 0) await timePasses(world.stub);
+ */
+export function owedToIndex(stub: DurableObjectStub): Promise<number> {
+  return countRows(stub, "index_feed", "sent_version < version");
 }

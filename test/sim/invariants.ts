@@ -13,6 +13,8 @@
  *   be refunded, and go only to addresses that pass the checksum; the ledger's refunds = service.
  * - `notifications = ledger`: every notification was delivered, and the money they announce per
  *   attempt equals the ledger's.
+ * - `index = ledger`: the account's index (order list, notification log) equals the ledger
+ *   and its outbox (`index-invariant.ts`).
  * - `watcher = ledger`: the last snapshot an open widget received is the current snapshot.
  * - `payout = service`, and no step was answered with 500 `internal`.
  */
@@ -20,6 +22,7 @@ import Big from "big.js";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { ledgerOf, merchant } from "../worker/helpers.ts";
+import { checkIndex } from "./index-invariant.ts";
 import { inbox, invoicesOf, type ServiceInvoice, withdrawalsOf } from "./service.ts";
 import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
 
@@ -58,6 +61,7 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
   checkPaid(check, ledger, invoices, notes);
   checkRefunds(check, ledger, invoices, withdrawals);
   checkNotifications(check, ledger, notes);
+  await checkIndex(check, world.sub, ledger);
   check("no-internal-error", world.internalErrors.length === 0, () =>
     world.internalErrors.join("; "),
   );

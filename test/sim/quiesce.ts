@@ -11,7 +11,7 @@ import type { Env } from "../../worker/config/env.ts";
 import { refundOrderId } from "../../worker/ids/upstream-order-id.ts";
 import { payoutStub } from "../../worker/objects/stubs.ts";
 import { sendDelivery } from "./act.ts";
-import { owedNotifications, timePasses } from "./clock.ts";
+import { owedNotifications, owedToIndex, timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf, serviceSettled } from "./service.ts";
 import type { World } from "./world.ts";
 
@@ -65,10 +65,14 @@ export async function quiesce(world: World): Promise<void> {
   await settle(world);
 }
 
-/** Waits while the order object still owes notifications and something may yet send them. */
+/**
+ * Waits while the order object still owes notifications or reports to the account's index,
+ * and something may yet send them.
+ */
 async function settle(world: World): Promise<void> {
   for (let poll = 0; poll < SETTLE_POLLS; poll += 1) {
-    if ((await owedNotifications(world.stub)) === 0) return;
+    const owed = (await owedNotifications(world.stub)) + (await owedToIndex(world.stub));
+    if (owed === 0) return;
     // A scheduled retry is due only later: make its time come now.
     if (await timePasses(world.stub)) continue;
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));

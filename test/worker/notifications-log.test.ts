@@ -224,7 +224,7 @@ describe("POST /v1/notifications/test", () => {
   });
 
   it("signs with MERCHANT_API_TOKEN in a deployment without MERCHANT_WEBHOOK_SECRET", async () => {
-    const index = testIndex() as unknown as DurableObjectStub;
+    const index = testIndex() as unknown as DurableObjectStub<AccountObject>;
     const withoutSecret = { ...env, MERCHANT_WEBHOOK_SECRET: undefined } as Env;
     await runInDurableObject(index, (o: AccountObject) => {
       (o as unknown as { env: Env }).env = withoutSecret;

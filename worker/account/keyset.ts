@@ -1,7 +1,7 @@
 /**
  * @module
  * The one newest-first page query both lists use: `WHERE <filters> AND (created_at, key) <
- * (after)` ordered by `created_at DESC, key DESC`, one row more than the page to know whether
+ * (after)` (a row-value comparison, which the indexes answer by a seek) ordered by `created_at DESC, key DESC`, one row more than the page to know whether
  * another page follows. Filters are bound parameters, never spliced values.
  */
 import type { Page } from "./account-rpc.ts";
@@ -29,10 +29,9 @@ export function page<T>(
 ): Page<T> {
   const all = [...conditions];
   if (after) {
-    all.push({
-      sql: `(created_at < ? OR (created_at = ? AND ${key} < ?))`,
-      args: [after.createdAt, after.createdAt, after.key],
-    });
+    // A row value: SQLite seeks the (created_at, key) index to the position, where the
+    // equivalent OR scanned from the newest row down (pages got slower with depth).
+    all.push({ sql: `(created_at, ${key}) < (?, ?)`, args: [after.createdAt, after.key] });
   }
   const where = all.length ? `WHERE ${all.map((c) => c.sql).join(" AND ")}` : "";
   const rows = sql
