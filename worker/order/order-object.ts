@@ -7,11 +7,11 @@
  *
  * Invariants (the shared core is `worker/converge/`):
  * - everything that reads or writes upstream state runs in the object's one lane: opens,
- *   currency locks, retries, webhook refetches, reconciliation reads and the refund
+ *   currency locks, retries, webhooks, reconciliation reads and the refund
  *   bookkeeping. So a retry works out what is due after every payment in flight was applied,
  *   two locks never race, and a slow read never lands after a newer one;
- * - every invoice read (create, lock, webhook, reconciliation) is admitted against the
- *   invoice's known facts: an older read changes nothing;
+ * - every invoice read (create, lock, a webhook's signed invoice, reconciliation) is admitted
+ *   against the invoice's known facts: an older read changes nothing;
  * - the attempt's currency, crypto amount and address are the invoice's (the service's
  *   answer or a later read), never the request's;
  * - the alarm reads every invoice that is not paid until its expiry + 24 h, faster while a
@@ -656,19 +656,21 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
-   * only a prompt), admits and applies it; 2xx only when that read covers what the delivery
-   * announced (`StoredObject.applyWebhook`).
+   * Handles a verified `invoice.statusChanged`: its signed invoice is admitted and applied as a
+   * read (refetched only when the delivery carries no whole invoice); 2xx only as
+   * `StoredObject.applyWebhook` rules. Quiet: a delivery that changes nothing appends no event,
+   * so a client that saw the final event still gets 204.
    */
-  applyInvoiceWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+  applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome> {
+    const apply = async (invoice: Invoice) => {
+      const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
+      await this.#applyFacts(invoice, { type: "invoice.status", message, quiet: true });
+      return undefined;
+    };
     return this.applyWebhook("invoice", delivery, {
       owns: () => this.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
-      refetch: async (client) => {
-        const invoice = await client.getInvoice({ id: delivery.id });
-        const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
-        await this.#applyFacts(invoice, { type: "invoice.status", message });
-        return undefined;
-      },
+      admit: apply,
+      refetch: async (client) => apply(await client.getInvoice({ id: delivery.id })),
     });
   }
 

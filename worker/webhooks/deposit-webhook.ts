@@ -2,7 +2,8 @@
  * @module
  * A verified `deposit.statusChanged` delivery → the top-up object it belongs to. The deposit's
  * orderId is `<prefix>-<topUpId>` (no attempt suffix: a top-up has one deposit), so the object
- * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
+ * is `checkoutIdFor("deposit", topUpId)`. The delivery's whole deposit, when it carries one, is
+ * applied as a read (`record.ts`); otherwise the object re-reads the deposit.
  */
 import type { Context } from "hono";
 import type { Delivery } from "../converge/delivery.ts";
@@ -12,6 +13,7 @@ import { depositTopUpId } from "../ids/upstream-order-id.ts";
 import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { announcedFacts, objectRef } from "./payload.ts";
+import { depositRecord } from "./record.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -31,7 +33,13 @@ export async function handleDepositWebhook(
   const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
+    const signed = depositRecord(data);
+    const delivery = {
+      id: ref.data.id,
+      ...stamp,
+      announced: signed?.facts ?? announcedFacts(data),
+      record: signed?.record ?? null,
+    };
     const outcome = await depositStub(c.env, id).applyDepositWebhook(delivery);
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;
