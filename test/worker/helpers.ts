@@ -212,7 +212,9 @@ const ANNOUNCING = ["id", "orderId", "customPayload", "status", "cryptoAmountRec
  * with the service's key: it fails the GET schema, so the worker cannot apply it as a read and
  * takes the refetch path (a prompt only: read the object, acknowledge what that read covers).
  */
-export async function withoutRecord(d: Delivery): Promise<Delivery> {
+export async function withoutRecord<D extends Pick<Delivery, "body" | "signature">>(
+  d: D,
+): Promise<D> {
   const envelope = JSON.parse(d.body) as { data: Record<string, unknown> };
   const data = Object.fromEntries(
     ANNOUNCING.filter((k) => k in envelope.data).map((k) => [k, envelope.data[k]]),

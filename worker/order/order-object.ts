@@ -86,8 +86,18 @@ function invoiceFacts(invoice: Invoice): Facts {
   return { status: invoice.status, received: invoice.cryptoAmountReceived ?? "0" };
 }
 
-/** How a change to an attempt is recorded: webhooks and locks always log, reads only on change. */
+/** How a change to an attempt is recorded: locks always log; webhooks and reads only on change. */
 type Recording = { type: string; message: string; quiet?: boolean };
+
+/** What an invoice apply read and computed inside its transaction, reused by its snapshot. */
+interface OrderRead {
+  order: OrderRow;
+  attempts: AttemptRow[];
+  refunds: RefundRecord[];
+  terms: PaymentTerms;
+  totals: ReturnType<typeof orderTotals>;
+  hold: "overpaid" | "partially_paid" | null;
+}
 
 export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
@@ -129,23 +139,28 @@ export class OrderObject extends StoredObject implements OrderRpc {
     };
   }
 
-  #snapshotAt(seq: number): CheckoutSnapshot {
+  /**
+   * The snapshot at `seq`. `read` passes rows, terms and totals the caller read in the same
+   * transaction (an invoice apply), so they are not read and computed again.
+   */
+  #snapshotAt(seq: number, read?: OrderRead): CheckoutSnapshot {
     const config = this.config();
-    const order = this.store.order();
+    const order = read?.order ?? this.store.order();
     if (!order) throw new Error("no order");
     return buildSnapshot(
       order,
-      this.store.attempts(),
+      read?.attempts ?? this.store.attempts(),
       {
         displayName: config.DISPLAY_NAME,
         sandbox: config.SANDBOX,
         mode: this.#mode(),
         seq,
         now: new Date().toISOString(),
-        terms: this.#terms(),
-        refundHold: readHold(this.store.sql)?.reason ?? null,
+        terms: read?.terms ?? this.#terms(),
+        ...(read ? { totals: read.totals } : {}),
+        refundHold: read ? read.hold : (readHold(this.store.sql)?.reason ?? null),
       },
-      readRefunds(this.store.sql),
+      read?.refunds ?? readRefunds(this.store.sql),
     );
   }
 
@@ -176,8 +191,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
-  #append(type: string, message: string): Appended<CheckoutSnapshot> {
-    return appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq));
+  #append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
+    return appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq, read));
   }
 
   /** Pushes an appended event to every subscriber; call only after its write committed. */
@@ -294,6 +309,17 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!code) return null;
     if (hint?.code === code) return hint;
     if (attempt.currency?.code === code) return attempt.currency;
+    return this.#catalogueEntry(invoice);
+  }
+
+  /**
+   * The catalogue entry of an invoice's crypto currency when its attempt does not hold it yet;
+   * null when it does, when the invoice names none, or when the list cannot be read now.
+   */
+  async #catalogueEntry(invoice: Invoice): Promise<CryptoCurrency | null> {
+    const code = invoice.cryptoCurrencyCode;
+    const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoice.id) : null;
+    if (!code || !attempt || attempt.currency?.code === code) return null;
     try {
       return (await cryptoCurrencies(this.config())).find((c) => c.code === code) ?? null;
     } catch {
@@ -371,8 +397,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
     const refunds = readRefunds(sql);
     const terms = this.#terms();
-    const before = orderTotals(order, this.store.attempts(), refunds, terms);
-    const underpaidBefore = remainderBelowMinimum(this.store.attempts(), before, terms);
+    const attemptsBefore = this.store.attempts();
+    const before = orderTotals(order, attemptsBefore, refunds, terms);
+    const underpaidBefore = remainderBelowMinimum(attemptsBefore, before, terms);
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
     const effect = applyInvoiceState(
       {
@@ -432,14 +459,16 @@ export class OrderObject extends StoredObject implements OrderRpc {
       // A refund of the partial payment holds the order (quoted, not yet recorded): it may yet
       // close the order, so `order.paid` waits for its fate. Recorded live, the order ends
       // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
-      const withheld = readHold(sql)?.reason === "partially_paid";
+      const hold = readHold(sql)?.reason ?? null;
+      const withheld = hold === "partially_paid";
       for (const note of notes) {
         if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
       }
       const detail = effect.changed
         ? recording.message
         : `${recording.message} (no change: status ${invoice.status} after ${attempt.status})`;
-      return { appended: this.#append(recording.type, detail), notify: notes.length > 0 };
+      const read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
+      return { appended: this.#append(recording.type, detail, read), notify: notes.length > 0 };
     });
     // Published before the await, so subscribers hear events in seq order.
     const snapshot = this.#publish(event.appended, recording.type);
@@ -661,10 +690,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * `StoredObject.applyWebhook` rules. Quiet: a delivery that changes nothing appends no event,
    * so a client that saw the final event still gets 204.
    */
-  applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome> {
+  async applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome> {
+    // A currency the attempt does not show yet is named from the catalogue before the lane, so
+    // no catalogue call holds the object's upstream work.
+    const hint = delivery.record ? await this.#catalogueEntry(delivery.record) : null;
     const apply = async (invoice: Invoice) => {
       const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
-      await this.#applyFacts(invoice, { type: "invoice.status", message, quiet: true });
+      await this.#applyFacts(invoice, { type: "invoice.status", message, quiet: true }, hint);
       return undefined;
     };
     return this.applyWebhook("invoice", delivery, {
