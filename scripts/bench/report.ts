@@ -16,6 +16,7 @@ export const FIGURE_KEYS = [
   "load_1000_checkouts_webhook_sse_p99_ms",
   "lost_events",
   "workerd_rss_mb_per_1000_watchers",
+  "cpu_ms_per_webhook",
 ] as const;
 
 export type FigureKey = (typeof FIGURE_KEYS)[number];

@@ -19,15 +19,9 @@ import { parseExactJson } from "../money/exact-json.ts";
 import { orderStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
-import {
-  announcedFacts,
-  eventKind,
-  HANDLED_EVENTS,
-  invoiceRef,
-  webhookEnvelope,
-} from "../webhooks/payload.ts";
+import { eventKind, HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
 import { readCapped } from "../webhooks/read-capped.ts";
-import { invoiceRecord } from "../webhooks/record.ts";
+import { invoiceRecord, signedDelivery } from "../webhooks/record.ts";
 import { checkoutCandidates } from "../webhooks/route-invoice.ts";
 import { deliverySentAt } from "../webhooks/sent-at.ts";
 import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
@@ -88,13 +82,7 @@ webhookRoutes.post("/payment", async (c) => {
   if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, stamp);
   const ref = invoiceRef.safeParse(data);
   if (!ref.success) return missingFacts("invoice", ref.error.issues[0]?.path);
-  const signed = invoiceRecord(data);
-  const delivery = {
-    id: ref.data.id,
-    ...stamp,
-    announced: signed?.facts ?? announcedFacts(data),
-    record: signed?.record ?? null,
-  };
+  const delivery = signedDelivery(ref.data.id, stamp, data, invoiceRecord);
   const candidates = await checkoutCandidates(
     ref.data,
     config.ORDER_ID_PREFIX,

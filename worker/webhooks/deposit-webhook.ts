@@ -12,8 +12,8 @@ import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositTopUpId } from "../ids/upstream-order-id.ts";
 import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { announcedFacts, objectRef } from "./payload.ts";
-import { depositRecord } from "./record.ts";
+import { objectRef } from "./payload.ts";
+import { depositRecord, signedDelivery } from "./record.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -33,13 +33,7 @@ export async function handleDepositWebhook(
   const topUpId = depositTopUpId(config.ORDER_ID_PREFIX, ref.data.orderId);
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const signed = depositRecord(data);
-    const delivery = {
-      id: ref.data.id,
-      ...stamp,
-      announced: signed?.facts ?? announcedFacts(data),
-      record: signed?.record ?? null,
-    };
+    const delivery = signedDelivery(ref.data.id, stamp, data, depositRecord);
     const outcome = await depositStub(c.env, id).applyDepositWebhook(delivery);
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;

@@ -11,9 +11,11 @@
  * invoice's status and crypto received, a deposit's status and settled amount, a withdrawal's
  * status.
  */
+import type { Delivery } from "../converge/delivery.ts";
 import type { Facts } from "../converge/facts.ts";
 import { depositSchema, invoiceSchema, withdrawalSchema } from "../upstream/schemas.ts";
 import type { Deposit, Invoice, Withdrawal } from "../upstream/types.ts";
+import { announcedFacts } from "./payload.ts";
 
 /** A record and the facts it announces. */
 export interface SignedRecord<R> {
@@ -63,4 +65,26 @@ export function withdrawalRecord(data: unknown): SignedRecord<Withdrawal> | null
   const parsed = withdrawalSchema.safeParse(data);
   if (!parsed.success) return null;
   return { record: parsed.data, facts: { status: parsed.data.status, received: "0" } };
+}
+
+/**
+ * The delivery an object is handed: the signed record `parse` finds in `data` and the facts it
+ * announces, or, without a whole record, what `data` announces (then the object refetches).
+ *
+ * @example
+ * const delivery = signedDelivery(ref.data.id, stamp, data, invoiceRecord);
+ */
+export function signedDelivery<R>(
+  id: string,
+  stamp: Pick<Delivery, "key" | "sentAt">,
+  data: Record<string, unknown>,
+  parse: (data: unknown) => SignedRecord<R> | null,
+): Delivery<R> {
+  const signed = parse(data);
+  return {
+    id,
+    ...stamp,
+    announced: signed?.facts ?? announcedFacts(data),
+    record: signed?.record ?? null,
+  };
 }

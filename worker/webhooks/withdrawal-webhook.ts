@@ -9,8 +9,8 @@ import type { Delivery } from "../converge/delivery.ts";
 import type { AppEnv } from "../http/types.ts";
 import { payoutStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { announcedFacts, objectRef } from "./payload.ts";
-import { withdrawalRecord } from "./record.ts";
+import { objectRef } from "./payload.ts";
+import { signedDelivery, withdrawalRecord } from "./record.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -26,13 +26,7 @@ export async function handleWithdrawalWebhook(
 ): Promise<Response> {
   const ref = objectRef.safeParse(data);
   if (!ref.success) return missingFacts("withdrawal", ref.error.issues[0]?.path);
-  const signed = withdrawalRecord(data);
-  const delivery = {
-    id: ref.data.id,
-    ...stamp,
-    announced: signed?.facts ?? announcedFacts(data),
-    record: signed?.record ?? null,
-  };
+  const delivery = signedDelivery(ref.data.id, stamp, data, withdrawalRecord);
   const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(delivery);
   return appliedAnswer(c, "withdrawal", outcome) ?? notOurs(c, "withdrawal", ref.data.orderId);
 }
