@@ -149,8 +149,12 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
         `${result.refused.length}: ${result.refused[0]}`,
       );
     }
+    // Runtime CPU per webhook over the quiet baseline; null when the pass did not keep up.
+    const perWebhook = result.firstOk === result.sent ? (spent - quiet * span) / result.sent : null;
+    if (perWebhook !== null) keep(`load_${rate}_per_s_cpu_ms_per_webhook`, perWebhook);
     // The issue's figures are the highest rate's; every pass also under its rate.
     if (rate === Math.max(...o.rates)) {
+      if (perWebhook !== null) keep("cpu_ms_per_webhook", perWebhook);
       keep("load_1000_checkouts_webhook_sse_p99_ms", pct(lat, 99));
       keep("lost_events", result.lost);
     }

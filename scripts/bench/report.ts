@@ -18,6 +18,7 @@ export const FIGURE_KEYS = [
   "workerd_rss_mb_per_1000_watchers",
   "orders_list_page_p50_ms",
   "orders_list_page_p99_ms",
+  "cpu_ms_per_webhook",
 ] as const;
 
 export type FigureKey = (typeof FIGURE_KEYS)[number];

@@ -5,8 +5,16 @@
  * the invariants judge the end state. The one answer never right is a 500 `internal`.
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import Big from "big.js";
-import { deliver, merchant, postJson, simulate } from "../worker/helpers.ts";
+import {
+  deliver,
+  hmacHex,
+  merchant,
+  postJson,
+  simulate,
+  withoutRecord,
+} from "../worker/helpers.ts";
 import { timePasses } from "./clock.ts";
 import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
 import { type Step, UPSTREAM_CALLS } from "./steps.ts";
@@ -186,6 +194,25 @@ const READ_PATH: Record<string, string> = {
   "withdrawal.statusChanged": "/withdrawal",
 };
 
+/**
+ * The same signed envelope as other bytes (a space after the opening brace), signed with the
+ * service's key: the same data and stamp, which the worker's body-hash dedupe does not catch.
+ */
+async function reencoded(d: Delivery): Promise<Delivery> {
+  const body = `{ ${d.body.slice(1)}`;
+  return { ...d, body, signature: await hmacHex(env.WEBHOOK_SIGNING_KEY as string, body) };
+}
+
+/** Pairs of deliveries of one object with other statuses, the older one first. */
+function olderNewerPairs(all: Delivery[]): [Delivery, Delivery][] {
+  return all.flatMap((older, i) =>
+    all
+      .slice(i + 1)
+      .filter((newer) => newer.objectId === older.objectId && newer.status !== older.status)
+      .map((newer): [Delivery, Delivery] => [older, newer]),
+  );
+}
+
 /** Delivers one of the service's webhooks as the delivery fault says. */
 async function deliverStep(world: World, step: Extract<Step, { k: "deliver" }>): Promise<void> {
   const all = await deliveriesOf(world.base);
@@ -194,7 +221,30 @@ async function deliverStep(world: World, step: Extract<Step, { k: "deliver" }>):
   let d: Delivery | undefined = pending[0];
   if (step.how === "reorder") d = pending[step.pick % Math.max(1, pending.length)];
   if (step.how === "duplicate") d = acked[step.pick % Math.max(1, acked.length)];
+  if (step.how === "replayed") d = all[step.pick % Math.max(1, all.length)];
+  if (step.how === "older-data") {
+    // The newer delivery first (as the service sends it), then the older one's payload again:
+    // its data is older than what the worker knows.
+    const pairs = olderNewerPairs(all);
+    const pair = pairs[step.pick % Math.max(1, pairs.length)];
+    if (!pair) return;
+    const [older, newer] = pair;
+    if (!world.acked.has(newer.id) && !world.lost.has(newer.id))
+      await sendDelivery(world, newer, "older-data:newer");
+    d = older;
+  }
   if (!d) return;
+  if (step.how === "replayed" || step.how === "older-data") {
+    world.stats.inject(`delivery:${step.how}`);
+    const res = await answered(
+      world,
+      `deliver(${step.how}) ${d.orderId} ${d.status}`,
+      await deliver(await reencoded(d)),
+    );
+    // Only the worker's acknowledgement of the original bytes stops the service's redelivery.
+    if (res.status >= 300 && res.status !== 503) world.note(`${step.how}: refused ${res.status}`);
+    return;
+  }
   world.stats.inject(`delivery:${step.how}`);
   if (step.how === "lost") {
     world.lost.add(d.id);
@@ -217,7 +267,9 @@ async function deliverStep(world: World, step: Extract<Step, { k: "deliver" }>):
   const scope = world.base;
   if (step.how === "refetch-5xx") await fault({ method: "GET", path, mode: "status", scope });
   if (step.how === "slow-read") await fault({ method: "GET", path, mode: "delay", scope });
-  await sendDelivery(world, d, step.how);
+  // The read faults hit the refetch path: a delivery that carries no whole record.
+  const prompt = ["stale", "refetch-5xx", "slow-read"].includes(step.how);
+  await sendDelivery(world, prompt ? await withoutRecord(d) : d, step.how);
 }
 
 /** POSTs one delivery; a 2xx means the service stops redelivering it. */

@@ -23,7 +23,14 @@ export const PAY_ACTIONS = SIMULATE_ACTIONS;
 /** The service's admin moves on a withdrawal (a refund or a payout). */
 export const WITHDRAWAL_ACTIONS = ["processing", "completed", "fail", "cancel"] as const;
 
-/** How a webhook reaches the worker (or not). */
+/**
+ * How a webhook reaches the worker (or not). A delivery carries its object whole, so the worker
+ * applies it as a read; `stale`, `refetch-5xx` and `slow-read` send it without its record (the
+ * refetch path) with the read fault armed. `older-data` sends again, as other bytes, a delivery
+ * older than one already acknowledged for the same object (its data is older than what is
+ * known); `replayed` sends any delivery again as other bytes (a duplicate the body hash cannot
+ * catch: the monotonic facts must).
+ */
 export const DELIVERY_MODES = [
   "next",
   "reorder",
@@ -32,6 +39,8 @@ export const DELIVERY_MODES = [
   "stale",
   "refetch-5xx",
   "slow-read",
+  "older-data",
+  "replayed",
 ] as const;
 
 /** Upstream paths a fault can hit, by what the worker does there. */

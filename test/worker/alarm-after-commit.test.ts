@@ -79,6 +79,7 @@ describe("the outbox alarm is awaited after the commit", () => {
         key: `test-${sub}`,
         announced: null,
         sentAt: null,
+        record: null,
       });
       expect(result).toMatchObject({ ok: true, value: { known: true } });
       return done();

@@ -25,6 +25,7 @@ import {
   uniqueIp,
   uniqueSub,
   upstreamRequests,
+  withoutRecord,
   worker,
 } from "./helpers.ts";
 import { lockedCheckout } from "./orders.ts";
@@ -82,7 +83,7 @@ describe("a webhook about a status the service already left (processing ⇄ susp
     expect(await (await deliver(suspended)).json()).toEqual({ received: true, duplicate: true });
   });
 
-  it("is not superseded by a delivery of the same instant, nor with a stamp that cannot be placed: 503 as before", async () => {
+  it("without a whole record, is not superseded by a delivery of the same instant, nor with a stamp that cannot be placed: 503 as before", async () => {
     const { orderId } = await lockedCheckout("49.90", "susp");
     const [, suspended, back] = await movedBackAndForth(orderId);
     expect((await deliver(back)).status).toBe(200);
@@ -96,8 +97,8 @@ describe("a webhook about a status the service already left (processing ⇄ susp
       "garbled",
     ];
     for (const stamp of variants) {
-      const res = await deliver(await restamped(suspended, stamp));
-      // Today's rule: the read says `processing`, which does not cover `suspended`.
+      const res = await deliver(await withoutRecord(await restamped(suspended, stamp)));
+      // The refetch rule: the read says `processing`, which does not cover `suspended`.
       expect([stamp, res.status]).toEqual([stamp, 503]);
     }
     // The same delivery, stamped one millisecond earlier, is placed and superseded.
@@ -105,7 +106,7 @@ describe("a webhook about a status the service already left (processing ⇄ susp
     expect(await (await deliver(earlier)).json()).toMatchObject({ superseded: true });
   });
 
-  it("seed 103988 still holds: a lagging read for the newest delivery answers 503, the redelivery applies it", async () => {
+  it("seed 103988 still holds without a whole record: a lagging read for the newest delivery answers 503, the redelivery applies it", async () => {
     const { sub, orderId } = await lockedCheckout("49.90", "susp");
     expect((await simulate(orderId, "processing")).status).toBe(200);
     const [processing] = (await deliveriesFor(orderId)).filter(
@@ -114,8 +115,9 @@ describe("a webhook about a status the service already left (processing ⇄ susp
     expect((await deliver(processing!)).status).toBe(200);
     await nextMillisecond();
     expect((await simulate(orderId, "suspend")).status).toBe(200);
-    const suspended = (await deliveriesFor(orderId)).at(-1)!;
-    expect(envelope(suspended).data.status).toBe("suspended");
+    const whole = (await deliveriesFor(orderId)).at(-1)!;
+    expect(envelope(whole).data.status).toBe("suspended");
+    const suspended = await withoutRecord(whole);
 
     // Newer than everything acknowledged, and the refetch hits a replica still at `processing`.
     await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "processing" });
@@ -151,8 +153,9 @@ describe("a webhook about a status the service already left (processing ⇄ susp
       "processing",
     ]);
     const [, suspended, back] = hooks as [Delivery, Delivery, Delivery];
-    // Before the newer one is acknowledged, the old rule: the read says `processing` → 503.
-    expect((await deliver(suspended)).status).toBe(503);
+    // Before the newer one is acknowledged, a prompt without a record: the read says
+    // `processing`, which does not cover `suspended` → 503.
+    expect((await deliver(await withoutRecord(suspended))).status).toBe(503);
     expect((await deliver(back)).status).toBe(200);
     const reads = (await upstreamRequests("/deposit", "GET")).length;
     const older = await deliver(suspended);
@@ -160,6 +163,43 @@ describe("a webhook about a status the service already left (processing ⇄ susp
     expect((await upstreamRequests("/deposit", "GET")).length).toBe(reads);
     const view = await worker(`/v1/deposits/${data.id}`);
     expect(((await view.json()) as { data: DepositSnapshot }).data.status).toBe("processing");
+  });
+});
+
+describe("issue 20 item 7: a delivery sent before an acknowledged one, announcing more than is known", () => {
+  /** `processing` delivered and acknowledged, then `paid` at the service, stamped before it. */
+  async function paidStampedEarly() {
+    const { sub, orderId } = await lockedCheckout("49.90", "susp");
+    expect((await simulate(orderId, "processing")).status).toBe(200);
+    const [processing] = (await deliveriesFor(orderId)).filter(
+      (d) => d.event === "invoice.statusChanged",
+    );
+    expect((await deliver(processing!)).status).toBe(200);
+    await nextMillisecond();
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    const paid = (await deliveriesFor(orderId)).at(-1)!;
+    expect(envelope(paid).data.status).toBe("paid");
+    const early = new Date(Date.parse(envelope(processing!).timestamp) - 1).toISOString();
+    return { sub, paid: await restamped(paid, early) };
+  }
+
+  it("with its whole invoice: applied at once (not acknowledged unread), paid once", async () => {
+    const { sub, paid } = await paidStampedEarly();
+    const res = await deliver(paid);
+    expect(await res.json()).toEqual({ received: true, duplicate: false });
+    const l = await ledgerOf(sub);
+    expect([l.state, l.attempts[0]!.status]).toEqual(["paid", "paid"]);
+    expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+  });
+
+  it("without a record: acknowledged only once a read covers it; a lagging read answers 503, unremembered", async () => {
+    const { sub, paid } = await paidStampedEarly();
+    const prompt = await withoutRecord(paid);
+    await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "processing" });
+    expect((await deliver(prompt)).status, "the known state does not cover `paid`").toBe(503);
+    expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
+    expect(await (await deliver(prompt)).json()).toEqual({ received: true, duplicate: false });
+    expect((await ledgerOf(sub)).state).toBe("paid");
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * Issue 10, classes 1 and 3: money converges to the service's truth.
  *
- * - Class 1: a webhook whose refetch reads an older state than it announced (the sandbox's
- *   `stale` fault: a lagging replica) is answered 503 and not remembered, so the service's
- *   redelivery applies it: orders (`paid`, expiry after a partial), top-ups (`completed`),
- *   payouts (`completed`).
+ * - Class 1: a delivery's whole record is applied as a read, with no refetch, so a lagging
+ *   replica cannot hold it back. A delivery without a whole record is a prompt: when its
+ *   refetch reads an older state than it announced (the sandbox's `stale` fault) it is answered
+ *   503 and not remembered, so the service's redelivery applies it: orders (`paid`, expiry after
+ *   a partial), top-ups (`completed`), payouts (`completed`).
  * - Class 3: a webhook that never arrives: the object's alarm reads the service on a schedule
  *   (faster while a shopper watches, respecting 429 `msBeforeNext`) and converges anyway.
  */
@@ -24,10 +25,13 @@ import {
   postJson,
   sandbox,
   simulate,
+  sleep,
   token,
   uniqueIp,
   uniqueSub,
   upstreamInvoice,
+  upstreamRequests,
+  withoutRecord,
   worker,
 } from "./helpers.ts";
 import { lockedCheckout, SHOPPER_TRON as TRON } from "./orders.ts";
@@ -74,6 +78,13 @@ async function reconcileNow(stub: DurableObjectStub) {
     );
   });
   await runDurableObjectAlarm(stub);
+  // The runtime may be running the alarm on its own right now (a webhook's notification set it
+  // for now), and then ours did not run: wait until that run has made the reads.
+  const due = () =>
+    runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
+      state.storage.sql.exec("SELECT 1 FROM upstream_objects WHERE next_read_at = 0").toArray(),
+    );
+  for (let poll = 0; poll < 200 && (await due()).length > 0; poll += 1) await sleep(10);
 }
 
 /** Locks `code` on an invoice directly at the service, as a request the worker abandoned would. */
@@ -98,21 +109,44 @@ function followed(stub: DurableObjectStub) {
   );
 }
 
-describe("class 1: a webhook is acknowledged only when its refetch is as new as it announced", () => {
+describe("class 1: a delivery without a whole record is acknowledged only when its refetch is as new as it announced", () => {
+  it("order: a whole `paid` delivery is applied while every read lags: no read, paid once", async () => {
+    const { sub, id, orderId } = await lockedCheckout("100.00", "conv");
+    await simulate(orderId, "paid");
+    const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "stale",
+      asStatus: "processing",
+      times: 3,
+    });
+    const reads = (await upstreamRequests("/invoice", "GET")).length;
+    expect((await deliver(hooks[1]!)).status).toBe(200);
+    // The older `processing` delivery arrives late: acknowledged, nothing moves back.
+    expect(await (await deliver(hooks[0]!)).json()).toMatchObject({ received: true });
+    expect((await upstreamRequests("/invoice", "GET")).length).toBe(reads);
+    const l = await ledgerOf(sub);
+    expect([l.state, l.attempts[0]!.status]).toEqual(["paid", "paid"]);
+    expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+    expect((await snapshot(id)).final).toBe(true);
+  });
+
   it("order: a lagging read after the final `paid` webhook answers 503; the redelivery pays the order once", async () => {
     const { sub, id, orderId } = await lockedCheckout("100.00", "conv");
     await simulate(orderId, "paid");
     const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "invoice.statusChanged");
     expect(hooks.map((h) => JSON.parse(h.body).data.status)).toEqual(["processing", "paid"]);
+    const paid = await withoutRecord(hooks[1]!);
 
     // The `processing` webhook was lost; the `paid` one's refetch hits a lagging replica.
     await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "processing" });
-    const lagging = await deliver(hooks[1]!);
+    const lagging = await deliver(paid);
     expect(lagging.status).toBe(503);
     expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
 
     // Not remembered as handled: the service's redelivery is applied, not dropped as a duplicate.
-    const redelivered = await deliver(hooks[1]!);
+    const redelivered = await deliver(paid);
     expect(redelivered.status).toBe(200);
     expect(await redelivered.json()).toEqual({ received: true, duplicate: false });
     const l = await ledgerOf(sub);
@@ -126,8 +160,9 @@ describe("class 1: a webhook is acknowledged only when its refetch is as new as 
     await simulate(orderId, "partial", "40");
     for (const d of await deliveriesFor(orderId)) expect((await deliver(d)).status).toBe(200);
     await simulate(orderId, "expire");
-    const expired = await lastHook(orderId, "invoice.statusChanged");
-    expect(JSON.parse(expired.body).data.status).toBe("expired");
+    const whole = await lastHook(orderId, "invoice.statusChanged");
+    expect(JSON.parse(whole.body).data.status).toBe("expired");
+    const expired = await withoutRecord(whole);
 
     await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "partially_paid" });
     expect((await deliver(expired)).status).toBe(503);
@@ -145,12 +180,13 @@ describe("class 1: a webhook is acknowledged only when its refetch is as new as 
     const orderId = `cc-${sub}`;
     const data = await completedTopUp(sub);
     const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
+    const completed = await withoutRecord(hooks[1]!);
     await fault({ path: "/deposit", method: "GET", mode: "stale", asStatus: "processing" });
-    expect((await deliver(hooks[1]!)).status).toBe(503);
+    expect((await deliver(completed)).status).toBe(503);
     const view = async () =>
       ((await (await worker(`/v1/deposits/${data.id}`)).json()) as { data: DepositSnapshot }).data;
     expect((await view()).status).toBe("processing");
-    expect((await deliver(hooks[1]!)).status).toBe(200);
+    expect((await deliver(completed)).status).toBe(200);
     expect((await view()).status).toBe("completed");
     expect((await view()).settlement?.received).toBe("50");
   });
@@ -171,12 +207,13 @@ describe("class 1: a webhook is acknowledged only when its refetch is as new as 
     const hooks = (await deliveriesFor(orderId)).filter(
       (d) => d.event === "withdrawal.statusChanged",
     );
+    const completed = await withoutRecord(hooks[1]!);
     await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
-    expect((await deliver(hooks[1]!)).status).toBe(503);
+    expect((await deliver(completed)).status).toBe(503);
     const view = async () =>
       ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
     expect((await view()).status).toBe("processing");
-    expect((await deliver(hooks[1]!)).status).toBe(200);
+    expect((await deliver(completed)).status).toBe(200);
     expect((await view()).status).toBe("completed");
   });
 });

@@ -24,6 +24,7 @@ import {
   uniqueIp,
   uniqueSub,
   upstreamRequests,
+  withoutRecord,
   worker,
 } from "./helpers.ts";
 import { readFrames } from "./sse-frames.ts";
@@ -393,22 +394,23 @@ describe("deposit.statusChanged webhooks", () => {
     expect(snap.seq).toBe(2);
   });
 
-  it("answers 503 when the deposit cannot be re-read from the service, and applies the redelivery", async () => {
+  it("a delivery without a whole deposit is a prompt: 503 when it cannot be re-read, applied on the redelivery", async () => {
     const sub = uniqueSub("busy");
     const orderId = `cc-${sub}`;
     const { body } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
     await simulateDeposit(orderId, "processing");
-    const [hook] = await depositDeliveries(orderId);
+    const [whole] = await depositDeliveries(orderId);
+    const hook = await withoutRecord(whole!);
     // The webhook path reads once (WEBHOOK_REFETCH) and answers 503; the service redelivers.
     await fault({ path: "/deposit", method: "GET", mode: "status", status: 500, times: 1 });
     const readsBefore = (await upstreamRequests("/deposit", "GET")).length;
-    const refused = await deliver(hook!);
+    const refused = await deliver(hook);
     expect(refused.status).toBe(503);
     expect((await upstreamRequests("/deposit", "GET")).length).toBe(readsBefore + 1);
     const unchanged = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
     expect(unchanged.status).toBe("created");
     // The service retries the same bytes: not a duplicate, because nothing was applied.
-    expect(await (await deliver(hook!)).json()).toEqual({ received: true, duplicate: false });
+    expect(await (await deliver(hook)).json()).toEqual({ received: true, duplicate: false });
     const applied = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
     expect(applied.status).toBe("processing");
   });

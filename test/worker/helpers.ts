@@ -204,6 +204,25 @@ export async function restamped(d: Delivery, timestamp: string): Promise<Deliver
   return { ...d, body, signature: await hmacHex(env.WEBHOOK_SIGNING_KEY as string, body) };
 }
 
+/** The fields of a delivery's `data` the worker routes by and reads its announced facts from. */
+const ANNOUNCING = ["id", "orderId", "customPayload", "status", "cryptoAmountReceived"];
+
+/**
+ * The same delivery (same stamp) whose `data` keeps only its routing and announced facts, signed
+ * with the service's key: it fails the GET schema, so the worker cannot apply it as a read and
+ * takes the refetch path (a prompt only: read the object, acknowledge what that read covers).
+ */
+export async function withoutRecord<D extends Pick<Delivery, "body" | "signature">>(
+  d: D,
+): Promise<D> {
+  const envelope = JSON.parse(d.body) as { data: Record<string, unknown> };
+  const data = Object.fromEntries(
+    ANNOUNCING.filter((k) => k in envelope.data).map((k) => [k, envelope.data[k]]),
+  );
+  const body = JSON.stringify({ ...envelope, data });
+  return { ...d, body, signature: await hmacHex(env.WEBHOOK_SIGNING_KEY as string, body) };
+}
+
 /** The envelope `timestamp` of a delivery, as the service wrote it. */
 export function stampOf(d: Delivery): string {
   return (JSON.parse(d.body) as { timestamp: string }).timestamp;

@@ -17,6 +17,7 @@ import {
   stampOf,
   uniqueSub,
   upstreamRequests,
+  withoutRecord,
   worker,
 } from "./helpers.ts";
 import { SHOPPER_TRON as TRON } from "./orders.ts";
@@ -481,10 +482,14 @@ describe("withdrawal.statusChanged webhooks", () => {
     // The service's next read lags behind (a replica): GET /withdrawal answers "processing" once.
     await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
     const reads = (await upstreamRequests("/withdrawal", "GET")).length;
-    // Stamped the same instant as `completed` (both came from one simulate call): not
-    // superseded, so the worker reads the withdrawal; sent strictly earlier it would be
-    // acknowledged unread (attack-superseded-delivery.test.ts).
-    const sameInstant = await restamped(processing!, stampOf(completed!));
+    // The older whole `processing` record is a read older than what is known: acknowledged and
+    // ignored, and nothing is read for it.
+    expect((await deliver(processing!)).status).toBe(200);
+    expect((await upstreamRequests("/withdrawal", "GET")).length).toBe(reads);
+    // Without a record, stamped the same instant as `completed` (both came from one simulate
+    // call): not superseded, so the worker reads the withdrawal; sent strictly earlier it would
+    // be acknowledged unread (attack-superseded-delivery.test.ts).
+    const sameInstant = await withoutRecord(await restamped(processing!, stampOf(completed!)));
     expect(await (await deliver(sameInstant)).json()).toEqual({
       received: true,
       duplicate: false,

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import {
+  deliver,
   deliverAll,
+  deliveriesFor,
   openCheckout,
   postJson,
+  restamped,
   STOREFRONT,
   simulate,
+  stampOf,
   uniqueSub,
   worker,
 } from "./helpers.ts";
@@ -86,6 +90,27 @@ describe("GET /v1/checkouts/:id/events", () => {
     const final = await readFrames<CheckoutSnapshot>(await worker(`/v1/checkouts/${id}/events`), 1);
     expect(final.frames[0]!.data.final).toBe(true);
     expect(final.ended).toBe(true);
+    const again = await worker(`/v1/checkouts/${id}/events`, {
+      headers: { "last-event-id": String(final.frames[0]!.id) },
+    });
+    expect(again.status).toBe(204);
+  });
+
+  it("a delivery that changes nothing after the final event appends none: the reconnect still gets 204 (issue 20 item 6)", async () => {
+    const { id, orderId } = await locked();
+    await simulate(orderId, "paid");
+    const hooks = await deliveriesFor(orderId);
+    const paid = hooks.at(-1)!;
+    expect((await deliver(paid)).status).toBe(200);
+    const final = await readFrames<CheckoutSnapshot>(await worker(`/v1/checkouts/${id}/events`), 1);
+    expect(final.frames[0]!.data.final).toBe(true);
+    // Not duplicates (other bytes): the older `processing`, and `paid` sent again a moment later.
+    expect((await deliver(hooks[0]!)).status).toBe(200);
+    const later = new Date(Date.parse(stampOf(paid)) + 1).toISOString();
+    expect(await (await deliver(await restamped(paid, later))).json()).toEqual({
+      received: true,
+      duplicate: false,
+    });
     const again = await worker(`/v1/checkouts/${id}/events`, {
       headers: { "last-event-id": String(final.frames[0]!.id) },
     });

@@ -11,6 +11,7 @@ import {
   postJson,
   simulate,
   upstreamRequests,
+  withoutRecord,
   worker,
 } from "./helpers.ts";
 import { lockedCheckout } from "./orders.ts";
@@ -213,7 +214,27 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     expect(snap.amountDue).toBe("60.00");
   });
 
-  it("answers 503 when the authoritative invoice cannot be fetched, and applies on the retry", async () => {
+  it("a delivery without a whole invoice is a prompt: 503 when the invoice cannot be fetched, applied on the retry", async () => {
+    const { sub, orderId } = await lockedOrder();
+    await simulate(orderId, "paid");
+    const all = await deliveriesFor(orderId);
+    const id = String(JSON.parse(all[0]!.body).data.id);
+    const prompt = await withoutRecord(all[all.length - 1]!);
+    const reads = async () =>
+      (await upstreamRequests("/invoice", "GET")).filter((r) => r.query.id === id).length;
+    const before = await reads();
+    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 1 });
+    const failed = await deliver(prompt);
+    expect(failed.status).toBe(503);
+    // One short read, no retries: the service retries the delivery instead.
+    expect((await reads()) - before).toBe(1);
+    expect((await ledgerOf(sub)).state).toBe("unpaid");
+    const ok = await deliver(prompt);
+    expect(ok.status).toBe(200);
+    expect((await ledgerOf(sub)).state).toBe("paid");
+  });
+
+  it("a delivery's whole invoice is a read: applied with no upstream call, even while reads fail", async () => {
     const { sub, orderId } = await lockedOrder();
     await simulate(orderId, "paid");
     const all = await deliveriesFor(orderId);
@@ -221,15 +242,20 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const reads = async () =>
       (await upstreamRequests("/invoice", "GET")).filter((r) => r.query.id === id).length;
     const before = await reads();
-    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 1 });
-    const failed = await deliver(all[all.length - 1]!);
-    expect(failed.status).toBe(503);
-    // One short read, no retries: the service retries the delivery instead.
-    expect((await reads()) - before).toBe(1);
-    expect((await ledgerOf(sub)).state).toBe("unpaid");
-    const ok = await deliver(all[all.length - 1]!);
-    expect(ok.status).toBe(200);
-    expect((await ledgerOf(sub)).state).toBe("paid");
+    // Every read of the service would fail or lag: the delivery needs none.
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "status",
+      status: 500,
+      times: 5,
+      scope: orderId,
+    });
+    for (const d of all) expect((await deliver(d)).status).toBe(200);
+    expect(await reads(), "no GET /invoice for deliveries whose data is whole").toBe(before);
+    const l = await ledgerOf(sub);
+    expect([l.state, l.attempts[0]!.status, l.payments.length]).toEqual(["paid", "paid", 1]);
+    expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
   });
 
   it("records an overpayment's fiat value", async () => {

@@ -6,9 +6,10 @@
  * so far (`"0"` where the kind has no such amount). The service only moves forward in both, so:
  * - a read **older** than the known facts (a lower status rank, or less received) changes
  *   nothing: it is dropped before any business rule sees it;
- * - a webhook is acknowledged only when the known facts after its refetch **cover** what it
- *   announced (rank and amount at least as high); otherwise the worker answers 503 and does
- *   not remember the delivery, so the service sends it again and the next read catches up;
+ * - a webhook without a whole record is acknowledged only when the known facts after its
+ *   refetch **cover** what it announced (rank and amount at least as high); otherwise the
+ *   worker answers 503 and does not remember the delivery, so the service sends it again and
+ *   the next read catches up. A whole record is itself a read (`delivery.ts`);
  * - a confirmed currency lock is a fact too (`LockFact`): the service answered it after
  *   replacing the payment terms it had, so a read at the same progress that still shows terms
  *   the lock replaced is older (a lagging replica), whatever its status and amount say.

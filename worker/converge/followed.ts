@@ -83,18 +83,31 @@ export function knownFacts(sql: SqlStorage, kind: UpstreamKind, id: string): Fac
 }
 
 /**
- * The send time (epoch ms) of the newest delivery acknowledged for an upstream object, or null
- * when none with a timestamp was (or the object is not followed).
+ * The known facts of an upstream object and the send time (epoch ms) of the newest delivery
+ * acknowledged for it (null when none with a timestamp was), in one read; null when the object
+ * is not followed.
  *
  * @example
- * const acked = ackedAt(sql, "invoice", invoiceId);
- * if (acked !== null && sentAt !== null && sentAt < acked) // superseded
+ * const state = followedState(sql, "invoice", invoiceId);
+ * if (state?.ackedAt != null && sentAt !== null && sentAt < state.ackedAt) // superseded
  */
-export function ackedAt(sql: SqlStorage, kind: UpstreamKind, id: string): number | null {
+export function followedState(
+  sql: SqlStorage,
+  kind: UpstreamKind,
+  id: string,
+): { facts: Facts; ackedAt: number | null } | null {
   const r = sql
-    .exec<Row>("SELECT acked_at FROM upstream_objects WHERE kind = ? AND id = ?", kind, id)
+    .exec<Row>(
+      "SELECT status, received, acked_at FROM upstream_objects WHERE kind = ? AND id = ?",
+      kind,
+      id,
+    )
     .toArray()[0];
-  return r?.acked_at === null || r?.acked_at === undefined ? null : Number(r.acked_at);
+  if (!r) return null;
+  return {
+    facts: { status: String(r.status), received: String(r.received) },
+    ackedAt: r.acked_at === null || r.acked_at === undefined ? null : Number(r.acked_at),
+  };
 }
 
 /**

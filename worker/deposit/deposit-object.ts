@@ -6,9 +6,9 @@
  * Same shape as `OrderObject`: every upstream call of the top-up runs in the object's lane
  * (`converge/lane.ts`), so concurrent opens make one upstream `POST /deposit` (orderId
  * `<prefix>-<topUpId>`), webhooks and reconciliation reads apply one at a time, and SSE
- * subscribers hear each change from the one place that makes it. A webhook is only a prompt:
- * the deposit is re-read from the service, admitted only if not older than what is known, and
- * acknowledged only when that read covers what the webhook announced (`converge/delivery.ts`).
+ * subscribers hear each change from the one place that makes it. A webhook's whole deposit is a
+ * read: admitted only if not older than what is known, with no upstream call; a webhook without
+ * one is a prompt, acknowledged only when a re-read covers it (`converge/delivery.ts`).
  * The alarm reads the deposit until it is final, so a lost webhook still converges.
  */
 import type { DepositSnapshot } from "../api/contract.ts";
@@ -198,17 +198,19 @@ export class DepositObject extends StoredObject implements DepositRpc {
   }
 
   /**
-   * Handles a verified `deposit.statusChanged`: re-reads the deposit from the service and
-   * applies it; 2xx only when that read covers what the delivery announced
-   * (`StoredObject.applyWebhook`).
+   * Handles a verified `deposit.statusChanged`: its signed deposit is admitted and applied as a
+   * read (refetched only when the delivery carries no whole deposit); 2xx only as
+   * `StoredObject.applyWebhook` rules.
    */
-  applyDepositWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+  applyDepositWebhook(delivery: Delivery<Deposit>): Promise<DeliveryOutcome> {
+    const apply = async (deposit: Deposit) => {
+      await this.#applyFacts(deposit, "webhook");
+      return undefined;
+    };
     return this.applyWebhook("deposit", delivery, {
       owns: () => this.#row()?.depositId === delivery.id,
-      refetch: async (client) => {
-        await this.#applyFacts(await client.getDeposit({ id: delivery.id }), "webhook");
-        return undefined;
-      },
+      admit: apply,
+      refetch: async (client) => apply(await client.getDeposit({ id: delivery.id })),
     });
   }
 

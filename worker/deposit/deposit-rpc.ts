@@ -9,6 +9,7 @@ import type { DepositSnapshot } from "../api/contract.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { Deposit } from "../upstream/types.ts";
 import type { DepositCurrency } from "./store.ts";
 
 /** What the route passes when a widget opens a top-up. */
@@ -23,6 +24,6 @@ export interface OpenDeposit {
 export interface DepositRpc extends Rpc.DurableObjectBranded, NotifierRpc {
   open(input: OpenDeposit): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>>;
   view(): Promise<Outcome<DepositSnapshot>>;
-  applyDepositWebhook(delivery: Delivery): Promise<DeliveryOutcome>;
+  applyDepositWebhook(delivery: Delivery<Deposit>): Promise<DeliveryOutcome>;
   fetch(request: Request): Promise<Response>;
 }

@@ -14,7 +14,9 @@ export interface Appended<S> {
 }
 
 /**
- * Appends an event whose snapshot is rendered with the event's own sequence number.
+ * Appends an event whose snapshot is rendered with the event's own sequence number. The
+ * snapshot is rendered once and serialised once: the log, the SSE frame and the caller share
+ * that one text and that one object (`render` builds a fresh object, which nobody mutates).
  *
  * @example
  * const event = appendSnapshot(this.log, "invoice.status", "paid", (seq) => snapshotAt(seq));
@@ -26,16 +28,19 @@ export function appendSnapshot<S>(
   render: (seq: number) => S,
 ): Appended<S> {
   let json = "";
+  let snapshot: S | undefined;
   const seq = log.append(
     type,
     message,
     (s) => {
-      json = JSON.stringify(render(s));
+      snapshot = render(s);
+      json = JSON.stringify(snapshot);
       return json;
     },
     new Date().toISOString(),
   );
-  return { frame: sseFrame(seq, json), snapshot: JSON.parse(json) as S };
+  if (snapshot === undefined) throw new Error("the event log did not render the snapshot");
+  return { frame: sseFrame(seq, json), snapshot };
 }
 
 /**

@@ -116,22 +116,26 @@ export abstract class StoredObject extends DurableObject<Env> {
   /**
    * Handles one verified webhook delivery about an upstream object of `kind`: in the lane,
    * answers `known: false` unless `owns()` (the route then tries another object or answers
-   * 202); else `refetch` reads the object with the webhook's client (one short attempt: the
-   * service retries a 503, and a webhook must be answered fast) and applies it, and the
-   * delivery is acknowledged only as `converge/delivery.ts` rules. The alarm is re-armed after,
-   * whatever the answer, so a 503 still brings the next read forward.
+   * 202); else the delivery's signed record is applied as a read by `admit` (no upstream call),
+   * or, when it has none, `refetch` reads the object with the webhook's client (one short
+   * attempt: the service retries a 503, and a webhook must be answered fast) and applies it.
+   * The delivery is acknowledged only as `converge/delivery.ts` rules. The alarm is re-armed
+   * after, whatever the answer, so a 503 still brings the next read forward.
    *
    * @example
    * return this.applyWebhook("deposit", delivery, {
    *   owns: () => this.#row()?.depositId === delivery.id,
+   *   admit: async (deposit) => this.#apply(deposit),
    *   refetch: async (client) => this.#apply(await client.getDeposit({ id: delivery.id })),
    * });
    */
-  protected applyWebhook(
+  protected applyWebhook<R>(
     kind: UpstreamKind,
-    delivery: Delivery,
+    delivery: Delivery<R>,
     object: {
       owns: () => boolean;
+      /** Applies the delivery's record as a read; may answer itself (a mismatch, a failure). */
+      admit: (record: R) => Promise<DeliveryOutcome | undefined>;
       /** Reads and applies; may answer itself (a mismatch, a failure): then not remembered. */
       refetch: (client: UpstreamClient) => Promise<DeliveryOutcome | undefined>;
     },
@@ -144,6 +148,7 @@ export abstract class StoredObject extends DurableObject<Env> {
         kind,
         delivery,
         logger: this.logger(),
+        admit: object.admit,
         refetch: () => object.refetch(upstreamFor(this.config(), WEBHOOK_REFETCH)),
       });
       await this.armAlarm();

@@ -7,11 +7,11 @@
  *
  * Invariants (the shared core is `worker/converge/`):
  * - everything that reads or writes upstream state runs in the object's one lane: opens,
- *   currency locks, retries, webhook refetches, reconciliation reads and the refund
+ *   currency locks, retries, webhooks, reconciliation reads and the refund
  *   bookkeeping. So a retry works out what is due after every payment in flight was applied,
  *   two locks never race, and a slow read never lands after a newer one;
- * - every invoice read (create, lock, webhook, reconciliation) is admitted against the
- *   invoice's known facts: an older read changes nothing;
+ * - every invoice read (create, lock, a webhook's signed invoice, reconciliation) is admitted
+ *   against the invoice's known facts: an older read changes nothing;
  * - the attempt's currency, crypto amount and address are the invoice's (the service's
  *   answer or a later read), never the request's;
  * - the alarm reads every invoice that is not paid until its expiry + 24 h, faster while a
@@ -91,8 +91,18 @@ function invoiceFacts(invoice: Invoice): Facts {
   return { status: invoice.status, received: invoice.cryptoAmountReceived ?? "0" };
 }
 
-/** How a change to an attempt is recorded: webhooks and locks always log, reads only on change. */
+/** How a change to an attempt is recorded: locks always log; webhooks and reads only on change. */
 type Recording = { type: string; message: string; quiet?: boolean };
+
+/** What an invoice apply read and computed inside its transaction, reused by its snapshot. */
+interface OrderRead {
+  order: OrderRow;
+  attempts: AttemptRow[];
+  refunds: RefundRecord[];
+  terms: PaymentTerms;
+  totals: ReturnType<typeof orderTotals>;
+  hold: "overpaid" | "partially_paid" | null;
+}
 
 export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
@@ -157,23 +167,28 @@ export class OrderObject extends StoredObject implements OrderRpc {
     };
   }
 
-  #snapshotAt(seq: number): CheckoutSnapshot {
+  /**
+   * The snapshot at `seq`. `read` passes rows, terms and totals the caller read in the same
+   * transaction (an invoice apply), so they are not read and computed again.
+   */
+  #snapshotAt(seq: number, read?: OrderRead): CheckoutSnapshot {
     const config = this.config();
-    const order = this.store.order();
+    const order = read?.order ?? this.store.order();
     if (!order) throw new Error("no order");
     return buildSnapshot(
       order,
-      this.store.attempts(),
+      read?.attempts ?? this.store.attempts(),
       {
         displayName: config.DISPLAY_NAME,
         sandbox: config.SANDBOX,
         mode: this.#mode(),
         seq,
         now: new Date().toISOString(),
-        terms: this.#terms(),
-        refundHold: readHold(this.store.sql)?.reason ?? null,
+        terms: read?.terms ?? this.#terms(),
+        ...(read ? { totals: read.totals } : {}),
+        refundHold: read ? read.hold : (readHold(this.store.sql)?.reason ?? null),
       },
-      readRefunds(this.store.sql),
+      read?.refunds ?? readRefunds(this.store.sql),
     );
   }
 
@@ -207,8 +222,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * Appends an event with the snapshot it produced (inside the caller's transaction), and the
    * order's summary to its index feed: every change of the order appends an event.
    */
-  #append(type: string, message: string): Appended<CheckoutSnapshot> {
-    const appended = appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq));
+  #append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
+    const appended = appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq, read));
     this.#syncIndex();
     return appended;
   }
@@ -327,6 +342,17 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!code) return null;
     if (hint?.code === code) return hint;
     if (attempt.currency?.code === code) return attempt.currency;
+    return this.#catalogueEntry(invoice);
+  }
+
+  /**
+   * The catalogue entry of an invoice's crypto currency when its attempt does not hold it yet;
+   * null when it does, when the invoice names none, or when the list cannot be read now.
+   */
+  async #catalogueEntry(invoice: Invoice): Promise<CryptoCurrency | null> {
+    const code = invoice.cryptoCurrencyCode;
+    const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoice.id) : null;
+    if (!code || !attempt || attempt.currency?.code === code) return null;
     try {
       return (await cryptoCurrencies(this.config())).find((c) => c.code === code) ?? null;
     } catch {
@@ -412,8 +438,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
     const refunds = readRefunds(sql);
     const terms = this.#terms();
-    const before = orderTotals(order, this.store.attempts(), refunds, terms);
-    const underpaidBefore = remainderBelowMinimum(this.store.attempts(), before, terms);
+    const attemptsBefore = this.store.attempts();
+    const before = orderTotals(order, attemptsBefore, refunds, terms);
+    const underpaidBefore = remainderBelowMinimum(attemptsBefore, before, terms);
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
     const effect = applyInvoiceState(
       {
@@ -476,14 +503,16 @@ export class OrderObject extends StoredObject implements OrderRpc {
       // A refund of the partial payment holds the order (quoted, not yet recorded): it may yet
       // close the order, so `order.paid` waits for its fate. Recorded live, the order ends
       // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
-      const withheld = readHold(sql)?.reason === "partially_paid";
+      const hold = readHold(sql)?.reason ?? null;
+      const withheld = hold === "partially_paid";
       for (const note of notes) {
         if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
       }
       const detail = effect.changed
         ? recording.message
         : `${recording.message} (no change: status ${invoice.status} after ${attempt.status})`;
-      return { appended: this.#append(recording.type, detail), notify: notes.length > 0 };
+      const read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
+      return { appended: this.#append(recording.type, detail, read), notify: notes.length > 0 };
     });
     // Published before the await, so subscribers hear events in seq order.
     const snapshot = this.#publish(event.appended, recording.type);
@@ -711,19 +740,24 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Handles a verified `invoice.statusChanged`: fetches the authoritative invoice (a webhook is
-   * only a prompt), admits and applies it; 2xx only when that read covers what the delivery
-   * announced (`StoredObject.applyWebhook`).
+   * Handles a verified `invoice.statusChanged`: its signed invoice is admitted and applied as a
+   * read (refetched only when the delivery carries no whole invoice); 2xx only as
+   * `StoredObject.applyWebhook` rules. Quiet: a delivery that changes nothing appends no event,
+   * so a client that saw the final event still gets 204.
    */
-  applyInvoiceWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+  async applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome> {
+    // A currency the attempt does not show yet is named from the catalogue before the lane, so
+    // no catalogue call holds the object's upstream work.
+    const hint = delivery.record ? await this.#catalogueEntry(delivery.record) : null;
+    const apply = async (invoice: Invoice) => {
+      const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
+      await this.#applyFacts(invoice, { type: "invoice.status", message, quiet: true }, hint);
+      return undefined;
+    };
     return this.applyWebhook("invoice", delivery, {
       owns: () => this.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
-      refetch: async (client) => {
-        const invoice = await client.getInvoice({ id: delivery.id });
-        const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
-        await this.#applyFacts(invoice, { type: "invoice.status", message });
-        return undefined;
-      },
+      admit: apply,
+      refetch: async (client) => apply(await client.getInvoice({ id: delivery.id })),
     });
   }
 

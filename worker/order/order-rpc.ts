@@ -13,6 +13,7 @@ import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 import type { RefundStart } from "../refunds/hold.ts";
 import type { RefundRecord } from "../refunds/records.ts";
+import type { Invoice } from "../upstream/types.ts";
 import type { OrderLedger } from "./ledger-view.ts";
 
 /** What the worker passes when a widget opens a checkout. */
@@ -41,7 +42,7 @@ export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc {
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;
   retry(): Promise<Outcome<CheckoutSnapshot>>;
   setRefundAddress(cryptoCurrencyCode: string, address: string): Promise<Outcome<CheckoutSnapshot>>;
-  applyInvoiceWebhook(delivery: Delivery): Promise<DeliveryOutcome>;
+  applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome>;
   recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>>;
   beginRefund(): Promise<Outcome<RefundStart>>;
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>>;

@@ -34,6 +34,11 @@ export interface SnapshotContext {
   now: string;
   terms?: PaymentTerms;
   /**
+   * The order's totals for exactly these rows, refunds and terms when the caller already
+   * computed them (`orderTotals`): the snapshot then does not compute them again.
+   */
+  totals?: ReturnType<typeof orderTotals>;
+  /**
    * Why a refund holds the order (quoted, not yet recorded), or null. While a refund of a
    * partial payment holds it, a `paid` state is not final: the refund may still close the
    * order as `refunded`, and a final snapshot ends every watcher's stream.
@@ -148,7 +153,7 @@ export function buildSnapshot(
   const attempt = attempts[attempts.length - 1];
   if (!attempt) throw new Error("an order always has at least one attempt");
   const terms = ctx.terms ?? NO_TERMS;
-  const totals = orderTotals(order, attempts, refunds, terms);
+  const totals = ctx.totals ?? orderTotals(order, attempts, refunds, terms);
   const paid = totals.state === "paid";
   const underpaid = remainderBelowMinimum(attempts, totals, terms);
   const hold = ctx.refundHold ?? null;

@@ -10,8 +10,8 @@
  * - a commit whose answer is lost, garbled or a 5xx leaves the payout `uncertain`, never
  *   failed: the withdrawal is read back by orderId (before any further commit, and by the
  *   alarm) and adopted, or the payout returns to `quoted` when the service has none;
- * - withdrawal reads are admitted against the withdrawal's known facts (an older read
- *   changes nothing), webhooks are acknowledged only when the read covers what they announced,
+ * - withdrawal reads, and the withdrawals webhooks carry, are admitted against the
+ *   withdrawal's known facts (an older one changes nothing; `converge/delivery.ts`),
  *   and the alarm reads the withdrawal until it is final, so a lost webhook still converges;
  * - the same orderId always carries the same parameters (409 `checkout_conflict` otherwise),
  *   and is the only orderId sent upstream, so the service collapses every quote to one and
@@ -446,29 +446,29 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
   }
 
   /**
-   * Handles a verified `withdrawal.statusChanged`: re-reads the withdrawal from the service,
-   * applies it under the monotonic rules and reports a refund's status to its order; 2xx only
-   * when all of that happened and the read covers what the delivery announced
-   * (`StoredObject.applyWebhook`).
+   * Handles a verified `withdrawal.statusChanged`: its signed withdrawal (or, when it carries
+   * none whole, a read of it) is checked against the payout, applied under the monotonic rules
+   * and reported to a refund's order; 2xx only when all of that happened, as
+   * `StoredObject.applyWebhook` rules.
    */
-  applyWithdrawalWebhook(delivery: Delivery): Promise<DeliveryOutcome> {
+  applyWithdrawalWebhook(delivery: Delivery<Withdrawal>): Promise<DeliveryOutcome> {
+    const apply = async (w: Withdrawal): Promise<DeliveryOutcome | undefined> => {
+      const row = this.#row()!;
+      if (w.orderId !== row.orderId || !sameParams(w, row)) {
+        this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
+        return success({ known: false, duplicate: false });
+      }
+      if (row.status === "uncertain") forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
+      if (await this.#applyWithdrawal(row, w, "payout.status")) return undefined;
+      return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
+    };
     return this.applyWebhook("withdrawal", delivery, {
       owns: () => {
         const row = this.#row();
         return row !== null && (!row.withdrawal || row.withdrawal.id === delivery.id);
       },
-      refetch: async (client) => {
-        const w = await client.getWithdrawal({ id: delivery.id });
-        const row = this.#row()!;
-        if (w.orderId !== row.orderId || !sameParams(w, row)) {
-          this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
-          return success({ known: false, duplicate: false });
-        }
-        if (row.status === "uncertain")
-          forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
-        if (await this.#applyWithdrawal(row, w, "payout.status")) return undefined;
-        return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
-      },
+      admit: apply,
+      refetch: async (client) => apply(await client.getWithdrawal({ id: delivery.id })),
     });
   }
 }

@@ -5,10 +5,12 @@
  * Order of checks (each refusal stores nothing): size (read with a byte cap) → signature over
  * the raw bytes → JSON → event kind → envelope schema → routing. The kind comes before the
  * schema: a verified event we do not handle is acknowledged (2xx) whatever its shape, or the
- * service would retry it forever. A verified delivery is only a prompt: the
- * object fetches the authoritative state before changing anything, and answers 503 when it
- * cannot or when what it read is older than what the delivery announced (its status and
- * amount received), so the service retries (`converge/delivery.ts`).
+ * service would retry it forever. A verified delivery is a read: its `data` is the whole
+ * object as the service held it at the signed `timestamp` (`webhooks/record.ts`), and the
+ * object admits it through the monotonic facts with no upstream call. A `data` that fails the
+ * schema is a prompt only: the object refetches and answers 503 when it cannot or when what it
+ * read is older than what the delivery announced, so the service retries
+ * (`converge/delivery.ts`).
  */
 import { Hono } from "hono";
 import { tallyRefused, tallyVerified } from "../account/webhook-tally.ts";
@@ -18,14 +20,9 @@ import { parseExactJson } from "../money/exact-json.ts";
 import { orderStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
-import {
-  announcedFacts,
-  eventKind,
-  HANDLED_EVENTS,
-  invoiceRef,
-  webhookEnvelope,
-} from "../webhooks/payload.ts";
+import { eventKind, HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";
 import { readCapped } from "../webhooks/read-capped.ts";
+import { invoiceRecord, signedDelivery } from "../webhooks/record.ts";
 import { checkoutCandidates } from "../webhooks/route-invoice.ts";
 import { deliverySentAt } from "../webhooks/sent-at.ts";
 import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
@@ -94,7 +91,7 @@ webhookRoutes.post("/payment", async (c) => {
   if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, stamp);
   const ref = invoiceRef.safeParse(data);
   if (!ref.success) return missingFacts("invoice", ref.error.issues[0]?.path);
-  const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
+  const delivery = signedDelivery(ref.data.id, stamp, data, invoiceRecord);
   const candidates = await checkoutCandidates(
     ref.data,
     config.ORDER_ID_PREFIX,

@@ -2,7 +2,8 @@
  * @module
  * A verified `deposit.statusChanged` delivery → the top-up object it belongs to. The deposit's
  * orderId is `<prefix>-<topUpId>` (no attempt suffix: a top-up has one deposit), so the object
- * is `checkoutIdFor("deposit", topUpId)`. The object re-reads the deposit before changing.
+ * is `checkoutIdFor("deposit", topUpId)`. The delivery's whole deposit, when it carries one, is
+ * applied as a read (`record.ts`); otherwise the object re-reads the deposit.
  */
 import type { Context } from "hono";
 import type { Delivery } from "../converge/delivery.ts";
@@ -11,7 +12,8 @@ import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositTopUpId } from "../ids/upstream-order-id.ts";
 import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { announcedFacts, depositRef } from "./payload.ts";
+import { depositRef } from "./payload.ts";
+import { depositRecord, signedDelivery } from "./record.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours, including a
@@ -33,7 +35,7 @@ export async function handleDepositWebhook(
   const topUpId = orderId ? depositTopUpId(config.ORDER_ID_PREFIX, orderId) : null;
   if (topUpId) {
     const id = await checkoutIdFor("deposit", topUpId, config.CHECKOUT_SIGNING_SECRET);
-    const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
+    const delivery = signedDelivery(ref.data.id, stamp, data, depositRecord);
     const outcome = await depositStub(c.env, id).applyDepositWebhook(delivery);
     const answer = appliedAnswer(c, "deposit", outcome);
     if (answer) return answer;

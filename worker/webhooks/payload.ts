@@ -1,7 +1,7 @@
 /**
  * @module
- * The webhook envelope `{ event, data, timestamp }` and the parts of `data` the worker routes
- * by. Only routing facts are read from a delivery; the state itself is fetched from the service.
+ * The webhook envelope `{ event, data, timestamp }`, the parts of `data` the worker routes by,
+ * and what a delivery without a whole record announces. A whole record is `record.ts`'s.
  */
 import * as z from "zod/mini";
 import type { Facts } from "../converge/facts.ts";

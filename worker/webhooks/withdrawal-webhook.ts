@@ -1,14 +1,16 @@
 /**
  * @module
  * A verified `withdrawal.statusChanged` delivery → the payout object of its orderId
- * (`payout:<orderId>`), which re-reads the withdrawal before changing anything.
+ * (`payout:<orderId>`), which applies the delivery's whole withdrawal as a read (`record.ts`),
+ * or re-reads the withdrawal when the delivery carries none.
  */
 import type { Context } from "hono";
 import type { Delivery } from "../converge/delivery.ts";
 import type { AppEnv } from "../http/types.ts";
 import { payoutStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
-import { announcedFacts, objectRef } from "./payload.ts";
+import { objectRef } from "./payload.ts";
+import { signedDelivery, withdrawalRecord } from "./record.ts";
 
 /**
  * Routes one verified delivery; answers 200 (applied or duplicate), 202 (not ours), 422
@@ -24,7 +26,7 @@ export async function handleWithdrawalWebhook(
 ): Promise<Response> {
   const ref = objectRef.safeParse(data);
   if (!ref.success) return missingFacts("withdrawal", ref.error.issues[0]?.path);
-  const delivery = { id: ref.data.id, ...stamp, announced: announcedFacts(data) };
+  const delivery = signedDelivery(ref.data.id, stamp, data, withdrawalRecord);
   const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(delivery);
   return appliedAnswer(c, "withdrawal", outcome) ?? notOurs(c, "withdrawal", ref.data.orderId);
 }
