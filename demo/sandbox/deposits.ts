@@ -176,7 +176,8 @@ export function depositWebhookData(d: DepositRecord) {
     ...depositView(d),
     depositTransactionHash: d.txHash,
     actuallyReceivedAmount: received,
-    actuallyReceivedAmountUsd: received && cryptoToUsd(received, d.cryptoCurrencyCode),
+    actuallyReceivedAmountUsd:
+      received === null ? null : cryptoToUsd(received, d.cryptoCurrencyCode),
   };
 }
 
