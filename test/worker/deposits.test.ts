@@ -375,6 +375,18 @@ describe("deposit.statusChanged webhooks", () => {
     });
   });
 
+  it("applies a delivery's whole deposit as a read: completed with its settlement, no GET /deposit", async () => {
+    const sub = uniqueSub("rec");
+    const orderId = `cc-${sub}`;
+    const { body } = await openTopUp(sub, { cryptoCurrencyCode: "TRX" });
+    await simulateDeposit(orderId, "completed", "50");
+    const reads = (await upstreamRequests("/deposit", "GET")).length;
+    for (const d of await depositDeliveries(orderId)) expect((await deliver(d)).status).toBe(200);
+    expect((await upstreamRequests("/deposit", "GET")).length).toBe(reads);
+    const snap = ((await (await worker(`/v1/deposits/${body.data.id}`)).json()) as Body).data;
+    expect([snap.status, snap.settlement?.received]).toEqual(["completed", "50"]);
+  });
+
   it("dedupes a repeated delivery and never moves a completed top-up backwards", async () => {
     const sub = uniqueSub("dup");
     const orderId = `cc-${sub}`;
