@@ -16,14 +16,17 @@
  * 5. realistic load: 1,000 checkouts with one watcher each, 100 webhooks/s for 30 s, after a
  *    pass at 30/s (where this machine's knee is); workerd memory per 1,000 watchers and over 10
  *    connect + disconnect rounds;
- * 6. widget first paint in Chromium (4× CPU, slow 4G).
+ * 6. widget first paint in Chromium (4× CPU, slow 4G);
+ * 7. connect-and-abort rounds: workerd memory over BENCH_ABORT_ROUNDS (30) rounds of
+ *    BENCH_ABORT_STREAMS (500) SSE streams aborted by the client (issue 20, item 13).
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
  * BENCH_LOAD_RATE (30,100: one pass per rate, the highest gives the issue's figures),
  * BENCH_LOAD_SECONDS (30), BENCH_LOAD_ROUNDS (10), BENCH_STATE_DIR (/dev/shm when it exists:
  * where wrangler keeps local Durable Object storage),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint (stages to skip).
+ * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,aborts (stages to skip).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -32,6 +35,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startDemo } from "../demo/run.ts";
 import { mintCheckoutToken } from "../worker/token/mint.ts";
+import { abortRounds } from "./bench/abort-rounds.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
 import { realisticLoad } from "./bench/load.ts";
@@ -338,6 +342,16 @@ try {
       keep("widget_time_to_picker_ms", paint.pickerMs);
     } else if (paint === null)
       row("widget first paint", "skipped: no Chromium at /usr/bin/chromium");
+  }
+  if (!SKIP.has("aborts")) {
+    await abortRounds({
+      workerUrl,
+      workerPort: demo.ports.worker,
+      open: (i, baseUrl) => openLocked(baseUrl, `abort-${run}-${i}`, 200_000 + i),
+      checkouts: env("BENCH_ABORT_CHECKOUTS", 10),
+      streams: env("BENCH_ABORT_STREAMS", 500),
+      rounds: env("BENCH_ABORT_ROUNDS", 30),
+    }).catch((error: Error) => row("aborts", `failed: ${error.message.split("\n")[0]}`));
   }
   // Last: under wrangler dev the load can exhaust workerd's file descriptors (see README).
   if (!SKIP.has("load")) {
