@@ -5,28 +5,11 @@
  * with no subscriber, no heartbeat timer (`watched()` false), and a later watcher is served as
  * usual. Memory over many rounds is the bench's figure (`scripts/bench/abort-rounds.ts`).
  */
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OrderObject } from "../../worker/order/order-object.ts";
-import { openCheckout, sleep, uniqueSub, worker } from "./helpers.ts";
+import { openCheckout, uniqueSub, worker } from "./helpers.ts";
+import { hubState as hubOf, hubUntil } from "./sse-frames.ts";
 
-function hubOf(checkoutId: string) {
-  const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
-  return runInDurableObject(stub, (order: OrderObject) => ({
-    size: order.hub.size,
-    watched: (order as unknown as { watched(): boolean }).watched(),
-  }));
-}
-
-async function drained(checkoutId: string) {
-  let state = await hubOf(checkoutId);
-  for (let i = 0; i < 60 && state.size > 0; i++) {
-    await sleep(50);
-    state = await hubOf(checkoutId);
-  }
-  return state;
-}
+const drained = (checkoutId: string) => hubUntil(checkoutId, (w) => w.size === 0);
 
 describe("aborted streams leave nothing behind (issue 20, item 13)", () => {
   it("300 connect-and-abort streams in three ways: the hub forgets every one", async () => {
