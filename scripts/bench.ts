@@ -19,6 +19,8 @@
  * 6. widget first paint in Chromium (4× CPU, slow 4G);
  * 7. the order list: a page of 50 out of 100,000 orders seeded into the account index
  *    (`bench/index/`, its own `wrangler dev`), p50 and p99.
+ * 8. connect-and-abort rounds: workerd memory over BENCH_ABORT_ROUNDS (30) rounds of
+ *    BENCH_ABORT_STREAMS (500) SSE streams aborted by the client (issue 20, item 13).
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
@@ -26,7 +28,8 @@
  * BENCH_LOAD_SECONDS (30), BENCH_LOAD_ROUNDS (10), BENCH_STATE_DIR (/dev/shm when it exists:
  * where wrangler keeps local Durable Object storage),
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders (stages to skip).
+ * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts (stages to skip).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,6 +38,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startDemo } from "../demo/run.ts";
 import { mintCheckoutToken } from "../worker/token/mint.ts";
+import { abortRounds } from "./bench/abort-rounds.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
 import { realisticLoad } from "./bench/load.ts";
@@ -347,6 +351,16 @@ try {
     await ordersListBench(env("BENCH_ORDERS", 100_000), env("BENCH_ORDERS_REQUESTS", 300)).catch(
       (error: Error) => row("orders", `failed: ${error.message.split("\n")[0]}`),
     );
+  }
+  if (!SKIP.has("aborts")) {
+    await abortRounds({
+      workerUrl,
+      workerPort: demo.ports.worker,
+      open: (i, baseUrl) => openLocked(baseUrl, `abort-${run}-${i}`, 200_000 + i),
+      checkouts: env("BENCH_ABORT_CHECKOUTS", 10),
+      streams: env("BENCH_ABORT_STREAMS", 500),
+      rounds: env("BENCH_ABORT_ROUNDS", 30),
+    }).catch((error: Error) => row("aborts", `failed: ${error.message.split("\n")[0]}`));
   }
   // Last: under wrangler dev the load can exhaust workerd's file descriptors (see README).
   if (!SKIP.has("load")) {

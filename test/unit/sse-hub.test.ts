@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SseHub, sseFrame } from "../../worker/events/sse.ts";
+import { MAX_SUBSCRIBERS, PROBE_MS, SseHub, sseFrame } from "../../worker/events/sse.ts";
 
 async function readSome(res: Response, until: (text: string) => boolean): Promise<string> {
   const reader = res.body!.getReader();
@@ -90,6 +90,37 @@ describe("SseHub", () => {
     const text = await readSome(res, () => false);
     expect(text).toContain("id: 9");
     expect(text.endsWith("<EOF>")).toBe(true);
+    expect(hub.size).toBe(0);
+  });
+});
+
+describe("SseHub bounds (issue 20, item 13)", () => {
+  it("writes one probe comment to a new stream PROBE_MS after it opened (a dead socket then fails)", async () => {
+    expect(PROBE_MS).toBeLessThanOrEqual(1_000);
+    const hub = new SseHub({ heartbeatMs: 60_000, probeMs: 20 });
+    const a = hub.open([], { close: false });
+    const b = hub.open([], { close: false });
+    for (const res of [a, b]) {
+      const text = await readSome(res, (t) => t.includes(": probe"));
+      expect(text).toContain(": probe\n\n");
+    }
+    hub.closeAll();
+  });
+
+  it("keeps at most maxSubscribers streams: the oldest is closed to admit a new one", async () => {
+    expect(MAX_SUBSCRIBERS).toBeGreaterThanOrEqual(1_000);
+    const hub = new SseHub({ maxSubscribers: 3, probeMs: 60_000 });
+    const streams = Array.from({ length: 5 }, () => hub.open([], { close: false }));
+    expect(hub.size).toBe(3);
+    // The two oldest ended (closed, readable to their end); the newest three are open.
+    for (const res of streams.slice(0, 2)) {
+      expect((await readSome(res, () => false)).endsWith("<EOF>")).toBe(true);
+    }
+    hub.broadcast(sseFrame(9, "{}"), false);
+    for (const res of streams.slice(2)) {
+      expect(await readSome(res, (t) => t.includes("id: 9"))).toContain("id: 9");
+    }
+    hub.closeAll();
     expect(hub.size).toBe(0);
   });
 });

@@ -1,7 +1,12 @@
 /**
  * Reads server-sent events from a worker response in tests: snapshots until `count` arrived
- * or the stream ended, and whether the server closed the stream right after.
+ * or the stream ended, and whether the server closed the stream right after; and the state of
+ * an order's SSE hub.
  */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+
 export interface Frame<T> {
   id: number;
   data: T;
@@ -44,4 +49,24 @@ export async function readFrames<T>(
   }
   await reader.cancel().catch(() => {});
   return { frames, ended };
+}
+
+/** An order's SSE hub as the reconciliation sees it: open streams, and whether it is watched. */
+export async function hubState(checkoutId: string): Promise<{ size: number; watched: boolean }> {
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
+  return runInDurableObject(stub, (order: OrderObject) => ({
+    size: order.hub.size,
+    // `watched()` is what the reconciliation schedule reads (protected on the class).
+    watched: (order as unknown as { watched(): boolean }).watched(),
+  }));
+}
+
+/** Polls the hub until `done` holds (at most ~3 s, far below a 15 s heartbeat). */
+export async function hubUntil(checkoutId: string, done: (w: { size: number }) => boolean) {
+  let state = await hubState(checkoutId);
+  for (let i = 0; i < 60 && !done(state); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    state = await hubState(checkoutId);
+  }
+  return state;
 }

@@ -4,30 +4,9 @@
  * to the Durable Object), so `watched()` — which keeps the invoice reads at the watched
  * cadence — turns false with it.
  */
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { OrderObject } from "../../worker/order/order-object.ts";
-import { openCheckout, sleep, uniqueSub, worker } from "./helpers.ts";
-
-async function watchers(checkoutId: string): Promise<{ size: number; watched: boolean }> {
-  const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
-  return runInDurableObject(stub, (order: OrderObject) => ({
-    size: order.hub.size,
-    // `watched()` is what the reconciliation schedule reads (protected on the class).
-    watched: (order as unknown as { watched(): boolean }).watched(),
-  }));
-}
-
-/** Polls the object's state until `done` holds (at most ~2 s, far below a 15 s heartbeat). */
-async function until(checkoutId: string, done: (w: { size: number }) => boolean) {
-  let state = await watchers(checkoutId);
-  for (let i = 0; i < 40 && !done(state); i++) {
-    await sleep(50);
-    state = await watchers(checkoutId);
-  }
-  return state;
-}
+import { openCheckout, uniqueSub, worker } from "./helpers.ts";
+import { hubUntil as until, hubState as watchers } from "./sse-frames.ts";
 
 describe("a gone watcher", () => {
   it("leaves the hub as soon as its stream is cancelled, and the order is no longer watched", async () => {

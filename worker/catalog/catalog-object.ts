@@ -29,6 +29,7 @@ import {
   type CatalogList,
   type CatalogRpc,
   type Lists,
+  stillFresh,
 } from "./catalog-rpc.ts";
 
 export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
@@ -43,7 +44,7 @@ export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
    */
   list(which: CatalogList, now: number): Promise<CatalogAnswer<Lists>> {
     const entry = this.#entry;
-    if (entry && (entry.expiresAt === null || entry.expiresAt > now)) return entry.value;
+    if (entry && (entry.expiresAt === null || stillFresh(entry.expiresAt, now))) return entry.value;
     const next = { expiresAt: null as number | null, value: this.#fetch(which, now) };
     this.#entry = next;
     next.value.then(

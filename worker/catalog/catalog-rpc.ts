@@ -27,6 +27,18 @@ export const CATALOG_FAILURE_TTL_MS = 10_000;
  */
 export type CatalogList = { kind: "crypto" } | { kind: "fiat" };
 
+/**
+ * True while an answer that expires at `expiresAt` may still be reused at `now`: not yet
+ * expired, and not further ahead than one period (a clock that went back never makes an answer,
+ * a failure above all, live for longer than its period).
+ *
+ * @example
+ * stillFresh(answerExpiresAt(answer), Date.now());
+ */
+export function stillFresh(expiresAt: number, now: number): boolean {
+  return expiresAt > now && expiresAt - now <= CATALOG_TTL_MS;
+}
+
 /** A list with the time it was fetched from the service. */
 export interface FetchedList<T> {
   fetchedAt: number;

@@ -26,6 +26,7 @@ import {
   answerExpiresAt,
   CATALOG_TTL_MS,
   type CatalogList,
+  stillFresh,
   unwrapCatalogAnswer,
 } from "./catalog-rpc.ts";
 
@@ -84,7 +85,7 @@ async function fromCatalogObject<T>(key: string, which: CatalogList, now: number
 async function cached<T>(key: string, which: CatalogList): Promise<T> {
   const now = catalogClock.now();
   const hit = memory.get(key) as Entry<T> | undefined;
-  if (hit && hit.expiresAt > now) return hit.value;
+  if (hit && stillFresh(hit.expiresAt, now)) return hit.value;
   const cacheUrl = `https://catalog.crypto-checkout.internal/${encodeURIComponent(key)}`;
   // Until the list arrives, concurrent callers share this entry; its expiry is then set from
   // the list's fetch time (an entry copied from the Cache API keeps that entry's age).
