@@ -99,6 +99,43 @@ describe("GET /v1/notifications", () => {
     expect([...created].sort().reverse()).toEqual(created);
   });
 
+  it("pages newest first with a cursor; a newer version of a row replaces it, an older one does not", async () => {
+    const invoiceNumber = uniqueSub("nc");
+    const view = (i: number, status: NotificationView["status"]): NotificationView => ({
+      id: `evt_${crypto.randomUUID()}`,
+      type: "order.status_changed",
+      invoiceNumber,
+      status,
+      attempts: 1,
+      lastAttemptAt: null,
+      lastError: null,
+      nextAttemptAt: null,
+      createdAt: `2026-03-01T00:00:0${i}.000Z`,
+      deliveredAt: null,
+    });
+    const feed = (v: NotificationView, version: number) => ({
+      key: v.id,
+      kind: "notification" as const,
+      version,
+      body: JSON.stringify(v),
+    });
+    const views = [1, 2, 3, 4, 5].map((i) => view(i, "pending"));
+    await testIndex().applyFeed(
+      "order:seeded",
+      views.map((v) => feed(v, 2)),
+    );
+    await testIndex().applyFeed("order:seeded", [feed({ ...views[0]!, status: "failed" }, 3)]);
+    await testIndex().applyFeed("order:seeded", [feed({ ...views[1]!, status: "failed" }, 1)]);
+    const first = await list(`invoiceNumber=${invoiceNumber}&limit=2`);
+    const second = await list(`invoiceNumber=${invoiceNumber}&limit=2&cursor=${first.nextCursor}`);
+    const third = await list(`invoiceNumber=${invoiceNumber}&limit=2&cursor=${second.nextCursor}`);
+    const ids = [...first.data, ...second.data, ...third.data].map((n) => n.id);
+    expect(ids).toEqual([...views].reverse().map((v) => v.id));
+    expect(third.nextCursor).toBeNull();
+    const failed = await list(`invoiceNumber=${invoiceNumber}&status=failed`);
+    expect(failed.data.map((n) => n.id)).toEqual([views[0]!.id]);
+  });
+
   it.each([
     ["status=lost", "status must be pending, delivered or failed"],
     ["limit=0", "limit must be a whole number from 1 to 100"],
