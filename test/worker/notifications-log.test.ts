@@ -13,6 +13,7 @@ import { app } from "../../worker/app.ts";
 import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
+import { backfillFeed } from "../../worker/events/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { eventually, testIndex } from "./account-index.ts";
 import {
@@ -215,6 +216,45 @@ describe("a notification that used up its tries", () => {
     const still = await list(`status=failed&invoiceNumber=${sub}`);
     expect(still.data.map((n) => n.id)).not.toContain(paidNote.id);
     expect(still.data).toHaveLength(failed.length - 1);
+  });
+
+  it("an object made before the index reports its notifications when it next starts (backfill)", async () => {
+    const sub = uniqueSub("nb");
+    const stub = await paidOrder(sub);
+    await runDurableObjectAlarm(stub);
+    // As an older object: the notifications are in its outbox, the feed never saw them, and
+    // the index has none of them.
+    const ids = await runInDurableObject(stub, (o: OrderObject) => {
+      o.store.sql.exec("DELETE FROM index_feed WHERE kind = 'notification'");
+      return o.store.sql
+        .exec<{ id: string }>("SELECT id FROM outbox")
+        .toArray()
+        .map((r) => r.id);
+    });
+    await runInDurableObject(
+      testIndex() as unknown as DurableObjectStub<AccountObject>,
+      (_o, state) => {
+        state.storage.sql.exec("DELETE FROM notifications WHERE invoice_number = ?", sub);
+      },
+    );
+    expect((await list(`invoiceNumber=${sub}`)).data).toEqual([]);
+    // What a start does (`StoredObject`'s constructor): report, then arm the alarm.
+    const reported = await runInDurableObject(stub, async (o: OrderObject, state) => {
+      const n = backfillFeed(o.store.sql, Date.now());
+      await state.storage.setAlarm(Date.now());
+      return n;
+    });
+    expect(reported).toBe(ids.length);
+    await runDurableObjectAlarm(stub);
+    const listed = await eventually(async () => {
+      const p = await list(`invoiceNumber=${sub}`);
+      return p.data.length === ids.length ? p.data : null;
+    });
+    expect(listed.map((n) => n.id).sort()).toEqual([...ids].sort());
+    // Once reported, nothing is missing: a second start reports nothing.
+    expect(
+      await runInDurableObject(stub, (o: OrderObject) => backfillFeed(o.store.sql, Date.now())),
+    ).toBe(0);
   });
 
   it("redeliver: an unknown or malformed id is 404 not_found and changes nothing", async () => {
