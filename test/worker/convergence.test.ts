@@ -72,9 +72,11 @@ const orderStub = (checkoutId: string) => env.ORDERS.get(env.ORDERS.idFromName(c
 
 /** Makes every followed read of an object due now, then runs its alarm once. */
 async function reconcileNow(stub: DurableObjectStub) {
+  const now = Date.now();
   await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
     state.storage.sql.exec(
-      "UPDATE upstream_objects SET next_read_at = 0 WHERE next_read_at IS NOT NULL",
+      "UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL",
+      now,
     );
   });
   await runDurableObjectAlarm(stub);
