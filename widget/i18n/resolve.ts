@@ -19,7 +19,6 @@ import { LOCALES, RTL } from "./locales.ts";
 
 const MAX_CANDIDATES = 12;
 const ALIASES: Record<string, string> = { no: "nb", nn: "nb" };
-const known = new Set(LOCALES);
 
 /** The outcome: `catalogue` names the messages, `locale` formats numbers and dates. */
 export interface Resolved {
@@ -54,13 +53,18 @@ function parse(raw: string | null | undefined): [string, Intl.Locale] | null {
 }
 
 /**
- * Resolves the shopper's catalogue from the tags in order of preference (empty ones skipped).
+ * Resolves the shopper's catalogue from the tags in order of preference (empty ones skipped),
+ * among `locales` (the registry's; a test may pass its own).
  *
  * @example
  * resolveLocale([null, "", "zh-TW", "en"]) // { locale: "zh-TW", catalogue: "zh-Hant" }
  * resolveLocale(["sw"]) // { locale: "sw", catalogue: "en" }
  */
-export function resolveLocale(requested: readonly (string | null | undefined)[]): Resolved {
+export function resolveLocale(
+  requested: readonly (string | null | undefined)[],
+  locales: readonly string[] = LOCALES,
+): Resolved {
+  const known = new Set(locales);
   let first: string | undefined;
   for (const raw of requested.slice(0, MAX_CANDIDATES)) {
     const parsed = parse(raw);
