@@ -11,7 +11,7 @@ import { DEFAULT_ENDPOINTS, workerDemoVars } from "../../scripts/dev-vars.ts";
 describe("the demo shop's name", () => {
   it("the worker names the merchant as the storefront does", () => {
     const page = layout({ title: "Shop", current: "shop", main: html`<h1>x</h1>` }).value;
-    const name = workerDemoVars(DEFAULT_ENDPOINTS).DISPLAY_NAME;
+    const name = workerDemoVars(DEFAULT_ENDPOINTS).DISPLAY_NAME ?? "";
     expect(name).toBe("Cedar & Bean");
     expect(page).toContain(`</span> ${name.replace("&", "&amp;")}</a>`);
     expect(page).toContain(`<title>Shop · Cedar &amp; Bean</title>`);
