@@ -6,6 +6,7 @@
  */
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import Big from "big.js";
+import { expectedFault } from "../expected-faults.ts";
 import { deliver, merchant, postJson, simulate } from "../worker/helpers.ts";
 import { timePasses } from "./clock.ts";
 import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
@@ -104,9 +105,9 @@ async function perform(world: World, step: Step): Promise<void> {
         await evictDurableObject(world.stub).catch(() => {});
       } else {
         stats.inject("restart:abort");
-        await runInDurableObject(world.stub, (_o, state) => state.abort("sim restart")).catch(
-          () => {},
-        );
+        await runInDurableObject(world.stub, (_o, state) =>
+          state.abort(expectedFault("sim restart")),
+        ).catch(() => {});
       }
       world.note(`restart ${step.how}`);
       return;

@@ -10,7 +10,6 @@ import {
   attempted,
   CURRENCIES,
   FakeEventSource,
-  ok,
   opening,
   payment,
   renderCheckout,
