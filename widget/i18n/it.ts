@@ -51,7 +51,7 @@ export const it: Messages = {
   statusRemainderBelowMinimum:
     "Restano da pagare {due}, meno del pagamento minimo accettato dal servizio ({minimum}). Il negozio rimborserà o accetterà questo ordine; qui non c'è altro da pagare.",
   refundTooSmall:
-    "{excess} {code} è inferiore al rimborso minimo ({minimum} {code} comprese le commissioni), quindi non può essere restituito.",
+    "{excess} {code} è meno delle commissioni di rete di un rimborso ({minimum} {code}), quindi non può essere restituito automaticamente. Per domande su questo importo, contatta il negozio.",
   payTitle: "Invia il pagamento",
   sendExactly: "Invia esattamente",
   sendRemaining: "Invia l'importo restante",

@@ -50,7 +50,7 @@ export const pl: Messages = {
   statusRemainderBelowMinimum:
     "Do zapłaty pozostaje {due}, mniej niż najmniejsza płatność akceptowana przez usługę ({minimum}). Sklep zwróci pieniądze albo przyjmie to zamówienie; nie trzeba tu już nic płacić.",
   refundTooSmall:
-    "{excess} {code} to mniej niż najmniejszy możliwy zwrot ({minimum} {code} z opłatami), więc nie można tej kwoty odesłać.",
+    "{excess} {code} to mniej niż opłaty sieciowe za zwrot ({minimum} {code}), więc tej kwoty nie można odesłać automatycznie. Jeśli masz pytania, skontaktuj się ze sklepem.",
   payTitle: "Wyślij płatność",
   sendExactly: "Wyślij dokładnie",
   sendRemaining: "Wyślij pozostałą kwotę",
