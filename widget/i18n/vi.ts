@@ -1,0 +1,97 @@
+/** @module Vietnamese messages. */
+import type { Messages } from "./en.ts";
+
+export const vi: Messages = {
+  loading: "Đang tải trang thanh toán…",
+  testMode:
+    "Chế độ thử nghiệm — chỉ dùng mạng thử nghiệm. Tuyệt đối không gửi tiền thật (mainnet).",
+  orderTotal: "Tổng đơn hàng",
+  chooseCurrency: "Chọn cách thanh toán",
+  noCurrencies: "Hiện không có loại tiền mã hóa nào khả dụng. Vui lòng thử lại sau.",
+  statusWaiting: "Đang chờ bạn thanh toán…",
+  statusNew: "Chưa thanh toán.",
+  partialAcrossAttempts: "Đã thanh toán {paid} trên tổng {total}.",
+  tryAgain: "Thử lại",
+  backToShop: "Quay lại cửa hàng",
+  addressInvalid: "Đây không phải là địa chỉ {code} hợp lệ trên mạng {network}.",
+  errorRefundAddressFrozen:
+    "Một khoản hoàn tiền đang được gửi đến địa chỉ này; không thể thay đổi địa chỉ nữa.",
+  errorGeneric: "Đã xảy ra lỗi. Vui lòng thử lại.",
+  errorNetwork: "Không kết nối được với dịch vụ thanh toán. Hãy kiểm tra kết nối mạng và thử lại.",
+  errorToken: "Liên kết thanh toán này không hợp lệ. Vui lòng quay lại cửa hàng và bắt đầu lại.",
+  errorTokenExpired: "Liên kết thanh toán này đã hết hạn. Vui lòng tải lại trang.",
+  errorNoToken: "Giao dịch thanh toán này thiếu token. Cửa hàng cần đặt thuộc tính token.",
+  errorConflict:
+    "Đơn hàng này đã có một khoản thanh toán với số tiền khác. Vui lòng liên hệ cửa hàng.",
+  errorBelowMinimum: "Số tiền thấp hơn mức tối thiểu mà phương thức thanh toán này chấp nhận.",
+  errorBusy: "Dịch vụ thanh toán đang bận. Vui lòng thử lại sau giây lát.",
+  errorRateLimited: "Bạn đã thử quá nhiều lần. Vui lòng chờ một phút rồi thử lại.",
+  errorCurrency: "Loại tiền này hiện không khả dụng. Vui lòng chọn loại khác.",
+  errorConfig: "Cửa hàng chưa thiết lập thanh toán. Vui lòng liên hệ cửa hàng.",
+  errorNotFound:
+    "Giao dịch thanh toán này không còn tồn tại. Vui lòng quay lại cửa hàng và bắt đầu lại.",
+  errorOrderPaid: "Đơn hàng này đã được thanh toán.",
+  statusRefunded: "Đơn hàng này đã được hoàn tiền. Vui lòng liên hệ cửa hàng để mua lại.",
+  errorContactShop: "Không thể thanh toán đơn hàng này tại đây. Vui lòng liên hệ cửa hàng.",
+  errorAttemptOpen:
+    "Đơn hàng này vẫn còn một khoản thanh toán đang mở. Vui lòng chờ một lát rồi thử lại.",
+  retry: "Thử lại lần nữa",
+  errorOrigin:
+    "Trang web này không được phép dùng trang thanh toán này. Vui lòng báo cho cửa hàng.",
+  reconnecting: "Mất kết nối — đang kết nối lại…",
+  statusProcessing: "Đã phát hiện khoản thanh toán — đang chờ mạng xác nhận.",
+  statusSuspended:
+    "Khoản thanh toán của bạn đang được xem xét. Bạn không cần làm gì; trang này sẽ tự cập nhật.",
+  statusPaid: "Đã thanh toán — cảm ơn bạn!",
+  statusOverpaid: "Đã thanh toán — bạn đã gửi dư {extra} so với số tiền cần trả.",
+  statusPartial: "Đã nhận {received} trên {amount} {code}.",
+  statusPartialEnded:
+    "Đã nhận {received} trên {amount} {code} trước khi hết thời hạn thanh toán này. Hãy thử lại để trả nốt {due} còn thiếu.",
+  statusExpired: "Lần thanh toán này đã hết hạn trước khi nhận được tiền.",
+  statusFailed: "Lần thanh toán này không thành công.",
+  statusCancelled: "Lần thanh toán này đã bị hủy.",
+  statusRemainderBelowMinimum:
+    "Còn thiếu {due}, ít hơn khoản thanh toán nhỏ nhất mà dịch vụ chấp nhận ({minimum}). Cửa hàng sẽ hoàn tiền hoặc chấp nhận đơn hàng này; bạn không cần trả thêm gì ở đây.",
+  refundTooSmall:
+    "{excess} {code} ít hơn phí mạng của một lần hoàn tiền ({minimum} {code}), nên không thể tự động gửi trả lại. Nếu có thắc mắc về khoản này, hãy liên hệ cửa hàng.",
+  payTitle: "Gửi khoản thanh toán",
+  sendExactly: "Gửi chính xác",
+  sendRemaining: "Gửi số tiền còn lại",
+  toAddress: "Đến địa chỉ này",
+  copy: "Sao chép",
+  copied: "Đã sao chép vào bộ nhớ tạm",
+  copyFailed: "Không sao chép được — hãy chọn văn bản",
+  qrFailed: "Không tải được mã QR: hãy sao chép số tiền và địa chỉ.",
+  openWallet: "Mở trong ví",
+  sendOnly:
+    "Chỉ gửi {code} và chỉ qua mạng {network}. Nếu gửi đồng tiền khác hoặc dùng mạng khác, bạn sẽ mất số tiền đó.",
+  expiresIn: "Hết hạn sau {time}",
+  expired: "Đã hết thời hạn thanh toán.",
+  changeCurrency: "Đổi loại tiền",
+  qrLabel: "Mã QR: thanh toán {amount} {code} qua mạng {network} đến {address}",
+  hostedIntro:
+    "Tiếp tục trên trang thanh toán; khung này sẽ tự cập nhật khi khoản thanh toán của bạn đến.",
+  openPaymentPage: "Mở trang thanh toán",
+  payOnPhone: "Thanh toán bằng điện thoại",
+  phoneQr: "Quét để mở trang thanh toán trên điện thoại.",
+  refundTitle: "Địa chỉ nhận hoàn tiền",
+  refundHelp: "Địa chỉ {code} của bạn trên mạng {network}, phòng khi cần hoàn tiền.",
+  refundSave: "Lưu địa chỉ nhận hoàn tiền",
+  refundSaved: "Đã lưu địa chỉ nhận hoàn tiền.",
+  addressChecksum: "Địa chỉ này bị gõ sai (checksum không khớp).",
+  addressTestnet:
+    "Chế độ thử nghiệm: hãy dùng địa chỉ mạng thử nghiệm, không dùng địa chỉ mainnet.",
+  topUpTitle: "Nạp tiền bằng {code} qua mạng {network}",
+  topUpChoose: "Chọn loại tiền để nạp",
+  topUpSendTo: "Gửi số tiền bất kỳ đến địa chỉ này",
+  topUpMinimum: "Số tiền nạp tối thiểu: {amount} {code}",
+  topUpFee: "Phí dịch vụ: {percent}% số tiền bạn gửi",
+  topUpNetworkFee: "Phí mạng: {amount} {code}",
+  topUpWaiting: "Đang chờ khoản nạp của bạn…",
+  topUpProcessing: "Đã phát hiện khoản nạp — đang chờ mạng xác nhận.",
+  topUpCompleted: "Đã cộng {net} {code}.",
+  topUpBreakdown: "Đã nhận {received} − phí dịch vụ {commission} − phí mạng {fee} = {net} {code}",
+  topUpFailed: "Khoản nạp này không thành công. Vui lòng liên hệ cửa hàng.",
+  topUpExpired: "Địa chỉ nạp này đã hết hạn.",
+  topUpCancelled: "Khoản nạp này đã bị hủy.",
+};
