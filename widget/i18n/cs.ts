@@ -61,7 +61,7 @@ export const cs: Messages = {
   qrFailed: "QR kód se nepodařilo načíst: zkopírujte částku a adresu.",
   openWallet: "Otevřít v peněžence",
   sendOnly:
-    "Posílejte pouze {code}, a to jen přes síť {network}. Jiná mince nebo jiná síť znamená ztrátu prostředků.",
+    "Posílejte pouze {code} a pouze v síti {network}. Pokud pošlete jinou měnu nebo použijete jinou síť, o prostředky přijdete.",
   expiresIn: "Vyprší za {time}",
   expired: "Čas na tuto platbu vypršel.",
   changeCurrency: "Změnit měnu",

@@ -39,7 +39,7 @@ export const he: Messages = {
   statusOverpaid: "שולם — נשלחו {extra} יותר מהנדרש.",
   statusPartial: "התקבלו {received} מתוך {amount} {code}.",
   statusPartialEnded:
-    "התקבלו {received} מתוך {amount} {code} לפני שחלון התשלום נסגר. אפשר לנסות שוב כדי לשלם את היתרה, {due}.",
+    "התקבלו {received} מתוך {amount} {code} לפני שהזמן לתשלום הסתיים. אפשר לנסות שוב כדי לשלם את היתרה, {due}.",
   statusExpired: "תוקף ניסיון התשלום הזה פג לפני שהגיע תשלום.",
   statusFailed: "ניסיון התשלום הזה נכשל.",
   statusCancelled: "ניסיון התשלום הזה בוטל.",
@@ -59,7 +59,7 @@ export const he: Messages = {
   sendOnly:
     "יש לשלוח רק {code} ורק ברשת {network}. שליחת מטבע אחר או שימוש ברשת אחרת יגרמו לאובדן הכסף.",
   expiresIn: "התוקף יפוג בעוד {time}",
-  expired: "חלון התשלום נסגר.",
+  expired: "הזמן לתשלום הסתיים.",
   changeCurrency: "החלפת מטבע",
   qrLabel: "קוד QR: תשלום של {amount} {code} ברשת {network} לכתובת {address}",
   hostedIntro: "יש להמשיך בדף התשלום; התיבה הזו תתעדכן מעצמה כשהתשלום יגיע.",

@@ -63,7 +63,7 @@ export const hu: Messages = {
   qrFailed: "A QR-kód nem töltődött be: másolja ki az összeget és a címet.",
   openWallet: "Megnyitás a tárcában",
   sendOnly:
-    "Csak {code} pénznemet küldjön, és csak a(z) {network} hálózaton. Más érme vagy más hálózat esetén a pénz elvész.",
+    "Csak {code} pénznemet küldjön, és csak a(z) {network} hálózaton. Ha más érmét küld vagy más hálózatot használ, a pénz elvész.",
   expiresIn: "{time} múlva lejár",
   expired: "A fizetésre szánt idő lejárt.",
   changeCurrency: "Pénznem módosítása",

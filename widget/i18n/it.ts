@@ -44,7 +44,7 @@ export const it: Messages = {
   statusOverpaid: "Pagato — hai inviato {extra} in più del necessario.",
   statusPartial: "Ricevuti {received} di {amount} {code}.",
   statusPartialEnded:
-    "Ricevuti {received} di {amount} {code} prima della chiusura di questa finestra di pagamento. Riprova per pagare i {due} ancora dovuti.",
+    "Ricevuti {received} di {amount} {code} prima che scadesse il tempo per questo pagamento. Riprova per pagare i {due} ancora dovuti.",
   statusExpired: "Questo tentativo di pagamento è scaduto prima che arrivasse un pagamento.",
   statusFailed: "Questo tentativo di pagamento non è riuscito.",
   statusCancelled: "Questo tentativo di pagamento è stato annullato.",
@@ -62,9 +62,9 @@ export const it: Messages = {
   qrFailed: "Impossibile caricare il codice QR: copia l'importo e l'indirizzo.",
   openWallet: "Apri nel wallet",
   sendOnly:
-    "Invia solo {code} sulla rete {network}. Se invii un'altra moneta o usi un'altra rete, i fondi andranno persi.",
+    "Invia solo {code} e solo sulla rete {network}. Se invii un'altra moneta o usi un'altra rete, i fondi andranno persi.",
   expiresIn: "Scade tra {time}",
-  expired: "La finestra di pagamento è chiusa.",
+  expired: "Il tempo per questo pagamento è scaduto.",
   changeCurrency: "Cambia valuta",
   qrLabel: "Codice QR: paga {amount} {code} sulla rete {network} a {address}",
   hostedIntro:

@@ -63,7 +63,7 @@ export const nl: Messages = {
   qrFailed: "De QR-code kon niet laden: kopieer het bedrag en het adres.",
   openWallet: "Openen in wallet",
   sendOnly:
-    "Stuur alleen {code} via het {network}-netwerk. Met een andere munt of een ander netwerk raak je je geld kwijt.",
+    "Stuur alleen {code}, en alleen via het {network}-netwerk. Stuur je een andere munt of gebruik je een ander netwerk, dan raak je je geld kwijt.",
   expiresIn: "Verloopt over {time}",
   expired: "Deze betaaltermijn is verlopen.",
   changeCurrency: "Andere valuta kiezen",

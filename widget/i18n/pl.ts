@@ -61,7 +61,7 @@ export const pl: Messages = {
   qrFailed: "Nie udało się wczytać kodu QR: skopiuj kwotę i adres.",
   openWallet: "Otwórz w portfelu",
   sendOnly:
-    "Wysyłaj wyłącznie {code} w sieci {network}. Inna moneta lub inna sieć oznacza utratę środków.",
+    "Wysyłaj wyłącznie {code} i wyłącznie w sieci {network}. Jeśli wyślesz inną monetę lub użyjesz innej sieci, środki przepadną.",
   expiresIn: "Wygasa za {time}",
   expired: "Czas na tę płatność minął.",
   changeCurrency: "Zmień walutę",

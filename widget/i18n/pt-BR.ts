@@ -62,7 +62,7 @@ export const ptBR: Messages = {
   qrFailed: "Não foi possível carregar o QR code: copie o valor e o endereço.",
   openWallet: "Abrir na carteira",
   sendOnly:
-    "Envie somente {code} pela rede {network}. Se enviar outra moeda ou usar outra rede, você perderá os fundos.",
+    "Envie somente {code} e somente pela rede {network}. Se enviar outra moeda ou usar outra rede, você perderá os fundos.",
   expiresIn: "Expira em {time}",
   expired: "O prazo deste pagamento terminou.",
   changeCurrency: "Trocar moeda",

@@ -61,7 +61,7 @@ export const pt: Messages = {
   qrFailed: "Não foi possível carregar o código QR: copie o montante e o endereço.",
   openWallet: "Abrir na carteira",
   sendOnly:
-    "Envie apenas {code} na rede {network}. Se enviar outra moeda ou usar outra rede, perderá os fundos.",
+    "Envie apenas {code} e apenas na rede {network}. Se enviar outra moeda ou usar outra rede, perderá os fundos.",
   expiresIn: "Expira dentro de {time}",
   expired: "O prazo deste pagamento terminou.",
   changeCurrency: "Mudar de moeda",

@@ -61,7 +61,7 @@ export const ro: Messages = {
   qrFailed: "Codul QR nu s-a putut încărca: copiați suma și adresa.",
   openWallet: "Deschideți în portofel",
   sendOnly:
-    "Trimiteți doar {code} și doar prin rețeaua {network}. Dacă trimiteți altă monedă sau folosiți altă rețea, fondurile se pierd.",
+    "Trimiteți doar {code} și doar prin rețeaua {network}. Dacă trimiteți altă monedă sau folosiți altă rețea, veți pierde fondurile.",
   expiresIn: "Expiră în {time}",
   expired: "Timpul pentru această plată a expirat.",
   changeCurrency: "Schimbați moneda",

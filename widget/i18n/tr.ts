@@ -61,7 +61,7 @@ export const tr: Messages = {
   qrFailed: "QR kod yüklenemedi: tutarı ve adresi kopyalayın.",
   openWallet: "Cüzdanda aç",
   sendOnly:
-    "Yalnızca {network} ağı üzerinden {code} gönderin. Başka bir coin ya da başka bir ağ kullanırsanız paranız kaybolur.",
+    "Yalnızca {code} gönderin ve yalnızca {network} ağını kullanın. Başka bir coin gönderir ya da başka bir ağ kullanırsanız paranız kaybolur.",
   expiresIn: "Kalan süre: {time}",
   expired: "Bu ödemenin süresi doldu.",
   changeCurrency: "Para birimini değiştir",

@@ -50,7 +50,7 @@ export const zhHans: Messages = {
   payTitle: "发送付款",
   sendExactly: "请准确发送",
   sendRemaining: "请发送剩余金额",
-  toAddress: "至此地址",
+  toAddress: "收款地址",
   copy: "复制",
   copied: "已复制到剪贴板",
   copyFailed: "无法复制 — 请手动选择文本",

@@ -50,7 +50,7 @@ export const zhHant: Messages = {
   payTitle: "傳送付款",
   sendExactly: "請準確傳送",
   sendRemaining: "請傳送剩餘金額",
-  toAddress: "至此地址",
+  toAddress: "收款地址",
   copy: "複製",
   copied: "已複製到剪貼簿",
   copyFailed: "無法複製 — 請手動選取文字",
