@@ -1,0 +1,97 @@
+/** @module Catalan messages. */
+import type { Messages } from "./en.ts";
+
+export const ca: Messages = {
+  loading: "S'està carregant el pagament…",
+  testMode: "Mode de prova — només xarxes de prova. No envieu mai fons reals (mainnet).",
+  orderTotal: "Total de la comanda",
+  chooseCurrency: "Trieu com voleu pagar",
+  noCurrencies: "Ara mateix no hi ha cap criptomoneda disponible. Torneu-ho a provar més tard.",
+  statusWaiting: "S'està esperant el vostre pagament…",
+  statusNew: "Encara no s'ha pagat.",
+  partialAcrossAttempts: "Ja heu pagat {paid} de {total}.",
+  tryAgain: "Torna-ho a provar",
+  backToShop: "Torna a la botiga",
+  addressInvalid: "Aquesta no és una adreça {code} vàlida a la xarxa {network}.",
+  errorRefundAddressFrozen:
+    "Ja hi ha un reemborsament de camí cap a aquesta adreça; ja no es pot canviar.",
+  errorGeneric: "Alguna cosa ha fallat. Torneu-ho a provar.",
+  errorNetwork:
+    "No podem connectar amb el servei de pagament. Comproveu la connexió i torneu-ho a provar.",
+  errorToken: "Aquest enllaç de pagament no és vàlid. Torneu a la botiga i comenceu de nou.",
+  errorTokenExpired: "Aquest enllaç de pagament ha caducat. Torneu a carregar la pàgina.",
+  errorNoToken: "A aquest pagament li falta el token. La botiga ha de definir l'atribut token.",
+  errorConflict:
+    "Aquesta comanda ja té un pagament amb un altre import. Poseu-vos en contacte amb la botiga.",
+  errorBelowMinimum: "L'import és inferior al mínim que accepta aquest mètode de pagament.",
+  errorBusy: "El servei de pagament està saturat. Torneu-ho a provar d'aquí a un moment.",
+  errorRateLimited: "Massa intents. Espereu un minut i torneu-ho a provar.",
+  errorCurrency: "Aquesta moneda no està disponible ara mateix. Trieu-ne una altra.",
+  errorConfig:
+    "El pagament de la botiga encara no està configurat. Poseu-vos en contacte amb la botiga.",
+  errorNotFound: "Aquest pagament ja no existeix. Torneu a la botiga i comenceu de nou.",
+  errorOrderPaid: "Aquesta comanda ja està pagada.",
+  statusRefunded:
+    "S'ha reemborsat aquesta comanda. Per tornar a comprar, poseu-vos en contacte amb la botiga.",
+  errorContactShop: "Aquesta comanda no es pot pagar aquí. Poseu-vos en contacte amb la botiga.",
+  errorAttemptOpen:
+    "Encara hi ha un pagament obert per a aquesta comanda. Espereu un moment i torneu-ho a provar.",
+  retry: "Reintenta",
+  errorOrigin: "Aquest lloc web no pot fer servir aquest pagament. Aviseu la botiga.",
+  reconnecting: "S'ha perdut la connexió — s'està tornant a connectar…",
+  statusProcessing: "S'ha detectat el pagament — s'estan esperant les confirmacions de la xarxa.",
+  statusSuspended:
+    "El vostre pagament s'està revisant. No cal que feu res; aquesta pàgina s'actualitzarà sola.",
+  statusPaid: "Pagat — gràcies!",
+  statusOverpaid: "Pagat — heu enviat {extra} més del necessari.",
+  statusPartial: "S'han rebut {received} de {amount} {code}.",
+  statusPartialEnded:
+    "S'han rebut {received} de {amount} {code} abans que s'acabés el termini d'aquest pagament. Torneu-ho a provar per pagar els {due} que falten.",
+  statusExpired: "Aquest intent de pagament ha caducat abans que arribés cap pagament.",
+  statusFailed: "Aquest intent de pagament ha fallat.",
+  statusCancelled: "Aquest intent de pagament s'ha cancel·lat.",
+  statusRemainderBelowMinimum:
+    "Encara falten {due}, menys que el pagament mínim que accepta el servei ({minimum}). La botiga reemborsarà o acceptarà aquesta comanda; aquí ja no cal pagar res més.",
+  refundTooSmall:
+    "{excess} {code} és menys que les comissions de xarxa d'un reemborsament ({minimum} {code}), per això no es pot retornar automàticament. Si teniu dubtes sobre aquest import, poseu-vos en contacte amb la botiga.",
+  payTitle: "Envieu el pagament",
+  sendExactly: "Envieu exactament",
+  sendRemaining: "Envieu l'import que falta",
+  toAddress: "A aquesta adreça",
+  copy: "Copia",
+  copied: "S'ha copiat al porta-retalls",
+  copyFailed: "No s'ha pogut copiar — seleccioneu el text",
+  qrFailed: "No s'ha pogut carregar el codi QR: copieu l'import i l'adreça.",
+  openWallet: "Obre al moneder",
+  sendOnly:
+    "Envieu només {code}, i només per la xarxa {network}. Si envieu una altra moneda o feu servir una altra xarxa, perdreu els fons.",
+  expiresIn: "Caduca d'aquí a {time}",
+  expired: "El termini d'aquest pagament s'ha acabat.",
+  changeCurrency: "Canvia de moneda",
+  qrLabel: "Codi QR: pagueu {amount} {code} a la xarxa {network} a {address}",
+  hostedIntro:
+    "Continueu a la pàgina de pagament; aquest quadre s'actualitza sol quan arriba el vostre pagament.",
+  openPaymentPage: "Obre la pàgina de pagament",
+  payOnPhone: "Paga amb el mòbil",
+  phoneQr: "Escanegeu-lo per obrir la pàgina de pagament al mòbil.",
+  refundTitle: "Adreça per al reemborsament",
+  refundHelp: "La vostra adreça {code} a la xarxa {network}, per si cal fer-vos un reemborsament.",
+  refundSave: "Desa l'adreça per al reemborsament",
+  refundSaved: "S'ha desat l'adreça per al reemborsament.",
+  addressChecksum: "Aquesta adreça té un error de tecleig (la suma de verificació no coincideix).",
+  addressTestnet: "Mode de prova: feu servir una adreça d'una xarxa de prova, no de la mainnet.",
+  topUpTitle: "Recarrega amb {code} a la xarxa {network}",
+  topUpChoose: "Trieu la moneda per recarregar",
+  topUpSendTo: "Envieu qualsevol import a aquesta adreça",
+  topUpMinimum: "Dipòsit mínim: {amount} {code}",
+  topUpFee: "Comissió de servei: {percent} % del que envieu",
+  topUpNetworkFee: "Comissió de xarxa: {amount} {code}",
+  topUpWaiting: "S'està esperant el vostre dipòsit…",
+  topUpProcessing: "S'ha detectat el dipòsit — s'estan esperant les confirmacions de la xarxa.",
+  topUpCompleted: "S'han abonat {net} {code}.",
+  topUpBreakdown:
+    "Rebut {received} − comissió de servei {commission} − comissió de xarxa {fee} = {net} {code}",
+  topUpFailed: "Aquest dipòsit ha fallat. Poseu-vos en contacte amb la botiga.",
+  topUpExpired: "Aquesta adreça de dipòsit ha caducat.",
+  topUpCancelled: "Aquest dipòsit s'ha cancel·lat.",
+};
