@@ -10,7 +10,7 @@ export const ja: Messages = {
   noCurrencies:
     "現在ご利用いただける暗号資産はありません。しばらくしてからもう一度お試しください。",
   statusWaiting: "お支払いをお待ちしています…",
-  statusNew: "未払い",
+  statusNew: "まだお支払いいただいていません。",
   partialAcrossAttempts: "{total} のうち {paid} はお支払い済みです。",
   tryAgain: "もう一度試す",
   backToShop: "ショップに戻る",
