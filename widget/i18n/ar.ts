@@ -11,6 +11,8 @@ export const ar: Messages = {
   sendRemaining: "أرسل المبلغ المتبقي",
   toAddress: "إلى هذا العنوان",
   copy: "نسخ",
+  copyAmount: "نسخ المبلغ",
+  copyAddress: "نسخ العنوان",
   copied: "تم النسخ",
   copyFailed: "تعذّر النسخ — حدّد النص",
   qrFailed: "تعذّر تحميل رمز QR: انسخ المبلغ والعنوان.",
@@ -18,6 +20,14 @@ export const ar: Messages = {
   sendOnly:
     "أرسل {code} فقط، وعلى شبكة {network} فقط. إرسال عملة أخرى أو استخدام شبكة أخرى يؤدي إلى ضياع أموالك.",
   expiresIn: "ينتهي خلال {time}",
+  minutesLeft: {
+    zero: "لم يتبقَّ وقت للدفع",
+    one: "تبقّت دقيقة واحدة للدفع",
+    two: "تبقّت دقيقتان للدفع",
+    few: "تبقّت {count} دقائق للدفع",
+    many: "تبقّت {count} دقيقة للدفع",
+    other: "تبقّت {count} دقيقة للدفع",
+  },
   expired: "انتهت مهلة الدفع.",
   changeCurrency: "تغيير العملة",
   qrLabel: "رمز QR: ادفع {amount} {code} على {network} إلى {address}",
@@ -70,7 +80,7 @@ export const ar: Messages = {
   payTitle: "أرسل دفعتك",
   retry: "إعادة المحاولة",
   refundTooSmall:
-    "المبلغ {excess} {code} أقل من أصغر استرداد ممكن ({minimum} {code} مع رسوم الشبكة)، لذلك لا يمكن إرجاعه. تواصل مع المتجر إن كان لديك سؤال.",
+    "المبلغ {excess} {code} أقل من رسوم الشبكة لأي استرداد ({minimum} {code})، لذلك لا يمكن إرجاعه تلقائيًا. إن كان لديك سؤال بشأنه فتواصل مع المتجر.",
   errorOrigin:
     "هذا الموقع غير مسموح له باستخدام صفحة الدفع هذه. على المتجر إضافته إلى المواقع المسموح بها.",
   reconnecting: "انقطع الاتصال — جارٍ إعادة الاتصال…",

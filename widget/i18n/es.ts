@@ -11,6 +11,8 @@ export const es: Messages = {
   sendRemaining: "Envíe el resto",
   toAddress: "A esta dirección",
   copy: "Copiar",
+  copyAmount: "Copiar el importe",
+  copyAddress: "Copiar la dirección",
   copied: "Copiado al portapapeles",
   copyFailed: "No se pudo copiar: seleccione el texto",
   qrFailed: "No se pudo cargar el código QR: copie el importe y la dirección.",
@@ -18,6 +20,11 @@ export const es: Messages = {
   sendOnly:
     "Envíe solo {code} y solo por la red {network}. Si envía otra moneda o usa otra red, perderá los fondos.",
   expiresIn: "Caduca en {time}",
+  minutesLeft: {
+    one: "Queda {count} minuto para pagar",
+    many: "Quedan {count} de minutos para pagar",
+    other: "Quedan {count} minutos para pagar",
+  },
   expired: "La ventana de pago se ha cerrado.",
   changeCurrency: "Cambiar moneda",
   qrLabel: "Código QR: pagar {amount} {code} en {network} a {address}",
@@ -74,7 +81,7 @@ export const es: Messages = {
   payTitle: "Envíe su pago",
   retry: "Reintentar",
   refundTooSmall:
-    "{excess} {code} es menos que el reembolso mínimo ({minimum} {code} con la comisión de red), así que no se puede devolver. Consulte a la tienda si tiene dudas.",
+    "{excess} {code} es menos de lo que cuestan las comisiones de red de un reembolso ({minimum} {code}), así que no se puede devolver automáticamente. Si tiene dudas al respecto, consulte a la tienda.",
   errorOrigin:
     "Este sitio no tiene permiso para usar este pago. La tienda debe añadirlo a los sitios permitidos.",
   reconnecting: "Conexión perdida: reconectando…",

@@ -11,6 +11,8 @@ export const fr: Messages = {
   sendRemaining: "Envoyez le reste",
   toAddress: "À cette adresse",
   copy: "Copier",
+  copyAmount: "Copier le montant",
+  copyAddress: "Copier l’adresse",
   copied: "Copié dans le presse-papiers",
   copyFailed: "Copie impossible — sélectionnez le texte",
   qrFailed: "Le code QR n'a pas pu se charger : copiez le montant et l'adresse.",
@@ -18,6 +20,11 @@ export const fr: Messages = {
   sendOnly:
     "Envoyez uniquement des {code}, et uniquement sur le réseau {network}. Si vous envoyez une autre cryptomonnaie ou passez par un autre réseau, les fonds seront perdus.",
   expiresIn: "Expire dans {time}",
+  minutesLeft: {
+    one: "Encore {count} minute pour payer",
+    many: "Encore {count} de minutes pour payer",
+    other: "Encore {count} minutes pour payer",
+  },
   expired: "La fenêtre de paiement est fermée.",
   changeCurrency: "Changer de devise",
   qrLabel: "Code QR : payer {amount} {code} sur {network} à {address}",
@@ -73,7 +80,7 @@ export const fr: Messages = {
   payTitle: "Envoyez votre paiement",
   retry: "Réessayer",
   refundTooSmall:
-    "{excess} {code} est inférieur au plus petit remboursement possible ({minimum} {code} avec les frais de réseau) : ce montant ne peut pas être renvoyé. Contactez la boutique pour toute question.",
+    "{excess} {code}, c’est moins que les frais de réseau d’un remboursement ({minimum} {code}) : ce montant ne peut donc pas être renvoyé automatiquement. Pour toute question à ce sujet, contactez la boutique.",
   errorOrigin:
     "Ce site n'est pas autorisé à utiliser ce paiement. La boutique doit l'ajouter aux sites autorisés.",
   reconnecting: "Connexion perdue — reconnexion…",
