@@ -56,6 +56,8 @@ export const bg: Messages = {
   sendRemaining: "Изпратете оставащата сума",
   toAddress: "На този адрес",
   copy: "Копиране",
+  copyAmount: "Копиране на сумата",
+  copyAddress: "Копиране на адреса",
   copied: "Копирано в клипборда",
   copyFailed: "Копирането не успя — маркирайте текста",
   qrFailed: "QR кодът не можа да се зареди: копирайте сумата и адреса.",
@@ -63,6 +65,10 @@ export const bg: Messages = {
   sendOnly:
     "Изпращайте само {code} и само през мрежата {network}. Ако изпратите друга монета или използвате друга мрежа, средствата ще бъдат загубени.",
   expiresIn: "Изтича след {time}",
+  minutesLeft: {
+    one: "Остава {count} минута за плащане",
+    other: "Остават {count} минути за плащане",
+  },
   expired: "Времето за това плащане изтече.",
   changeCurrency: "Смяна на валутата",
   qrLabel: "QR код: платете {amount} {code} в мрежата {network} на адрес {address}",

@@ -52,6 +52,8 @@ export const bn: Messages = {
   sendRemaining: "বাকি অঙ্ক পাঠান",
   toAddress: "এই ঠিকানায়",
   copy: "কপি করুন",
+  copyAmount: "অঙ্ক কপি করুন",
+  copyAddress: "ঠিকানা কপি করুন",
   copied: "ক্লিপবোর্ডে কপি হয়েছে",
   copyFailed: "কপি করা যায়নি — লেখাটি সিলেক্ট করুন",
   qrFailed: "QR কোড লোড হয়নি: অঙ্ক ও ঠিকানা কপি করুন।",
@@ -59,6 +61,10 @@ export const bn: Messages = {
   sendOnly:
     "শুধু {code} এবং শুধু {network} নেটওয়ার্কে পাঠান। অন্য কয়েন পাঠালে বা অন্য নেটওয়ার্ক ব্যবহার করলে আপনার অর্থ হারিয়ে যাবে।",
   expiresIn: "{time} পরে মেয়াদ শেষ হবে",
+  minutesLeft: {
+    one: "পেমেন্টের জন্য আর {count} মিনিট বাকি",
+    other: "পেমেন্টের জন্য আর {count} মিনিট বাকি",
+  },
   expired: "এই পেমেন্টের সময়সীমা শেষ হয়ে গেছে।",
   changeCurrency: "কারেন্সি বদলান",
   qrLabel: "QR কোড: {network}-এ {address} ঠিকানায় {amount} {code} পেমেন্ট করুন",

@@ -59,6 +59,8 @@ export const ca: Messages = {
   sendRemaining: "Envieu l'import que falta",
   toAddress: "A aquesta adreça",
   copy: "Copia",
+  copyAmount: "Copia l'import",
+  copyAddress: "Copia l'adreça",
   copied: "S'ha copiat al porta-retalls",
   copyFailed: "No s'ha pogut copiar — seleccioneu el text",
   qrFailed: "No s'ha pogut carregar el codi QR: copieu l'import i l'adreça.",
@@ -66,6 +68,11 @@ export const ca: Messages = {
   sendOnly:
     "Envieu només {code}, i només per la xarxa {network}. Si envieu una altra moneda o feu servir una altra xarxa, perdreu els fons.",
   expiresIn: "Caduca d'aquí a {time}",
+  minutesLeft: {
+    one: "Queda {count} minut per pagar",
+    many: "Queden {count} de minuts per pagar",
+    other: "Queden {count} minuts per pagar",
+  },
   expired: "El termini d'aquest pagament s'ha acabat.",
   changeCurrency: "Canvia de moneda",
   qrLabel: "Codi QR: pagueu {amount} {code} a la xarxa {network} a {address}",

@@ -56,6 +56,8 @@ export const cs: Messages = {
   sendRemaining: "Pošlete zbývající částku",
   toAddress: "Na tuto adresu",
   copy: "Kopírovat",
+  copyAmount: "Kopírovat částku",
+  copyAddress: "Kopírovat adresu",
   copied: "Zkopírováno do schránky",
   copyFailed: "Kopírování se nezdařilo — označte text",
   qrFailed: "QR kód se nepodařilo načíst: zkopírujte částku a adresu.",
@@ -63,6 +65,12 @@ export const cs: Messages = {
   sendOnly:
     "Posílejte pouze {code} a pouze v síti {network}. Pokud pošlete jinou měnu nebo použijete jinou síť, o prostředky přijdete.",
   expiresIn: "Vyprší za {time}",
+  minutesLeft: {
+    one: "Na zaplacení zbývá {count} minuta",
+    few: "Na zaplacení zbývají {count} minuty",
+    many: "Na zaplacení zbývá {count} minuty",
+    other: "Na zaplacení zbývá {count} minut",
+  },
   expired: "Čas na tuto platbu vypršel.",
   changeCurrency: "Změnit měnu",
   qrLabel: "QR kód: zaplatit {amount} {code} v síti {network} na adresu {address}",

@@ -56,6 +56,8 @@ export const da: Messages = {
   sendRemaining: "Send det resterende beløb",
   toAddress: "Til denne adresse",
   copy: "Kopiér",
+  copyAmount: "Kopiér beløbet",
+  copyAddress: "Kopiér adressen",
   copied: "Kopieret til udklipsholderen",
   copyFailed: "Kunne ikke kopiere — markér teksten",
   qrFailed: "QR-koden kunne ikke indlæses: kopiér beløbet og adressen.",
@@ -63,6 +65,10 @@ export const da: Messages = {
   sendOnly:
     "Send kun {code} og kun på {network}-netværket. Sender du en anden mønt eller via et andet netværk, går pengene tabt.",
   expiresIn: "Udløber om {time}",
+  minutesLeft: {
+    one: "{count} minut tilbage til at betale",
+    other: "{count} minutter tilbage til at betale",
+  },
   expired: "Betalingsfristen er udløbet.",
   changeCurrency: "Skift valuta",
   qrLabel: "QR-kode: betal {amount} {code} på {network} til {address}",

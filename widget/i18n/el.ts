@@ -64,6 +64,8 @@ export const el: Messages = {
   sendRemaining: "Στείλτε το υπόλοιπο",
   toAddress: "Σε αυτή τη διεύθυνση",
   copy: "Αντιγραφή",
+  copyAmount: "Αντιγραφή ποσού",
+  copyAddress: "Αντιγραφή διεύθυνσης",
   copied: "Αντιγράφηκε στο πρόχειρο",
   copyFailed: "Η αντιγραφή απέτυχε — επιλέξτε το κείμενο",
   qrFailed: "Ο κωδικός QR δεν φόρτωσε: αντιγράψτε το ποσό και τη διεύθυνση.",
@@ -71,6 +73,10 @@ export const el: Messages = {
   sendOnly:
     "Στείλτε μόνο {code} και μόνο μέσω του δικτύου {network}. Αν στείλετε άλλο νόμισμα ή μέσω άλλου δικτύου, τα χρήματα χάνονται.",
   expiresIn: "Λήγει σε {time}",
+  minutesLeft: {
+    one: "Απομένει {count} λεπτό για την πληρωμή",
+    other: "Απομένουν {count} λεπτά για την πληρωμή",
+  },
   expired: "Ο χρόνος για αυτή την πληρωμή έληξε.",
   changeCurrency: "Αλλαγή νομίσματος",
   qrLabel: "Κωδικός QR: πληρωμή {amount} {code} μέσω {network} στη διεύθυνση {address}",

@@ -54,6 +54,8 @@ export const fa: Messages = {
   sendRemaining: "مبلغ باقی‌مانده را بفرستید",
   toAddress: "به این نشانی",
   copy: "کپی",
+  copyAmount: "کپی مبلغ",
+  copyAddress: "کپی نشانی",
   copied: "در کلیپ‌بورد کپی شد",
   copyFailed: "کپی نشد — متن را انتخاب کنید",
   qrFailed: "کد QR بارگذاری نشد: مبلغ و نشانی را کپی کنید.",
@@ -61,6 +63,10 @@ export const fa: Messages = {
   sendOnly:
     "فقط {code} و فقط در شبکهٔ {network} بفرستید. اگر ارز دیگری بفرستید یا از شبکهٔ دیگری استفاده کنید، دارایی‌تان از دست می‌رود.",
   expiresIn: "{time} تا پایان مهلت",
+  minutesLeft: {
+    one: "{count} دقیقه تا پایان مهلت پرداخت",
+    other: "{count} دقیقه تا پایان مهلت پرداخت",
+  },
   expired: "مهلت این پرداخت به پایان رسیده است.",
   changeCurrency: "تغییر ارز",
   qrLabel: "کد QR: پرداخت {amount} {code} در شبکهٔ {network} به نشانی {address}",

@@ -54,6 +54,8 @@ export const fi: Messages = {
   sendRemaining: "Lähetä puuttuva summa",
   toAddress: "Tähän osoitteeseen",
   copy: "Kopioi",
+  copyAmount: "Kopioi summa",
+  copyAddress: "Kopioi osoite",
   copied: "Kopioitu leikepöydälle",
   copyFailed: "Kopiointi ei onnistunut — valitse teksti",
   qrFailed: "QR-koodia ei voitu ladata: kopioi summa ja osoite.",
@@ -61,6 +63,10 @@ export const fi: Messages = {
   sendOnly:
     "Lähetä ainoastaan valuuttaa {code} ja ainoastaan {network}-verkossa. Jos lähetät muuta valuuttaa tai käytät muuta verkkoa, varat menetetään.",
   expiresIn: "Vanhenee {time} kuluttua",
+  minutesLeft: {
+    one: "Maksuaikaa jäljellä {count} minuutti",
+    other: "Maksuaikaa jäljellä {count} minuuttia",
+  },
   expired: "Tämän maksun aika on umpeutunut.",
   changeCurrency: "Vaihda valuuttaa",
   qrLabel: "QR-koodi: maksa {amount} {code} {network}-verkossa osoitteeseen {address}",

@@ -52,6 +52,8 @@ export const he: Messages = {
   sendRemaining: "יש לשלוח את היתרה",
   toAddress: "לכתובת הזו",
   copy: "העתקה",
+  copyAmount: "העתקת הסכום",
+  copyAddress: "העתקת הכתובת",
   copied: "הועתק ללוח",
   copyFailed: "ההעתקה נכשלה — יש לסמן את הטקסט",
   qrFailed: "לא ניתן לטעון את קוד ה-QR: יש להעתיק את הסכום ואת הכתובת.",
@@ -59,6 +61,11 @@ export const he: Messages = {
   sendOnly:
     "יש לשלוח רק {code} ורק ברשת {network}. שליחת מטבע אחר או שימוש ברשת אחרת יגרמו לאובדן הכסף.",
   expiresIn: "התוקף יפוג בעוד {time}",
+  minutesLeft: {
+    one: "נותרה דקה אחת לתשלום",
+    two: "נותרו שתי דקות לתשלום",
+    other: "נותרו {count} דקות לתשלום",
+  },
   expired: "הזמן לתשלום הסתיים.",
   changeCurrency: "החלפת מטבע",
   qrLabel: "קוד QR: תשלום של {amount} {code} ברשת {network} לכתובת {address}",

@@ -53,6 +53,8 @@ export const hi: Messages = {
   sendRemaining: "बाक़ी राशि भेजें",
   toAddress: "इस पते पर",
   copy: "कॉपी करें",
+  copyAmount: "राशि कॉपी करें",
+  copyAddress: "पता कॉपी करें",
   copied: "क्लिपबोर्ड पर कॉपी हो गया",
   copyFailed: "कॉपी नहीं हो सका — टेक्स्ट चुनें",
   qrFailed: "QR कोड लोड नहीं हो सका: राशि और पता कॉपी करें।",
@@ -60,6 +62,7 @@ export const hi: Messages = {
   sendOnly:
     "केवल {code} और केवल {network} नेटवर्क पर भेजें। कोई दूसरा कॉइन या दूसरा नेटवर्क इस्तेमाल करने पर आपके फ़ंड खो जाएँगे।",
   expiresIn: "समय-सीमा {time} में ख़त्म होगी",
+  minutesLeft: { one: "भुगतान के लिए {count} मिनट बाक़ी है", other: "भुगतान के लिए {count} मिनट बाक़ी हैं" },
   expired: "इस भुगतान की समय-सीमा ख़त्म हो गई है।",
   changeCurrency: "करेंसी बदलें",
   qrLabel: "QR कोड: {network} पर {address} को {amount} {code} का भुगतान करें",

@@ -55,6 +55,8 @@ export const hr: Messages = {
   sendRemaining: "Pošaljite preostali iznos",
   toAddress: "Na ovu adresu",
   copy: "Kopiraj",
+  copyAmount: "Kopiraj iznos",
+  copyAddress: "Kopiraj adresu",
   copied: "Kopirano u međuspremnik",
   copyFailed: "Kopiranje nije uspjelo — označite tekst",
   qrFailed: "QR kôd nije se mogao učitati: kopirajte iznos i adresu.",
@@ -62,6 +64,11 @@ export const hr: Messages = {
   sendOnly:
     "Šaljite samo {code} i samo putem mreže {network}. Ako pošaljete drugu kovanicu ili upotrijebite drugu mrežu, sredstva će biti izgubljena.",
   expiresIn: "Istječe za {time}",
+  minutesLeft: {
+    one: "Za plaćanje je preostala {count} minuta",
+    few: "Za plaćanje su preostale {count} minute",
+    other: "Za plaćanje je preostalo {count} minuta",
+  },
   expired: "Vrijeme za ovo plaćanje je isteklo.",
   changeCurrency: "Promijeni valutu",
   qrLabel: "QR kôd: platite {amount} {code} na mreži {network} na adresu {address}",

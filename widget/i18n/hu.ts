@@ -58,6 +58,8 @@ export const hu: Messages = {
   sendRemaining: "Küldje el a hiányzó összeget",
   toAddress: "Erre a címre",
   copy: "Másolás",
+  copyAmount: "Összeg másolása",
+  copyAddress: "Cím másolása",
   copied: "Vágólapra másolva",
   copyFailed: "A másolás nem sikerült — jelölje ki a szöveget",
   qrFailed: "A QR-kód nem töltődött be: másolja ki az összeget és a címet.",
@@ -65,6 +67,10 @@ export const hu: Messages = {
   sendOnly:
     "Csak {code} pénznemet küldjön, és csak a(z) {network} hálózaton. Ha más érmét küld vagy más hálózatot használ, a pénz elvész.",
   expiresIn: "{time} múlva lejár",
+  minutesLeft: {
+    one: "{count} perc van hátra a fizetésre",
+    other: "{count} perc van hátra a fizetésre",
+  },
   expired: "A fizetésre szánt idő lejárt.",
   changeCurrency: "Pénznem módosítása",
   qrLabel: "QR-kód: {amount} {code} fizetése a(z) {network} hálózaton erre a címre: {address}",

@@ -55,6 +55,8 @@ export const id: Messages = {
   sendRemaining: "Kirim sisa pembayaran",
   toAddress: "Ke alamat ini",
   copy: "Salin",
+  copyAmount: "Salin jumlahnya",
+  copyAddress: "Salin alamatnya",
   copied: "Disalin ke papan klip",
   copyFailed: "Gagal menyalin — pilih teksnya",
   qrFailed: "Kode QR tidak dapat dimuat: salin jumlah dan alamatnya.",
@@ -62,6 +64,7 @@ export const id: Messages = {
   sendOnly:
     "Kirim hanya {code} dan hanya melalui jaringan {network}. Jika mengirim koin lain atau memakai jaringan lain, dana Anda akan hilang.",
   expiresIn: "Berakhir dalam {time}",
+  minutesLeft: { other: "Sisa {count} menit untuk membayar" },
   expired: "Batas waktu pembayaran ini sudah berakhir.",
   changeCurrency: "Ganti mata uang",
   qrLabel: "Kode QR: bayar {amount} {code} di jaringan {network} ke {address}",

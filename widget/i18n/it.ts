@@ -57,6 +57,8 @@ export const it: Messages = {
   sendRemaining: "Invia l'importo restante",
   toAddress: "A questo indirizzo",
   copy: "Copia",
+  copyAmount: "Copia l'importo",
+  copyAddress: "Copia l'indirizzo",
   copied: "Copiato negli appunti",
   copyFailed: "Copia non riuscita — seleziona il testo",
   qrFailed: "Impossibile caricare il codice QR: copia l'importo e l'indirizzo.",
@@ -64,6 +66,11 @@ export const it: Messages = {
   sendOnly:
     "Invia solo {code} e solo sulla rete {network}. Se invii un'altra moneta o usi un'altra rete, i fondi andranno persi.",
   expiresIn: "Scade tra {time}",
+  minutesLeft: {
+    one: "Resta {count} minuto per pagare",
+    many: "Restano {count} minuti per pagare",
+    other: "Restano {count} minuti per pagare",
+  },
   expired: "Il tempo per questo pagamento è scaduto.",
   changeCurrency: "Cambia valuta",
   qrLabel: "Codice QR: paga {amount} {code} sulla rete {network} a {address}",

@@ -57,6 +57,8 @@ export const ja: Messages = {
   sendRemaining: "残額を送金",
   toAddress: "送金先アドレス",
   copy: "コピー",
+  copyAmount: "金額をコピー",
+  copyAddress: "アドレスをコピー",
   copied: "クリップボードにコピーしました",
   copyFailed: "コピーできませんでした — テキストを選択してください",
   qrFailed: "QR コードを読み込めませんでした。金額とアドレスをコピーしてください。",
@@ -64,6 +66,7 @@ export const ja: Messages = {
   sendOnly:
     "{code} のみを、{network} ネットワークでのみ送金してください。他の通貨や他のネットワークで送金すると、資金は失われます。",
   expiresIn: "残り時間 {time}",
+  minutesLeft: { other: "お支払い期限まで残り {count} 分" },
   expired: "お支払いの期限が切れました。",
   changeCurrency: "通貨を変更",
   qrLabel: "QR コード：{network} で {address} に {amount} {code} を支払う",

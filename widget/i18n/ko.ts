@@ -54,6 +54,8 @@ export const ko: Messages = {
   sendRemaining: "남은 금액을 보내세요",
   toAddress: "받는 주소",
   copy: "복사",
+  copyAmount: "금액 복사",
+  copyAddress: "주소 복사",
   copied: "클립보드에 복사했습니다",
   copyFailed: "복사하지 못했습니다 — 텍스트를 선택하세요",
   qrFailed: "QR 코드를 불러오지 못했습니다. 금액과 주소를 복사하세요.",
@@ -61,6 +63,7 @@ export const ko: Messages = {
   sendOnly:
     "{code}만, {network} 네트워크로만 보내세요. 다른 코인을 보내거나 다른 네트워크를 사용하면 자금을 잃게 됩니다.",
   expiresIn: "남은 시간 {time}",
+  minutesLeft: { other: "결제 기한까지 {count}분 남음" },
   expired: "결제 기한이 지났습니다.",
   changeCurrency: "통화 변경",
   qrLabel: "QR 코드: {network}에서 {address}(으)로 {amount} {code} 결제",

@@ -57,6 +57,8 @@ export const ms: Messages = {
   sendRemaining: "Hantar baki jumlah",
   toAddress: "Ke alamat ini",
   copy: "Salin",
+  copyAmount: "Salin jumlah",
+  copyAddress: "Salin alamat",
   copied: "Disalin ke papan keratan",
   copyFailed: "Tidak dapat menyalin — pilih teks itu",
   qrFailed: "Kod QR tidak dapat dimuatkan: salin jumlah dan alamat.",
@@ -64,6 +66,7 @@ export const ms: Messages = {
   sendOnly:
     "Hantar {code} sahaja dan melalui rangkaian {network} sahaja. Jika anda menghantar syiling lain atau menggunakan rangkaian lain, dana anda akan hilang.",
   expiresIn: "Tamat dalam {time}",
+  minutesLeft: { other: "Tinggal {count} minit untuk membayar" },
   expired: "Tempoh pembayaran ini telah tamat.",
   changeCurrency: "Tukar mata wang",
   qrLabel: "Kod QR: bayar {amount} {code} pada rangkaian {network} ke {address}",

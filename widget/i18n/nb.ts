@@ -57,6 +57,8 @@ export const nb: Messages = {
   sendRemaining: "Send resten av beløpet",
   toAddress: "Til denne adressen",
   copy: "Kopier",
+  copyAmount: "Kopier beløpet",
+  copyAddress: "Kopier adressen",
   copied: "Kopiert til utklippstavlen",
   copyFailed: "Kunne ikke kopiere — merk teksten",
   qrFailed: "QR-koden kunne ikke lastes inn: kopier beløpet og adressen.",
@@ -64,6 +66,10 @@ export const nb: Messages = {
   sendOnly:
     "Send bare {code} og bare på {network}-nettverket. Sender du en annen mynt eller via et annet nettverk, går pengene tapt.",
   expiresIn: "Utløper om {time}",
+  minutesLeft: {
+    one: "{count} minutt igjen til å betale",
+    other: "{count} minutter igjen til å betale",
+  },
   expired: "Betalingsfristen har gått ut.",
   changeCurrency: "Bytt valuta",
   qrLabel: "QR-kode: betal {amount} {code} på {network} til {address}",

@@ -58,6 +58,8 @@ export const nl: Messages = {
   sendRemaining: "Stuur het resterende bedrag",
   toAddress: "Naar dit adres",
   copy: "Kopiëren",
+  copyAmount: "Bedrag kopiëren",
+  copyAddress: "Adres kopiëren",
   copied: "Gekopieerd naar het klembord",
   copyFailed: "Kopiëren mislukt — selecteer de tekst",
   qrFailed: "De QR-code kon niet laden: kopieer het bedrag en het adres.",
@@ -65,6 +67,10 @@ export const nl: Messages = {
   sendOnly:
     "Stuur alleen {code}, en alleen via het {network}-netwerk. Stuur je een andere munt of gebruik je een ander netwerk, dan raak je je geld kwijt.",
   expiresIn: "Verloopt over {time}",
+  minutesLeft: {
+    one: "Nog {count} minuut om te betalen",
+    other: "Nog {count} minuten om te betalen",
+  },
   expired: "Deze betaaltermijn is verlopen.",
   changeCurrency: "Andere valuta kiezen",
   qrLabel: "QR-code: betaal {amount} {code} via {network} aan {address}",

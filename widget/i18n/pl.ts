@@ -56,6 +56,8 @@ export const pl: Messages = {
   sendRemaining: "Wyślij pozostałą kwotę",
   toAddress: "Na ten adres",
   copy: "Kopiuj",
+  copyAmount: "Kopiuj kwotę",
+  copyAddress: "Kopiuj adres",
   copied: "Skopiowano do schowka",
   copyFailed: "Nie udało się skopiować — zaznacz tekst",
   qrFailed: "Nie udało się wczytać kodu QR: skopiuj kwotę i adres.",
@@ -63,6 +65,12 @@ export const pl: Messages = {
   sendOnly:
     "Wysyłaj wyłącznie {code} i wyłącznie w sieci {network}. Jeśli wyślesz inną monetę lub użyjesz innej sieci, środki przepadną.",
   expiresIn: "Wygasa za {time}",
+  minutesLeft: {
+    one: "Na zapłatę została {count} minuta",
+    few: "Na zapłatę zostały {count} minuty",
+    many: "Na zapłatę zostało {count} minut",
+    other: "Na zapłatę zostało {count} minuty",
+  },
   expired: "Czas na tę płatność minął.",
   changeCurrency: "Zmień walutę",
   qrLabel: "Kod QR: zapłać {amount} {code} w sieci {network} na adres {address}",

@@ -57,6 +57,8 @@ export const ptBR: Messages = {
   sendRemaining: "Envie o valor restante",
   toAddress: "Para este endereço",
   copy: "Copiar",
+  copyAmount: "Copiar o valor",
+  copyAddress: "Copiar o endereço",
   copied: "Copiado para a área de transferência",
   copyFailed: "Não foi possível copiar — selecione o texto",
   qrFailed: "Não foi possível carregar o QR code: copie o valor e o endereço.",
@@ -64,6 +66,11 @@ export const ptBR: Messages = {
   sendOnly:
     "Envie somente {code} e somente pela rede {network}. Se enviar outra moeda ou usar outra rede, você perderá os fundos.",
   expiresIn: "Expira em {time}",
+  minutesLeft: {
+    one: "Falta {count} minuto para pagar",
+    many: "Faltam {count} minutos para pagar",
+    other: "Faltam {count} minutos para pagar",
+  },
   expired: "O prazo deste pagamento terminou.",
   changeCurrency: "Trocar moeda",
   qrLabel: "QR code: pague {amount} {code} na rede {network} para {address}",

@@ -56,6 +56,8 @@ export const pt: Messages = {
   sendRemaining: "Envie o montante em falta",
   toAddress: "Para este endereço",
   copy: "Copiar",
+  copyAmount: "Copiar o montante",
+  copyAddress: "Copiar o endereço",
   copied: "Copiado para a área de transferência",
   copyFailed: "Não foi possível copiar — selecione o texto",
   qrFailed: "Não foi possível carregar o código QR: copie o montante e o endereço.",
@@ -63,6 +65,11 @@ export const pt: Messages = {
   sendOnly:
     "Envie apenas {code} e apenas na rede {network}. Se enviar outra moeda ou usar outra rede, perderá os fundos.",
   expiresIn: "Expira dentro de {time}",
+  minutesLeft: {
+    one: "Falta {count} minuto para pagar",
+    many: "Faltam {count} minutos para pagar",
+    other: "Faltam {count} minutos para pagar",
+  },
   expired: "O prazo deste pagamento terminou.",
   changeCurrency: "Mudar de moeda",
   qrLabel: "Código QR: pagar {amount} {code} na rede {network} para {address}",

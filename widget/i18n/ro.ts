@@ -56,6 +56,8 @@ export const ro: Messages = {
   sendRemaining: "Trimiteți suma rămasă",
   toAddress: "La această adresă",
   copy: "Copiați",
+  copyAmount: "Copiați suma",
+  copyAddress: "Copiați adresa",
   copied: "Copiat în clipboard",
   copyFailed: "Copierea a eșuat — selectați textul",
   qrFailed: "Codul QR nu s-a putut încărca: copiați suma și adresa.",
@@ -63,6 +65,11 @@ export const ro: Messages = {
   sendOnly:
     "Trimiteți doar {code} și doar prin rețeaua {network}. Dacă trimiteți altă monedă sau folosiți altă rețea, veți pierde fondurile.",
   expiresIn: "Expiră în {time}",
+  minutesLeft: {
+    one: "A mai rămas {count} minut pentru plată",
+    few: "Au mai rămas {count} minute pentru plată",
+    other: "Au mai rămas {count} de minute pentru plată",
+  },
   expired: "Timpul pentru această plată a expirat.",
   changeCurrency: "Schimbați moneda",
   qrLabel: "Cod QR: plătiți {amount} {code} prin {network} la {address}",

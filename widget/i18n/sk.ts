@@ -56,6 +56,8 @@ export const sk: Messages = {
   sendRemaining: "Pošlite zvyšnú sumu",
   toAddress: "Na túto adresu",
   copy: "Kopírovať",
+  copyAmount: "Kopírovať sumu",
+  copyAddress: "Kopírovať adresu",
   copied: "Skopírované do schránky",
   copyFailed: "Kopírovanie sa nepodarilo — označte text",
   qrFailed: "QR kód sa nepodarilo načítať: skopírujte sumu a adresu.",
@@ -63,6 +65,12 @@ export const sk: Messages = {
   sendOnly:
     "Posielajte iba {code} a iba v sieti {network}. Ak pošlete inú menu alebo použijete inú sieť, o prostriedky prídete.",
   expiresIn: "Vyprší o {time}",
+  minutesLeft: {
+    one: "Na zaplatenie zostáva {count} minúta",
+    few: "Na zaplatenie zostávajú {count} minúty",
+    many: "Na zaplatenie zostáva {count} minúty",
+    other: "Na zaplatenie zostáva {count} minút",
+  },
   expired: "Čas na túto platbu vypršal.",
   changeCurrency: "Zmeniť menu",
   qrLabel: "QR kód: zaplatiť {amount} {code} v sieti {network} na adresu {address}",

@@ -56,6 +56,8 @@ export const sv: Messages = {
   sendRemaining: "Skicka återstående belopp",
   toAddress: "Till den här adressen",
   copy: "Kopiera",
+  copyAmount: "Kopiera beloppet",
+  copyAddress: "Kopiera adressen",
   copied: "Kopierat till urklipp",
   copyFailed: "Det gick inte att kopiera — markera texten",
   qrFailed: "QR-koden kunde inte laddas: kopiera beloppet och adressen.",
@@ -63,6 +65,7 @@ export const sv: Messages = {
   sendOnly:
     "Skicka bara {code} och bara på {network}-nätverket. Skickar du en annan valuta eller via ett annat nätverk går pengarna förlorade.",
   expiresIn: "Går ut om {time}",
+  minutesLeft: { one: "{count} minut kvar att betala", other: "{count} minuter kvar att betala" },
   expired: "Betalningstiden har gått ut.",
   changeCurrency: "Byt valuta",
   qrLabel: "QR-kod: betala {amount} {code} på {network} till {address}",

@@ -52,6 +52,8 @@ export const th: Messages = {
   sendRemaining: "ส่งยอดที่เหลือ",
   toAddress: "ไปยังที่อยู่นี้",
   copy: "คัดลอก",
+  copyAmount: "คัดลอกจำนวนเงิน",
+  copyAddress: "คัดลอกที่อยู่",
   copied: "คัดลอกไปยังคลิปบอร์ดแล้ว",
   copyFailed: "คัดลอกไม่ได้ — โปรดเลือกข้อความเอง",
   qrFailed: "โหลดคิวอาร์โค้ด (QR) ไม่ได้: โปรดคัดลอกจำนวนเงินและที่อยู่",
@@ -59,6 +61,7 @@ export const th: Messages = {
   sendOnly:
     "ส่งเฉพาะ {code} และผ่านเครือข่าย {network} เท่านั้น หากส่งเหรียญอื่นหรือใช้เครือข่ายอื่น เงินของคุณจะสูญหาย",
   expiresIn: "หมดเวลาในอีก {time}",
+  minutesLeft: { other: "เหลือเวลาชำระเงินอีก {count} นาที" },
   expired: "หมดเวลาชำระเงินแล้ว",
   changeCurrency: "เปลี่ยนสกุลเงิน",
   qrLabel: "คิวอาร์โค้ด (QR): ชำระ {amount} {code} ผ่านเครือข่าย {network} ไปยัง {address}",

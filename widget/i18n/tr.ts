@@ -56,6 +56,8 @@ export const tr: Messages = {
   sendRemaining: "Kalan tutarı gönderin",
   toAddress: "Bu adrese",
   copy: "Kopyala",
+  copyAmount: "Tutarı kopyala",
+  copyAddress: "Adresi kopyala",
   copied: "Panoya kopyalandı",
   copyFailed: "Kopyalanamadı — metni seçin",
   qrFailed: "QR kod yüklenemedi: tutarı ve adresi kopyalayın.",
@@ -63,6 +65,10 @@ export const tr: Messages = {
   sendOnly:
     "Yalnızca {code} gönderin ve yalnızca {network} ağını kullanın. Başka bir coin gönderir ya da başka bir ağ kullanırsanız paranız kaybolur.",
   expiresIn: "Kalan süre: {time}",
+  minutesLeft: {
+    one: "Ödemek için {count} dakika kaldı",
+    other: "Ödemek için {count} dakika kaldı",
+  },
   expired: "Bu ödemenin süresi doldu.",
   changeCurrency: "Para birimini değiştir",
   qrLabel: "QR kod: {network} ağında {address} adresine {amount} {code} öde",

@@ -53,6 +53,8 @@ export const uk: Messages = {
   sendRemaining: "Надішліть решту суми",
   toAddress: "На цю адресу",
   copy: "Копіювати",
+  copyAmount: "Скопіювати суму",
+  copyAddress: "Скопіювати адресу",
   copied: "Скопійовано в буфер обміну",
   copyFailed: "Не вдалося скопіювати — виділіть текст",
   qrFailed: "Не вдалося завантажити QR-код: скопіюйте суму й адресу.",
@@ -60,6 +62,12 @@ export const uk: Messages = {
   sendOnly:
     "Надсилайте лише {code} і лише в мережі {network}. Якщо надіслати іншу монету або обрати іншу мережу, кошти буде втрачено.",
   expiresIn: "Спливає через {time}",
+  minutesLeft: {
+    one: "На оплату залишилася {count} хвилина",
+    few: "На оплату залишилося {count} хвилини",
+    many: "На оплату залишилося {count} хвилин",
+    other: "На оплату залишилося {count} хвилини",
+  },
   expired: "Час на цей платіж сплив.",
   changeCurrency: "Змінити валюту",
   qrLabel: "QR-код: сплатити {amount} {code} у мережі {network} на адресу {address}",

@@ -57,6 +57,8 @@ export const ur: Messages = {
   sendRemaining: "باقی رقم بھیجیں",
   toAddress: "اس پتے پر",
   copy: "کاپی کریں",
+  copyAmount: "رقم کاپی کریں",
+  copyAddress: "پتہ کاپی کریں",
   copied: "کلپ بورڈ پر کاپی ہو گیا",
   copyFailed: "کاپی نہیں ہو سکا — متن منتخب کریں",
   qrFailed: "QR کوڈ لوڈ نہیں ہو سکا: رقم اور پتہ کاپی کریں۔",
@@ -64,6 +66,10 @@ export const ur: Messages = {
   sendOnly:
     "صرف {code} اور صرف {network} نیٹ ورک پر بھیجیں۔ کوئی اور کوائن بھیجنے یا کوئی اور نیٹ ورک استعمال کرنے سے آپ کی رقم ضائع ہو جائے گی۔",
   expiresIn: "میعاد {time} میں ختم ہوگی",
+  minutesLeft: {
+    one: "ادائیگی کے لیے {count} منٹ باقی ہے",
+    other: "ادائیگی کے لیے {count} منٹ باقی ہیں",
+  },
   expired: "اس ادائیگی کی مہلت ختم ہو چکی ہے۔",
   changeCurrency: "کرنسی تبدیل کریں",
   qrLabel: "QR کوڈ: {network} پر {address} کو {amount} {code} ادا کریں",

@@ -59,6 +59,8 @@ export const vi: Messages = {
   sendRemaining: "Gửi số tiền còn lại",
   toAddress: "Đến địa chỉ này",
   copy: "Sao chép",
+  copyAmount: "Sao chép số tiền",
+  copyAddress: "Sao chép địa chỉ",
   copied: "Đã sao chép vào bộ nhớ tạm",
   copyFailed: "Không sao chép được — hãy chọn văn bản",
   qrFailed: "Không tải được mã QR: hãy sao chép số tiền và địa chỉ.",
@@ -66,6 +68,7 @@ export const vi: Messages = {
   sendOnly:
     "Chỉ gửi {code} và chỉ qua mạng {network}. Nếu gửi đồng tiền khác hoặc dùng mạng khác, bạn sẽ mất số tiền đó.",
   expiresIn: "Hết hạn sau {time}",
+  minutesLeft: { other: "Còn {count} phút để thanh toán" },
   expired: "Đã hết thời hạn thanh toán.",
   changeCurrency: "Đổi loại tiền",
   qrLabel: "Mã QR: thanh toán {amount} {code} qua mạng {network} đến {address}",
