@@ -48,7 +48,7 @@ export const pl: Messages = {
   statusFailed: "Ta próba płatności nie powiodła się.",
   statusCancelled: "Ta próba płatności została anulowana.",
   statusRemainderBelowMinimum:
-    "Do zapłaty pozostaje {due}, mniej niż najmniejsza płatność akceptowana przez usługę ({minimum}). Sklep zwróci pieniądze albo przyjmie to zamówienie; nie trzeba tu już nic płacić.",
+    "Do zapłaty pozostaje {due}, czyli mniej niż najmniejsza płatność akceptowana przez usługę ({minimum}). Sklep zwróci pieniądze albo przyjmie to zamówienie; nie trzeba tu już nic płacić.",
   refundTooSmall:
     "{excess} {code} to mniej niż opłaty sieciowe za zwrot ({minimum} {code}), więc tej kwoty nie można odesłać automatycznie. Jeśli masz pytania, skontaktuj się ze sklepem.",
   payTitle: "Wyślij płatność",
@@ -85,11 +85,11 @@ export const pl: Messages = {
   refundSaved: "Zapisano adres do zwrotu.",
   addressChecksum: "W tym adresie jest literówka (suma kontrolna się nie zgadza).",
   addressTestnet: "Tryb testowy: podaj adres z sieci testowej, nie z mainnetu.",
-  topUpTitle: "Doładuj w {code} w sieci {network}",
+  topUpTitle: "Doładowanie w {code} w sieci {network}",
   topUpChoose: "Wybierz walutę doładowania",
   topUpSendTo: "Wyślij dowolną kwotę na ten adres",
   topUpMinimum: "Minimalna wpłata: {amount} {code}",
-  topUpFee: "Opłata serwisowa: {percent} % wysłanej kwoty",
+  topUpFee: "Opłata serwisowa: {percent}% wysłanej kwoty",
   topUpNetworkFee: "Opłata sieciowa: {amount} {code}",
   topUpWaiting: "Czekamy na Twoją wpłatę…",
   topUpProcessing: "Wykryto wpłatę — czekamy na potwierdzenia sieci.",

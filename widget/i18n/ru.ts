@@ -42,9 +42,9 @@ export const ru: Messages = {
   statusPartial: "Получено {received} из {amount} {code}.",
   statusPartialEnded:
     "Получено {received} из {amount} {code} до того, как истекло время на этот платёж. Попробуйте снова, чтобы доплатить оставшиеся {due}.",
-  statusExpired: "Время на этот платёж истекло, средства не поступили.",
-  statusFailed: "Этот платёж не удался.",
-  statusCancelled: "Этот платёж отменён.",
+  statusExpired: "Время этой попытки оплаты истекло, а средства так и не поступили.",
+  statusFailed: "Эта попытка оплаты не удалась.",
+  statusCancelled: "Эта попытка оплаты отменена.",
   statusRemainderBelowMinimum:
     "Осталось доплатить {due} — это меньше минимального платежа, который принимает сервис ({minimum}). Магазин вернёт деньги или примет заказ; здесь больше ничего платить не нужно.",
   refundTooSmall:

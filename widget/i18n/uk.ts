@@ -41,9 +41,9 @@ export const uk: Messages = {
   statusPartial: "Отримано {received} із {amount} {code}.",
   statusPartialEnded:
     "Отримано {received} із {amount} {code}, перш ніж сплив час на цей платіж. Спробуйте ще раз, щоб доплатити решту — {due}.",
-  statusExpired: "Час на цей платіж сплив, а кошти не надійшли.",
-  statusFailed: "Цей платіж не вдався.",
-  statusCancelled: "Цей платіж скасовано.",
+  statusExpired: "Час цієї спроби оплати сплив, а кошти так і не надійшли.",
+  statusFailed: "Ця спроба оплати не вдалася.",
+  statusCancelled: "Цю спробу оплати скасовано.",
   statusRemainderBelowMinimum:
     "Залишилося сплатити {due} — це менше за мінімальний платіж, який приймає сервіс ({minimum}). Магазин поверне кошти або прийме замовлення; тут більше нічого сплачувати не треба.",
   refundTooSmall:
