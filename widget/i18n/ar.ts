@@ -3,7 +3,7 @@ import type { Messages } from "./en.ts";
 
 export const ar: Messages = {
   loading: "جارٍ تحميل الدفع…",
-  testMode: "وضع الاختبار — شبكات الاختبار فقط. لا ترسل أموالًا حقيقية أبدًا.",
+  testMode: "وضع الاختبار — شبكات الاختبار فقط. لا ترسل أبدًا أموالًا حقيقية (mainnet).",
   orderTotal: "إجمالي الطلب",
   chooseCurrency: "اختر طريقة الدفع",
   noCurrencies: "لا تتوفر أي عملة رقمية الآن. حاول لاحقًا.",
@@ -17,7 +17,8 @@ export const ar: Messages = {
   copyFailed: "تعذّر النسخ — حدّد النص",
   qrFailed: "تعذّر تحميل رمز QR: انسخ المبلغ والعنوان.",
   openWallet: "افتح في المحفظة",
-  sendOnly: "أرسل {code} فقط على شبكة {network}. العملات أو الشبكات الأخرى ستضيع.",
+  sendOnly:
+    "أرسل {code} فقط، وعلى شبكة {network} فقط. إرسال عملة أخرى أو استخدام شبكة أخرى يؤدي إلى ضياع أموالك.",
   expiresIn: "ينتهي خلال {time}",
   minutesLeft: {
     zero: "لم يتبقَّ وقت للدفع",
@@ -37,7 +38,7 @@ export const ar: Messages = {
   statusWaiting: "في انتظار دفعتك…",
   statusNew: "لم يتم الدفع بعد.",
   statusProcessing: "تم رصد الدفعة — في انتظار تأكيدات الشبكة.",
-  statusSuspended: "دفعتك قيد المراجعة. لا حاجة لأي إجراء.",
+  statusSuspended: "دفعتك قيد المراجعة. لا حاجة لأي إجراء؛ ستُحدَّث هذه الصفحة تلقائيًا.",
   statusPaid: "تم الدفع — شكرًا لك!",
   statusOverpaid: "تم الدفع — أرسلت {extra} أكثر من المطلوب.",
   statusPartial: "تم استلام {received} من {amount} {code}.",
@@ -62,7 +63,7 @@ export const ar: Messages = {
   errorNetwork: "تعذر الوصول إلى خدمة الدفع. تحقق من اتصالك وحاول مجددًا.",
   errorToken: "رابط الدفع هذا غير صالح. ارجع إلى المتجر وابدأ من جديد.",
   errorTokenExpired: "انتهت صلاحية رابط الدفع. أعد تحميل الصفحة.",
-  errorNoToken: "ينقص رمز الدفع. يجب على المتجر تعيين السمة token.",
+  errorNoToken: "رمز الدفع (token) مفقود. يجب على المتجر تعيين السمة token.",
   errorConflict: "لهذا الطلب عملية دفع بمبلغ مختلف. تواصل مع المتجر.",
   errorBelowMinimum: "المبلغ أقل من الحد الأدنى المقبول.",
   errorBusy: "خدمة الدفع مشغولة. حاول بعد لحظات.",

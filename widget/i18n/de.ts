@@ -15,10 +15,10 @@ export const de: Messages = {
   copyAddress: "Adresse kopieren",
   copied: "In die Zwischenablage kopiert",
   copyFailed: "Kopieren fehlgeschlagen — markieren Sie den Text",
-  qrFailed: "Der QR-Code konnte nicht laden: kopieren Sie Betrag und Adresse.",
+  qrFailed: "Der QR-Code konnte nicht geladen werden: Kopieren Sie Betrag und Adresse.",
   openWallet: "In Wallet öffnen",
   sendOnly:
-    "Senden Sie nur {code} im Netzwerk {network}. Andere Coins oder Netzwerke gehen verloren.",
+    "Senden Sie nur {code} und nur über das Netzwerk {network}. Mit einem anderen Coin oder über ein anderes Netzwerk gesendetes Geld geht verloren.",
   expiresIn: "Läuft ab in {time}",
   minutesLeft: {
     one: "Noch {count} Minute zum Bezahlen",
@@ -41,7 +41,7 @@ export const de: Messages = {
   statusOverpaid: "Bezahlt — Sie haben {extra} mehr als nötig gesendet.",
   statusPartial: "{received} von {amount} {code} erhalten.",
   statusPartialEnded:
-    "{received} von {amount} {code} erhalten, bevor dieses Zahlungsfenster ablief. Versuchen Sie es erneut, um die noch offenen {due} zu zahlen.",
+    "{received} von {amount} {code} erhalten, bevor die Zahlungsfrist ablief. Versuchen Sie es erneut, um die noch offenen {due} zu zahlen.",
   statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
   statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",
   statusCancelled: "Dieser Zahlungsversuch wurde storniert.",

@@ -18,7 +18,7 @@ export const fr: Messages = {
   qrFailed: "Le code QR n'a pas pu se charger : copiez le montant et l'adresse.",
   openWallet: "Ouvrir dans le portefeuille",
   sendOnly:
-    "Envoyez uniquement des {code} sur le réseau {network}. Toute autre pièce ou réseau sera perdu.",
+    "Envoyez uniquement des {code}, et uniquement sur le réseau {network}. Si vous envoyez une autre cryptomonnaie ou passez par un autre réseau, les fonds seront perdus.",
   expiresIn: "Expire dans {time}",
   minutesLeft: {
     one: "Encore {count} minute pour payer",
@@ -36,12 +36,13 @@ export const fr: Messages = {
   statusWaiting: "En attente de votre paiement…",
   statusNew: "Pas encore payé.",
   statusProcessing: "Paiement détecté — en attente des confirmations du réseau.",
-  statusSuspended: "Votre paiement est en cours de vérification. Aucune action n'est requise.",
+  statusSuspended:
+    "Votre paiement est en cours de vérification. Aucune action n'est requise ; cette page se mettra à jour d'elle-même.",
   statusPaid: "Payé — merci !",
   statusOverpaid: "Payé — vous avez envoyé {extra} de plus que nécessaire.",
   statusPartial: "{received} reçus sur {amount} {code}.",
   statusPartialEnded:
-    "{received} reçus sur {amount} {code} avant la fermeture de cette fenêtre de paiement. Réessayez pour payer les {due} restants.",
+    "{received} reçus sur {amount} {code} avant la fin du délai de ce paiement. Réessayez pour payer les {due} restants.",
   statusExpired: "Cette tentative de paiement a expiré avant l'arrivée d'un paiement.",
   statusFailed: "Cette tentative de paiement a échoué.",
   statusCancelled: "Cette tentative de paiement a été annulée.",
@@ -63,9 +64,9 @@ export const fr: Messages = {
   errorTokenExpired: "Ce lien de paiement a expiré. Rechargez la page.",
   errorNoToken: "Il manque le jeton de ce paiement. La boutique doit définir l'attribut token.",
   errorConflict: "Cette commande a déjà un paiement d'un autre montant. Contactez la boutique.",
-  errorBelowMinimum: "Le montant est inférieur au minimum accepté.",
+  errorBelowMinimum: "Le montant est inférieur au minimum accepté par ce moyen de paiement.",
   errorBusy: "Le service de paiement est occupé. Réessayez dans un instant.",
-  errorRateLimited: "Trop de tentatives. Patientez une minute.",
+  errorRateLimited: "Trop de tentatives. Patientez une minute, puis réessayez.",
   errorCurrency: "Cette devise n'est pas disponible. Choisissez-en une autre.",
   errorConfig: "Le paiement de la boutique n'est pas encore configuré. Contactez la boutique.",
   errorNotFound: "Ce paiement n'existe plus. Retournez à la boutique et recommencez.",
