@@ -12,7 +12,10 @@
  */
 
 /** Every locale but English. */
-export const CATALOGUES: readonly string[] = "de fr es ar".split(" ");
+export const CATALOGUES: readonly string[] =
+  "de fr es ar pt-BR pt it nl pl tr ru uk cs sv da nb fi el ro hu he fa ur hi bn id vi th ja ko zh-Hans zh-Hant sk ca hr bg ms".split(
+    " ",
+  );
 
 /** The locales written right to left (Arabic, Hebrew, Persian, Urdu). */
 export const RTL: readonly string[] = ["ar", "he", "fa", "ur"];
