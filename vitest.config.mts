@@ -14,6 +14,10 @@
 import { mkdirSync } from "node:fs";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { quietExpectedFaults } from "./test/expected-faults.ts";
+
+// Deliberate faults (`test/expected-faults.ts`) stay quiet; anything else is printed.
+quietExpectedFaults();
 
 // wrangler.toml serves dist/public as static assets; it must exist even before a widget build.
 mkdirSync("dist/public", { recursive: true });

@@ -21,9 +21,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
+import { CATALOGUES, exportName } from "../widget/i18n/locales.ts";
 import { HOOKS_KEY, SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
-
-const LOCALES = ["de", "fr", "es", "ar"];
 
 /** A stylesheet, minified, inlined as a string (`import css from "./styles.css?inline"`). */
 const minifiedCss = async (path: string) =>
@@ -66,6 +65,12 @@ const lazyViews: Plugin = {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
+    // Locale resolution (and the registry's list): `i18n/resolve.js`, for non-English shoppers.
+    b.onResolve({ filter: /^\.\/resolve\.ts$/ }, (args) =>
+      args.importer.endsWith("/i18n/index.ts")
+        ? { path: `${process.cwd()}/widget/lazy/resolve.ts` }
+        : undefined,
+    );
     // English: the first-paint texts only; each chunk adds its view's.
     b.onResolve({ filter: /^\.\/en\.ts$/ }, (args) =>
       args.importer.endsWith("/i18n/index.ts")
@@ -134,17 +139,30 @@ await build({
   format: "iife",
   outfile: "dist/public/widget.js",
 });
-for (const lang of LOCALES) {
+// The locale resolver with the registry's list (see `widget/lazy/resolve.ts`).
+await build({
+  ...common,
+  stdin: {
+    contents: `import { resolveLocale } from "./i18n/resolve.ts"; import { registerView } from "./lazy/registry.ts"; registerView("resolve", resolveLocale);`,
+    resolveDir: "widget",
+    loader: "ts",
+  },
+  format: "iife",
+  outfile: "dist/public/i18n/resolve.js",
+});
+// One script per catalogue of the registry (`widget/i18n/locales.ts`), fetched on demand.
+for (const tag of CATALOGUES) {
+  const name = exportName(tag);
   await build({
     ...common,
     plugins: [...(common.plugins ?? []), noEnglish],
     stdin: {
-      contents: `import { ${lang} } from "./i18n/${lang}.ts"; import { registerLocale } from "./i18n/index.ts"; registerLocale("${lang}", ${lang});`,
+      contents: `import { ${name} } from "./i18n/${tag}.ts"; import { registerLocale } from "./i18n/registry.ts"; registerLocale("${tag}", ${name});`,
       resolveDir: "widget",
       loader: "ts",
     },
     format: "iife",
-    outfile: `dist/public/i18n/${lang}.js`,
+    outfile: `dist/public/i18n/${tag}.js`,
   });
 }
 await build({

@@ -47,8 +47,11 @@ export interface CheckoutState {
   currencies: CryptoCurrency[] | null;
   /** Bumped by "Retry": the checkout is opened again. */
   opened: number;
-  /** What the screen reader last heard (a new state's status text). */
-  announce: string;
+  /**
+   * The last new state the screen reader was told of: its status text is rendered in the live
+   * region with the translator of the moment, so a locale switch speaks the new language too.
+   */
+  announce: CheckoutSnapshot | null;
 }
 
 /**
@@ -56,7 +59,7 @@ export interface CheckoutState {
  * and nothing else.
  */
 export type CheckoutAction =
-  | { type: "snapshot"; snapshot: CheckoutSnapshot; announce?: string }
+  | { type: "snapshot"; snapshot: CheckoutSnapshot; announce?: boolean }
   | { type: "failed"; error: string | null; picked?: string }
   | { type: "busy"; busy: boolean }
   | { type: "hosted" }
@@ -101,7 +104,7 @@ export function initialState(token: string | null): CheckoutState {
     down: false,
     currencies: null,
     opened: 0,
-    announce: "",
+    announce: null,
   };
 }
 
@@ -120,7 +123,7 @@ export function checkoutReducer(state: CheckoutState, action: CheckoutAction): C
         ...state,
         snapshot: action.snapshot,
         error: null,
-        announce: action.announce ?? state.announce,
+        announce: action.announce ? action.snapshot : state.announce,
       };
     case "failed": {
       const { error, picked } = action;

@@ -35,7 +35,7 @@ import {
 } from "./checkout-state.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
-import { countdown, formatFiat } from "./format.ts";
+import { formatFiat, secondsLeft } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
@@ -110,13 +110,9 @@ export class Checkout extends Component<CheckoutProps, Local> {
     if (!supersedes(prev, next)) return;
     this.shown = next;
     const news = isNewState(prev, next);
-    const { emit, i18n } = this.props;
-    // Announced in the current language (a locale switch re-renders with new props).
-    this.dispatch({
-      type: "snapshot",
-      snapshot: next,
-      announce: news ? statusText(next, i18n) : undefined,
-    });
+    const { emit } = this.props;
+    // Announced in the language of each render (a locale switch re-renders with new props).
+    this.dispatch({ type: "snapshot", snapshot: next, announce: news });
     if (news) {
       emit("checkout:status", next);
       if (next.final && !prev?.final) emit("checkout:paid", next);
@@ -201,7 +197,7 @@ export class Checkout extends Component<CheckoutProps, Local> {
     }
     // At zero, ask once what the service made of the attempt (expired → "Try again").
     const closes = snapshot?.attempt.payment?.expiresAt ?? null;
-    const closed = closes && !countdown(closes, now) ? closes : null;
+    const closed = closes && secondsLeft(closes, now) === null ? closes : null;
     if (closed !== this.askedAt) {
       this.askedAt = closed;
       if (closed && snapshot) api.get(snapshot.id).then(this.accept, () => {});
@@ -254,6 +250,7 @@ export class Checkout extends Component<CheckoutProps, Local> {
     const refunded = s.orderState === "refunded";
     const wantsRefund = !refunded && (status === "partially_paid" || overpaid);
     const inPage = s.mode === "in-page" && !state.hostedOnly;
+    const instructions = p && showsInstructions(state, step);
 
     return (
       <div class="card" ref={this.root}>
@@ -307,10 +304,15 @@ export class Checkout extends Component<CheckoutProps, Local> {
         ) : null}
 
         {step === "hosted" ? (
-          <HostedPanel url={s.attempt.paymentPageUrl} base={api.base} i18n={i18n} />
+          <HostedPanel
+            url={s.attempt.paymentPageUrl}
+            base={api.base}
+            i18n={i18n}
+            chosen={!!instructions}
+          />
         ) : null}
 
-        {p && showsInstructions(state, step) ? (
+        {p && instructions ? (
           <PaymentPanel
             payment={p}
             partial={status === "partially_paid"}
@@ -378,7 +380,7 @@ export class Checkout extends Component<CheckoutProps, Local> {
           </a>
         ) : null}
         <p class="sr-only" aria-live="polite">
-          {state.announce}
+          {state.announce && statusText(state.announce, i18n)}
         </p>
       </div>
     );

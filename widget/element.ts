@@ -4,7 +4,7 @@
  * cannot break it and it cannot break the storefront. Also `mount()` for programmatic use.
  *
  * Attributes: `token` (required), `api` (worker origin; default: where the script came from),
- * `locale` (default: the page's `<html lang>`), `theme` (`light` | `dark`; default: the OS;
+ * `locale` (default: the page's `<html lang>`, then the browser's languages), `theme` (`light` | `dark`; default: the OS;
  * changing it only restyles), `mode` (`deposit` for a top-up; default: a payment).
  */
 import { h, render } from "preact";
@@ -33,7 +33,8 @@ export interface MountOptions {
  */
 export function mount(host: HTMLElement, options: MountOptions): () => void {
   const root = host.shadowRoot ?? host.attachShadow({ mode: "open" });
-  const requested = options.locale || document.documentElement.lang;
+  // In order of preference; the first with a catalogue wins (`i18n/resolve.ts`).
+  const requested = [options.locale, document.documentElement.lang, ...navigator.languages];
   if (options.theme && host.getAttribute("theme") !== options.theme)
     host.setAttribute("theme", options.theme);
   if (!root.querySelector("style")) {
@@ -64,7 +65,7 @@ export function mount(host: HTMLElement, options: MountOptions): () => void {
   draw(first);
   // Another catalogue may need loading first; the checkout keeps its state across the redraw.
   void loadTranslator(requested, options.api).then((i18n) => {
-    if (i18n.lang !== first.lang) draw(i18n);
+    if (i18n.lang !== first.lang || i18n.locale !== first.locale) draw(i18n);
   });
   return () => {
     live = false;

@@ -8,9 +8,9 @@
  * handled before reaching here (`lock_unsupported` switches to the hosted page).
  */
 import type { ApiErrorCode } from "../worker/api/contract.ts";
-import type { MessageKey } from "./i18n/index.ts";
+import type { TextKey } from "./i18n/index.ts";
 
-const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", MessageKey>> = {
+const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", TextKey>> = {
   network: "errorNetwork",
   missing_token: "errorNoToken",
   unauthorized: "errorToken",
@@ -53,6 +53,6 @@ export const TRANSIENT = new Set([
  * messageFor("token_expired") // "errorTokenExpired"
  * messageFor("brand_new_code") // "errorGeneric"
  */
-export function messageFor(code: string): MessageKey {
+export function messageFor(code: string): TextKey {
   return MESSAGES[code as ApiErrorCode] ?? "errorGeneric";
 }

@@ -48,4 +48,8 @@ declare global {
   // `el.addEventListener("checkout:paid", (e) => e.detail…)` is typed on every element.
   interface HTMLElementEventMap extends CheckoutEventMap {}
   interface DocumentEventMap extends CheckoutEventMap {}
+  // `document.querySelector("crypto-checkout")` is an HTMLElement, so its events are typed too.
+  interface HTMLElementTagNameMap {
+    "crypto-checkout": HTMLElement;
+  }
 }

@@ -41,13 +41,43 @@ export function formatCrypto(amount: string, decimals: number, locale: string): 
   return format.format(amount as unknown as number);
 }
 
-/** `mm:ss` (or `h:mm:ss`) until `iso`; null once past. */
-export function countdown(iso: string | null, now: number): string | null {
+/**
+ * Whole seconds left until `iso`, or null once past (or no date).
+ *
+ * @example
+ * secondsLeft("2026-11-22T10:00:05Z", Date.parse("2026-11-22T10:00:00Z")) // 5
+ */
+export function secondsLeft(iso: string | null, now: number): number | null {
   if (!iso) return null;
   const left = Math.floor((Date.parse(iso) - now) / 1000);
-  if (!(left > 0)) return null;
-  const s = String(left % 60).padStart(2, "0");
+  return left > 0 ? left : null;
+}
+
+/**
+ * `m:ss` (or `h:mm:ss`) until `iso` in the locale's digits (`Intl.NumberFormat`); null once past.
+ *
+ * @example
+ * countdown("2026-11-22T10:14:05Z", Date.parse("2026-11-22T10:00:00Z")) // "14:05"
+ * countdown("2026-11-22T10:14:05Z", Date.parse("2026-11-22T10:00:00Z"), "fa") // "۱۴:۰۵"
+ */
+export function countdown(iso: string | null, now: number, locale = "en"): string | null {
+  const left = secondsLeft(iso, now);
+  if (left === null) return null;
+  const plain = new Intl.NumberFormat(locale, { useGrouping: false });
+  const two = new Intl.NumberFormat(locale, { useGrouping: false, minimumIntegerDigits: 2 });
+  const s = two.format(left % 60);
   const m = Math.floor(left / 60) % 60;
   const h = Math.floor(left / 3600);
-  return h > 0 ? `${h}:${String(m).padStart(2, "0")}:${s}` : `${m}:${s}`;
+  return h > 0 ? `${plain.format(h)}:${two.format(m)}:${s}` : `${plain.format(m)}:${s}`;
+}
+
+/**
+ * Whole minutes left until `iso`, rounded up (what a screen reader hears); null once past.
+ *
+ * @example
+ * minutesLeft("2026-11-22T10:14:05Z", Date.parse("2026-11-22T10:00:00Z")) // 15
+ */
+export function minutesLeft(iso: string | null, now: number): number | null {
+  const left = secondsLeft(iso, now);
+  return left === null ? null : Math.ceil(left / 60);
 }

@@ -181,7 +181,13 @@ export function TopUp({
             failed={t("qrFailed")}
           />
           <div class="details">
-            <CopyRow label={t("topUpSendTo")} value={d.address} shown={d.address} i18n={i18n} />
+            <CopyRow
+              label={t("topUpSendTo")}
+              copyLabel={t("copyAddress")}
+              value={d.address}
+              shown={d.address}
+              i18n={i18n}
+            />
             {link ? (
               <a class="button" href={link}>
                 {t("openWallet")}

@@ -44,11 +44,16 @@ button,.button{display:block;width:100%;text-align:left;padding:.7rem;border:1px
 button:disabled{opacity:.55;cursor:not-allowed}.primary{background:#2453d4;color:#fff;text-align:center}
 code{word-break:break-all;font-size:.95rem}.error{color:#b3261e}img{display:block;margin:1rem auto;image-rendering:pixelated}`;
 
+/** What a payer reads for a currency code: `USDT_TRC20` → `USDT` (the network is said beside it). */
+const ticker = (code: string) => code.split("_")[0] ?? code;
+
 async function payBlock(inv: InvoiceRecord): Promise<string> {
   const expected = inv.cryptoAmountExpected!;
   const received = inv.cryptoAmountReceived;
   const remaining = received?.gt("0") ? expected.minus(received) : expected;
-  const code = esc(inv.cryptoCurrencyCode!);
+  // The payer reads the ticker ("USDT"); the network is named on the page, never the internal
+  // code ("USDT_TRC20").
+  const code = esc(ticker(inv.cryptoCurrencyCode!));
   const address = esc(inv.address!);
   const qr = await qrPngDataUri(inv.address!, 5);
   return `<section aria-labelledby="pay-title"><h2 id="pay-title">Send ${received?.gt("0") ? "the remaining" : "exactly"}</h2>
@@ -60,10 +65,10 @@ async function payBlock(inv: InvoiceRecord): Promise<string> {
 
 function chooseBlock(options: readonly PayOption[], id: string): string {
   const items = options.map(({ currency: c, amount, minimum, available }) => {
-    const label = `${esc(c.name)} · ${esc(c.network)} — ${plain(amount)} ${esc(c.code)}`;
+    const label = `${esc(c.name)} · ${esc(c.network)} — ${plain(amount)} ${esc(ticker(c.code))}`;
     const why = available
       ? ""
-      : `<br><small>Below the minimum of ${plain(minimum)} ${esc(c.code)}</small>`;
+      : `<br><small>Below the minimum of ${plain(minimum)} ${esc(ticker(c.code))}</small>`;
     return `<li><button name="cryptoCurrencyCode" value="${esc(c.code)}"${available ? "" : " disabled"}>${label}${why}</button></li>`;
   });
   return `<form method="post" action="/pay/${esc(id)}/currency" aria-labelledby="choose-title">
@@ -93,7 +98,7 @@ export async function payPageHtml(
   }
   const reference = inv.number ?? inv.orderId ?? inv.id;
   return `<!doctype html><html lang="en"><meta charset="utf-8">
-<meta name="viewport" content="width=device-width,initial-scale=1"><title>Pay invoice ${esc(reference)}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><title>Pay invoice ${esc(reference)}</title>
 <style>${STYLE}</style><main>
 <p class="banner">Sandbox payment page — test networks only.</p>
 <p class="muted">Invoice ${esc(reference)}${inv.description ? ` · ${esc(inv.description)}` : ""}</p>

@@ -2,13 +2,14 @@
  * @module
  * The page frame shared by the storefront's pages: head, the shop header, the sandbox banner.
  */
+import { DEMO_DISPLAY_NAME } from "../../scripts/dev-vars.ts";
 import { type Html, html } from "./html.ts";
 
 /** What a page puts in the frame. */
 export interface PageParts {
   title: string;
   /** Which nav entry is current. */
-  current: "shop" | "checkout" | "merchant";
+  current: "shop" | "checkout" | "topup" | "merchant";
   main: Html;
   /** Extra head markup (scripts). */
   head?: Html;
@@ -28,7 +29,7 @@ export function layout(parts: PageParts): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${parts.title} · Cedar &amp; Bean</title>
+<title>${parts.title} · ${DEMO_DISPLAY_NAME}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/style.css">
 ${parts.head ?? ""}
@@ -36,8 +37,8 @@ ${parts.head ?? ""}
 <body>
 <div class="banner" role="note">Demo store · sandbox mode: test money only, nothing is charged.</div>
 <header class="topbar">
-  <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">C&amp;B</span> Cedar &amp; Bean</a>
-  <nav aria-label="Main">${nav("/", "shop", "Shop")}${nav("/merchant", "merchant", "Merchant view")}</nav>
+  <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">C&amp;B</span> ${DEMO_DISPLAY_NAME}</a>
+  <nav aria-label="Main">${nav("/", "shop", "Shop")}${nav("/topup", "topup", "Top up")}${nav("/merchant", "merchant", "Merchant view")}</nav>
 </header>
 <main id="main">${parts.main}</main>
 <footer class="footer">Payments by <strong>crypto-checkout</strong> · a demo of the widget, the worker and the sandbox.</footer>

@@ -57,7 +57,7 @@ ${jsonScript("topup", { sandboxUrl, orderId: `cc-${topUpId}` })}
 </script>`;
   return layout({
     title: `Top-up ${topUpId}`,
-    current: "checkout",
+    current: "topup",
     main,
     head: html`<script src="${workerUrl}/widget.js" async></script>`,
   });

@@ -3,7 +3,7 @@
  * Every way of stopping `npm run demo` frees every port: SIGTERM to `npm` itself (a process
  * manager, a container stop, a CI timeout; npm forwards it to `sh -c`, which dies without
  * passing it on, so the runner learns it from its parent exiting), and SIGINT / SIGHUP to the
- * runner. Uses the fixed demo ports (8787, 8788, 5173): run it inside a network namespace.
+ * runner. The same SIGTERM to `npm run sandbox` and `npm run dev` frees their port too. Uses the fixed demo ports (8787, 8788, 5173): run it inside a network namespace.
  * The widget is already built by the e2e global setup (`--no-build`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -41,7 +41,12 @@ afterEach(() => {
 });
 
 /** Starts the demo in its own process group and resolves once it says it is running. */
-async function startDemo(command: string, args: string[]): Promise<ChildProcess> {
+async function startDemo(
+  command: string,
+  args: string[],
+  ready = "The demo is running",
+  ports = PORTS,
+): Promise<ChildProcess> {
   for (const port of PORTS) expect(await listening(port), `port ${port} free before`).toBe(false);
   const child = spawn(command, args, {
     cwd: ROOT,
@@ -57,12 +62,10 @@ async function startDemo(command: string, args: string[]): Promise<ChildProcess>
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
-  await waitFor(() => output.includes("The demo is running"), "the demo to start", 120_000).catch(
-    (error: Error) => {
-      throw new Error(`${error.message}\n${output}`);
-    },
-  );
-  for (const port of PORTS) expect(await listening(port), `port ${port} in use`).toBe(true);
+  await waitFor(() => output.includes(ready), `"${ready}"`, 120_000).catch((error: Error) => {
+    throw new Error(`${error.message}\n${output}`);
+  });
+  for (const port of ports) await waitFor(() => listening(port), `port ${port} in use`, 30_000);
   return child;
 }
 
@@ -86,5 +89,19 @@ describe("stopping the demo frees every port", () => {
     process.kill(runner.pid!, signal);
     await expectPortsFreed();
     await waitFor(() => runner.exitCode !== null || runner.signalCode !== null, "runner exit");
+  });
+});
+
+describe("stopping `npm run sandbox` or `npm run dev` frees its port", () => {
+  it("SIGTERM to `npm run sandbox` (npm only)", async () => {
+    const npm = await startDemo("npm", ["run", "sandbox"], "sandbox listening on", [8788]);
+    process.kill(npm.pid!, "SIGTERM");
+    await expectPortsFreed();
+  });
+
+  it("SIGTERM to `npm run dev` (npm only): wrangler and workerd stop too", async () => {
+    const npm = await startDemo("npm", ["run", "dev"], "Ready on", [8787]);
+    process.kill(npm.pid!, "SIGTERM");
+    await expectPortsFreed();
   });
 });

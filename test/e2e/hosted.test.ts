@@ -72,6 +72,19 @@ describe("hosted mode (the service's payment page)", () => {
     const { chosen } = await chooseAndSeeInWidget(page, pay);
     await pay.getByRole("img", { name: /QR code of the address/ }).waitFor();
     await saveScreenshot(pay, "hosted-page-instructions");
+    // One QR code once chosen: the payment's own; the page's link is no longer a code.
+    await expect
+      .poll(() =>
+        widget(page)
+          .getByRole("img", { name: /Scan to open the payment page/ })
+          .count(),
+      )
+      .toBe(0);
+    expect(
+      await widget(page)
+        .getByRole("img", { name: /^QR code: pay/ })
+        .count(),
+    ).toBe(1);
     await saveScreenshot(page, "hosted-chosen");
     // The widget's instructions are the page's, and the choice sent no webhook.
     expect(await widgetText(page)).toContain(chosen.amount);

@@ -3,9 +3,10 @@
  * What the shopper sees between "choose a currency" and the end: the picker, the payment
  * instructions, payment detected (`processing`), under review (`suspended`) and a failed
  * attempt with its way out ("Try again"); then the same instructions in the dark theme and in
- * Arabic (right to left). Each state is asserted, then saved as a picture of the widget.
+ * Arabic (right to left), and in Hebrew on a 375 px phone (right to left, nothing cut). Each state is asserted, then saved as a picture of the widget.
  */
 import { expect, it } from "vitest";
+import { he } from "../../widget/i18n/he.ts";
 import { DEFAULT_CRYPTO, openCheckout } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
@@ -61,5 +62,24 @@ it("shows the instructions in the dark theme and in Arabic, right to left", asyn
   );
   expect(direction).toBe("rtl");
   await saveScreenshot(widget(page), "state-dark-arabic");
+  await context.close();
+});
+
+it("shows the instructions in Hebrew on a 375 px phone, right to left, nothing wider than the screen", async () => {
+  const { page, context } = await openCheckout(e2e.stack, e2e.browser, {
+    crypto: DEFAULT_CRYPTO,
+  });
+  await page.setViewportSize({ width: 375, height: 900 });
+  await widget(page).evaluate((el) => el.setAttribute("locale", "he"));
+  await waitForWidgetText(page, new RegExp(he.payTitle));
+  const layout = await widget(page).evaluate((el) => ({
+    direction: getComputedStyle(el.shadowRoot?.firstElementChild ?? el).direction,
+    width: el.getBoundingClientRect().width,
+    page: document.documentElement.scrollWidth,
+  }));
+  expect(layout.direction).toBe("rtl");
+  expect(layout.page).toBeLessThanOrEqual(375);
+  await saveScreenshot(widget(page), "state-hebrew-375");
+  await saveScreenshot(page, "state-hebrew-375-page");
   await context.close();
 });

@@ -34,7 +34,7 @@ it("lists it with its name and network and pays it by copy and QR of the address
   await waitForWidgetText(page, /Send only Tether USD \(TON\) on the TON network/);
   const w = widget(page);
   expect(await w.getByText(payment.address, { exact: true }).count()).toBe(1);
-  expect(await w.getByRole("button", { name: "Copy: To this address" }).count()).toBe(1);
+  expect(await w.getByRole("button", { name: "Copy the address" }).count()).toBe(1);
   await w.locator(".qr svg path").waitFor();
   expect(await w.getByRole("link", { name: "Open in wallet" }).count()).toBe(0);
   const hrefs = await page.evaluate(() =>

@@ -61,7 +61,10 @@ describe("hosted payment page", () => {
     expect(page).toMatch(
       /value="BTC" disabled>[^<]*0\.00007693 BTC<br><small>Below the minimum of 0\.0001 BTC/,
     );
-    expect(page).toMatch(/value="USDT_TRC20">[^<]*— 5 USDT_TRC20</);
+    expect(page).toMatch(/value="USDT_TRC20">[^<]*— 5 USDT</);
+    // Payers read tickers, never internal codes; the page asks for no /favicon.ico (a 401).
+    expect(page.replace(/value="[^"]*"/g, "")).not.toContain("USDT_TRC20");
+    expect(page).toContain('<link rel="icon" href="data:,">');
     const refused = await choose(inv.id, "BTC");
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain("below the BTC minimum");

@@ -7,6 +7,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
+import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
   hmacHex,
@@ -112,9 +113,9 @@ async function perform(world: World, step: Step): Promise<void> {
         await evictDurableObject(world.stub).catch(() => {});
       } else {
         stats.inject("restart:abort");
-        await runInDurableObject(world.stub, (_o, state) => state.abort("sim restart")).catch(
-          () => {},
-        );
+        await runInDurableObject(world.stub, (_o, state) =>
+          state.abort(expectedFault("sim restart")),
+        ).catch(() => {});
       }
       world.note(`restart ${step.how}`);
       return;

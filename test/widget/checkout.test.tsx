@@ -153,14 +153,14 @@ describe("paying in-page", () => {
       "POST /v1/checkouts": () =>
         ok(snapshot({ attempt: { ...snapshot().attempt, payment: payment() } }), 201),
     });
-    const amount = await screen.findByRole("button", { name: "Copy: Send exactly" });
+    const amount = await screen.findByRole("button", { name: "Copy the amount" });
     fireEvent.click(amount);
     await waitFor(() => expect(writeText).toHaveBeenCalledWith("49.9"));
     // Visible beside the button that was used, and spoken (polite live region).
     const note = await screen.findByText("Copied to clipboard");
     expect(note.getAttribute("aria-live")).toBe("polite");
     expect(amount.parentElement?.contains(note)).toBe(true);
-    fireEvent.click(screen.getByRole("button", { name: "Copy: To this address" }));
+    fireEvent.click(screen.getByRole("button", { name: "Copy the address" }));
     await waitFor(() =>
       expect(writeText).toHaveBeenCalledWith("TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7"),
     );

@@ -177,7 +177,7 @@ describe("announcements", () => {
   it("a second copy is announced again (the live region's text changes)", async () => {
     vi.stubGlobal("navigator", { ...navigator, clipboard: { writeText: async () => {} } });
     setup({ "POST /v1/checkouts": () => ok(locked(), 201) });
-    const button = await screen.findByRole("button", { name: "Copy: To this address" });
+    const button = await screen.findByRole("button", { name: "Copy the address" });
     const live = button.parentElement!.querySelector("[aria-live=polite]")!;
     fireEvent.click(button);
     await waitFor(() => expect(live.textContent?.trim()).toBe("Copied to clipboard"));

@@ -60,7 +60,7 @@ describe("a network the worker does not know", () => {
     fireEvent.click(choice);
     await screen.findByText("Send exactly");
     expect(screen.getByText(address)).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Copy: To this address" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Copy the address" })).toBeTruthy();
     expect(screen.getByRole("img").getAttribute("aria-label")).toContain(`on TON to ${address}`);
     expect(screen.getByText(/Send only Tether USD \(TON\) on the TON network/)).toBeTruthy();
     expect(document.querySelectorAll("a")).toHaveLength(0);
@@ -90,7 +90,7 @@ describe("refunds that cannot be paid are not promised", () => {
         ),
     });
     await screen.findByText(
-      "0.5 USDT is below the smallest refund (11 USDT with fees), so it cannot be sent back.",
+      "0.5 USDT is less than the network fees of a refund (11 USDT), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
     );
     expect(screen.queryByLabelText("Refund address")).toBeNull();
     expect(screen.queryByText(/refund address below/)).toBeNull();

@@ -10,6 +10,7 @@ import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
+import { expectedFault } from "../expected-faults.ts";
 import {
   deliverAll,
   fault,
@@ -65,7 +66,9 @@ describe("a currency lock whose answer was lost", () => {
     const inFlight = lock(id, "TRX");
     await sleep(400);
     const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-    await runInDurableObject(stub, (_o, state) => state.abort("reset")).catch(() => {});
+    await runInDurableObject(stub, (_o, state) => state.abort(expectedFault("reset"))).catch(
+      () => {},
+    );
     expect((await inFlight).status).toBe(503);
     expect((await upstreamInvoice(orderId)).body.data.cryptoCurrencyCode).toBe("TRX");
     const back = await lock(id, "USDT_TRC20");

@@ -7,6 +7,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
+import { expectedFault } from "../expected-faults.ts";
 import {
   fault,
   ledgerOf,
@@ -34,7 +35,7 @@ async function openAbortedMidCreate(label: string, reason: string) {
   });
   const inFlight = openCheckout({ sub, amount: "25.00" });
   await sleep(400);
-  await runInDurableObject(stub, (_o, state) => state.abort(reason)).catch(() => {});
+  await runInDurableObject(stub, (_o, state) => state.abort(expectedFault(reason))).catch(() => {});
   return { sub, inFlight };
 }
 

@@ -112,6 +112,22 @@ describe("checkout token rejections (nothing reaches the service)", () => {
     expect((await upstreamInvoice(`cc-${sub} x`)).status).toBe(404);
   });
 
+  it.each([
+    ["a JSON number", 25.5],
+    ["a comma decimal", "25,50"],
+  ])("an amount given as %s is told it must be a decimal string", async (_what, amount) => {
+    const sub = uniqueSub("tok");
+    const { status, body } = await post(
+      await sign({ sub, amount, currency: "USD", exp: exp() }, secret, "HS256"),
+    );
+    expect(status).toBe(400);
+    expect(body.error).toEqual({
+      code: "validation_failed",
+      message:
+        'Checkout token claim amount: amount must be a decimal string such as "49.90" (a JSON string, not a number)',
+    });
+  });
+
   it("rejects a body without a token with 400 validation_failed", async () => {
     const res = await postJson("/v1/checkouts", { nope: 1 }, { "cf-connecting-ip": uniqueIp() });
     expect(res.status).toBe(400);

@@ -11,13 +11,19 @@ export const de: Messages = {
   sendRemaining: "Senden Sie den Restbetrag",
   toAddress: "An diese Adresse",
   copy: "Kopieren",
+  copyAmount: "Betrag kopieren",
+  copyAddress: "Adresse kopieren",
   copied: "In die Zwischenablage kopiert",
   copyFailed: "Kopieren fehlgeschlagen — markieren Sie den Text",
-  qrFailed: "Der QR-Code konnte nicht laden: kopieren Sie Betrag und Adresse.",
+  qrFailed: "Der QR-Code konnte nicht geladen werden: Kopieren Sie Betrag und Adresse.",
   openWallet: "In Wallet öffnen",
   sendOnly:
-    "Senden Sie nur {code} im Netzwerk {network}. Andere Coins oder Netzwerke gehen verloren.",
+    "Senden Sie nur {code} und nur über das Netzwerk {network}. Mit einem anderen Coin oder über ein anderes Netzwerk gesendetes Geld geht verloren.",
   expiresIn: "Läuft ab in {time}",
+  minutesLeft: {
+    one: "Noch {count} Minute zum Bezahlen",
+    other: "Noch {count} Minuten zum Bezahlen",
+  },
   expired: "Das Zahlungsfenster ist geschlossen.",
   changeCurrency: "Währung ändern",
   qrLabel: "QR-Code: {amount} {code} im Netzwerk {network} an {address} zahlen",
@@ -35,7 +41,7 @@ export const de: Messages = {
   statusOverpaid: "Bezahlt — Sie haben {extra} mehr als nötig gesendet.",
   statusPartial: "{received} von {amount} {code} erhalten.",
   statusPartialEnded:
-    "{received} von {amount} {code} erhalten, bevor dieses Zahlungsfenster ablief. Versuchen Sie es erneut, um die noch offenen {due} zu zahlen.",
+    "{received} von {amount} {code} erhalten, bevor die Zahlungsfrist ablief. Versuchen Sie es erneut, um die noch offenen {due} zu zahlen.",
   statusExpired: "Dieser Zahlungsversuch ist abgelaufen, bevor eine Zahlung eintraf.",
   statusFailed: "Dieser Zahlungsversuch ist fehlgeschlagen.",
   statusCancelled: "Dieser Zahlungsversuch wurde storniert.",
@@ -80,7 +86,7 @@ export const de: Messages = {
   payTitle: "Zahlung senden",
   retry: "Erneut versuchen",
   refundTooSmall:
-    "{excess} {code} liegt unter der kleinsten möglichen Rückerstattung ({minimum} {code} inklusive Netzwerkgebühr) und kann nicht zurückgesendet werden. Wenden Sie sich bei Fragen an den Shop.",
+    "{excess} {code} ist weniger, als die Netzwerkgebühren einer Rückerstattung kosten ({minimum} {code}), daher kann der Betrag nicht automatisch zurückgesendet werden. Bei Fragen dazu wenden Sie sich an den Shop.",
   errorOrigin:
     "Diese Website darf diesen Checkout nicht verwenden. Der Shop muss sie in den Einstellungen des Checkouts freigeben.",
   reconnecting: "Verbindung unterbrochen — neuer Verbindungsversuch…",

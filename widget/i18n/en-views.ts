@@ -25,7 +25,7 @@ export const enStatus = {
   statusRemainderBelowMinimum:
     "{due} is still due, less than the smallest payment the service accepts ({minimum}). The shop will refund or accept this order; there is nothing more to pay here.",
   refundTooSmall:
-    "{excess} {code} is below the smallest refund ({minimum} {code} with fees), so it cannot be sent back.",
+    "{excess} {code} is less than the network fees of a refund ({minimum} {code}), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
 } as const;
 
 /** The payment instructions (`payment.js`); also the QR code and copy rows that the hosted view and top-up mode reuse. */
@@ -35,12 +35,16 @@ export const enPayment = {
   sendRemaining: "Send the remaining",
   toAddress: "To this address",
   copy: "Copy",
+  copyAmount: "Copy the amount",
+  copyAddress: "Copy the address",
   copied: "Copied to clipboard",
   copyFailed: "Couldn't copy — select the text",
   qrFailed: "The QR code could not load: copy the amount and address.",
   openWallet: "Open in wallet",
   sendOnly: "Send only {code} on the {network} network. Other coins or networks are lost.",
   expiresIn: "Expires in {time}",
+  /** Plural (keyed by `Intl.PluralRules` categories): the countdown's accessible name. */
+  minutesLeft: { one: "{count} minute left to pay", other: "{count} minutes left to pay" },
   expired: "This payment window has closed.",
   changeCurrency: "Change currency",
   qrLabel: "QR code: pay {amount} {code} on {network} to {address}",

@@ -1,85 +1,77 @@
 /**
  * @module
- * Message catalogues: English is built in; de, fr, es and ar are separate small scripts
- * (`/i18n/<lang>.js`, built beside widget.js) loaded only by shoppers who need them, which
- * keeps the script-tag bundle small. A locale script registers itself on a page global, so a
- * second widget on the page reuses it. Unknown locales, or a locale that fails to load within
- * 3 s, fall back to English. RTL locales set `dir="rtl"`.
+ * Message catalogues: English is built in; every other locale of `locales.ts` is a separate
+ * small script (`/i18n/<tag>.js`, built beside widget.js) loaded only by shoppers who need it,
+ * which keeps the script-tag bundle small. A locale script registers itself on a page global,
+ * so a second widget on the page reuses it. Which catalogue a shopper gets is `resolve.ts`'s
+ * (element `locale`, page `lang`, browser languages, best match); a locale that fails to load
+ * within 3 s falls back to English. RTL locales set `dir="rtl"`. Message format and plural
+ * conventions: `README.md` here.
  *
- * Invariant: the requested tag is canonicalised once, here (`Intl.getCanonicalLocales`); a tag
- * `Intl` refuses (`de-`) becomes `en`, so no `RangeError` reaches a render. A valid tag without
- * a catalogue (`pt-BR`) still formats numbers and dates its way, with English texts.
+ * Plurals are `plural.ts`'s: only views in on-demand chunks use them, so widget.js does not
+ * carry the code.
  */
-import { loadScriptOnce, pageGlobal } from "../assets.ts";
-import { en, type MessageKey, type Messages } from "./en.ts";
+import { loadScriptOnce } from "../assets.ts";
+import { en, type MessageKey, type Messages, type PluralKey, type TextKey } from "./en.ts";
+import { fill } from "./fill.ts";
+import { catalogues as registry } from "./registry.ts";
+import { resolveLocale, resolverReady } from "./resolve.ts";
 
-/** Locales with a catalogue. */
-export const LOCALES = ["en", "de", "fr", "es", "ar"] as const;
-const RTL = new Set(["ar", "he", "fa", "ur"]);
-type Registry = Record<string, Messages | undefined>;
-const registry = () => pageGlobal<Registry>("__cryptoCheckoutLocales", () => ({}));
-
-/** Makes a catalogue available (what each locale script does when it loads). */
-export function registerLocale(lang: string, messages: Messages): void {
-  registry()[lang] = messages;
-}
+export { registerLocale } from "./registry.ts";
 
 /** A translator bound to one locale. */
 export interface Translator {
   /** Canonical BCP 47 tag for numbers and dates (`Intl`). */
   locale: string;
-  /** The texts' language (the element's `lang`): `locale`, or `en` when it has no catalogue. */
+  /** The texts' language (the element's `lang`): `locale`, or `en` when its catalogue is not here. */
   lang: string;
   dir: "ltr" | "rtl";
-  t(key: MessageKey, values?: Record<string, string>): string;
+  /** The catalogue in use (plurals read it: `plural.ts`). */
+  messages: Messages;
+  /** A text with its `{name}` placeholders filled. */
+  t(key: TextKey, values?: Record<string, string>): string;
 }
 
-function canonical(requested: string | null | undefined): string {
-  try {
-    return Intl.getCanonicalLocales(requested?.trim() || "en")[0] ?? "en";
-  } catch {
-    return "en";
-  }
-}
-const baseOf = (requested: string | null | undefined) =>
-  canonical(requested).toLowerCase().split("-")[0] ?? "en";
+/** Who asks: one tag, or tags in order of preference (element, page, browser). */
+export type Requested = string | null | undefined | readonly (string | null | undefined)[];
+const listOf = (requested: Requested) => [requested].flat();
 
 /**
  * A translator for the catalogues loaded so far: `de-CH` → `de`, unknown → `en`.
  *
  * @example
  * translator("de-DE").t("copy") // "Kopieren" once the German catalogue is loaded
- * translator("pt-BR").locale // "pt-BR" (numbers), with English texts (lang "en")
+ * translator(["xx", "zh-TW"]).locale // "zh-TW" (texts: zh-Hant once loaded)
  */
-export function translator(requested: string | null | undefined): Translator {
-  const locale = canonical(requested);
-  const base = baseOf(locale);
-  const messages = base === "en" ? en : registry()[base];
-  const catalogue = messages ?? en;
+export function translator(requested: Requested): Translator {
+  const { locale, catalogue, dir } = resolveLocale(listOf(requested));
+  // English is built in: "loaded" means another catalogue that is here.
+  const loaded = catalogue === "en" ? undefined : registry()[catalogue];
+  const messages = loaded ?? en;
   return {
     locale,
-    lang: messages ? locale : "en",
-    dir: messages && RTL.has(base) ? "rtl" : "ltr",
-    t: (key, values = {}) =>
-      catalogue[key].replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? ""),
+    lang: loaded ? locale : "en",
+    dir: loaded ? dir : "ltr",
+    messages,
+    t: (key, values = {}) => fill(messages[key], values),
   };
 }
 
 /**
- * Loads the catalogue for `requested` from `assetBase` if needed, then returns its translator.
+ * Loads the catalogue `requested` resolves to from `assetBase` if needed, then returns its
+ * translator (English texts if the script did not load).
  *
  * @example
- * const i18n = await loadTranslator("fr", "https://pay.example.com");
+ * const i18n = await loadTranslator(["fr-CA", "en"], "https://pay.example.com");
  */
-export async function loadTranslator(
-  requested: string | null | undefined,
-  assetBase: string,
-): Promise<Translator> {
-  const base = baseOf(requested);
-  if (base !== "en" && (LOCALES as readonly string[]).includes(base) && !registry()[base]) {
-    await loadScriptOnce(`${assetBase.replace(/\/+$/, "")}/i18n/${base}.js`, 3000);
+export async function loadTranslator(requested: Requested, assetBase: string): Promise<Translator> {
+  const list = listOf(requested);
+  await resolverReady(list);
+  const { catalogue } = resolveLocale(list);
+  if (catalogue !== "en" && !registry()[catalogue]) {
+    await loadScriptOnce(`${assetBase.replace(/\/+$/, "")}/i18n/${catalogue}.js`, 3000);
   }
   return translator(requested);
 }
 
-export type { MessageKey, Messages };
+export type { MessageKey, Messages, PluralKey, TextKey };

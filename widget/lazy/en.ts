@@ -12,4 +12,4 @@ import { addEnglish, english } from "./english.ts";
 
 addEnglish(enFirst);
 
-export const en = english() as Messages;
+export const en = english() as unknown as Messages;

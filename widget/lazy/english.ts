@@ -9,7 +9,7 @@ import { pageGlobal } from "../assets.ts";
 
 /** The page's English catalogue so far. */
 export const english = () =>
-  pageGlobal<Record<string, string>>("__cryptoCheckoutEnglish", () => ({}));
+  pageGlobal<Record<string, unknown>>("__cryptoCheckoutEnglish", () => ({}));
 
 /**
  * What a view chunk calls when it runs.
@@ -17,6 +17,6 @@ export const english = () =>
  * @example
  * addEnglish(enPayment);
  */
-export function addEnglish(messages: Record<string, string>): void {
+export function addEnglish(messages: Record<string, unknown>): void {
   Object.assign(english(), messages);
 }

@@ -39,6 +39,9 @@ export function CurrencyPicker(props: {
                 const refused = props.off?.[c.code];
                 const why = refused && t(messageFor(refused));
                 const icon = safeUrl(c.imageUrl);
+                const ticker = c.code.split("_")[0] ?? c.code;
+                // "BNB" named "BNB": said once ("BNB BNB" is noise to a screen reader).
+                const name = why || (c.name !== ticker && c.name);
                 return (
                   <button
                     type="button"
@@ -48,8 +51,8 @@ export function CurrencyPicker(props: {
                     onClick={() => props.onPick(c.code)}
                   >
                     {icon ? <img src={icon} alt="" width={20} height={20} /> : null}
-                    <strong>{c.code.split("_")[0]}</strong>
-                    <span class="muted">{why || c.name}</span>
+                    <strong>{ticker}</strong>
+                    {name && <span class="muted">{name}</span>}
                   </button>
                 );
               })}

@@ -11,6 +11,10 @@
  *
  * Invariant: the page's URL is linked or encoded only when `safeUrl` accepts it (https, or
  * loopback in development); otherwise there is nothing to open and nothing is drawn.
+ *
+ * Invariant: one QR code at a time. Once the payer chose on the page (`chosen`: the payment
+ * panel below shows the payment's own QR code), the page's link is no longer offered as a code:
+ * two codes one above the other would leave the payer guessing which one pays.
  */
 import { Component } from "preact";
 import type { Translator } from "../i18n/index.ts";
@@ -21,7 +25,7 @@ import { QrCode } from "./payment.tsx";
 
 /** A class, as every view on the in-page path: its chunk then carries no hooks runtime. */
 export class HostedPanel extends Component<
-  { url: string; base: string; i18n: Translator },
+  { url: string; base: string; i18n: Translator; chosen?: boolean },
   // null: not asked; false: loading; true: loading ended (drawn, or the failure text).
   { phone: boolean | null }
 > {
@@ -42,7 +46,7 @@ export class HostedPanel extends Component<
             <a class="button" href={url} target="_blank" rel="noopener">
               {t("openPaymentPage")}
             </a>
-            {phone === null ? (
+            {props.chosen ? null : phone === null ? (
               <button
                 type="button"
                 class="link"

@@ -80,6 +80,9 @@ const ticker = (code: string) => code.split("_")[0] ?? code;
 /**
  * Under a payment: the crypto received beyond the order (overpaid), and, when an excess is
  * below the smallest refund, why it is not sent back (else the refund form asks an address).
+ * That note shows only where it matters: an overpaid order, or one that ends underpaid
+ * (`underpaid`: the rest is below the service's minimum). While the shopper can still pay the
+ * rest, what they sent counts toward the order, and a note about refunds would read as a loss.
  * A snapshot stored before `refund` existed (an SSE replay) has none: the form asks, as before.
  *
  * @example
@@ -105,7 +108,7 @@ export function LaterNote(props: {
           })}
         </p>
       ) : null}
-      {wantsRefund && p.refund && !p.refund.possible ? (
+      {wantsRefund && p.refund && !p.refund.possible && (isOverpaid(s) || !!s.underpaid) ? (
         <p class="muted">
           {t("refundTooSmall", {
             excess: crypto(p.refund.excess),

@@ -10,25 +10,31 @@
  */
 import { Component } from "preact";
 import type { PaymentInstructions } from "../../worker/api/contract.ts";
-import { countdown, formatCrypto } from "../format.ts";
+import { countdown, formatCrypto, minutesLeft } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";
+import { plural } from "../i18n/plural.ts";
 import { qrPath } from "../qr.ts";
 import { walletLink } from "../url.ts";
 import css from "./payment.css?inline";
 
 /**
- * A labelled value with a copy button. The outcome (copied, or the clipboard refused: select
- * the text instead) shows beside the button in a polite live region, for eyes and ears alike.
- * A class, as every view on the in-page path: their chunks then carry no hooks runtime.
+ * A labelled value with a copy button named for what it copies ("Copy the amount"), never
+ * "Copy: <label>". The outcome (copied, or the clipboard refused: select the text instead) shows
+ * beside the button in a polite live region, for eyes and ears alike, in the language of each
+ * render (the key is kept, not its text). A class, as every view on the in-page path: their
+ * chunks then carry no hooks runtime.
+ *
+ * Invariant: the clipboard gets `value`, the plain exact string, never `shown` (localised).
  */
 export class CopyRow extends Component<
-  { label: string; value: string; shown: string; i18n: Translator },
-  { note: string }
+  { label: string; copyLabel: string; value: string; shown: string; i18n: Translator },
+  { note: "copied" | "copyFailed" | null; again: boolean }
 > {
-  override state = { note: "" };
+  override state = { note: null as "copied" | "copyFailed" | null, again: false };
   render() {
     const { props } = this;
     const { t } = props.i18n;
+    const { note, again } = this.state;
     return (
       <div class="copy-row">
         <span class="label">{props.label}</span>
@@ -36,23 +42,23 @@ export class CopyRow extends Component<
         <button
           type="button"
           class="secondary"
-          aria-label={`${t("copy")}: ${props.label}`}
+          aria-label={props.copyLabel}
           onClick={async () => {
-            let said = t("copyFailed");
+            let said: "copied" | "copyFailed" = "copyFailed";
             try {
               await navigator.clipboard.writeText(props.value);
-              said = t("copied");
+              said = "copied";
             } catch {
               // Blocked (permissions, http page) or no clipboard API: the value stays selectable.
             }
             // A changed string makes screen readers announce a second copy too.
-            this.setState(({ note }) => ({ note: note === said ? `${said}\u00a0` : said }));
+            this.setState((prev) => ({ note: said, again: prev.note === said && !prev.again }));
           }}
         >
           {t("copy")}
         </button>
         <span class="label" aria-live="polite">
-          {this.state.note}
+          {note ? `${t(note)}${again ? "\u00a0" : ""}` : ""}
         </span>
       </div>
     );
@@ -92,7 +98,8 @@ export function PaymentPanel(props: {
   const { t } = i18n;
   const amount = props.partial ? p.remaining : p.amount;
   const code = p.cryptoCurrencyCode.split("_")[0] ?? p.cryptoCurrencyCode;
-  const left = countdown(p.expiresAt, props.now);
+  const left = countdown(p.expiresAt, props.now, i18n.locale);
+  const minutes = minutesLeft(p.expiresAt, props.now) ?? 0;
   const link = walletLink(p.walletUri);
   return (
     <>
@@ -115,11 +122,18 @@ export function PaymentPanel(props: {
             <div class="details">
               <CopyRow
                 label={props.partial ? t("sendRemaining") : t("sendExactly")}
+                copyLabel={t("copyAmount")}
                 value={amount}
                 shown={`${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`}
                 i18n={i18n}
               />
-              <CopyRow label={t("toAddress")} value={p.address} shown={p.address} i18n={i18n} />
+              <CopyRow
+                label={t("toAddress")}
+                copyLabel={t("copyAddress")}
+                value={p.address}
+                shown={p.address}
+                i18n={i18n}
+              />
               {link ? (
                 <a class="button" href={link}>
                   {t("openWallet")}
@@ -128,7 +142,13 @@ export function PaymentPanel(props: {
               <p class="warning">
                 {t("sendOnly", { code: p.currencyName, network: p.networkName })}
               </p>
-              {left ? <p class="muted">{t("expiresIn", { time: left })}</p> : null}
+              {left ? (
+                // Screen readers hear "14 minutes left to pay", not the clock's digits.
+                <p class="muted">
+                  <span aria-hidden="true">{t("expiresIn", { time: left })}</span>
+                  <span class="sr-only">{plural(i18n, "minutesLeft", minutes)}</span>
+                </p>
+              ) : null}
               {props.onChange ? (
                 <button type="button" class="link" onClick={props.onChange}>
                   {t("changeCurrency")}

@@ -22,6 +22,9 @@ const DECIMAL = /^(0|[1-9]\d{0,17})(\.\d{1,18})?$/;
 /** Longest URL accepted, measured on the normalised form the service receives. */
 const MAX_URL_LENGTH = 2048;
 
+const AMOUNT_MESSAGE =
+  'amount must be a decimal string such as "49.90" (a JSON string, not a number)';
+
 const isLoopbackHttp = (url: URL) =>
   url.protocol === "http:" && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
 
@@ -69,7 +72,8 @@ function claimsSchema(loopbackHttp: boolean) {
       .check(
         z.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
       ),
-    amount: z.string().check(z.regex(DECIMAL, 'amount must be a decimal string such as "49.90"')),
+    // A JSON number gets the same words as "25,50": money travels as a string, never a float.
+    amount: z.string({ error: AMOUNT_MESSAGE }).check(z.regex(DECIMAL, AMOUNT_MESSAGE)),
     currency: z
       .string()
       .check(z.regex(/^[A-Z]{3}$/, "currency must be an ISO 4217 code such as USD")),

@@ -31,15 +31,17 @@ const HEADINGS = {
 };
 const show = (value) => (value === null || value === undefined ? "—" : String(value));
 
-function table(rows, preferred) {
+function table(rows, preferred, label) {
   const present = [
     ...new Set(rows.flatMap((row) => Object.keys(row).filter((k) => isScalar(row[k])))),
   ];
   const chosen = preferred.filter((k) => present.includes(k));
   const keys = chosen.length ? chosen : present;
+  // A table wider than a phone scrolls inside its own region, reachable by keyboard (axe
+  // `scrollable-region-focusable`) and named for screen readers.
   return h(
     "div",
-    { class: "table-wrap" },
+    { class: "table-wrap", tabindex: 0, role: "region", "aria-label": label },
     h(
       "table",
       { class: "mini" },
@@ -104,7 +106,8 @@ export function renderLedger(container, ledger) {
         rows.length &&
         rows.every((row) => row && typeof row === "object")
       ) {
-        nodes.push(h("h4", {}, humanize(k)), table(rows, COLUMNS[k]));
+        // h3: the ledger sits under an h2 on both pages (axe `heading-order`).
+        nodes.push(h("h3", {}, humanize(k)), table(rows, COLUMNS[k], humanize(k)));
       }
     }
     nodes.push(rawJson(ledger.body));

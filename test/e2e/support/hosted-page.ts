@@ -35,7 +35,8 @@ export async function chooseOnPage(
   await pay.locator(`button[value="${code}"]`).click();
   const amount = (await pay.getByTestId("pay-amount").textContent()) ?? "";
   const address = (await pay.getByTestId("pay-address").textContent()) ?? "";
-  return { amount: amount.replace(` ${code}`, ""), address };
+  // "19.5 USDT": the page shows the ticker, not the code.
+  return { amount: amount.split(" ")[0] ?? "", address };
 }
 
 /** Counts `checkout:paid` events in every page of the context (`window.__paidEvents`). */

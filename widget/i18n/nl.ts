@@ -1,0 +1,103 @@
+/** @module Dutch messages. */
+import type { Messages } from "./en.ts";
+
+export const nl: Messages = {
+  loading: "Betaling wordt geladen…",
+  testMode: "Testmodus — alleen testnetwerken. Stuur nooit echt (mainnet-)geld.",
+  orderTotal: "Totaalbedrag",
+  chooseCurrency: "Kies hoe je betaalt",
+  noCurrencies: "Er is nu geen cryptovaluta beschikbaar. Probeer het later opnieuw.",
+  statusWaiting: "Wachten op je betaling…",
+  statusNew: "Nog niet betaald.",
+  partialAcrossAttempts: "Al {paid} van {total} betaald.",
+  tryAgain: "Opnieuw proberen",
+  backToShop: "Terug naar de winkel",
+  addressInvalid: "Dit is geen geldig {code}-adres op het {network}-netwerk.",
+  errorRefundAddressFrozen:
+    "Er is al een terugbetaling naar dit adres onderweg; het kan niet meer worden gewijzigd.",
+  errorGeneric: "Er ging iets mis. Probeer het opnieuw.",
+  errorNetwork:
+    "We kunnen de betaaldienst niet bereiken. Controleer je verbinding en probeer het opnieuw.",
+  errorToken: "Deze betaallink is niet geldig. Ga terug naar de winkel en begin opnieuw.",
+  errorTokenExpired: "Deze betaallink is verlopen. Laad de pagina opnieuw.",
+  errorNoToken: "Deze betaling mist haar token. De winkel moet het token-attribuut instellen.",
+  errorConflict:
+    "Voor deze bestelling bestaat al een betaling met een ander bedrag. Neem contact op met de winkel.",
+  errorBelowMinimum: "Het bedrag is lager dan het minimum voor deze betaalmethode.",
+  errorBusy: "De betaaldienst is druk. Probeer het zo opnieuw.",
+  errorRateLimited: "Te veel pogingen. Wacht een minuut en probeer het opnieuw.",
+  errorCurrency: "Deze valuta is nu niet beschikbaar. Kies een andere.",
+  errorConfig: "De betaling van de winkel is nog niet ingesteld. Neem contact op met de winkel.",
+  errorNotFound: "Deze betaling bestaat niet meer. Ga terug naar de winkel en begin opnieuw.",
+  errorOrderPaid: "Deze bestelling is al betaald.",
+  statusRefunded:
+    "Deze bestelling is terugbetaald. Neem contact op met de winkel om opnieuw te bestellen.",
+  errorContactShop: "Deze bestelling kan hier niet worden betaald. Neem contact op met de winkel.",
+  errorAttemptOpen:
+    "Er staat nog een betaling open voor deze bestelling. Wacht even en probeer het opnieuw.",
+  retry: "Opnieuw",
+  errorOrigin: "Deze site mag deze betaling niet gebruiken. Laat het de winkel weten.",
+  reconnecting: "Verbinding verbroken — opnieuw verbinden…",
+  statusProcessing: "Betaling gedetecteerd — wachten op bevestigingen van het netwerk.",
+  statusSuspended:
+    "Je betaling wordt gecontroleerd. Je hoeft niets te doen; deze pagina wordt vanzelf bijgewerkt.",
+  statusPaid: "Betaald — bedankt!",
+  statusOverpaid: "Betaald — je hebt {extra} meer gestuurd dan nodig.",
+  statusPartial: "{received} van {amount} {code} ontvangen.",
+  statusPartialEnded:
+    "{received} van {amount} {code} ontvangen voordat deze betaaltermijn afliep. Probeer het opnieuw om de nog openstaande {due} te betalen.",
+  statusExpired: "Deze betaalpoging is verlopen voordat er een betaling binnenkwam.",
+  statusFailed: "Deze betaalpoging is mislukt.",
+  statusCancelled: "Deze betaalpoging is geannuleerd.",
+  statusRemainderBelowMinimum:
+    "Er staat nog {due} open, minder dan de kleinste betaling die de dienst accepteert ({minimum}). De winkel zal deze bestelling terugbetalen of accepteren; hier hoeft niets meer betaald te worden.",
+  refundTooSmall:
+    "{excess} {code} is minder dan de netwerkkosten van een terugbetaling ({minimum} {code}) en kan daarom niet automatisch worden teruggestuurd. Heb je hier vragen over, neem dan contact op met de winkel.",
+  payTitle: "Verstuur je betaling",
+  sendExactly: "Stuur precies",
+  sendRemaining: "Stuur het resterende bedrag",
+  toAddress: "Naar dit adres",
+  copy: "Kopiëren",
+  copyAmount: "Bedrag kopiëren",
+  copyAddress: "Adres kopiëren",
+  copied: "Gekopieerd naar het klembord",
+  copyFailed: "Kopiëren mislukt — selecteer de tekst",
+  qrFailed: "De QR-code kon niet laden: kopieer het bedrag en het adres.",
+  openWallet: "Openen in wallet",
+  sendOnly:
+    "Stuur alleen {code}, en alleen via het {network}-netwerk. Stuur je een andere munt of gebruik je een ander netwerk, dan raak je je geld kwijt.",
+  expiresIn: "Verloopt over {time}",
+  minutesLeft: {
+    one: "Nog {count} minuut om te betalen",
+    other: "Nog {count} minuten om te betalen",
+  },
+  expired: "Deze betaaltermijn is verlopen.",
+  changeCurrency: "Andere valuta kiezen",
+  qrLabel: "QR-code: betaal {amount} {code} via {network} aan {address}",
+  hostedIntro:
+    "Ga verder op de betaalpagina; dit venster werkt zichzelf bij zodra je betaling binnen is.",
+  openPaymentPage: "Betaalpagina openen",
+  payOnPhone: "Betalen met je telefoon",
+  phoneQr: "Scan om de betaalpagina op je telefoon te openen.",
+  refundTitle: "Adres voor terugbetaling",
+  refundHelp:
+    "Je {code}-adres op het {network}-netwerk, voor het geval er iets wordt terugbetaald.",
+  refundSave: "Adres voor terugbetaling opslaan",
+  refundSaved: "Adres voor terugbetaling opgeslagen.",
+  addressChecksum: "Dit adres bevat een typefout (de controlesom klopt niet).",
+  addressTestnet: "Testmodus: gebruik een adres op een testnetwerk, geen mainnet-adres.",
+  topUpTitle: "Opwaarderen met {code} via {network}",
+  topUpChoose: "Kies de valuta om mee op te waarderen",
+  topUpSendTo: "Stuur een willekeurig bedrag naar dit adres",
+  topUpMinimum: "Minimale storting: {amount} {code}",
+  topUpFee: "Servicekosten: {percent} % van wat je stuurt",
+  topUpNetworkFee: "Netwerkkosten: {amount} {code}",
+  topUpWaiting: "Wachten op je storting…",
+  topUpProcessing: "Storting gedetecteerd — wachten op bevestigingen van het netwerk.",
+  topUpCompleted: "{net} {code} bijgeschreven.",
+  topUpBreakdown:
+    "Ontvangen {received} − servicekosten {commission} − netwerkkosten {fee} = {net} {code}",
+  topUpFailed: "Deze storting is mislukt. Neem contact op met de winkel.",
+  topUpExpired: "Dit stortingsadres is verlopen.",
+  topUpCancelled: "Deze storting is geannuleerd.",
+};
