@@ -360,6 +360,7 @@ try {
       checkouts: env("BENCH_ABORT_CHECKOUTS", 10),
       streams: env("BENCH_ABORT_STREAMS", 500),
       rounds: env("BENCH_ABORT_ROUNDS", 30),
+      floor: { port: floor.port },
     }).catch((error: Error) => row("aborts", `failed: ${error.message.split("\n")[0]}`));
   }
   // Last: under wrangler dev the load can exhaust workerd's file descriptors (see README).
