@@ -2,9 +2,13 @@
  * @module
  * Connect-and-abort rounds (issue 20, item 13): `rounds` times, `streams` SSE connections to
  * `checkouts` checkouts, each aborted by the client — half as soon as the answer's headers
- * arrive, half after the opening snapshot — then workerd's RSS a second later; after the last
- * round, RSS again once a heartbeat period (15 s) has passed, by which time workerd has tried to
- * write to every dead connection and cancelled its stream.
+ * arrive, half after the opening snapshot — then, a second later, the memory of each process
+ * of the stack (the runtime workerd, wrangler's proxy workerd, wrangler's node) and the used JS
+ * heap of the worker's isolate (`heap.ts`); after the last round, all of it again once a
+ * heartbeat period (15 s) has passed, by which time workerd has tried to write to every dead
+ * connection and cancelled its stream. Then the same rounds on the floor worker
+ * (`bench/floor`): its SSE streams, and its plain JSON answer (no stream at all). Printed: start
+ * → end and the slope of the last 10 rounds (a leak keeps its slope; a high-water mark flattens).
  *
  * Streams talk to the runtime directly, past `wrangler dev`'s proxy (`runtime.ts`). Bounded:
  * at most `width` connections in flight, every stream aborted within `timeoutMs`.
