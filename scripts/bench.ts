@@ -19,8 +19,9 @@
  * 6. widget first paint in Chromium (4× CPU, slow 4G);
  * 7. the order list: a page of 50 out of 100,000 orders seeded into the account index
  *    (`bench/index/`, its own `wrangler dev`), p50 and p99.
- * 8. connect-and-abort rounds: workerd memory over BENCH_ABORT_ROUNDS (30) rounds of
- *    BENCH_ABORT_STREAMS (500) SSE streams aborted by the client (issue 20, item 13).
+ * 8. connect-and-abort rounds: workerd memory (RSS per process, the isolate's JS heap) over
+ *    BENCH_ABORT_ROUNDS (30) rounds of BENCH_ABORT_STREAMS (500) SSE streams aborted by the
+ *    client, then the same rounds on the floor worker (issue 20, item 13).
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
@@ -29,7 +30,8 @@
  * where wrangler keeps local Durable Object storage),
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts (stages to skip).
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts (stages to skip; and
+ * aborts-floor: the connect-and-abort rounds without the floor's).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -360,6 +362,7 @@ try {
       checkouts: env("BENCH_ABORT_CHECKOUTS", 10),
       streams: env("BENCH_ABORT_STREAMS", 500),
       rounds: env("BENCH_ABORT_ROUNDS", 30),
+      floor: SKIP.has("aborts-floor") ? undefined : { port: floor.port },
     }).catch((error: Error) => row("aborts", `failed: ${error.message.split("\n")[0]}`));
   }
   // Last: under wrangler dev the load can exhaust workerd's file descriptors (see README).

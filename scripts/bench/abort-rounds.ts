@@ -2,16 +2,22 @@
  * @module
  * Connect-and-abort rounds (issue 20, item 13): `rounds` times, `streams` SSE connections to
  * `checkouts` checkouts, each aborted by the client — half as soon as the answer's headers
- * arrive, half after the opening snapshot — then workerd's RSS a second later; after the last
- * round, RSS again once a heartbeat period (15 s) has passed, by which time workerd has tried to
- * write to every dead connection and cancelled its stream.
+ * arrive, half after the opening snapshot — then, a second later, the memory of each process
+ * of the stack (the runtime workerd, wrangler's proxy workerd, wrangler's node) and the used JS
+ * heap of the worker's isolate (`heap.ts`); after the last round, all of it again once a
+ * heartbeat period (15 s) has passed, by which time workerd has tried to write to every dead
+ * connection and cancelled its stream. Then the same rounds on the floor worker
+ * (`bench/floor`): its SSE streams, and its plain JSON answer (no stream at all). Printed: start
+ * → end and the slope of the last 10 rounds (a leak keeps its slope; a high-water mark flattens).
  *
  * Streams talk to the runtime directly, past `wrangler dev`'s proxy (`runtime.ts`). Bounded:
  * at most `width` connections in flight, every stream aborted within `timeoutMs`.
  */
+
+import { workerHeapMb } from "./heap.ts";
 import { keep, row, sleep } from "./report.ts";
-import { workerdRssMb } from "./rss.ts";
-import { runtimeUrl } from "./runtime.ts";
+import { rssMb, workerdPids, wranglerPid } from "./rss.ts";
+import { runtimePids, runtimeUrl } from "./runtime.ts";
 
 export interface AbortRoundsOptions {
   workerUrl: string;
@@ -21,6 +27,8 @@ export interface AbortRoundsOptions {
   checkouts: number;
   streams: number;
   rounds: number;
+  /** The floor worker's stack, to run the same rounds against (bench/floor). */
+  floor?: { port: number };
 }
 
 const WIDTH = 100;
@@ -42,14 +50,56 @@ async function connectAndAbort(url: string, readFirst: boolean): Promise<void> {
   }
 }
 
-/** Runs the rounds; prints RSS per round and keeps the growth figures. */
-export async function abortRounds(o: AbortRoundsOptions): Promise<void> {
-  const direct = await runtimeUrl(o.workerPort);
-  const ids: string[] = [];
-  for (let i = 0; i < o.checkouts; i++) ids.push((await o.open(i, o.workerUrl)).id);
-  const urls = ids.map((id) => `${direct}/v1/checkouts/${id}/events`);
-  const before = workerdRssMb(o.workerPort);
-  const after: number[] = [];
+/** Memory of one stack after a round: each process's RSS and the isolate's live JS heap. */
+interface Sample {
+  runtime: number;
+  proxy: number;
+  node: number;
+  heap: number | null;
+}
+
+async function sample(port: number): Promise<Sample> {
+  const runtime = runtimePids(port);
+  const wrangler = wranglerPid(port);
+  return {
+    runtime: rssMb(runtime),
+    proxy: rssMb(workerdPids(port).filter((pid) => !runtime.includes(pid))),
+    node: rssMb(wrangler ? [wrangler] : []),
+    heap: await workerHeapMb(port),
+  };
+}
+
+/**
+ * Least-squares slope (MB per round) of the last `n` values; NaN with fewer than two.
+ *
+ * @example
+ * slope([1, 2, 3], 3) // 1
+ */
+export function slope(values: readonly number[], n: number): number {
+  const ys = values.slice(-n);
+  if (ys.length < 2) return Number.NaN;
+  const mean = (list: readonly number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+  const xs = ys.map((_, i) => i);
+  const mx = mean(xs);
+  const my = mean(ys);
+  let num = 0;
+  let den = 0;
+  for (const [i, x] of xs.entries()) {
+    num += (x - mx) * (ys[i]! - my);
+    den += (x - mx) ** 2;
+  }
+  return num / den;
+}
+
+/** `rounds` rounds of `streams` connect-and-abort streams over `urls`; a sample after each. */
+async function runRounds(
+  port: number,
+  urls: readonly string[],
+  o: { streams: number; rounds: number },
+  afterRound: () => Promise<void>,
+): Promise<{ before: Sample; after: Sample[]; settled: Sample }> {
+  const before = await sample(port);
+  const after: Sample[] = [];
   for (let r = 0; r < o.rounds; r++) {
     let next = 0;
     await Promise.all(
@@ -60,23 +110,82 @@ export async function abortRounds(o: AbortRoundsOptions): Promise<void> {
         }
       }),
     );
+    await afterRound();
     await sleep(1000);
-    after.push(workerdRssMb(o.workerPort));
+    after.push(await sample(port));
+    if (process.env.BENCH_PROGRESS) console.error(`round ${r + 1}`, JSON.stringify(after.at(-1)));
   }
   await sleep(HEARTBEAT_MS + 2000);
-  const settled = workerdRssMb(o.workerPort);
+  return { before, after, settled: await sample(port) };
+}
+
+const runtimeSeries = (run: { after: Sample[] }) => run.after.map((s) => s.runtime);
+
+const mb = (n: number | null | undefined) =>
+  n === null || n === undefined || !Number.isFinite(n) ? "—" : n.toFixed(0);
+
+/** Prints one stack's rounds: RSS per process and heap, start → end, slope of the last 10. */
+function report(label: string, run: { before: Sample; after: Sample[]; settled: Sample }): void {
+  const { before, after, settled } = run;
+  const last = after.at(-1);
+  for (const key of ["runtime", "proxy", "node", "heap"] as const) {
+    const series = after.map((s) => s[key] ?? Number.NaN);
+    row(
+      `  ${label} ${key === "heap" ? "JS heap used" : `${key} RSS`} (MB)`,
+      `${mb(before[key])} → ${mb(last?.[key])}; settled ${mb(settled[key])}`,
+      `slope of the last 10 rounds ${slope(series, 10).toFixed(2)} MB/round`,
+    );
+    row("    per round", series.map((m) => mb(m)).join(" "));
+  }
+}
+
+/** Runs the rounds; prints RSS per round and keeps the growth figures. */
+export async function abortRounds(o: AbortRoundsOptions): Promise<void> {
+  const direct = await runtimeUrl(o.workerPort);
+  const ids: string[] = [];
+  for (let i = 0; i < o.checkouts; i++) ids.push((await o.open(i, o.workerUrl)).id);
+  const urls = ids.map((id) => `${direct}/v1/checkouts/${id}/events`);
   const label = `${o.rounds} rounds of ${o.streams} connect-and-abort streams on ${o.checkouts} checkout(s)`;
-  row(`workerd RSS before / after each of ${label} (MB)`, before.toFixed(0));
-  row("  per round", after.map((m) => m.toFixed(0)).join(" "));
-  row(
-    "  a heartbeat after the last round; growth first → last round",
-    `${settled.toFixed(0)} MB; ${((after.at(-1) ?? Number.NaN) - (after[0] ?? Number.NaN)).toFixed(0)} MB`,
-    "target: flat (nothing kept per aborted stream)",
-  );
-  keep(
-    "workerd_rss_growth_mb_over_abort_rounds",
-    (after.at(-1) ?? Number.NaN) - (after[0] ?? Number.NaN),
-  );
-  keep("workerd_rss_mb_after_abort_rounds_settled", settled);
-  keep("workerd_rss_mb_before_abort_rounds", before);
+  row(`workerd memory over ${label}`, "", "target: flat (nothing kept per aborted stream)");
+  const ours = await runRounds(o.workerPort, urls, o, async () => {});
+  report("ours", ours);
+  const runtime = runtimeSeries(ours);
+  keep("workerd_rss_growth_mb_over_abort_rounds", (runtime.at(-1) ?? NaN) - (runtime[0] ?? NaN));
+  keep("workerd_rss_mb_before_abort_rounds", ours.before.runtime);
+  keep("workerd_rss_mb_after_abort_rounds_settled", ours.settled.runtime);
+  keep("workerd_rss_slope_mb_per_abort_round_last_10", slope(runtime, 10));
+  if (o.floor) {
+    // The floor's streams (bench/floor) have no heartbeat: a frame written to every stream of
+    // each name after a round (twice: a local workerd learns a closed connection only when it
+    // writes to it) ends the dead ones, as our probe does.
+    const floor = o.floor;
+    const floorDirect = await runtimeUrl(floor.port, async (url) => {
+      const res = await fetch(`${url}/json`, { signal: AbortSignal.timeout(2_000) });
+      return res.ok && "data" in ((await res.json()) as object);
+    });
+    if (floorDirect.endsWith(`:${floor.port}`)) throw new Error("the floor's runtime not found");
+    const names = Array.from({ length: o.checkouts }, (_, i) => `abort-${i}`);
+    const fanout = async () => {
+      for (const name of names)
+        await fetch(`${floorDirect}/fanout/${name}?status=probe`, { method: "POST" })
+          .then((r) => r.arrayBuffer())
+          .catch(() => undefined);
+    };
+    const base = await runRounds(
+      floor.port,
+      names.map((name) => `${floorDirect}/sse/${name}`),
+      o,
+      async () => {
+        await fanout();
+        await sleep(500);
+        await fanout();
+      },
+    );
+    report("floor", base);
+    keep("floor_rss_slope_mb_per_abort_round_last_10", slope(runtimeSeries(base), 10));
+    // No stream at all: the same client connecting and aborting on a plain JSON answer.
+    const plain = await runRounds(floor.port, [`${floorDirect}/json`], o, async () => {});
+    report("floor, plain answers", plain);
+    keep("floor_plain_rss_slope_mb_per_abort_round_last_10", slope(runtimeSeries(plain), 10));
+  }
 }

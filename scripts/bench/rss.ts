@@ -19,6 +19,30 @@ export const cmdline = (pid: string): string[] => {
   }
 };
 
+function allPids(): string[] {
+  try {
+    return readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The pid of the `wrangler dev` listening on `port`; null when none.
+ *
+ * @example
+ * const pid = wranglerPid(8787);
+ */
+export function wranglerPid(port: number): string | null {
+  return (
+    allPids().find((pid) => {
+      const args = cmdline(pid);
+      const i = args.indexOf("--port");
+      return args.some((a) => a.endsWith("wrangler.js")) && i >= 0 && args[i + 1] === String(port);
+    }) ?? null
+  );
+}
+
 /**
  * The workerd processes started by the `wrangler dev` listening on `port` (a descendant of this
  * process): its proxy and the runtime that runs the worker. Empty when not found.
@@ -27,17 +51,8 @@ export const cmdline = (pid: string): string[] => {
  * const pids = workerdPids(8787);
  */
 export function workerdPids(port: number): string[] {
-  let pids: string[];
-  try {
-    pids = readdirSync("/proc").filter((p) => /^\d+$/.test(p));
-  } catch {
-    return [];
-  }
-  const wrangler = pids.find((pid) => {
-    const args = cmdline(pid);
-    const i = args.indexOf("--port");
-    return args.some((a) => a.endsWith("wrangler.js")) && i >= 0 && args[i + 1] === String(port);
-  });
+  const pids = allPids();
+  const wrangler = wranglerPid(port);
   if (!wrangler) return [];
   const descends = (pid: string) => {
     for (let p: string | null = pid, hops = 0; p && p !== "0" && hops < 10; hops++) {
@@ -57,7 +72,16 @@ export function workerdPids(port: number): string[] {
  * const before = workerdRssMb(8787);
  */
 export function workerdRssMb(port: number): number {
-  const pids = workerdPids(port);
+  return rssMb(workerdPids(port));
+}
+
+/**
+ * Sum of VmRSS (MB) of processes `pids`; NaN when the list is empty.
+ *
+ * @example
+ * const mb = rssMb(runtimePids(8787));
+ */
+export function rssMb(pids: readonly string[]): number {
   if (!pids.length) return Number.NaN;
   let kb = 0;
   for (const pid of pids) {

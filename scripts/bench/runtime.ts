@@ -38,23 +38,31 @@ function entryPort(pid: string): number | null {
  * The URL of the runtime that serves the worker of the `wrangler dev` on `workerPort`, past
  * its proxy: the entry socket of its workerd started with an ephemeral entry
  * (`--socket-addr=entry=127.0.0.1:0`; the proxy's entry is `workerPort` itself), checked by
- * `GET /` answering as crypto-checkout. Falls back to the proxy's URL when not found.
+ * `GET /` answering as crypto-checkout (or by `isWorker`). Falls back to the proxy's URL when not found.
  *
  * @example
  * const direct = await runtimeUrl(8787); // "http://127.0.0.1:41253"
  */
-export async function runtimeUrl(workerPort: number): Promise<string> {
+export async function runtimeUrl(
+  workerPort: number,
+  isWorker: (baseUrl: string) => Promise<boolean> = answersAsCheckout,
+): Promise<string> {
   const proxy = `http://127.0.0.1:${workerPort}`;
   for (const pid of runtimePids(workerPort)) {
     const port = entryPort(pid);
     if (port === null) continue;
     const url = `http://127.0.0.1:${port}`;
-    const body = await fetch(`${url}/`, { signal: AbortSignal.timeout(2_000) })
-      .then((r) => (r.ok ? r.json() : null))
-      .catch(() => null);
-    if ((body as { name?: string } | null)?.name === "crypto-checkout") return url;
+    if (await isWorker(url).catch(() => false)) return url;
   }
   return proxy;
+}
+
+/** Whether `GET /` at `baseUrl` answers as crypto-checkout. */
+async function answersAsCheckout(baseUrl: string): Promise<boolean> {
+  const body = await fetch(`${baseUrl}/`, { signal: AbortSignal.timeout(2_000) }).then((r) =>
+    r.ok ? r.json() : null,
+  );
+  return (body as { name?: string } | null)?.name === "crypto-checkout";
 }
 
 /**

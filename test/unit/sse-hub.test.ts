@@ -1,5 +1,11 @@
-import { describe, expect, it } from "vitest";
-import { MAX_SUBSCRIBERS, PROBE_MS, SseHub, sseFrame } from "../../worker/events/sse.ts";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import {
+  FINAL_CLOSE_MAX_MS,
+  MAX_SUBSCRIBERS,
+  PROBE_MS,
+  SseHub,
+  sseFrame,
+} from "../../worker/events/sse.ts";
 
 async function readSome(res: Response, until: (text: string) => boolean): Promise<string> {
   const reader = res.body!.getReader();
@@ -122,5 +128,46 @@ describe("SseHub bounds (issue 20, item 13)", () => {
     }
     hub.closeAll();
     expect(hub.size).toBe(0);
+  });
+});
+
+describe("SseHub keeps nothing for a gone stream (issue 20, item 13)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("streams cancelled by their readers leave no heartbeat or probe timer behind", async () => {
+    vi.useFakeTimers();
+    const hub = new SseHub({ heartbeatMs: 15_000, probeMs: 1_000 });
+    const streams = Array.from({ length: 3 }, () => hub.open([], { close: false }));
+    // One heartbeat interval and one shared probe timeout while streams are open.
+    expect(vi.getTimerCount()).toBe(2);
+    for (const res of streams) await res.body!.cancel();
+    expect(hub.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("a stream cancelled after its probe leaves no timer behind either", async () => {
+    vi.useFakeTimers();
+    const hub = new SseHub({ heartbeatMs: 15_000, probeMs: 1_000 });
+    const res = hub.open([], { close: false });
+    vi.advanceTimersByTime(1_000);
+    expect(vi.getTimerCount()).toBe(1); // the heartbeat only
+    await res.body!.cancel();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it("closeAll and a final event leave no timer behind once the grace has passed", async () => {
+    vi.useFakeTimers();
+    const closed = new SseHub();
+    for (let i = 0; i < 3; i++) closed.open([], { close: false });
+    closed.closeAll();
+    expect(vi.getTimerCount()).toBe(0);
+    const ended = new SseHub();
+    for (let i = 0; i < 3; i++) ended.open([], { close: false });
+    ended.broadcast(sseFrame(1, "{}"), true);
+    vi.advanceTimersByTime(FINAL_CLOSE_MAX_MS);
+    expect(ended.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
