@@ -51,3 +51,43 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
       }));
   });
 }
+
+/**
+ * The violations of the named axe rules, whatever their impact (`region` and `heading-order`
+ * are "moderate", so `seriousViolations` does not report them).
+ *
+ * @example
+ * expect(await ruleViolations(page, ["region", "heading-order"])).toEqual([]);
+ */
+export async function ruleViolations(page: Page, rules: string[]): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: AXE_PATH });
+  return page.evaluate(async (ids) => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{
+            violations: {
+              id: string;
+              impact: string | null;
+              help: string;
+              nodes: { target: unknown[] }[];
+            }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "rule", values: ids },
+      resultTypes: ["violations"],
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n) => JSON.stringify(n.target)),
+    }));
+  }, rules);
+}
