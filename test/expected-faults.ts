@@ -27,11 +27,22 @@ export const EXPECTED_FAULT = "[expected fault]";
  */
 export const expectedFault = (reason: string) => `${EXPECTED_FAULT} ${reason}`;
 
+/**
+ * Opens the window for a fault that carries no reason of ours (a call to a closed port: workerd
+ * prints "Connection refused" and "Network connection lost"): call it just before.
+ *
+ * @example
+ * announceExpectedFault("the service is unreachable");
+ * await doctorWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" });
+ */
+export const announceExpectedFault = (reason: string) => console.warn(expectedFault(reason));
+
 /** How long after a marked fault its disconnect follow-ups are still recognised. */
 export const AFTERMATH_MS = 5000;
 
 /** workerd's words for a call broken by an abort (no reason of ours in them). */
-const DISCONNECT = /Network connection lost|disconnected: client error \(SendRequest\)/;
+const DISCONNECT =
+  /Network connection lost|disconnected: client error \(SendRequest\)|disconnected: Connection refused/;
 
 /**
  * Decides write by write what to drop, for one process: marked writes, and disconnect reports

@@ -47,6 +47,12 @@ describe("expected faults", () => {
     expect(drop("✓ a test\n")).toBe(false);
     clock += AFTERMATH_MS + 1;
     expect(drop(LOST)).toBe(false); // long after the fault: shown again
+    // A test that points at a closed port announces it first (`announceExpectedFault`).
+    const REFUSED =
+      "exception = rust/worker/ffi.rs:110: disconnected: Connection refused (os error 111)\n";
+    expect(drop(REFUSED)).toBe(false);
+    expect(drop(`${expectedFault("the service is unreachable")}\n`)).toBe(true);
+    expect([drop(REFUSED), drop(LOST)]).toEqual([true, true]);
   });
 
   it("one window spans both streams (workerd may report on the other one)", () => {
