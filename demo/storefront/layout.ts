@@ -35,10 +35,13 @@ export function layout(parts: PageParts): Html {
 ${parts.head ?? ""}
 </head>
 <body>
-<div class="banner" role="note">Demo store · sandbox mode: test money only, nothing is charged.</div>
-<header class="topbar">
+<header>
+<!-- Inside the header landmark: axe \`region\` wants every part of the page in one. -->
+<p class="banner" role="note">Demo store · sandbox mode: test money only, nothing is charged.</p>
+<div class="topbar">
   <a class="brand" href="/"><span class="brand-mark" aria-hidden="true">C&amp;B</span> ${DEMO_DISPLAY_NAME}</a>
   <nav aria-label="Main">${nav("/", "shop", "Shop")}${nav("/topup", "topup", "Top up")}${nav("/merchant", "merchant", "Merchant view")}</nav>
+</div>
 </header>
 <main id="main">${parts.main}</main>
 <footer class="footer">Payments by <strong>crypto-checkout</strong> · a demo of the widget, the worker and the sandbox.</footer>

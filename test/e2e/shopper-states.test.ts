@@ -5,6 +5,7 @@
  * attempt with its way out ("Try again"); then the same instructions in the dark theme and in
  * Arabic (right to left), and in Hebrew on a 375 px phone (right to left, nothing cut). Each state is asserted, then saved as a picture of the widget.
  */
+import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { he } from "../../widget/i18n/he.ts";
 import { DEFAULT_CRYPTO, openCheckout } from "./support/journey.ts";
@@ -19,6 +20,28 @@ import {
 } from "./support/widget.ts";
 
 const e2e = useStackAndBrowser();
+
+/**
+ * Where the "Send exactly" amount's first digit and its ticker sit on screen, left to right
+ * (in RTL, without a left-to-right isolate, "42 USDT" is laid out as "USDT 42").
+ */
+function amountLayout(page: Page) {
+  return widget(page).evaluate((el) => {
+    const value = el.shadowRoot?.querySelector("code.value");
+    const text = value?.firstChild;
+    if (!text?.textContent) throw new Error("no amount shown");
+    const at = (index: number) => {
+      const range = document.createRange();
+      range.setStart(text, index);
+      range.setEnd(text, index + 1);
+      return range.getBoundingClientRect().left;
+    };
+    const content = text.textContent;
+    const digit = content.search(/\p{Nd}/u);
+    const ticker = content.search(/\p{Lu}/u);
+    return { digitLeft: at(digit), tickerLeft: at(ticker), text: content };
+  });
+}
 
 it("walks picker → instructions → detected → under review → failed, with a way out", async () => {
   const { page, context } = await openCheckout(e2e.stack, e2e.browser);
@@ -61,6 +84,9 @@ it("shows the instructions in the dark theme and in Arabic, right to left", asyn
     (el) => getComputedStyle(el.shadowRoot?.firstElementChild ?? el).direction,
   );
   expect(direction).toBe("rtl");
+  // "42 USDT" stays in that order inside the Arabic text (the amount left of its ticker).
+  const amount = await amountLayout(page);
+  expect(amount.digitLeft, amount.text).toBeLessThan(amount.tickerLeft);
   await saveScreenshot(widget(page), "state-dark-arabic");
   await context.close();
 });
@@ -79,7 +105,31 @@ it("shows the instructions in Hebrew on a 375 px phone, right to left, nothing w
   }));
   expect(layout.direction).toBe("rtl");
   expect(layout.page).toBeLessThanOrEqual(375);
+  const amount = await amountLayout(page);
+  expect(amount.digitLeft, amount.text).toBeLessThan(amount.tickerLeft);
   await saveScreenshot(widget(page), "state-hebrew-375");
   await saveScreenshot(page, "state-hebrew-375-page");
+  await context.close();
+});
+
+it("on a 375 px phone: picker → instructions → paid, each within the screen", async () => {
+  const { page, context } = await openCheckout(e2e.stack, e2e.browser);
+  await page.setViewportSize({ width: 375, height: 900 });
+  const fits = () => page.evaluate(() => document.documentElement.scrollWidth);
+  await (await currencyButton(page, DEFAULT_CRYPTO)).waitFor();
+  expect(await fits()).toBeLessThanOrEqual(375);
+  await saveScreenshot(widget(page), "phone-picker");
+
+  const snapshot = await chooseCurrency(page, DEFAULT_CRYPTO);
+  await waitForWidgetText(page, new RegExp(snapshot.attempt.payment!.address));
+  expect(await fits()).toBeLessThanOrEqual(375);
+  await saveScreenshot(widget(page), "phone-instructions");
+
+  const paid = await e2e.stack.simulate(snapshot.attempt.orderId, "paid");
+  expect(paid.status, JSON.stringify(paid.body)).toBeLessThan(300);
+  expect((await waitForSnapshot(page, { status: "paid" })).orderState).toBe("paid");
+  await waitForWidgetText(page, /paid/i);
+  expect(await fits()).toBeLessThanOrEqual(375);
+  await saveScreenshot(widget(page), "phone-paid");
   await context.close();
 });

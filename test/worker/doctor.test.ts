@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
 import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
+import { announceExpectedFault } from "../expected-faults.ts";
 import { hmacHex, merchant, worker } from "./helpers.ts";
 
 const ctx = {
@@ -77,6 +78,7 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
   });
 
   it("says when the service cannot be reached", async () => {
+    announceExpectedFault("the service is unreachable (closed port)");
     const { report } = await doctorWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" });
     expect(report.ok).toBe(false);
     expect(report.checks.find((c) => c.name === "api_key")!.message).toContain("Could not reach");

@@ -22,6 +22,7 @@ import type { PaymentModeObject } from "../../worker/config/payment-mode-object.
 import { upstreamFor } from "../../worker/config/upstream.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../../worker/upstream/currency-lock.ts";
+import { announceExpectedFault } from "../expected-faults.ts";
 import {
   deliverAll,
   openCheckout,
@@ -63,6 +64,7 @@ describe("probeCurrencyLock: asks the service, not its hostname", () => {
     expect(offered).toMatchObject({ found: "offered", status: 400 });
     const absent = await probeCurrencyLock(upstreamFor(configOf(publicEnv)));
     expect(absent).toEqual({ found: "absent", status: 404, code: "exceptions.route.notFound" });
+    announceExpectedFault("the service is unreachable (closed port)");
     const nobody = await probeCurrencyLock(
       upstreamFor(configOf(envWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" }))),
     );

@@ -11,6 +11,7 @@
 import { Component } from "preact";
 import type { PaymentInstructions } from "../../worker/api/contract.ts";
 import { countdown, formatCrypto, minutesLeft } from "../format.ts";
+import { isolateAmounts } from "../i18n/bidi.ts";
 import type { Translator } from "../i18n/index.ts";
 import { plural } from "../i18n/plural.ts";
 import { qrPath } from "../qr.ts";
@@ -124,7 +125,10 @@ export function PaymentPanel(props: {
                 label={props.partial ? t("sendRemaining") : t("sendExactly")}
                 copyLabel={t("copyAmount")}
                 value={amount}
-                shown={`${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`}
+                shown={isolateAmounts(
+                  `${formatCrypto(amount, p.decimalPlaces, i18n.locale)} ${code}`,
+                  i18n.dir,
+                )}
                 i18n={i18n}
               />
               <CopyRow

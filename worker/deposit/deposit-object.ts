@@ -158,7 +158,11 @@ export class DepositObject extends StoredObject implements DepositRpc {
         depositFacts(row.status, deposit),
         this.#plan(row),
       );
-      return this.#append(row, "deposit.created", `deposit ${deposit.id} opened as ${orderId}`);
+      return this.#append(
+        row,
+        "deposit.created",
+        `deposit ${deposit.id} opened (service order ${orderId})`,
+      );
     });
     if (notes.length > 0) await this.scheduleAlarm();
     else await this.armAlarm();

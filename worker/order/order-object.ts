@@ -94,6 +94,9 @@ function invoiceFacts(invoice: Invoice): Facts {
 /** How a change to an attempt is recorded: locks always log; webhooks and reads only on change. */
 type Recording = { type: string; message: string; quiet?: boolean };
 
+/** A status as the merchant reads it in the event log: `partially_paid` → "partially paid". */
+const inWords = (status: string) => status.replace(/_/g, " ");
+
 /** What an invoice apply read and computed inside its transaction, reused by its snapshot. */
 interface OrderRead {
   order: OrderRow;
@@ -318,7 +321,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(
       await this.#applyFacts(invoice.value, {
         type: "checkout.created",
-        message: `attempt 1 opened as ${invoice.value.orderId}`,
+        message: `payment attempt 1 opened (service order ${invoice.value.orderId})`,
       }),
     );
   }
@@ -424,11 +427,11 @@ export class OrderObject extends StoredObject implements OrderRpc {
         this.#syncIndex();
         if (recording.quiet) return null;
         const after = undoes
-          ? `${invoice.cryptoCurrencyCode} after a lock replaced it`
-          : `${invoice.status} after ${known.status}`;
+          ? `${invoice.cryptoCurrencyCode}, since replaced by the shopper's choice`
+          : `${inWords(invoice.status)}, already ${inWords(known.status)}`;
         return this.#append(
           recording.type,
-          `${recording.message} (older read: ${after}; nothing changed)`,
+          `${recording.message} (an out-of-date answer: ${after}; nothing changed)`,
         );
       });
       await this.armAlarm();
@@ -508,9 +511,11 @@ export class OrderObject extends StoredObject implements OrderRpc {
       for (const note of notes) {
         if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
       }
-      const detail = effect.changed
-        ? recording.message
-        : `${recording.message} (no change: status ${invoice.status} after ${attempt.status})`;
+      // Merchant's words: an answer that repeats the known status adds nothing to say.
+      const detail =
+        effect.changed || invoice.status === attempt.status
+          ? recording.message
+          : `${recording.message} (the order keeps ${inWords(attempt.status)})`;
       const read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
       return { appended: this.#append(recording.type, detail, read), notify: notes.length > 0 };
     });
@@ -531,7 +536,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const invoice = await upstreamFor(this.config(), RECONCILE_READ).getInvoice({ id: target.id });
     await this.#applyFacts(invoice, {
       type: "invoice.read",
-      message: `read: ${invoice.orderId} is ${invoice.status}`,
+      message: `checked with the service: ${invoice.orderId} is ${inWords(invoice.status)}`,
       quiet: true,
     });
   }
@@ -596,7 +601,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
         invoice,
         {
           type: "currency.locked",
-          message: `${invoice.cryptoCurrencyCode} locked on ${attempt.orderId}`,
+          message: `shopper chose ${invoice.cryptoCurrencyCode} (service order ${attempt.orderId})`,
         },
         currency,
       );
@@ -708,7 +713,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(
       await this.#applyFacts(invoice.value, {
         type: "attempt.created",
-        message: `attempt ${number} opened as ${orderId} for ${due} ${order.currency}`,
+        message: `payment attempt ${number} opened for ${due} ${order.currency} (service order ${orderId})`,
       }),
     );
   }
@@ -750,7 +755,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     // no catalogue call holds the object's upstream work.
     const hint = delivery.record ? await this.#catalogueEntry(delivery.record) : null;
     const apply = async (invoice: Invoice) => {
-      const message = `webhook: ${invoice.orderId} is ${invoice.status}`;
+      const message = `the service reports ${invoice.orderId} ${inWords(invoice.status)}`;
       await this.#applyFacts(invoice, { type: "invoice.status", message, quiet: true }, hint);
       return undefined;
     };

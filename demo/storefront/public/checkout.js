@@ -2,9 +2,10 @@
  * @module
  * The checkout page's demo panels. The sandbox panel follows the widget through the
  * `checkout:status` event (`event.detail` is the checkout snapshot) to know the current
- * attempt's orderId, and simulates payments on it; the merchant panel polls the backend.
+ * attempt's orderId, and simulates payments on it; the merchant panel refreshes on those same
+ * events (coalesced) and polls the backend slowly for what no event announces.
  */
-import { poll, postJson } from "./dom.js";
+import { postJson, refresher } from "./dom.js";
 import { halfOf } from "./money.js";
 import { renderLedger, renderNotifications } from "./render.js";
 
@@ -88,7 +89,7 @@ document.getElementById("test-webhook").addEventListener("click", async () => {
 const ledger = document.getElementById("ledger");
 const notifications = document.getElementById("notifications");
 let lastView = "";
-poll(async () => {
+const merchantView = refresher(async () => {
   const response = await fetch(`/api/orders/${encodeURIComponent(order.invoiceNumber)}/merchant`);
   if (!response.ok) return;
   const text = await response.text();
@@ -97,4 +98,5 @@ poll(async () => {
   const view = JSON.parse(text);
   renderLedger(ledger, view.ledger);
   renderNotifications(notifications, view.notifications);
-}, 1000);
+});
+widget.addEventListener("checkout:status", merchantView.refresh);

@@ -35,20 +35,56 @@ export async function postJson(url, body) {
   return { status: response.status, body: parsed };
 }
 
-/** Calls `task` now and then every `ms`, never overlapping itself. */
-export function poll(task, ms) {
+/** The merchant views' cadence: events drive refreshes, a slow poll catches the rest. */
+export const SLOW_POLL_MS = 5000;
+/** Refreshes asked for within this gap (a burst of widget events) share one fetch. */
+export const MIN_GAP_MS = 500;
+
+/**
+ * Calls `task` now, every `slowMs`, and soon after each `refresh()`; never overlapping itself
+ * and never twice within `minGapMs` (a burst of `refresh()` calls makes one call). The
+ * merchant panels refresh on the widget's `checkout:status` events and poll slowly for what
+ * no event announces (a notification delivered, a refund recorded).
+ *
+ * @example
+ * const ledger = refresher(loadLedger);
+ * widget.addEventListener("checkout:status", ledger.refresh);
+ */
+export function refresher(task, { slowMs = SLOW_POLL_MS, minGapMs = MIN_GAP_MS } = {}) {
   let running = false;
-  const tick = async () => {
-    if (running) return;
+  let lastStart = Number.NEGATIVE_INFINITY;
+  let pending = null;
+  let again = false;
+  const run = async () => {
+    pending = null;
+    if (running) {
+      again = true;
+      return;
+    }
     running = true;
+    lastStart = Date.now();
     try {
       await task();
     } catch (error) {
       console.warn(error);
     } finally {
       running = false;
+      if (again) {
+        again = false;
+        refresh();
+      }
     }
   };
-  tick();
-  return setInterval(tick, ms);
+  const refresh = () => {
+    if (pending !== null) return;
+    const wait = Math.max(0, lastStart + minGapMs - Date.now());
+    pending = setTimeout(run, wait);
+  };
+  run();
+  const timer = setInterval(refresh, slowMs);
+  const stop = () => {
+    clearInterval(timer);
+    clearTimeout(pending ?? undefined);
+  };
+  return { refresh, stop };
 }

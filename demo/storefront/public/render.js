@@ -78,6 +78,31 @@ function rawJson(value) {
   );
 }
 
+/** The newest events shown; older ones stay in the raw JSON. */
+const ACTIVITY_LIMIT = 8;
+const sentence = (text) => String(text).charAt(0).toUpperCase() + String(text).slice(1);
+
+/** The event log, newest first, in the worker's words (written for merchants). */
+function activity(log) {
+  const recent = log.slice(-ACTIVITY_LIMIT).reverse();
+  return [
+    h("h3", {}, "activity"),
+    h(
+      "ol",
+      { class: "activity" },
+      recent.map((entry) =>
+        h(
+          "li",
+          {},
+          h("time", { datetime: entry.at }, new Date(entry.at).toLocaleTimeString()),
+          " ",
+          sentence(entry.message ?? entry.type),
+        ),
+      ),
+    ),
+  ];
+}
+
 /** Fills `container` from `{ status, body }` as the backend relays the worker's answer. */
 export function renderLedger(container, ledger) {
   const nodes = [];
@@ -98,7 +123,7 @@ export function renderLedger(container, ledger) {
         fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, show(v))]),
       ),
     );
-    // Attempts and payments are what a merchant reads; the event log stays in the raw JSON.
+    // Attempts, payments and the last events are what a merchant reads; the rest is in the raw JSON.
     for (const k of ["attempts", "payments"]) {
       const rows = data?.[k];
       if (
@@ -110,6 +135,7 @@ export function renderLedger(container, ledger) {
         nodes.push(h("h3", {}, humanize(k)), table(rows, COLUMNS[k], humanize(k)));
       }
     }
+    if (Array.isArray(data?.log) && data.log.length) nodes.push(...activity(data.log));
     nodes.push(rawJson(ledger.body));
   }
   container.replaceChildren(...nodes);
