@@ -4,9 +4,10 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
+import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
-import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
@@ -33,15 +34,24 @@ export function uniqueSub(label = "t"): string {
   return `${label}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Mints a checkout token with the test secret. */
+/**
+ * Signs a checkout token with the test secret, without the package's claim checks: tests
+ * send the worker claims it must refuse (a bad `successUrl`, an unknown currency).
+ */
 export function token(
   claims: Partial<MintClaims> & { sub: string },
-  options = {},
+  options: MintOptions = {},
 ): Promise<string> {
-  return mintCheckoutToken(
-    { amount: "49.90", currency: "USD", ...claims },
+  const now = Math.floor((options.now ?? Date.now()) / 1000);
+  return signCheckoutToken(
+    {
+      amount: "49.90",
+      currency: "USD",
+      ...claims,
+      iat: now,
+      exp: now + (options.expiresInSeconds ?? 3600),
+    },
     env.CHECKOUT_SIGNING_SECRET as string,
-    options,
   );
 }
 
