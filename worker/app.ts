@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { openApiJson } from "./api/openapi/document.ts";
 import { ApiError, errorResponse } from "./http/api-error.ts";
 import { objectUnavailable } from "./http/object-unavailable.ts";
 import { requireConfig } from "./http/require-config.ts";
@@ -17,6 +18,18 @@ import { payoutRoutes } from "./routes/payouts.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 
 export const app = new Hono<AppEnv>();
+
+// Before requireConfig: the contract is public and the same for every deployment, so it is
+// served even before the worker is configured, and may be cached.
+app.get("/v1/openapi.json", () => {
+  return new Response(openApiJson(), {
+    headers: {
+      "content-type": "application/json; charset=UTF-8",
+      "cache-control": "public, max-age=3600",
+      "access-control-allow-origin": "*",
+    },
+  });
+});
 
 app.use("/v1/*", requireConfig);
 app.use("/webhooks/*", requireConfig);

@@ -9,13 +9,20 @@ import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
+import { checkAnswer } from "./openapi-conformance.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
 export const STOREFRONT = "http://127.0.0.1:5173";
 
-/** Calls the worker (same isolate, real routing, real Durable Objects). */
-export function worker(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`http://127.0.0.1:8787${path}`, init));
+/**
+ * Calls the worker (same isolate, real routing, real Durable Objects). Every answer is checked
+ * against the OpenAPI document (`openapi-conformance.ts`): an undocumented answer fails the test.
+ */
+export async function worker(path: string, init: RequestInit = {}): Promise<Response> {
+  const request = new Request(`http://127.0.0.1:8787${path}`, init);
+  const response = await exports.default.fetch(request);
+  await checkAnswer(request.method, request.url, response);
+  return response;
 }
 
 /** POSTs JSON to the worker, as the widget would from the storefront. */

@@ -57,6 +57,11 @@ export interface CryptoCurrency {
   imageUrl: string | null;
   /** Regular expression source for client-side address validation, or null. */
   addressMask: string | null;
+  /**
+   * The service's current deposit network fee for top-ups (what `DepositSnapshot` shows), when
+   * it quotes one; absent from entries the service sends without it.
+   */
+  depositNetworkFee?: { amount: string; quotedAt: string | null } | null;
 }
 
 /** `GET /v1/currencies/fiat` → `{ data: FiatCurrency[] }`. */
