@@ -8,17 +8,19 @@
  * reads the order and the order list through the typed client. The CommonJS entry and the
  * type declarations are checked in the same app, and `npm publish --dry-run` must be clean.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_MERCHANT_SECRETS } from "../../scripts/dev-vars.ts";
 import { type Stack, startStack } from "./support/stack.ts";
 
+const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const PACKAGE = join(ROOT, "packages/server");
 const FIXTURES = fileURLToPath(new URL("./fixtures/server-consumer", import.meta.url));
@@ -67,19 +69,23 @@ let stack: Stack;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let app: string;
 
-function run(node: string, args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(node, args, {
-    cwd: app,
-    encoding: "utf8",
-    timeout: 60_000,
-    env: { ...process.env, PATH, ...env },
-  });
-  if (result.status !== 0) {
-    throw new Error(
-      `${node} ${args.join(" ")} failed (${result.status}):\n${result.stdout}\n${result.stderr}`,
-    );
+/**
+ * Runs `node args…` in the app. Asynchronous on purpose: the receiver lives in this process,
+ * and a blocking spawn would leave the script's request to it unanswered.
+ */
+async function run(node: string, args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout } = await execFileAsync(node, args, {
+      cwd: app,
+      encoding: "utf8",
+      timeout: 60_000,
+      env: { ...process.env, PATH, ...env },
+    });
+    return stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${node} ${args.join(" ")} failed:\n${stdout}\n${stderr}`);
   }
-  return result.stdout;
 }
 
 beforeAll(async () => {
@@ -140,7 +146,7 @@ describe.each([
         WEBHOOK_SECRET,
         RECEIVER_URL: receiver.url,
       };
-      const opened = JSON.parse(run(node, ["main.mjs", "open", invoiceNumber], env));
+      const opened = JSON.parse(await run(node, ["main.mjs", "open", invoiceNumber], env));
       expect(opened.node).toMatch(version);
       expect(opened.status).toBe(201);
       // The shopper pays: lock a currency, then the sandbox's "paid in full".
@@ -153,7 +159,7 @@ describe.each([
       expect((await stack.simulate(opened.orderId, "paid")).status).toBe(200);
       const delivery = await paidDelivery(invoiceNumber);
 
-      const checked = JSON.parse(run(node, ["main.mjs", "check", invoiceNumber], env));
+      const checked = JSON.parse(await run(node, ["main.mjs", "check", invoiceNumber], env));
       expect(checked.node).toMatch(version);
       expect(checked.event).toEqual({
         id: delivery.eventId,
@@ -175,8 +181,8 @@ describe.each([
     },
   );
 
-  it.skipIf(!present)("loads through CommonJS require and mints the same token shape", () => {
-    const out = JSON.parse(run(node, ["require.cjs"]));
+  it.skipIf(!present)("loads through CommonJS require and mints the same token shape", async () => {
+    const out = JSON.parse(await run(node, ["require.cjs"]));
     expect(out.node).toMatch(version);
     expect(out).toMatchObject({
       header: { alg: "HS256", typ: "JWT" },
@@ -187,8 +193,8 @@ describe.each([
   });
 });
 
-it("type-checks a TypeScript user's ESM and CommonJS code against the published declarations", () => {
-  run(NODE_22, [
+it("type-checks a TypeScript user's ESM and CommonJS code against the published declarations", async () => {
+  await run(NODE_22, [
     TSC,
     "--noEmit",
     "--strict",
