@@ -4,6 +4,7 @@
  * `worker()` checks every answer of every worker test against it, and this file proves that
  * check refuses what the document does not describe.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type {
   CheckoutNotification,
@@ -15,6 +16,7 @@ import { openApiDocument } from "../../worker/api/openapi/document.ts";
 import type { Same } from "../../worker/api/schemas/common.ts";
 import { app } from "../../worker/app.ts";
 import type { DoctorReport } from "../../worker/config/doctor-report.ts";
+import type { Env } from "../../worker/config/env.ts";
 import type {
   Notification,
   NotificationType as OutboxNotificationType,
@@ -55,6 +57,17 @@ describe("GET /v1/openapi.json", () => {
     const served = (await res.json()) as Doc;
     expect(served).toEqual(openApiDocument());
     expect(served.openapi).toBe("3.1.0");
+  });
+
+  it("is served by a worker that is not configured yet, while its routes answer 503", async () => {
+    const unconfigured = { ...env, API_KEY: "", DISPLAY_NAME: "" } as unknown as Env;
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} };
+    const call = (path: string) =>
+      app.fetch(new Request(`http://127.0.0.1:8787${path}`), unconfigured, context as never);
+    const spec = await call("/v1/openapi.json");
+    expect(spec.status).toBe(200);
+    expect(await spec.json()).toEqual(openApiDocument());
+    expect((await call("/v1/currencies/fiat")).status).toBe(503);
   });
 
   it("documents every /v1 route the app serves, and serves every documented one", () => {
