@@ -174,6 +174,20 @@ describe("MerchantClient", () => {
     await expect(client.doctor()).rejects.toMatchObject({ status: 0, code: "network_error" });
   });
 
+  it("throws timeout (status 0) when no answer comes within timeoutMs", async () => {
+    const hanging = ((_input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener("abort", () => reject(init.signal?.reason));
+      })) as typeof fetch;
+    const client = new MerchantClient({
+      baseUrl: "https://checkout.example",
+      token: "tok_123",
+      fetch: hanging,
+      timeoutMs: 20,
+    });
+    await expect(client.order("1")).rejects.toMatchObject({ status: 0, code: "timeout" });
+  });
+
   it("refuses to be built without an http(s) base URL or a token", () => {
     expect(() => new MerchantClient({ baseUrl: "checkout.example", token: "t" })).toThrow(
       /baseUrl/,
