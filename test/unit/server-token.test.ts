@@ -20,7 +20,7 @@ describe("mintCheckoutToken", () => {
       ...base,
       description: "2 mugs, 1 ünïcode tea",
       customerId: "cust-7",
-      returnUrl: "http://shop.example/back",
+      returnUrl: "https://shop.example/back",
       successUrl: "https://shop.example/thanks",
       failedUrl: "http://127.0.0.1:5173/checkout/1001",
     };
@@ -67,6 +67,12 @@ describe("mintCheckoutToken", () => {
     ["a negative amount", { amount: "-1.00" }, /amount/],
     ["an invoice number with a space", { sub: "10 01" }, /sub/],
     ["an invoice number of 65 characters", { sub: "x".repeat(65) }, /sub/],
+    ["the invoice number ..", { sub: ".." }, /sub/],
+    [
+      "a successUrl with a user name",
+      { successUrl: "https://shop.example@evil.example/" },
+      /successUrl/,
+    ],
     ["a lowercase currency", { currency: "usd" }, /currency/],
     ["a description of 501 characters", { description: "d".repeat(501) }, /description/],
     ["an empty customerId", { customerId: "" }, /customerId/],
@@ -86,13 +92,20 @@ describe("mintCheckoutToken", () => {
     expect(refused).toMatchObject({ status: 400, code: "validation_failed" });
   });
 
-  it("refuses an empty secret and a lifetime that is not a positive whole number", async () => {
+  it("refuses an empty secret and a lifetime that is not 1 s to 24 h", async () => {
     await expect(mintCheckoutToken(base, "")).rejects.toThrow(/secret/);
     await expect(mintCheckoutToken(base, SECRET, { expiresInSeconds: 0 })).rejects.toThrow(
       /expiresInSeconds/,
     );
     await expect(mintCheckoutToken(base, SECRET, { expiresInSeconds: 1.5 })).rejects.toThrow(
       /expiresInSeconds/,
+    );
+    // The worker refuses tokens living longer than 24 h.
+    await expect(mintCheckoutToken(base, SECRET, { expiresInSeconds: 86_401 })).rejects.toThrow(
+      /expiresInSeconds/,
+    );
+    await expect(mintCheckoutToken(base, SECRET, { expiresInSeconds: 86_400 })).resolves.toMatch(
+      /^ey/,
     );
   });
 });

@@ -6,8 +6,14 @@
  * before a shopper ever sees it. No dependencies: it runs wherever the package runs.
  */
 
-/** Merchant invoice number (the token's `sub`): also the tail of the upstream orderId. */
-export const INVOICE_NUMBER = /^[A-Za-z0-9._-]{1,64}$/;
+/**
+ * Merchant invoice number (the token's `sub`): also the tail of the upstream orderId and a path
+ * segment of `GET /v1/orders/:invoiceNumber`, so never `.` or `..` (URLs resolve those away).
+ */
+export const INVOICE_NUMBER = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,64}$/;
+
+/** The longest a checkout token may live: 24 h (the worker refuses a longer `exp`). */
+export const MAX_TOKEN_LIFETIME_S = 24 * 60 * 60;
 
 /** Plain non-negative decimal string, e.g. `"49.90"`; no sign, no exponent, ≤ 18 decimals. */
 export const DECIMAL_AMOUNT = /^(0|[1-9]\d{0,17})(\.\d{1,18})?$/;
@@ -31,9 +37,25 @@ const isLoopbackHttp = (url: URL) =>
   url.protocol === "http:" && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(url.hostname);
 
 /**
- * Where the service's payment page may send the payer (`successUrl`, `failedUrl`): https, or
- * http on a loopback host (local development). The service redirects a browser there, so
- * nothing else (no `javascript:`, no plain http to a real host) is accepted.
+ * Why `url` may not be a payer redirect, or null when it may: https, or http on a loopback host
+ * when `loopbackHttp` (a sandbox deployment: local development); never a user name or password
+ * (`https://shop.example@evil.example/` reads as the shop but goes elsewhere).
+ *
+ * @example
+ * redirectProblem(new URL("http://localhost:1@evil.example/"), true); // "must not carry a user name or password"
+ */
+export function redirectProblem(url: URL, loopbackHttp: boolean): string | null {
+  if (url.username !== "" || url.password !== "") return "must not carry a user name or password";
+  if (url.protocol === "https:" || (loopbackHttp && isLoopbackHttp(url))) return null;
+  return loopbackHttp
+    ? "must be an https:// URL (http only on loopback, for local development)"
+    : "must be an https:// URL";
+}
+
+/**
+ * Where the service's payment page may send the payer (`returnUrl`, `successUrl`, `failedUrl`):
+ * what `redirectProblem` allows against a sandbox (a production worker also refuses loopback
+ * http, which a minting server cannot tell apart).
  *
  * @example
  * isPayerRedirect("https://shop.example/thanks"); // true
@@ -42,16 +64,5 @@ const isLoopbackHttp = (url: URL) =>
 export function isPayerRedirect(raw: string): boolean {
   if (raw.length > MAX_URL_LENGTH || !URL.canParse(raw)) return false;
   const url = new URL(raw);
-  return url.protocol === "https:" || isLoopbackHttp(url);
-}
-
-/**
- * The widget's "Back to the shop" link (`returnUrl`): any http(s) URL.
- *
- * @example
- * isReturnUrl("http://shop.example/"); // true
- */
-export function isReturnUrl(raw: string): boolean {
-  if (raw.length > MAX_URL_LENGTH || !URL.canParse(raw)) return false;
-  return /^https?:$/.test(new URL(raw).protocol);
+  return url.href.length <= MAX_URL_LENGTH && redirectProblem(url, true) === null;
 }

@@ -17,9 +17,9 @@ import {
   FIAT_CODE,
   INVOICE_NUMBER,
   isPayerRedirect,
-  isReturnUrl,
   MAX_CUSTOMER_ID_LENGTH,
   MAX_DESCRIPTION_LENGTH,
+  MAX_TOKEN_LIFETIME_S,
 } from "./claim-rules.ts";
 
 /** Claims a merchant backend puts in a checkout token (`iat` and `exp` are added for you). */
@@ -46,7 +46,7 @@ export interface MintClaims {
 
 /** Options of `mintCheckoutToken`. */
 export interface MintOptions {
-  /** Lifetime of the token (default 3600 s). */
+  /** Lifetime of the token (default 3600 s, at most 86 400: the worker refuses longer). */
   expiresInSeconds?: number;
   /** The current time in milliseconds (default `Date.now()`). */
   now?: number;
@@ -54,7 +54,10 @@ export interface MintOptions {
 
 /** Each claim's rule, with the message naming it. */
 const RULES: { [K in keyof MintClaims]-?: [(value: never) => boolean, string] } = {
-  sub: [(v: string) => INVOICE_NUMBER.test(v), "sub must be 1-64 characters of A-Z a-z 0-9 . _ -"],
+  sub: [
+    (v: string) => INVOICE_NUMBER.test(v),
+    "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)",
+  ],
   amount: [
     (v: string) => DECIMAL_AMOUNT.test(v),
     'amount must be a decimal string such as "49.90"',
@@ -65,7 +68,7 @@ const RULES: { [K in keyof MintClaims]-?: [(value: never) => boolean, string] } 
     (v: string) => v.length >= 1 && v.length <= MAX_CUSTOMER_ID_LENGTH,
     "customerId must be 1-128 characters",
   ],
-  returnUrl: [isReturnUrl, "returnUrl must be an http(s) URL"],
+  returnUrl: [isPayerRedirect, "returnUrl must be https (http only on loopback)"],
   successUrl: [isPayerRedirect, "successUrl must be https (http only on loopback)"],
   failedUrl: [isPayerRedirect, "failedUrl must be https (http only on loopback)"],
   mode: [(v: string) => v === "invoice" || v === "deposit", 'mode must be "invoice" or "deposit"'],
@@ -130,8 +133,10 @@ export async function mintCheckoutToken(
 ): Promise<string> {
   checkClaims(claims);
   const lifetime = options.expiresInSeconds ?? 3600;
-  if (!Number.isInteger(lifetime) || lifetime <= 0) {
-    throw new TypeError("expiresInSeconds must be a positive whole number");
+  if (!Number.isInteger(lifetime) || lifetime <= 0 || lifetime > MAX_TOKEN_LIFETIME_S) {
+    throw new TypeError(
+      `expiresInSeconds must be a whole number from 1 to ${MAX_TOKEN_LIFETIME_S}`,
+    );
   }
   const now = Math.floor((options.now ?? Date.now()) / 1000);
   return signCheckoutToken({ ...claims, iat: now, exp: now + lifetime }, secret);
