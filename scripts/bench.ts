@@ -34,7 +34,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startDemo } from "../demo/run.ts";
-import { mintCheckoutToken } from "../worker/token/mint.ts";
+import { mintCheckoutToken } from "../packages/server/src/index.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
 import { realisticLoad } from "./bench/load.ts";
