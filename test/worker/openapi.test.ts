@@ -74,6 +74,27 @@ describe("GET /v1/openapi.json", () => {
   });
 });
 
+describe("what the document says beyond the schemas", () => {
+  type Responses = Record<string, { headers?: Record<string, unknown>; content?: unknown }>;
+  const responses = (path: string, method: string) =>
+    (
+      openApiDocument() as unknown as {
+        paths: Record<string, Record<string, { responses: Responses }>>;
+      }
+    ).paths[path]![method]!.responses;
+
+  it("the CSV export's content-disposition and the test events' 409 webhook_url_missing", () => {
+    const csv = responses("/v1/orders.csv", "get")["200"]!;
+    expect(Object.keys(csv.content as object)).toEqual(["text/csv"]);
+    expect(csv.headers?.["content-disposition"]).toMatchObject({
+      description: expect.stringContaining('filename="orders.csv"'),
+    });
+    expect(JSON.stringify(responses("/v1/notifications/test", "post")["409"])).toContain(
+      "webhook_url_missing",
+    );
+  });
+});
+
 describe("the conformance check (what every worker test's answers go through)", () => {
   const url = "http://127.0.0.1:8787/v1/currencies/fiat";
   const fiat = { code: "USD", name: "US Dollar", decimalPlaces: 2, minInvoiceAmount: "1.00" };
