@@ -6,7 +6,12 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { DEFAULT_ENDPOINTS, workerDemoVars } from "../../scripts/dev-vars.ts";
+import {
+  DEFAULT_ENDPOINTS,
+  DEMO_MERCHANT_SECRETS,
+  renderDevVars,
+  workerDemoVars,
+} from "../../scripts/dev-vars.ts";
 import { parseConfig } from "../../worker/config/config.ts";
 import type { Env } from "../../worker/config/env.ts";
 
@@ -66,5 +71,12 @@ describe("wrangler.toml as `wrangler deploy` ships it", () => {
       ...workerDemoVars(DEFAULT_ENDPOINTS),
     } as unknown as Env);
     expect(result.ok ? [] : result.problems).toEqual([]);
+    // Notifications have their own demo secret, not the API token.
+    expect(result.ok && result.config.MERCHANT_WEBHOOK_SECRET).toBe(
+      DEMO_MERCHANT_SECRETS.merchantWebhookSecret,
+    );
+    expect(renderDevVars(DEFAULT_ENDPOINTS)).toContain(
+      `MERCHANT_WEBHOOK_SECRET="${DEMO_MERCHANT_SECRETS.merchantWebhookSecret}"`,
+    );
   });
 });

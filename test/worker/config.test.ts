@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
-import { parseConfig } from "../../worker/config/config.ts";
+import { notificationSecret, parseConfig } from "../../worker/config/config.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { token, worker } from "./helpers.ts";
 
@@ -44,6 +44,7 @@ describe("configuration (the gateway module's settings)", () => {
     ["ORDER_ID_PREFIX", "bad prefix!", "ORDER_ID_PREFIX must be 1-24"],
     ["SANDBOX", "yes", "SANDBOX"],
     ["CHECKOUT_SIGNING_SECRET", "short", "CHECKOUT_SIGNING_SECRET must be at least 16"],
+    ["MERCHANT_WEBHOOK_SECRET", "short", "MERCHANT_WEBHOOK_SECRET must be at least 16"],
     ["UPSTREAM_BASE_URL", "ftp://example.com", "UPSTREAM_BASE_URL must be an http:// or https://"],
     [
       "UPSTREAM_BASE_URL",
@@ -65,6 +66,15 @@ describe("configuration (the gateway module's settings)", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.join("; ")).toContain(message);
+  });
+
+  it("signs notifications with MERCHANT_WEBHOOK_SECRET, else (older deployments) MERCHANT_API_TOKEN", () => {
+    const own = parseConfig({ ...valid(), MERCHANT_WEBHOOK_SECRET: "webhook-secret-0123456789" });
+    const none = parseConfig(valid());
+    expect(own.ok && none.ok).toBe(true);
+    if (!own.ok || !none.ok) return;
+    expect(notificationSecret(own.config)).toBe("webhook-secret-0123456789");
+    expect(notificationSecret(none.config)).toBe(none.config.MERCHANT_API_TOKEN);
   });
 
   it("allows plain http only on loopback, and only against a loopback upstream (the local sandbox)", () => {

@@ -25,7 +25,6 @@ import {
   postJson,
   sandbox,
   simulate,
-  sleep,
   token,
   uniqueIp,
   uniqueSub,
@@ -72,19 +71,25 @@ const orderStub = (checkoutId: string) => env.ORDERS.get(env.ORDERS.idFromName(c
 
 /** Makes every followed read of an object due now, then runs its alarm once. */
 async function reconcileNow(stub: DurableObjectStub) {
+  const now = Date.now();
   await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
     state.storage.sql.exec(
-      "UPDATE upstream_objects SET next_read_at = 0 WHERE next_read_at IS NOT NULL",
+      "UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL",
+      now,
     );
   });
   await runDurableObjectAlarm(stub);
-  // The runtime may be running the alarm on its own right now (a webhook's notification set it
-  // for now), and then ours did not run: wait until that run has made the reads.
-  const due = () =>
-    runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
-      state.storage.sql.exec("SELECT 1 FROM upstream_objects WHERE next_read_at = 0").toArray(),
+  // The runtime may be running the object's alarm on its own right now (ours then finds none
+  // scheduled and returns false; that run, or the one it re-arms, makes the read): wait until
+  // every read made due was done.
+  for (let poll = 0; poll < 200; poll++) {
+    const due = (await followed(stub)).filter(
+      (r) => r.next_read_at !== null && r.next_read_at <= now,
     );
-  for (let poll = 0; poll < 200 && (await due()).length > 0; poll += 1) await sleep(10);
+    if (due.length === 0) return;
+    await runDurableObjectAlarm(stub);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /** Locks `code` on an invoice directly at the service, as a request the worker abandoned would. */

@@ -141,6 +141,14 @@ describe("the doctor catches real mistakes", () => {
     expect(own.report.checks.find((c) => c.name === "webhook_secret")).toBeUndefined();
   });
 
+  it("without MERCHANT_WEBHOOK_URL, says notifications are recorded, not sent (no failure warning)", async () => {
+    const { report } = await doctorWith({ MERCHANT_WEBHOOK_URL: "" });
+    const check = report.checks.find((c) => c.name === "notifications")!;
+    expect(check.ok).toBe(true);
+    expect(check.warning).toBeUndefined();
+    expect(check.message).toContain("MERCHANT_WEBHOOK_URL is not set: notifications are recorded");
+  });
+
   it("says no webhook was verified yet, and how to send a test webhook", async () => {
     const { report } = await doctorWith(freshAccount());
     const check = report.checks.find((c) => c.name === "webhooks")!;

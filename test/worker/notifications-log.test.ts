@@ -13,6 +13,7 @@ import { app } from "../../worker/app.ts";
 import type { DoctorReport } from "../../worker/config/doctor-report.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
+import { backfillFeed } from "../../worker/events/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { eventually, testIndex } from "./account-index.ts";
 import {
@@ -100,6 +101,43 @@ describe("GET /v1/notifications", () => {
     expect([...created].sort().reverse()).toEqual(created);
   });
 
+  it("pages newest first with a cursor; a newer version of a row replaces it, an older one does not", async () => {
+    const invoiceNumber = uniqueSub("nc");
+    const view = (i: number, status: NotificationView["status"]): NotificationView => ({
+      id: `evt_${crypto.randomUUID()}`,
+      type: "order.status_changed",
+      invoiceNumber,
+      status,
+      attempts: 1,
+      lastAttemptAt: null,
+      lastError: null,
+      nextAttemptAt: null,
+      createdAt: `2026-03-01T00:00:0${i}.000Z`,
+      deliveredAt: null,
+    });
+    const feed = (v: NotificationView, version: number) => ({
+      key: v.id,
+      kind: "notification" as const,
+      version,
+      body: JSON.stringify(v),
+    });
+    const views = [1, 2, 3, 4, 5].map((i) => view(i, "pending"));
+    await testIndex().applyFeed(
+      "order:seeded",
+      views.map((v) => feed(v, 2)),
+    );
+    await testIndex().applyFeed("order:seeded", [feed({ ...views[0]!, status: "failed" }, 3)]);
+    await testIndex().applyFeed("order:seeded", [feed({ ...views[1]!, status: "failed" }, 1)]);
+    const first = await list(`invoiceNumber=${invoiceNumber}&limit=2`);
+    const second = await list(`invoiceNumber=${invoiceNumber}&limit=2&cursor=${first.nextCursor}`);
+    const third = await list(`invoiceNumber=${invoiceNumber}&limit=2&cursor=${second.nextCursor}`);
+    const ids = [...first.data, ...second.data, ...third.data].map((n) => n.id);
+    expect(ids).toEqual([...views].reverse().map((v) => v.id));
+    expect(third.nextCursor).toBeNull();
+    const failed = await list(`invoiceNumber=${invoiceNumber}&status=failed`);
+    expect(failed.data.map((n) => n.id)).toEqual([views[0]!.id]);
+  });
+
   it.each([
     ["status=lost", "status must be pending, delivered or failed"],
     ["limit=0", "limit must be a whole number from 1 to 100"],
@@ -179,6 +217,45 @@ describe("a notification that used up its tries", () => {
     const still = await list(`status=failed&invoiceNumber=${sub}`);
     expect(still.data.map((n) => n.id)).not.toContain(paidNote.id);
     expect(still.data).toHaveLength(failed.length - 1);
+  });
+
+  it("an object made before the index reports its notifications when it next starts (backfill)", async () => {
+    const sub = uniqueSub("nb");
+    const stub = await paidOrder(sub);
+    await runDurableObjectAlarm(stub);
+    // As an older object: the notifications are in its outbox, the feed never saw them, and
+    // the index has none of them.
+    const ids = await runInDurableObject(stub, (o: OrderObject) => {
+      o.store.sql.exec("DELETE FROM index_feed WHERE kind = 'notification'");
+      return o.store.sql
+        .exec<{ id: string }>("SELECT id FROM outbox")
+        .toArray()
+        .map((r) => r.id);
+    });
+    await runInDurableObject(
+      testIndex() as unknown as DurableObjectStub<AccountObject>,
+      (_o, state) => {
+        state.storage.sql.exec("DELETE FROM notifications WHERE invoice_number = ?", sub);
+      },
+    );
+    expect((await list(`invoiceNumber=${sub}`)).data).toEqual([]);
+    // What a start does (`StoredObject`'s constructor): report, then arm the alarm.
+    const reported = await runInDurableObject(stub, async (o: OrderObject, state) => {
+      const n = backfillFeed(o.store.sql, Date.now());
+      await state.storage.setAlarm(Date.now());
+      return n;
+    });
+    expect(reported).toBe(ids.length);
+    await runDurableObjectAlarm(stub);
+    const listed = await eventually(async () => {
+      const p = await list(`invoiceNumber=${sub}`);
+      return p.data.length === ids.length ? p.data : null;
+    });
+    expect(listed.map((n) => n.id).sort()).toEqual([...ids].sort());
+    // Once reported, nothing is missing: a second start reports nothing.
+    expect(
+      await runInDurableObject(stub, (o: OrderObject) => backfillFeed(o.store.sql, Date.now())),
+    ).toBe(0);
   });
 
   it("redeliver: an unknown or malformed id is 404 not_found and changes nothing", async () => {

@@ -47,11 +47,16 @@ function testHint(config: Pick<Config, "PUBLIC_BASE_URL">): string {
  */
 export function accountChecks(
   health: AccountHealth,
-  config: Pick<Config, "PUBLIC_BASE_URL">,
+  config: Pick<Config, "PUBLIC_BASE_URL" | "MERCHANT_WEBHOOK_URL">,
 ): DoctorCheck[] {
   const failed = health.failedNotifications;
-  const notifications: DoctorCheck =
-    failed === 0
+  const notifications: DoctorCheck = !config.MERCHANT_WEBHOOK_URL
+    ? {
+        name: "notifications",
+        ok: true,
+        message: `MERCHANT_WEBHOOK_URL is not set: notifications are recorded (GET /v1/notifications), not sent${failed > 0 ? ` (${failed} so far)` : ""}.`,
+      }
+    : failed === 0
       ? { name: "notifications", ok: true, message: "No notification has failed." }
       : {
           name: "notifications",

@@ -92,6 +92,24 @@ function report(sql: SqlStorage, id: string, now: number): NotificationView | nu
   return view;
 }
 
+/**
+ * Reports every row the index feed has never seen (an object made before the account index
+ * existed): its failed and pending notifications join the log when the object next starts.
+ * Answers how many were reported.
+ *
+ * @example
+ * if (backfillFeed(sql, Date.now()) > 0) await armAlarm();
+ */
+export function backfillFeed(sql: SqlStorage, now: number): number {
+  const missing = sql
+    .exec<{ id: string }>(
+      "SELECT id FROM outbox WHERE id NOT IN (SELECT key FROM index_feed) ORDER BY created_at, rowid",
+    )
+    .toArray();
+  for (const { id } of missing) report(sql, id, now);
+  return missing.length;
+}
+
 /** Adds a notification to the outbox, due now; answers its view (pending). */
 export function enqueue(sql: SqlStorage, note: Notification, now: number): NotificationView {
   sql.exec(

@@ -44,7 +44,13 @@ import { EventLog } from "./event-log.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
 import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
 import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
-import { deliverOutbox, nextOutboxAt, redeliver, upgradeOutbox } from "./outbox-store.ts";
+import {
+  backfillFeed,
+  deliverOutbox,
+  nextOutboxAt,
+  redeliver,
+  upgradeOutbox,
+} from "./outbox-store.ts";
 import type { SseHub } from "./sse.ts";
 
 /**
@@ -75,7 +81,11 @@ export abstract class StoredObject extends DurableObject<Env> {
           schema.marker,
         )
         .one();
-      if (n > 0) this.ensureSchema();
+      if (n > 0) {
+        this.ensureSchema();
+        // An object made before the account index: its notifications join the log now.
+        if (backfillFeed(ctx.storage.sql, Date.now()) > 0) await this.armAlarm();
+      }
     });
   }
 
