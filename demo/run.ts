@@ -56,6 +56,11 @@ export interface DemoOptions {
    * and shoppers choose on the sandbox's payment page. Default false: in-page.
    */
   hosted?: boolean;
+  /**
+   * Where the worker sends merchant notifications instead of the demo shop's inbox (a test's
+   * own receiver, to verify the raw signed deliveries).
+   */
+  merchantWebhookUrl?: string;
 }
 
 /** A running stack. */
@@ -183,10 +188,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
     });
     // `--var` beats both wrangler.toml and .dev.vars: the stack is wired the same way whatever
     // a developer keeps in .dev.vars (the values are sandbox-only demo strings).
-    const vars = Object.entries(workerDemoVars(urls, options.extraOrigins)).flatMap(([k, v]) => [
-      "--var",
-      `${k}:${v}`,
-    ]);
+    const workerVars = workerDemoVars(urls, options.extraOrigins);
+    if (options.merchantWebhookUrl) workerVars.MERCHANT_WEBHOOK_URL = options.merchantWebhookUrl;
+    const vars = Object.entries(workerVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     const worker = spawnChild(
       "worker",
       [

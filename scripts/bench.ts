@@ -39,7 +39,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { startDemo } from "../demo/run.ts";
-import { mintCheckoutToken } from "../worker/token/mint.ts";
+import { mintCheckoutToken } from "../packages/server/src/index.ts";
 import { abortRounds } from "./bench/abort-rounds.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";

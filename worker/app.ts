@@ -4,6 +4,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { openApiJson } from "./api/openapi/document.ts";
 import { ApiError, errorHeaders, errorResponse } from "./http/api-error.ts";
 import { noSniff } from "./http/no-sniff.ts";
 import { objectUnavailable } from "./http/object-unavailable.ts";
@@ -22,6 +23,19 @@ export const app = new Hono<AppEnv>();
 
 // First, so it wraps every answer below it: routes, errors and not-found alike.
 app.use("*", noSniff);
+
+// Before requireConfig: the contract is public and the same for every deployment, so it is
+// served even before the worker is configured, and may be cached.
+app.get("/v1/openapi.json", () => {
+  return new Response(openApiJson(), {
+    headers: {
+      "content-type": "application/json; charset=UTF-8",
+      "cache-control": "public, max-age=3600",
+      "access-control-allow-origin": "*",
+    },
+  });
+});
+
 app.use("/v1/*", requireConfig);
 app.use("/webhooks/*", requireConfig);
 // "/x/*" also matches "/x": listing both ran CORS twice ("Vary: Origin, Origin").

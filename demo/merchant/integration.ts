@@ -9,7 +9,7 @@
  * 3. Read the order ledger from the worker's merchant API (Bearer token, server-side only).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { mintCheckoutToken } from "../../worker/token/mint.ts";
+import { mintCheckoutToken } from "../../packages/server/src/index.ts";
 
 /** The order fields a checkout token needs. */
 export interface PayableOrder {

@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { mintCheckoutToken } from "../../worker/token/mint.ts";
+import { mintCheckoutToken } from "../../packages/server/src/index.ts";
 import { instrumentedContext } from "./support/browser.ts";
 import { sleep } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";

@@ -25,7 +25,6 @@ import {
   postJson,
   sandbox,
   simulate,
-  sleep,
   token,
   uniqueIp,
   uniqueSub,
@@ -89,7 +88,7 @@ async function reconcileNow(stub: DurableObjectStub) {
     );
     if (due.length === 0) return;
     await runDurableObjectAlarm(stub);
-    await sleep(10);
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

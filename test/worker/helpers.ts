@@ -4,17 +4,25 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
+import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
-import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
+import { checkAnswer } from "./openapi-conformance.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
 export const STOREFRONT = "http://127.0.0.1:5173";
 
-/** Calls the worker (same isolate, real routing, real Durable Objects). */
-export function worker(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`http://127.0.0.1:8787${path}`, init));
+/**
+ * Calls the worker (same isolate, real routing, real Durable Objects). Every answer is checked
+ * against the OpenAPI document (`openapi-conformance.ts`): an undocumented answer fails the test.
+ */
+export async function worker(path: string, init: RequestInit = {}): Promise<Response> {
+  const request = new Request(`http://127.0.0.1:8787${path}`, init);
+  const response = await exports.default.fetch(request);
+  await checkAnswer(request.method, request.url, response);
+  return response;
 }
 
 /** POSTs JSON to the worker, as the widget would from the storefront. */
@@ -33,15 +41,24 @@ export function uniqueSub(label = "t"): string {
   return `${label}${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Mints a checkout token with the test secret. */
+/**
+ * Signs a checkout token with the test secret, without the package's claim checks: tests
+ * send the worker claims it must refuse (a bad `successUrl`, an unknown currency).
+ */
 export function token(
   claims: Partial<MintClaims> & { sub: string },
-  options = {},
+  options: MintOptions = {},
 ): Promise<string> {
-  return mintCheckoutToken(
-    { amount: "49.90", currency: "USD", ...claims },
+  const now = Math.floor((options.now ?? Date.now()) / 1000);
+  return signCheckoutToken(
+    {
+      amount: "49.90",
+      currency: "USD",
+      ...claims,
+      iat: now,
+      exp: now + (options.expiresInSeconds ?? 3600),
+    },
     env.CHECKOUT_SIGNING_SECRET as string,
-    options,
   );
 }
 

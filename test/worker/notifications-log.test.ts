@@ -26,6 +26,7 @@ import {
   simulate,
   uniqueSub,
 } from "./helpers.ts";
+import { checkAnswer } from "./openapi-conformance.ts";
 
 type Page = { data: NotificationView[]; nextCursor: string | null };
 interface InboxEntry {
@@ -350,6 +351,8 @@ describe("POST /v1/notifications/test", () => {
       { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
     );
     expect(res.status).toBe(409);
+    // Not through worker(): check the answer against the OpenAPI document here.
+    await checkAnswer("POST", "http://127.0.0.1:8787/v1/notifications/test", res);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
       "webhook_url_missing",
     );

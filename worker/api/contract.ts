@@ -57,6 +57,11 @@ export interface CryptoCurrency {
   imageUrl: string | null;
   /** Regular expression source for client-side address validation, or null. */
   addressMask: string | null;
+  /**
+   * The service's current deposit network fee for top-ups (what `DepositSnapshot` shows), when
+   * it quotes one; absent from entries the service sends without it.
+   */
+  depositNetworkFee?: { amount: string; quotedAt: string | null } | null;
 }
 
 /** `GET /v1/currencies/fiat` → `{ data: FiatCurrency[] }`. */
@@ -245,6 +250,16 @@ export interface DepositSnapshot {
  */
 export type PayoutStatus = "quoted" | "uncertain" | WithdrawalStatus;
 
+/** `POST /v1/payouts`: a quote for sending `amount` of a crypto currency to `address`. */
+export interface PayoutRequest {
+  /** Your id for this payout, `[A-Za-z0-9._:-]{1,100}`: the same orderId answers the same quote. */
+  orderId: string;
+  cryptoCurrencyCode: string;
+  address: string;
+  /** What the recipient receives, a decimal string. */
+  amount: string;
+}
+
 /** `POST /v1/payouts`, `POST /v1/payouts/:orderId/commit`, `GET /v1/payouts/:orderId`, refunds. */
 export interface PayoutView {
   /** The merchant's orderId: the idempotency key upstream, with the account id. */
@@ -282,6 +297,142 @@ export interface PayoutView {
   } | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** Kinds of merchant notification (`MERCHANT_WEBHOOK_URL`). */
+export type NotificationType =
+  | "order.status_changed"
+  | "order.payment_applied"
+  | "order.paid"
+  | "order.underpaid"
+  | "deposit.status_changed"
+  | "deposit.completed"
+  | "payout.status_changed";
+
+/** The JSON body of every notification POSTed to `MERCHANT_WEBHOOK_URL`. */
+export interface CheckoutNotification {
+  /** `evt_<uuid>`, also in `x-checkout-event-id`: the key to dedupe on. */
+  id: string;
+  type: NotificationType;
+  createdAt: string;
+  /** The effect's facts (`invoiceNumber`, `state`, amounts as decimal strings, …). */
+  data: Record<string, unknown>;
+}
+
+/** One page of a merchant list (`GET /v1/orders`, `GET /v1/notifications`), newest first. */
+export interface Page<T> {
+  data: T[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** `GET /v1/orders` rows (and `GET /v1/orders.csv` columns, in this order). */
+export interface OrderSummary {
+  invoiceNumber: string;
+  state: OrderState;
+  /** The token's fiat amount and code. */
+  amount: string;
+  currency: string;
+  /** Fiat applied so far ("0" if none). */
+  amountPaid: string;
+  /** The crypto currency it was paid or locked in. */
+  cryptoCurrencyCode: string | null;
+  cryptoAmountReceived: string | null;
+  lastInvoiceStatus: InvoiceStatus | null;
+  attempts: number;
+  createdAt: string;
+  updatedAt: string;
+  paidAt: string | null;
+}
+
+/** Delivery status of a notification. `failed`: its tries are exhausted; it can be redelivered. */
+export type NotificationStatus = "pending" | "delivered" | "failed";
+
+/** `GET /v1/notifications` rows, and what redeliver / test answer. */
+export interface NotificationView {
+  id: string;
+  type: NotificationType;
+  invoiceNumber: string | null;
+  status: NotificationStatus;
+  attempts: number;
+  lastAttemptAt: string | null;
+  /** e.g. `HTTP 500`, `timeout`; never a secret. */
+  lastError: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+}
+
+/** `GET /v1/orders/:invoiceNumber`: the merchant's ledger of one order. */
+export interface OrderLedgerView {
+  invoiceNumber: string;
+  /** The order's checkout id (see `CheckoutSnapshot.id`). */
+  checkoutId: string;
+  state: OrderState;
+  amount: string;
+  currency: string;
+  amountPaid: string;
+  amountDue: string;
+  amountOverpaid: string;
+  amountShortfall: string;
+  customerId: string | null;
+  refundAddress: { cryptoCurrencyCode: string; address: string } | null;
+  attempts: {
+    number: number;
+    orderId: string;
+    invoiceId: string;
+    /** The service's status of the attempt's invoice. */
+    status: InvoiceStatus;
+    ended: boolean;
+    fiatAmount: string;
+    cryptoCurrencyCode: string | null;
+    cryptoExpected: string | null;
+    cryptoReceived: string;
+    fiatApplied: string;
+    fiatOverpaid: string;
+    /** The service's settlement of the invoice, as it gave it; null until settled. */
+    settlement: Record<string, unknown> | null;
+  }[];
+  refunds: (RefundView & { withdrawalId: string | null })[];
+  /** Money applied to the order, oldest first. */
+  payments: {
+    attempt: number;
+    status: string;
+    cryptoCode: string | null;
+    cryptoAmount: string;
+    fiatAmount: string;
+    at: string;
+  }[];
+  /** The order's event log (without payloads). */
+  log: { seq: number; type: string; message: string; at: string }[];
+  /** The order's notification outbox. */
+  notifications: {
+    id: string;
+    type: string;
+    attempts: number;
+    deliveredAt: string | null;
+    lastStatus: string | null;
+    createdAt: string;
+  }[];
+  createdAt: string;
+}
+
+/** One line of the doctor's report. */
+export interface DoctorCheckView {
+  name: string;
+  ok: boolean;
+  /** Worth fixing, but not a failure (`ok` stays true). */
+  warning?: boolean;
+  message: string;
+}
+
+/** `GET /v1/doctor` (200 when `ok`, else 502). */
+export interface DoctorReportView {
+  ok: boolean;
+  environment: "sandbox" | "production";
+  baseUrl: string;
+  paymentMode: { mode: "in-page" | "hosted"; reason: string };
+  checks: DoctorCheckView[];
 }
 
 /** The body of every error response. */

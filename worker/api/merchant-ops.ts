@@ -7,12 +7,20 @@
  *
  * Query schemas are plain strings with checks (no transforms), so they describe the wire
  * exactly; the route turns a validated string into its value (a list, a number, an instant).
- * The README's "Merchant operations" section describes each route.
+ * The README's "Merchant operations" section describes each route. The answers' plain types
+ * are `contract.ts`'s (what `@crypto-checkout/server` publishes); the checks at the end of this
+ * file make each schema's output the very same type, so neither can drift.
  */
 import * as z from "zod/mini";
+import type {
+  NotificationType as ContractNotificationType,
+  NotificationView,
+  OrderSummary,
+} from "./contract.ts";
+import { decimalString, type Same } from "./schemas/common.ts";
+import { invoiceStatus, orderState } from "./schemas/responses.ts";
 
-/** Order states, as `OrderSummary.state` and the `state` filter name them. */
-export const ORDER_STATES = ["unpaid", "partially_paid", "paid", "refunded"] as const;
+export type { NotificationView, OrderSummary };
 
 /** Notification kinds (the `type` of every notification body). */
 export const NOTIFICATION_TYPES = [
@@ -28,21 +36,11 @@ export const NOTIFICATION_TYPES = [
 /** A notification's kind. */
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
+/** A notification's kind, as the notification body (and the OpenAPI document's webhook) names it. */
+export const notificationType = z.enum(NOTIFICATION_TYPES);
+
 /** Delivery states of a notification. */
 export const NOTIFICATION_STATUSES = ["pending", "delivered", "failed"] as const;
-
-/** Invoice statuses as the payment service names them (`OrderSummary.lastInvoiceStatus`). */
-export const INVOICE_STATUSES = [
-  "created",
-  "processing",
-  "suspended",
-  "paid",
-  "overpaid",
-  "partially_paid",
-  "expired",
-  "failed",
-  "cancelled",
-] as const;
 
 /** Page sizes: 1..100, 50 when absent. */
 export const MAX_PAGE = 100;
@@ -97,24 +95,23 @@ export const ordersCsvQuery = z.strictObject(orderFilters);
 /** One order in the list. Amounts are exact decimal strings. */
 export const orderSummary = z.object({
   invoiceNumber: z.string(),
-  state: z.enum(ORDER_STATES),
+  state: orderState,
   /** The token's fiat amount and code. */
-  amount: z.string(),
+  amount: decimalString,
   currency: z.string(),
   /** Fiat applied so far ("0" if none). */
-  amountPaid: z.string(),
+  amountPaid: decimalString,
   /** The crypto currency of the newest attempt that has one (locked or paid in). */
   cryptoCurrencyCode: z.nullable(z.string()),
   /** Crypto received in that currency, over every attempt paid in it. */
-  cryptoAmountReceived: z.nullable(z.string()),
-  lastInvoiceStatus: z.nullable(z.enum(INVOICE_STATUSES)),
+  cryptoAmountReceived: z.nullable(decimalString),
+  lastInvoiceStatus: z.nullable(invoiceStatus),
   attempts: z.int(),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** When the order's one `order.paid` was made; null if never. */
   paidAt: z.nullable(z.string()),
 });
-export type OrderSummary = z.infer<typeof orderSummary>;
 
 /** The CSV's columns: `OrderSummary`'s keys, in order. */
 export const ORDER_CSV_COLUMNS = Object.keys(orderSummary.shape) as (keyof OrderSummary)[];
@@ -141,7 +138,7 @@ export const NOTIFICATION_ID = /^evt_[0-9a-f-]{36}$/;
 /** One notification and its delivery state. `lastError` never carries a secret. */
 export const notificationView = z.object({
   id: z.string(),
-  type: z.enum(NOTIFICATION_TYPES),
+  type: notificationType,
   invoiceNumber: z.nullable(z.string()),
   status: z.enum(NOTIFICATION_STATUSES),
   attempts: z.int(),
@@ -152,7 +149,6 @@ export const notificationView = z.object({
   createdAt: z.string(),
   deliveredAt: z.nullable(z.string()),
 });
-export type NotificationView = z.infer<typeof notificationView>;
 
 /** `GET /v1/notifications` answer. */
 export const notificationsListResponse = z.object({
@@ -170,3 +166,11 @@ export const testNotificationsBody = z.strictObject({
 
 /** `POST /v1/notifications/test` answer (202). */
 export const testNotificationsResponse = z.object({ data: z.array(notificationView) });
+
+// Each schema's output is exactly the contract's type (an optional field on one side fails).
+const checked: [
+  Same<z.output<typeof orderSummary>, OrderSummary>,
+  Same<z.output<typeof notificationView>, NotificationView>,
+  Same<NotificationType, ContractNotificationType>,
+] = [true, true, true];
+void checked;

@@ -9,7 +9,7 @@ import { json, optionalJson, optionalText, SingleRowTable, text } from "../stora
 import type { Settlement } from "../upstream/types.ts";
 
 /** The currency entry a top-up was opened with, plus the deposit network fee quoted then. */
-export interface DepositCurrency extends CryptoCurrency {
+export interface DepositCurrency extends Omit<CryptoCurrency, "depositNetworkFee"> {
   depositNetworkFee: string | null;
 }
 

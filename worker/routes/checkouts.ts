@@ -4,8 +4,8 @@
  * currency lock, retry, refund address, and the SSE stream.
  */
 import { Hono } from "hono";
-import * as z from "zod/mini";
 import { requireAddress } from "../addresses/address-guard.ts";
+import { lockCurrencyBody, openCheckoutBody, refundAddressBody } from "../api/schemas/requests.ts";
 import { fiatCurrencies } from "../catalog/catalog.ts";
 import { cryptoEntry, liveList } from "../catalog/live-entry.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
@@ -21,17 +21,9 @@ import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
 
-const CODE = z.string().check(z.regex(/^[A-Z0-9_]{2,20}$/));
-const tokenBody = z.object({ token: z.string().check(z.minLength(1), z.maxLength(8192)) });
-const currencyBody = z.object({ cryptoCurrencyCode: CODE });
-const refundBody = z.object({
-  cryptoCurrencyCode: CODE,
-  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
-});
-
 checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { config, log } = c.var;
-  const { token } = await readJson(c, tokenBody);
+  const { token } = await readJson(c, openCheckoutBody);
   const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET, {
     sandbox: config.SANDBOX,
   });
@@ -74,7 +66,7 @@ checkoutRoutes.get("/:id", async (c) => {
 
 checkoutRoutes.post("/:id/currency", limitBody(), async (c) => {
   const stub = orderStubFromUrl(c.env, c.req.param("id"));
-  const { cryptoCurrencyCode } = await readJson(c, currencyBody);
+  const { cryptoCurrencyCode } = await readJson(c, lockCurrencyBody);
   const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
   return c.json({ data: unwrap(await stub.lockCurrency(entry)) });
 });
@@ -86,7 +78,7 @@ checkoutRoutes.post("/:id/retry", limitBody(), async (c) => {
 
 checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
   const stub = orderStubFromUrl(c.env, c.req.param("id"));
-  const { cryptoCurrencyCode, address } = await readJson(c, refundBody);
+  const { cryptoCurrencyCode, address } = await readJson(c, refundAddressBody);
   const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
   const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
   return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, checked)) });

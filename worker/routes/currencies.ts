@@ -5,6 +5,7 @@
  * cached full list (`catalog/catalog.ts`): any value costs the service nothing.
  */
 import { Hono } from "hono";
+import { NETWORK_QUERY } from "../api/schemas/requests.ts";
 import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
 import { liveList } from "../catalog/live-entry.ts";
 import type { Config } from "../config/config.ts";
@@ -36,7 +37,7 @@ function listResponse(data: object): Response {
 
 currencyRoutes.get("/", async (c) => {
   const network = c.req.query("network");
-  if (network !== undefined && !/^[A-Za-z0-9 _-]{1,40}$/.test(network)) {
+  if (network !== undefined && !NETWORK_QUERY.test(network)) {
     throw new ApiError(400, "validation_failed", "network must be a network name such as Tron.");
   }
   const read = (config: Config) => cryptoCurrencies(config, network || undefined);

@@ -5,7 +5,7 @@
  * rate limits as `/v1/checkouts`.
  */
 import { Hono } from "hono";
-import * as z from "zod/mini";
+import { openDepositBody } from "../api/schemas/requests.ts";
 import { cryptoEntry } from "../catalog/live-entry.ts";
 import type { DepositCurrency } from "../deposit/store.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -20,15 +20,9 @@ import type { UpstreamCryptoCurrency } from "../upstream/types.ts";
 
 export const depositRoutes = new Hono<AppEnv>();
 
-const CODE = /^[A-Z0-9_]{2,20}$/;
-const openBody = z.object({
-  token: z.string().check(z.minLength(1), z.maxLength(8192)),
-  cryptoCurrencyCode: z.optional(z.string().check(z.regex(CODE))),
-});
-
 depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const { config, log } = c.var;
-  const body = await readJson(c, openBody);
+  const body = await readJson(c, openDepositBody);
   const claims = await verifyCheckoutToken(body.token, config.CHECKOUT_SIGNING_SECRET, {
     sandbox: config.SANDBOX,
   });

@@ -4,8 +4,8 @@
  * order refund (`refunds/refund-order.ts`) and the configuration doctor.
  */
 import { type Context, Hono } from "hono";
-import * as z from "zod/mini";
 import { accountKey } from "../account/account-key.ts";
+import { refundOrderBody } from "../api/schemas/requests.ts";
 import { runDoctor } from "../config/doctor.ts";
 import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
@@ -35,16 +35,10 @@ merchantRoutes.get("/orders/:invoiceNumber", async (c) => {
   return c.json({ data: unwrap(await stub.ledger()) }, 200, { "cache-control": "no-store" });
 });
 
-const refundBody = z.object({
-  amount: z.optional(
-    z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
-  ),
-});
-
 /** The refund's `amount`: absent (an empty body) refunds everything refundable. */
 async function refundAmount(c: Context<AppEnv>): Promise<string | undefined> {
   const raw = await c.req.raw.clone().text();
-  const { amount } = raw.trim() === "" ? {} : await readJson(c, refundBody);
+  const { amount } = raw.trim() === "" ? {} : await readJson(c, refundOrderBody);
   if (amount !== undefined && !/^\d+(\.\d+)?$/.test(amount)) {
     throw new ApiError(400, "validation_failed", 'amount must be a decimal string such as "15".');
   }

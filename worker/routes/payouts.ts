@@ -6,7 +6,7 @@
  * same quote (`payout/quote.ts`) → commit path from `refunds/refund-order.ts`.
  */
 import { Hono } from "hono";
-import * as z from "zod/mini";
+import { PAYOUT_ORDER_ID, payoutQuoteBody } from "../api/schemas/requests.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
@@ -18,22 +18,8 @@ import { quotePayout } from "../payout/quote.ts";
 
 export const payoutRoutes = new Hono<AppEnv>();
 
-/** Merchant orderIds: the upstream idempotency key, sent as is. */
-const ORDER_ID = /^[A-Za-z0-9._:-]{1,100}$/;
-
-const payoutBody = z.object({
-  orderId: z
-    .string()
-    .check(z.regex(ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -")),
-  cryptoCurrencyCode: z.string().check(z.regex(/^[A-Z0-9_]{2,20}$/)),
-  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
-  amount: z
-    .string({ error: 'amount must be a decimal string such as "25.50"' })
-    .check(z.maxLength(64)),
-});
-
 payoutRoutes.post("/", limitBody(), async (c) => {
-  const body = await readJson(c, payoutBody);
+  const body = await readJson(c, payoutQuoteBody);
   if (isRefundOrderId(body.orderId)) {
     // Refund payouts live under these orderIds; a merchant payout there would take one over.
     throw new ApiError(
@@ -49,14 +35,14 @@ payoutRoutes.post("/", limitBody(), async (c) => {
 
 payoutRoutes.post("/:orderId/commit", async (c) => {
   const orderId = c.req.param("orderId");
-  if (!ORDER_ID.test(orderId)) throw new ApiError(404, "not_found", "No such payout.");
+  if (!PAYOUT_ORDER_ID.test(orderId)) throw new ApiError(404, "not_found", "No such payout.");
   const view = unwrap(await payoutStub(c.env, orderId).commit());
   return c.json({ data: view }, 200, { "cache-control": "no-store" });
 });
 
 payoutRoutes.get("/:orderId", async (c) => {
   const orderId = c.req.param("orderId");
-  if (!ORDER_ID.test(orderId)) throw new ApiError(404, "not_found", "No such payout.");
+  if (!PAYOUT_ORDER_ID.test(orderId)) throw new ApiError(404, "not_found", "No such payout.");
   const view = unwrap(await payoutStub(c.env, orderId).view());
   return c.json({ data: view }, 200, { "cache-control": "no-store" });
 });

@@ -9,11 +9,12 @@
  */
 import { decode, verify } from "hono/jwt";
 import { JwtTokenExpired } from "hono/utils/jwt/types";
+import { MAX_TOKEN_LIFETIME_S } from "../../packages/server/src/token/claim-rules.ts";
 import { ApiError } from "../http/api-error.ts";
 import { type CheckoutClaims, checkoutClaimsSchema } from "./claims.ts";
 
-/** The longest a checkout token may live: 24 h (`exp` after now, and after `iat`). */
-export const MAX_TOKEN_LIFETIME_S = 24 * 60 * 60;
+/** The longest a checkout token may live: 24 h (`exp` after now, and after `iat`); one rule with the package's `mintCheckoutToken`. */
+export { MAX_TOKEN_LIFETIME_S };
 /** How far ahead of the worker's clock the minting server's may be: 5 min. */
 export const CLOCK_SKEW_S = 5 * 60;
 

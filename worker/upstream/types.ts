@@ -16,7 +16,7 @@ import type {
 
 export type { CryptoCurrency, FiatCurrency };
 
-/** A crypto currency entry with the upstream-only deposit network fee (kept out of the API). */
+/** A crypto currency entry as the catalogue keeps it: the deposit network fee always present. */
 export interface UpstreamCryptoCurrency extends CryptoCurrency {
   depositNetworkFee: { amount: string; quotedAt: string | null } | null;
 }

@@ -69,9 +69,12 @@ async function json(response: Response): Promise<unknown> {
  * beforeAll(async () => { stack = await startStack(); });
  * afterAll(() => stack?.stop());
  */
-export async function startStack(options: { hosted?: boolean } = {}): Promise<Stack> {
+export async function startStack(
+  options: { hosted?: boolean; merchantWebhookUrl?: string } = {},
+): Promise<Stack> {
   const demo = await startDemo({
     hosted: options.hosted ?? false,
+    ...(options.merchantWebhookUrl ? { merchantWebhookUrl: options.merchantWebhookUrl } : {}),
     ports: { sandbox: 0, worker: 0, shop: 0 },
     quiet: process.env.E2E_VERBOSE !== "1",
     // Built once by test/e2e/global-setup.ts; built here only if that did not run.

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Parses `x-checkout-signature: t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. Several `v1` entries are
+ * allowed (a secret being rotated signs with both); unknown keys are ignored so that a future
+ * scheme (`v2=`) can be added beside `v1`.
+ */
+import { NotificationVerificationError } from "./errors.ts";
+
+/** A parsed signature header. */
+export interface SignatureHeader {
+  /** Unix seconds the worker signed at. */
+  timestamp: number;
+  /** Each `v1` MAC (32 bytes). */
+  signatures: Uint8Array<ArrayBuffer>[];
+}
+
+/** Longest header accepted: a few signatures, never an unbounded list. */
+const MAX_HEADER_LENGTH = 1024;
+
+const hexBytes = (hex: string) =>
+  new Uint8Array(hex.match(/../g)!.map((pair) => Number.parseInt(pair, 16)));
+
+/**
+ * @example
+ * parseSignatureHeader("t=1767225600,v1=5f0c…"); // { timestamp: 1767225600, signatures: [Uint8Array(32)] }
+ */
+export function parseSignatureHeader(header: string | null | undefined): SignatureHeader {
+  if (header === undefined || header === null || header.trim() === "") {
+    throw new NotificationVerificationError(
+      "signature_missing",
+      "The x-checkout-signature header is missing.",
+    );
+  }
+  const malformed = () =>
+    new NotificationVerificationError(
+      "signature_malformed",
+      "The x-checkout-signature header is not t=<unix seconds>,v1=<hex>.",
+    );
+  if (header.length > MAX_HEADER_LENGTH) throw malformed();
+  let timestamp: number | undefined;
+  const signatures: Uint8Array<ArrayBuffer>[] = [];
+  for (const part of header.split(",")) {
+    const at = part.indexOf("=");
+    if (at < 1) throw malformed();
+    const key = part.slice(0, at).trim();
+    const value = part.slice(at + 1).trim();
+    if (key === "t") {
+      if (timestamp !== undefined || !/^\d{1,12}$/.test(value)) throw malformed();
+      timestamp = Number(value);
+    } else if (key === "v1") {
+      if (!/^[0-9a-fA-F]{64}$/.test(value)) throw malformed();
+      signatures.push(hexBytes(value));
+    }
+  }
+  if (timestamp === undefined || signatures.length === 0) throw malformed();
+  return { timestamp, signatures };
+}

@@ -1,0 +1,28 @@
+/**
+ * @module
+ * The merchant API's types, re-exported from the worker's one contract module
+ * (`worker/api/contract.ts`), so the package and the worker cannot disagree. The build copies
+ * their declarations into `dist/`; nothing here exists at run time.
+ */
+export type {
+  ApiErrorBody,
+  ApiErrorCode,
+  AttemptView,
+  CheckoutNotification,
+  CheckoutSnapshot,
+  DoctorCheckView,
+  DoctorReportView,
+  InvoiceStatus,
+  NotificationStatus,
+  NotificationType,
+  NotificationView,
+  OrderLedgerView,
+  OrderState,
+  OrderSummary,
+  Page,
+  PayoutRequest,
+  PayoutStatus,
+  PayoutView,
+  RefundView,
+  WithdrawalStatus,
+} from "../../../worker/api/contract.ts";

@@ -1,0 +1,409 @@
+/**
+ * @module
+ * Every `/v1` route as data: method, path, who may call it, the zod schemas of its request
+ * (the ones the route validates with) and of each answer. `document.ts` turns this table into
+ * the OpenAPI 3.1 document; a route missing here is missing from the document, and the worker
+ * tests refuse any real answer the document does not describe.
+ */
+import * as z from "zod/mini";
+import {
+  notificationsListQuery,
+  notificationsListResponse,
+  notificationView,
+  orderSummary,
+  ordersCsvQuery,
+  ordersListQuery,
+  ordersListResponse,
+  redeliverResponse,
+  testNotificationsBody,
+  testNotificationsResponse,
+} from "../merchant-ops.ts";
+import { apiErrorSchema, dataOf } from "../schemas/common.ts";
+import { doctorReport, orderLedger } from "../schemas/merchant.ts";
+import {
+  lockCurrencyBody,
+  NETWORK_QUERY,
+  openCheckoutBody,
+  openDepositBody,
+  payoutQuoteBody,
+  refundAddressBody,
+  refundOrderBody,
+} from "../schemas/requests.ts";
+import {
+  checkoutSnapshot,
+  cryptoCurrency,
+  depositSnapshot,
+  fiatCurrency,
+  payoutView,
+} from "../schemas/responses.ts";
+
+/** Who may call a route. */
+export type Caller = "anyone" | "storefront" | "merchant";
+
+/** One answer: a JSON body with this schema, CSV, an SSE stream, or nothing. */
+export type Answer = (
+  | { description: string; json: z.ZodMiniType }
+  | { description: string; csv: true }
+  | { description: string; sse: z.ZodMiniType }
+  | { description: string; empty: true }
+) & {
+  /** Response headers worth documenting: name → what it carries. */
+  headers?: Record<string, string>;
+};
+
+/** One route of the table. */
+export interface Operation {
+  id: string;
+  method: "get" | "post";
+  /** OpenAPI path template (`{param}`). */
+  path: string;
+  summary: string;
+  tag: "Catalog" | "Checkout" | "Top-up" | "Orders" | "Payouts" | "Notifications" | "Operations";
+  caller: Caller;
+  /** Path parameters and what they name. */
+  params?: Record<string, string>;
+  query?: z.ZodMiniObject;
+  body?: { schema: z.ZodMiniType; optional?: boolean };
+  /** Named schemas: `id` → schema, put in `components.schemas`. */
+  answers: Record<string, Answer>;
+}
+
+/** Registered names of the shared schemas (`components.schemas`). */
+export const NAMED: [string, z.ZodMiniType][] = [
+  ["ApiError", apiErrorSchema],
+  ["CryptoCurrency", cryptoCurrency],
+  ["FiatCurrency", fiatCurrency],
+  ["CheckoutSnapshot", checkoutSnapshot],
+  ["DepositSnapshot", depositSnapshot],
+  ["PayoutView", payoutView],
+  ["OrderLedger", orderLedger],
+  ["OrderSummary", orderSummary],
+  ["NotificationView", notificationView],
+  ["DoctorReport", doctorReport],
+];
+
+const errors = (...statuses: number[]): Record<string, Answer> =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: `{ error: { code, message } } (see the README's HTTP API table)`,
+        json: apiErrorSchema,
+      },
+    ]),
+  );
+
+const checkout = { id: "The checkout id (`CheckoutSnapshot.id`)." };
+const invoice = { invoiceNumber: "Your invoice number (the token's `sub`)." };
+const payout = { orderId: "Your payout's orderId." };
+
+export const OPERATIONS: Operation[] = [
+  {
+    id: "listCryptoCurrencies",
+    method: "get",
+    path: "/v1/currencies",
+    summary: "Crypto currencies the service accepts (cached 60 s)",
+    tag: "Catalog",
+    caller: "storefront",
+    query: z.object({ network: z.optional(z.string().check(z.regex(NETWORK_QUERY))) }),
+    answers: {
+      "200": { description: "The list", json: dataOf(z.array(cryptoCurrency)) },
+      ...errors(400),
+    },
+  },
+  {
+    id: "listFiatCurrencies",
+    method: "get",
+    path: "/v1/currencies/fiat",
+    summary: "Fiat currencies an order may be priced in",
+    tag: "Catalog",
+    caller: "storefront",
+    answers: { "200": { description: "The list", json: dataOf(z.array(fiatCurrency)) } },
+  },
+  {
+    id: "openCheckout",
+    method: "post",
+    path: "/v1/checkouts",
+    summary: "Open (or reopen) the checkout of a signed token",
+    tag: "Checkout",
+    caller: "storefront",
+    body: { schema: openCheckoutBody },
+    answers: {
+      "200": { description: "The existing checkout", json: dataOf(checkoutSnapshot) },
+      "201": { description: "A new checkout", json: dataOf(checkoutSnapshot) },
+      ...errors(400, 401, 409, 413, 429, 503),
+    },
+  },
+  {
+    id: "getCheckout",
+    method: "get",
+    path: "/v1/checkouts/{id}",
+    summary: "A checkout's snapshot",
+    tag: "Checkout",
+    caller: "storefront",
+    params: checkout,
+    answers: {
+      "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
+      ...errors(404),
+    },
+  },
+  {
+    id: "lockCheckoutCurrency",
+    method: "post",
+    path: "/v1/checkouts/{id}/currency",
+    summary: "Choose the crypto currency: the exact amount and address",
+    tag: "Checkout",
+    caller: "storefront",
+    params: checkout,
+    body: { schema: lockCurrencyBody },
+    answers: {
+      "200": { description: "The snapshot with `attempt.payment`", json: dataOf(checkoutSnapshot) },
+      ...errors(400, 404, 409, 429, 503),
+    },
+  },
+  {
+    id: "retryCheckout",
+    method: "post",
+    path: "/v1/checkouts/{id}/retry",
+    summary: "A new attempt after an expired or failed one",
+    tag: "Checkout",
+    caller: "storefront",
+    params: checkout,
+    answers: {
+      "200": { description: "The snapshot of the new attempt", json: dataOf(checkoutSnapshot) },
+      ...errors(404, 409, 503),
+    },
+  },
+  {
+    id: "setCheckoutRefundAddress",
+    method: "post",
+    path: "/v1/checkouts/{id}/refund-address",
+    summary: "Where a refund of this order goes",
+    tag: "Checkout",
+    caller: "storefront",
+    params: checkout,
+    body: { schema: refundAddressBody },
+    answers: {
+      "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
+      ...errors(400, 404, 409, 429),
+    },
+  },
+  {
+    id: "streamCheckout",
+    method: "get",
+    path: "/v1/checkouts/{id}/events",
+    summary: "Server-sent events: `snapshot` on every change",
+    tag: "Checkout",
+    caller: "storefront",
+    params: checkout,
+    answers: {
+      "200": { description: "`event: snapshot`, `data: CheckoutSnapshot`", sse: checkoutSnapshot },
+      "204": { description: "The final snapshot was already seen", empty: true },
+      ...errors(404),
+    },
+  },
+  {
+    id: "openDeposit",
+    method: "post",
+    path: "/v1/deposits",
+    summary: "Open (or reopen) a top-up of a signed token (`mode: deposit`)",
+    tag: "Top-up",
+    caller: "storefront",
+    body: { schema: openDepositBody },
+    answers: {
+      "200": { description: "The existing top-up", json: dataOf(depositSnapshot) },
+      "201": { description: "A new top-up", json: dataOf(depositSnapshot) },
+      ...errors(400, 401, 409, 413, 429, 503),
+    },
+  },
+  {
+    id: "getDeposit",
+    method: "get",
+    path: "/v1/deposits/{id}",
+    summary: "A top-up's snapshot",
+    tag: "Top-up",
+    caller: "storefront",
+    params: { id: "The top-up id (`DepositSnapshot.id`)." },
+    answers: {
+      "200": { description: "The snapshot", json: dataOf(depositSnapshot) },
+      ...errors(404),
+    },
+  },
+  {
+    id: "streamDeposit",
+    method: "get",
+    path: "/v1/deposits/{id}/events",
+    summary: "Server-sent events: `snapshot` on every change",
+    tag: "Top-up",
+    caller: "storefront",
+    params: { id: "The top-up id." },
+    answers: {
+      "200": { description: "`event: snapshot`, `data: DepositSnapshot`", sse: depositSnapshot },
+      "204": { description: "The final snapshot was already seen", empty: true },
+      ...errors(404),
+    },
+  },
+  {
+    id: "listOrders",
+    method: "get",
+    path: "/v1/orders",
+    summary: "Orders, newest first, by cursor",
+    tag: "Orders",
+    caller: "merchant",
+    query: ordersListQuery,
+    answers: {
+      "200": { description: "One page", json: ordersListResponse },
+      ...errors(400, 401),
+    },
+  },
+  {
+    id: "exportOrders",
+    method: "get",
+    path: "/v1/orders.csv",
+    summary: "Every matching order as CSV (RFC 4180; header row = OrderSummary's keys)",
+    tag: "Orders",
+    caller: "merchant",
+    query: ordersCsvQuery,
+    answers: {
+      "200": {
+        description: "text/csv; charset=utf-8, streamed",
+        csv: true,
+        headers: { "content-disposition": '`attachment; filename="orders.csv"`' },
+      },
+      ...errors(400, 401),
+    },
+  },
+  {
+    id: "getOrder",
+    method: "get",
+    path: "/v1/orders/{invoiceNumber}",
+    summary: "An order's ledger",
+    tag: "Orders",
+    caller: "merchant",
+    params: invoice,
+    answers: {
+      "200": { description: "The ledger", json: dataOf(orderLedger) },
+      ...errors(401, 404),
+    },
+  },
+  {
+    id: "refundOrder",
+    method: "post",
+    path: "/v1/orders/{invoiceNumber}/refund",
+    summary: "Refund received crypto (all that is refundable when `amount` is absent)",
+    tag: "Orders",
+    caller: "merchant",
+    params: invoice,
+    body: { schema: refundOrderBody, optional: true },
+    answers: {
+      "200": { description: "The live refund", json: dataOf(payoutView) },
+      "201": { description: "A new refund", json: dataOf(payoutView) },
+      ...errors(400, 401, 404, 409, 413, 503),
+    },
+  },
+  {
+    id: "quotePayout",
+    method: "post",
+    path: "/v1/payouts",
+    summary: "Quote a payout (idempotent per orderId)",
+    tag: "Payouts",
+    caller: "merchant",
+    body: { schema: payoutQuoteBody },
+    answers: {
+      "200": { description: "The existing quote", json: dataOf(payoutView) },
+      "201": { description: "A new quote", json: dataOf(payoutView) },
+      ...errors(400, 401, 409, 413, 503),
+    },
+  },
+  {
+    id: "commitPayout",
+    method: "post",
+    path: "/v1/payouts/{orderId}/commit",
+    summary: "Send the quoted payout, once",
+    tag: "Payouts",
+    caller: "merchant",
+    params: payout,
+    answers: {
+      "200": { description: "The payout", json: dataOf(payoutView) },
+      ...errors(401, 404, 409, 503),
+    },
+  },
+  {
+    id: "getPayout",
+    method: "get",
+    path: "/v1/payouts/{orderId}",
+    summary: "A payout",
+    tag: "Payouts",
+    caller: "merchant",
+    params: payout,
+    answers: {
+      "200": { description: "The payout", json: dataOf(payoutView) },
+      ...errors(401, 404),
+    },
+  },
+  {
+    id: "listNotifications",
+    method: "get",
+    path: "/v1/notifications",
+    summary: "The notification log, newest first, by cursor",
+    tag: "Notifications",
+    caller: "merchant",
+    query: notificationsListQuery,
+    answers: {
+      "200": { description: "One page", json: notificationsListResponse },
+      ...errors(400, 401),
+    },
+  },
+  {
+    id: "redeliverNotification",
+    method: "post",
+    path: "/v1/notifications/{id}/redeliver",
+    summary: "Send a notification again (back to pending)",
+    tag: "Notifications",
+    caller: "merchant",
+    params: { id: "The notification id (`evt_…`)." },
+    answers: {
+      "202": { description: "Pending again, sent now", json: redeliverResponse },
+      ...errors(401, 404),
+    },
+  },
+  {
+    id: "sendTestNotifications",
+    method: "post",
+    path: "/v1/notifications/test",
+    summary: "Signed test events (`data.test = true`), one of each type when `type` is absent",
+    tag: "Notifications",
+    caller: "merchant",
+    body: { schema: testNotificationsBody, optional: true },
+    answers: {
+      "202": { description: "Queued", json: testNotificationsResponse },
+      ...errors(400, 401),
+      "409": {
+        description: "`webhook_url_missing`: MERCHANT_WEBHOOK_URL is not set, nowhere to send them",
+        json: apiErrorSchema,
+      },
+    },
+  },
+  {
+    id: "runDoctor",
+    method: "get",
+    path: "/v1/doctor",
+    summary: "Check the configuration against the service",
+    tag: "Operations",
+    caller: "merchant",
+    answers: {
+      "200": { description: "Every check passed", json: dataOf(doctorReport) },
+      "502": { description: "A check failed: the report says which", json: dataOf(doctorReport) },
+      ...errors(401),
+    },
+  },
+  {
+    id: "getOpenApi",
+    method: "get",
+    path: "/v1/openapi.json",
+    summary: "This document",
+    tag: "Operations",
+    caller: "anyone",
+    answers: { "200": { description: "OpenAPI 3.1", json: z.record(z.string(), z.unknown()) } },
+  },
+];
