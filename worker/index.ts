@@ -2,8 +2,10 @@
  * @module
  * The worker's entry point: the Hono app and the Durable Object classes wrangler binds.
  */
+import "./budget/install.ts";
 import { app } from "./app.ts";
 
+export { BudgetObject } from "./budget/budget-object.ts";
 export { CatalogObject } from "./catalog/catalog-object.ts";
 export { PaymentModeObject } from "./config/payment-mode-object.ts";
 export { DepositObject } from "./deposit/deposit-object.ts";

@@ -64,6 +64,8 @@ async function perform(world: World, step: Step): Promise<void> {
       const spec = {
         "5xx": { mode: "status", status: 503 },
         "429": { mode: "status", status: 429, msBeforeNext: 30 },
+        // The per-key limiter refusing several calls in a row, as a busy shop meets it.
+        "429-storm": { mode: "status", status: 429, msBeforeNext: 200, times: 4 },
         drop: { mode: "drop" },
         malformed: { mode: "malformed", variant: "truncated" },
         slow: { mode: "delay", delayMs: 120 },

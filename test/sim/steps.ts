@@ -46,7 +46,7 @@ export const UPSTREAM_CALLS = {
 export type UpstreamCall = keyof typeof UPSTREAM_CALLS;
 
 /** What goes wrong on an upstream call: 5xx, 429, answer lost after the work, garbled, slow. */
-export const UPSTREAM_MODES = ["5xx", "429", "drop", "malformed", "slow"] as const;
+export const UPSTREAM_MODES = ["5xx", "429", "429-storm", "drop", "malformed", "slow"] as const;
 
 export type Step =
   | { k: "lock"; tabs: LockCurrency[]; slowFirst: boolean; bg: boolean }

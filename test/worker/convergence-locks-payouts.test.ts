@@ -21,6 +21,7 @@ import {
   balance,
   deliverAll,
   fault,
+  forgetBudget,
   ledgerOf,
   merchant,
   openCheckout,
@@ -139,6 +140,8 @@ describe("class 7: uncertain is not failed", () => {
     expect(lost.status).toBe(503);
     expect((await payoutView(orderId)).status).toBe("uncertain");
 
+    // The service's 60 s pause of the deployment's reads is over.
+    await forgetBudget();
     await readBackNow(orderId);
     const resolved = await payoutView(orderId);
     expect(resolved.status).toBe("created");
@@ -170,6 +173,8 @@ describe("class 7: uncertain is not failed", () => {
     expect(lost.status).toBe(503);
     expect((await payoutView(orderId)).status).toBe("uncertain");
 
+    // The service's 60 s pause of the deployment's reads is over.
+    await forgetBudget();
     await readBackNow(orderId);
     const resolved = await payoutView(orderId);
     expect(resolved.withdrawal).not.toBeNull();

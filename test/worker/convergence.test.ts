@@ -18,7 +18,9 @@ import { WATCHED_READ_MS } from "../../worker/converge/schedule.ts";
 import {
   deliver,
   deliveriesFor,
+  deploymentBudget,
   fault,
+  forgetBudget,
   ledgerOf,
   merchant,
   postJson,
@@ -297,7 +299,11 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
     const [row] = await followed(stub);
     expect(row!.next_read_at!).toBeGreaterThanOrEqual(before + 120_000);
     expect((await ledgerOf(sub)).state).toBe("unpaid");
-    // Once the service serves again, the next pass converges.
+    // The 429 paused the whole deployment's reconciliation, not only this object's.
+    const paused = await deploymentBudget().status();
+    expect(paused.pausedUntil).toBeGreaterThan(before + 30_000);
+    // Once the service serves again (the pause over), the next pass converges.
+    await forgetBudget();
     await reconcileNow(stub);
     expect((await ledgerOf(sub)).state).toBe("paid");
   });

@@ -9,6 +9,9 @@ import type { TestProject } from "vitest/node";
 import { unstable_readConfig } from "wrangler";
 import { startSandbox } from "../../demo/sandbox/server.ts";
 
+/** Requests a second per key the limited sandbox serves (`limitedSandboxUrl`). */
+export const LIMITED_SANDBOX_RPS = 6;
+
 export default async function setup(project: TestProject) {
   const sandbox = await startSandbox({
     port: 0,
@@ -29,6 +32,16 @@ export default async function setup(project: TestProject) {
     currencyLock: false,
   });
   project.provide("publicApiSandboxUrl", publicApi.url);
+  // The service's per-key rate limit, played small: the upstream budget's tests saturate it.
+  const limited = await startSandbox({
+    port: 0,
+    apiKey: "test-api-key-never-shown",
+    webhookSigningKey: "test-webhook-signing-key-never-shown",
+    accountId: "00000000-0000-4000-8000-000000000001",
+    webhookUrl: null,
+    rateLimit: LIMITED_SANDBOX_RPS,
+  });
+  project.provide("limitedSandboxUrl", limited.url);
   const { vars } = unstable_readConfig({ config: "wrangler.toml" });
   project.provide(
     "shippedVars",
@@ -37,7 +50,7 @@ export default async function setup(project: TestProject) {
     ),
   );
   return async () => {
-    await Promise.all([sandbox.close(), publicApi.close()]);
+    await Promise.all([sandbox.close(), publicApi.close(), limited.close()]);
   };
 }
 
@@ -45,6 +58,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     sandboxUrl: string;
     publicApiSandboxUrl: string;
+    limitedSandboxUrl: string;
     shippedVars: Record<string, string>;
   }
 }

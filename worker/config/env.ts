@@ -6,6 +6,7 @@
  * The Durable Object namespaces are typed by each object's RPC interface (`*-rpc.ts`), never by
  * its class: a class imports half the worker, and every one of those modules needs `Env`.
  */
+import type { BudgetRpc } from "../budget/budget-rpc.ts";
 import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
 import type { DepositRpc } from "../deposit/deposit-rpc.ts";
 import type { OrderRpc } from "../order/order-rpc.ts";
@@ -28,11 +29,14 @@ export interface Env {
   UPSTREAM_BASE_URL?: string;
   /** `auto` (default): in-page where the service offers the currency lock; `hosted`: always the payment page. */
   PAYMENT_MODE?: string;
+  /** Calls per second the whole deployment makes to the service at most (default 10). */
+  UPSTREAM_MAX_RPS?: string;
   ORDERS: DurableObjectNamespace<OrderRpc>;
   DEPOSITS: DurableObjectNamespace<DepositRpc>;
   PAYOUTS: DurableObjectNamespace<PayoutRpc>;
   CATALOG: DurableObjectNamespace<CatalogRpc>;
   PAYMENT_MODES: DurableObjectNamespace<PaymentModeRpc>;
+  BUDGETS: DurableObjectNamespace<BudgetRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

@@ -18,8 +18,11 @@ import { deferReads, dueObjects, type Followed, readFailed } from "./followed.ts
 /** Reads one alarm pass makes at most; the rest stay due and the alarm fires again at once. */
 export const MAX_READS_PER_PASS = 10;
 
-/** Limits of a reconciliation read: one attempt of at most 5 s (the next pass retries). */
-export const RECONCILE_READ = { timeoutMs: 5_000, maxAttempts: 1 } as const;
+/**
+ * Limits of a reconciliation read: one attempt of at most 5 s (the next pass retries), last in
+ * the deployment's upstream budget.
+ */
+export const RECONCILE_READ = { timeoutMs: 5_000, maxAttempts: 1, priority: "reconcile" } as const;
 
 /**
  * Reads every due object once.

@@ -7,7 +7,8 @@
  * - order: its checkout id (`ids/checkout-id.ts`, kind `invoice`);
  * - top-up: its checkout id (kind `deposit`, `d` + 22 characters);
  * - payout: `payout:<orderId>`;
- * - currency list: its cache key; payment-mode record: service + account.
+ * - currency list: its cache key; payment-mode record: service + account;
+ * - upstream budget: service + account (`config/upstream.ts` `budgetKey`).
  *
  * The `…FromUrl` variants take an id from a request and answer 404 for one of the wrong shape
  * without touching any object.
@@ -72,4 +73,14 @@ export function catalogStub(env: Env, key: string) {
 /** The payment-mode record of one service + account key. */
 export function paymentModeStub(env: Env, key: string) {
   return env.PAYMENT_MODES.get(env.PAYMENT_MODES.idFromName(key));
+}
+
+/**
+ * The deployment's upstream budget of one service account.
+ *
+ * @example
+ * await budgetStub(env, budgetKey(config)).status();
+ */
+export function budgetStub(env: Env, key: string) {
+  return env.BUDGETS.get(env.BUDGETS.idFromName(key));
 }
