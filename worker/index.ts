@@ -11,5 +11,6 @@ export { PaymentModeObject } from "./config/payment-mode-object.ts";
 export { DepositObject } from "./deposit/deposit-object.ts";
 export { OrderObject } from "./order/order-object.ts";
 export { PayoutObject } from "./payout/payout-object.ts";
+export { ReconcilerObject } from "./reconciler/reconciler-object.ts";
 
 export default app;

@@ -7,7 +7,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import Big from "big.js";
 import { deliver, merchant, postJson, simulate } from "../worker/helpers.ts";
-import { timePasses } from "./clock.ts";
+import { reconcilerSweeps, timePasses } from "./clock.ts";
 import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
 import { type Step, UPSTREAM_CALLS } from "./steps.ts";
 import { Watcher } from "./watcher.ts";
@@ -112,6 +112,12 @@ async function perform(world: World, step: Step): Promise<void> {
       }
       world.note(`restart ${step.how}`);
       return;
+    case "reconcile": {
+      stats.inject(`time:reconciler${step.restart ? ":restarted" : ""}`);
+      const report = await reconcilerSweeps(step.restart);
+      world.note(`reconciler swept: ${JSON.stringify(report)}`);
+      return;
+    }
     case "alarm":
       stats.inject("time:alarm");
       world.note(`alarm ran: ${await timePasses(world.stub)}`);

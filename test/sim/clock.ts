@@ -9,7 +9,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
-import { deploymentBudget } from "../worker/helpers.ts";
+import { deploymentBudget, deploymentReconciler } from "../worker/helpers.ts";
 
 /** Whether the object's storage has made table `name` yet (objects create tables on first use). */
 function hasTable(sql: SqlStorage, name: string): boolean {
@@ -27,10 +27,12 @@ function hasTable(sql: SqlStorage, name: string): boolean {
 export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
   await budgetPauseOver();
   const now = Date.now();
-  await runInDurableObject(stub, (_o, state: DurableObjectState) => {
+  await runInDurableObject(stub, async (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
     if (hasTable(sql, "upstream_objects")) {
       sql.exec("UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL", now);
+      // The reconciler reads for the object in production; forced, its own alarm reads too.
+      await state.storage.setAlarm(now);
     }
   }).catch(() => {});
   const ran = await runDurableObjectAlarm(stub);
@@ -99,4 +101,22 @@ function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
  */
 export function owedNotifications(stub: DurableObjectStub): Promise<number> {
   return countRows(stub, "outbox", "delivered_at IS NULL AND attempts < ?", MAX_ATTEMPTS);
+}
+
+/**
+ * The account's reconciler sweeps every tracked object now (list pages within the budget,
+ * single reads for those that left the open lists), after a restart when `restart`: its
+ * table is durable, so nothing it tracked is lost.
+ * @example
+ * await reconcilerSweeps(true);
+ */
+export async function reconcilerSweeps(restart: boolean): Promise<unknown> {
+  const stub = deploymentReconciler();
+  if (restart) {
+    await runInDurableObject(stub, (_o, state: DurableObjectState) => {
+      state.abort("simulated restart");
+    }).catch(() => {});
+  }
+  await budgetPauseOver();
+  return stub.sweepNow();
 }

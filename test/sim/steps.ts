@@ -73,7 +73,9 @@ export type Step =
   | { k: "withdrawal"; action: (typeof WITHDRAWAL_ACTIONS)[number]; pick: number }
   | { k: "restart"; how: "evict" | "abort" }
   | { k: "alarm" }
-  | { k: "watch" };
+  | { k: "watch" }
+  /** The account's reconciler sweeps (list pages, single reads), restarted first or not. */
+  | { k: "reconcile"; restart: boolean };
 
 const bg = fc.boolean();
 const pick = fc.integer({ min: 0, max: 99 });
@@ -152,6 +154,10 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("alarm" as const) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("watch" as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ k: fc.constant("reconcile" as const), restart: fc.boolean() }),
+  },
 );
 
 /**

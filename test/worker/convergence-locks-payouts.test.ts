@@ -124,8 +124,9 @@ async function payoutView(orderId: string): Promise<PayoutView> {
 /** Makes the payout's scheduled read of the service due, then runs its alarm. */
 async function readBackNow(orderId: string): Promise<void> {
   const stub = payoutStub(env as Env, orderId);
-  await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+  await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
     state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
+    await state.storage.setAlarm(Date.now()); // the reconciler reads in production
   });
   await runDurableObjectAlarm(stub);
 }

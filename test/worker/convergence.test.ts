@@ -68,12 +68,16 @@ const lastHook = async (orderId: string, event: string) =>
 
 const orderStub = (checkoutId: string) => env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
 
-/** Makes every followed read of an object due now, then runs its alarm once. */
+/**
+ * Makes every followed read of an object due now, then runs its alarm once (the object's own
+ * alarm is armed for reads only without a reconciler; forced, it still reads what is due).
+ */
 async function reconcileNow(stub: DurableObjectStub) {
-  await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+  await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
     state.storage.sql.exec(
       "UPDATE upstream_objects SET next_read_at = 0 WHERE next_read_at IS NOT NULL",
     );
+    await state.storage.setAlarm(Date.now());
   });
   await runDurableObjectAlarm(stub);
 }

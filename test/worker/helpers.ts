@@ -8,7 +8,7 @@ import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts"
 import { parseConfig } from "../../worker/config/config.ts";
 import type { Env } from "../../worker/config/env.ts";
 import { budgetKey } from "../../worker/config/upstream.ts";
-import { budgetStub } from "../../worker/objects/stubs.ts";
+import { budgetStub, reconcilerStub } from "../../worker/objects/stubs.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
@@ -26,9 +26,18 @@ export async function forgetBudget(): Promise<void> {
 
 /** The tests' deployment's upstream budget (one per service account). */
 export function deploymentBudget() {
+  return budgetStub(env as unknown as Env, testAccountKey());
+}
+
+/** The tests' deployment's reconciler (one per service account). */
+export function deploymentReconciler() {
+  return reconcilerStub(env as unknown as Env, testAccountKey());
+}
+
+function testAccountKey(): string {
   const parsed = parseConfig(env as unknown as Env);
   if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-  return budgetStub(env as unknown as Env, budgetKey(parsed.config));
+  return budgetKey(parsed.config);
 }
 
 /** Calls the worker (same isolate, real routing, real Durable Objects). */

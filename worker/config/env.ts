@@ -11,6 +11,7 @@ import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
 import type { DepositRpc } from "../deposit/deposit-rpc.ts";
 import type { OrderRpc } from "../order/order-rpc.ts";
 import type { PayoutRpc } from "../payout/payout-rpc.ts";
+import type { ReconcilerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 export interface Env {
@@ -37,6 +38,7 @@ export interface Env {
   CATALOG: DurableObjectNamespace<CatalogRpc>;
   PAYMENT_MODES: DurableObjectNamespace<PaymentModeRpc>;
   BUDGETS: DurableObjectNamespace<BudgetRpc>;
+  RECONCILERS: DurableObjectNamespace<ReconcilerRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

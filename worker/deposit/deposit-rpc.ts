@@ -4,9 +4,11 @@
  * importing the class: `Env` names the `DEPOSITS` namespace by this interface, and
  * `DepositObject implements DepositRpc` keeps the two in step.
  */
+
 import type { DepositSnapshot } from "../api/contract.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { DepositCurrency } from "./store.ts";
 
 /** What the route passes when a widget opens a top-up. */
@@ -18,7 +20,7 @@ export interface OpenDeposit {
 }
 
 /** The top-up's RPC methods (see `deposit-object.ts` for what each does). */
-export interface DepositRpc extends Rpc.DurableObjectBranded {
+export interface DepositRpc extends Rpc.DurableObjectBranded, FollowerRpc {
   open(input: OpenDeposit): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>>;
   view(): Promise<Outcome<DepositSnapshot>>;
   applyDepositWebhook(delivery: Delivery): Promise<DeliveryOutcome>;

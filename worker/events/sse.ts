@@ -58,10 +58,14 @@ export class SseHub {
   readonly #heartbeatMs: number;
   readonly #maxLifetimeMs: number;
   #timer: ReturnType<typeof setInterval> | null = null;
+  readonly #onEmpty: () => void;
 
-  constructor(options: { heartbeatMs?: number; maxLifetimeMs?: number } = {}) {
+  constructor(
+    options: { heartbeatMs?: number; maxLifetimeMs?: number; onEmpty?: () => void } = {},
+  ) {
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     this.#maxLifetimeMs = options.maxLifetimeMs ?? 10 * 60_000;
+    this.#onEmpty = options.onEmpty ?? (() => {});
   }
 
   get size(): number {
@@ -113,6 +117,7 @@ export class SseHub {
     const closing = [...this.#subscribers];
     this.#subscribers.clear();
     this.#stopHeartbeat();
+    if (closing.length > 0) this.#onEmpty();
     setTimeout(
       () => {
         for (const subscriber of closing) closeQuietly(subscriber);
@@ -149,7 +154,11 @@ export class SseHub {
         // Already closed or cancelled.
       }
     }
-    if (this.#subscribers.size === 0) this.#stopHeartbeat();
+    if (this.#subscribers.size === 0) {
+      this.#stopHeartbeat();
+      // The last watcher left: the object's reads may slow down again.
+      this.#onEmpty();
+    }
   }
 
   #stopHeartbeat(): void {

@@ -8,7 +8,7 @@
  * - top-up: its checkout id (kind `deposit`, `d` + 22 characters);
  * - payout: `payout:<orderId>`;
  * - currency list: its cache key; payment-mode record: service + account;
- * - upstream budget: service + account (`config/upstream.ts` `budgetKey`).
+ * - upstream budget and reconciler: service + account (`config/upstream.ts` `budgetKey`).
  *
  * The `…FromUrl` variants take an id from a request and answer 404 for one of the wrong shape
  * without touching any object.
@@ -83,4 +83,14 @@ export function paymentModeStub(env: Env, key: string) {
  */
 export function budgetStub(env: Env, key: string) {
   return env.BUDGETS.get(env.BUDGETS.idFromName(key));
+}
+
+/**
+ * The reconciler of one service account (the same key as its budget).
+ *
+ * @example
+ * await reconcilerStub(env, budgetKey(config)).register(rows);
+ */
+export function reconcilerStub(env: Env, key: string) {
+  return env.RECONCILERS.get(env.RECONCILERS.idFromName(key));
 }

@@ -9,6 +9,7 @@ import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { RefundStart } from "../refunds/hold.ts";
 import type { RefundRecord } from "../refunds/records.ts";
 import type { OrderLedger } from "./ledger-view.ts";
@@ -33,7 +34,7 @@ export interface OpenCheckout {
 }
 
 /** The order's RPC methods (see `order-object.ts` for what each does). */
-export interface OrderRpc extends Rpc.DurableObjectBranded {
+export interface OrderRpc extends Rpc.DurableObjectBranded, FollowerRpc {
   open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
   view(): Promise<Outcome<CheckoutSnapshot>>;
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;

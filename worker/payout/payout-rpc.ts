@@ -4,13 +4,15 @@
  * importing the class: `Env` names the `PAYOUTS` namespace by this interface, and
  * `PayoutObject implements PayoutRpc` keeps the two in step.
  */
+
 import type { PayoutView } from "../api/contract.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { PayoutRequest } from "./store.ts";
 
 /** The payout's RPC methods (see `payout-object.ts` for what each does). */
-export interface PayoutRpc extends Rpc.DurableObjectBranded {
+export interface PayoutRpc extends Rpc.DurableObjectBranded, FollowerRpc {
   quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>>;
   view(): Promise<Outcome<PayoutView>>;
   commit(): Promise<Outcome<PayoutView>>;
