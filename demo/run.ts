@@ -56,6 +56,10 @@ export interface DemoOptions {
    * and shoppers choose on the sandbox's payment page. Default false: in-page.
    */
   hosted?: boolean;
+  /** Worker vars over the demo's (the bench: `UPSTREAM_MAX_RPS`). */
+  workerVars?: Readonly<Record<string, string>>;
+  /** Sandbox variables over the demo's (the bench: `SANDBOX_RATE_LIMIT`). */
+  sandboxVars?: Readonly<Record<string, string>>;
 }
 
 /** A running stack. */
@@ -180,13 +184,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       SANDBOX_WEBHOOK_SIGNING_KEY: SANDBOX_CREDENTIALS.webhookSigningKey,
       SANDBOX_WEBHOOK_URL: `${urls.workerUrl}/webhooks/payment`,
       SANDBOX_CURRENCY_LOCK: options.hosted ? "off" : "on",
+      ...options.sandboxVars,
     });
     // `--var` beats both wrangler.toml and .dev.vars: the stack is wired the same way whatever
     // a developer keeps in .dev.vars (the values are sandbox-only demo strings).
-    const vars = Object.entries(workerDemoVars(urls, options.extraOrigins)).flatMap(([k, v]) => [
-      "--var",
-      `${k}:${v}`,
-    ]);
+    const workerVars = { ...workerDemoVars(urls, options.extraOrigins), ...options.workerVars };
+    const vars = Object.entries(workerVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     const worker = spawnChild(
       "worker",
       [

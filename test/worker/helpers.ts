@@ -5,12 +5,40 @@
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import { parseConfig } from "../../worker/config/config.ts";
+import type { Env } from "../../worker/config/env.ts";
+import { budgetKey } from "../../worker/config/upstream.ts";
+import { budgetStub, reconcilerStub } from "../../worker/objects/stubs.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { type MintClaims, mintCheckoutToken } from "../../worker/token/mint.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
 export const STOREFRONT = "http://127.0.0.1:5173";
+
+/**
+ * Lets the deployment's upstream budget forget a 429 a test injected (its pause and halved
+ * reconciliation stand until the service's `msBeforeNext`): "that much time passed".
+ */
+export async function forgetBudget(): Promise<void> {
+  await deploymentBudget().forget();
+}
+
+/** The tests' deployment's upstream budget (one per service account). */
+export function deploymentBudget() {
+  return budgetStub(env as unknown as Env, testAccountKey());
+}
+
+/** The tests' deployment's reconciler (one per service account). */
+export function deploymentReconciler() {
+  return reconcilerStub(env as unknown as Env, testAccountKey());
+}
+
+function testAccountKey(): string {
+  const parsed = parseConfig(env as unknown as Env);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return budgetKey(parsed.config);
+}
 
 /** Calls the worker (same isolate, real routing, real Durable Objects). */
 export function worker(path: string, init: RequestInit = {}): Promise<Response> {
