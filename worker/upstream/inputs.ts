@@ -33,14 +33,11 @@ export interface CreateInvoiceInput {
 }
 
 /** `GET /invoice/list`. */
-export interface ListInput {
+export interface ListInvoicesInput {
   status?: string;
   page?: number;
   limit?: number;
 }
-
-/** `GET /invoice/list` (kept for its callers). */
-export type ListInvoicesInput = ListInput;
 
 /** `POST /deposit`. */
 export interface CreateDepositInput {

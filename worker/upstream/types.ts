@@ -80,17 +80,14 @@ export interface LockedInvoice extends Invoice {
   address: string;
 }
 
-/** A page of a list endpoint (`GET /invoice/list`, `/deposit/list`, `/withdrawal/list`). */
-export interface Page<T> {
-  items: T[];
+/** A page of `GET /invoice/list`. */
+export interface InvoicePage {
+  items: Invoice[];
   total: number;
   page: number;
   limit: number;
   hasMore: boolean;
 }
-
-/** A page of `GET /invoice/list`. */
-export type InvoicePage = Page<Invoice>;
 
 /**
  * A standalone deposit. `POST /deposit` returns only id, minimumAmount, address, dates and
