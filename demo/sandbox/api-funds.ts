@@ -1,7 +1,7 @@
 /**
  * @module api-funds
- * Public money-movement routes: POST/GET /deposit, POST /withdrawal/quote,
- * POST /withdrawal/commit and GET /withdrawal. Anything async (address, QR code) happens before
+ * Public money-movement routes: POST/GET /deposit, GET /deposit/list, POST /withdrawal/quote,
+ * POST /withdrawal/commit, GET /withdrawal and GET /withdrawal/list (lists as `list-page.ts`). Anything async (address, QR code) happens before
  * the synchronous idempotency lookup-and-insert.
  */
 import type { Hono } from "hono";
@@ -14,11 +14,31 @@ import {
   parseDepositRequest,
   repeatedDeposit,
 } from "./deposits.ts";
+import { listPage } from "./list-page.ts";
 import { qrPngDataUri } from "./qr-png.ts";
-import type { SandboxState } from "./state.ts";
+import type { DepositStatus, SandboxState, WithdrawalStatus } from "./state.ts";
 import { dataResponse, readJsonObject } from "./wire.ts";
 import { parseQuoteRequest, quoteView, quoteWithdrawal } from "./withdrawal-quotes.ts";
 import { commitWithdrawal, findWithdrawal, withdrawalView } from "./withdrawals.ts";
+
+/** Every deposit status a list's `status` may name (the service's). */
+export const DEPOSIT_STATUSES: readonly DepositStatus[] = [
+  "created",
+  "processing",
+  "completed",
+  "suspended",
+  "failed",
+  "expired",
+  "cancelled",
+];
+/** Every withdrawal status a list's `status` may name. */
+export const WITHDRAWAL_STATUSES: readonly WithdrawalStatus[] = [
+  "created",
+  "processing",
+  "completed",
+  "failed",
+  "cancelled",
+];
 
 /**
  * Registers the deposit and withdrawal routes.
@@ -38,6 +58,15 @@ export function registerFunds(app: Hono, state: SandboxState): void {
   app.get("/deposit", (c) =>
     dataResponse(depositView(findDeposit(state, new URL(c.req.url).searchParams))),
   );
+  app.get("/deposit/list", (c) =>
+    listPage(
+      state,
+      new URL(c.req.url).searchParams,
+      DEPOSIT_STATUSES,
+      state.deposits.values(),
+      depositView,
+    ),
+  );
   app.post("/withdrawal/quote", async (c) => {
     const req = parseQuoteRequest(state, await readJsonObject(c.req.raw));
     const { quote, created } = quoteWithdrawal(state, req);
@@ -49,5 +78,14 @@ export function registerFunds(app: Hono, state: SandboxState): void {
   });
   app.get("/withdrawal", (c) =>
     dataResponse(withdrawalView(findWithdrawal(state, new URL(c.req.url).searchParams))),
+  );
+  app.get("/withdrawal/list", (c) =>
+    listPage(
+      state,
+      new URL(c.req.url).searchParams,
+      WITHDRAWAL_STATUSES,
+      state.withdrawals.values(),
+      withdrawalView,
+    ),
   );
 }

@@ -5,14 +5,14 @@
  * (registered only with the `currencyLock` option, `SANDBOX_CURRENCY_LOCK=on`).
  */
 import type { Hono } from "hono";
-import { requireAccount } from "./accounts.ts";
 import { newAddress } from "./addresses.ts";
-import { queryInt, requiredString } from "./fields.ts";
+import { requiredString } from "./fields.ts";
 import { lockableCurrency, lockInvoice } from "./invoice-payment.ts";
 import { expireDue, INVOICE_STATUSES, invoiceView } from "./invoice-status.ts";
 import { cancelInvoice, createInvoice, findInvoice } from "./invoices.ts";
-import type { InvoiceStatus, SandboxState } from "./state.ts";
-import { dataResponse, invalidQuery, listResponse, readJsonObject } from "./wire.ts";
+import { listPage } from "./list-page.ts";
+import type { SandboxState } from "./state.ts";
+import { dataResponse, readJsonObject } from "./wire.ts";
 
 /**
  * Registers the invoice routes.
@@ -29,22 +29,9 @@ export function registerInvoices(app: Hono, state: SandboxState): void {
     dataResponse(invoiceView(findInvoice(state, new URL(c.req.url).searchParams))),
   );
   app.get("/invoice/list", (c) => {
-    const q = new URL(c.req.url).searchParams;
-    const accountId = q.get("accountId");
-    if (!accountId) throw invalidQuery("accountId is required");
-    requireAccount(state, accountId);
-    const status = q.get("status");
-    if (status && !INVOICE_STATUSES.includes(status as InvoiceStatus)) {
-      throw invalidQuery(`status must be one of ${INVOICE_STATUSES.join(", ")}`);
-    }
-    const page = queryInt(q, "page", 1, 1_000_000);
-    const limit = queryInt(q, "limit", 20, 100);
     expireDue(state);
-    const all = [...state.invoices.values()]
-      .reverse()
-      .filter((i) => !status || i.status === status);
-    const slice = all.slice((page - 1) * limit, page * limit);
-    return listResponse(slice.map(invoiceView), all.length, page, limit);
+    const q = new URL(c.req.url).searchParams;
+    return listPage(state, q, INVOICE_STATUSES, state.invoices.values(), invoiceView);
   });
   app.post("/invoice/cancel", async (c) => {
     const inv = findInvoice(state, new URL(c.req.url).searchParams);

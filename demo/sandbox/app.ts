@@ -16,6 +16,7 @@ import { requestOrderId } from "./fault-scope.ts";
 import { faultMiddleware } from "./faults.ts";
 import { expireDue } from "./invoice-status.ts";
 import { registerPayPage } from "./pay-page.ts";
+import { rateLimitMiddleware } from "./rate-limit.ts";
 import { requestIdMiddleware, requestLogMiddleware } from "./request-log.ts";
 import { every } from "./scheduler.ts";
 import { createState, DEFAULT_OPTIONS, type SandboxOptions, type SandboxState } from "./state.ts";
@@ -36,10 +37,14 @@ export interface Sandbox {
 /** How often `created` invoices past their deadline are expired without being touched. */
 const SWEEP_MS = 1000;
 
-/** API requests: logged, then faults, then the API key check; /sandbox/* passes straight by. */
+/**
+ * API requests: logged, then the per-key rate limit (when set), then faults, then the API key
+ * check; /sandbox/* passes straight by.
+ */
 function gate(state: SandboxState): MiddlewareHandler {
   const log = requestLogMiddleware(state);
-  const faults = faultMiddleware(state);
+  const limit = state.options.rateLimit;
+  const faults = limit === null ? faultMiddleware(state) : limited(state, limit);
   return (c, next) => {
     const path = new URL(c.req.url).pathname;
     if (path.startsWith("/sandbox/") || path === "/sandbox") return next();
@@ -65,6 +70,21 @@ function gate(state: SandboxState): MiddlewareHandler {
       });
     }).finally(work.done);
   };
+}
+
+/**
+ * The fault middleware behind the per-key rate limit (API calls only, not the hosted page a
+ * browser opens): a refused request runs nothing else.
+ */
+function limited(state: SandboxState, limit: number): MiddlewareHandler {
+  const rate = rateLimitMiddleware(limit, () => Date.now());
+  const faults = faultMiddleware(state);
+  return (c, next) =>
+    new URL(c.req.url).pathname.startsWith("/pay/")
+      ? faults(c, next)
+      : rate(c, async () => {
+          await faults(c, next);
+        });
 }
 
 /**

@@ -22,6 +22,8 @@ export interface SandboxEnv {
   SANDBOX_EXTRA_CURRENCY?: string;
   /** `on` (default) offers the currency-lock extension; `off` serves the public API only. */
   SANDBOX_CURRENCY_LOCK?: string;
+  /** API requests a second per API key (a whole number ≥ 1); unset = no limit. */
+  SANDBOX_RATE_LIMIT?: string;
 }
 
 /**
@@ -31,6 +33,7 @@ export interface SandboxEnv {
  * optionsFromEnv({}); // { port: 8788, apiKey: "sk_sandbox_demo", …, webhookUrl: "http://127.0.0.1:8787/webhooks/payment" }
  * optionsFromEnv({ SANDBOX_WEBHOOK_URL: "off" }).webhookUrl; // null
  * optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "off" }).currencyLock; // false
+ * optionsFromEnv({ SANDBOX_RATE_LIMIT: "20" }).rateLimit; // 20
  * optionsFromEnv({ SANDBOX_PORT: "http" }); // throws
  */
 export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number } {
@@ -45,6 +48,7 @@ export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number }
     webhookUrl: webhook === "off" ? null : (webhook ?? DEFAULT_OPTIONS.webhookUrl),
     extraCurrency: set(env.SANDBOX_EXTRA_CURRENCY),
     currencyLock: parseSwitch(set(env.SANDBOX_CURRENCY_LOCK), DEFAULT_OPTIONS.currencyLock),
+    rateLimit: parseRate(set(env.SANDBOX_RATE_LIMIT)),
   };
 }
 
@@ -52,6 +56,14 @@ function parseSwitch(text: string | null, fallback: boolean): boolean {
   if (text === null) return fallback;
   if (text === "on" || text === "off") return text === "on";
   throw new Error(`SANDBOX_CURRENCY_LOCK must be on or off, got ${JSON.stringify(text)}`);
+}
+
+function parseRate(text: string | null): number | null {
+  if (text === null) return DEFAULT_OPTIONS.rateLimit;
+  if (/^[1-9]\d{0,5}$/.test(text)) return Number.parseInt(text, 10);
+  throw new Error(
+    `SANDBOX_RATE_LIMIT must be a whole number of requests per second from 1 to 999999, got ${JSON.stringify(text)}`,
+  );
 }
 
 function parsePort(text: string): number {

@@ -33,6 +33,11 @@ export interface SandboxOptions {
    * exactly as any other unknown route, and the payer picks the currency on the hosted page.
    */
   currencyLock: boolean;
+  /**
+   * API requests a second per API key (`rate-limit.ts`); over it, 429 with
+   * `extension.msBeforeNext`. null = no limit.
+   */
+  rateLimit: number | null;
 }
 
 /**
@@ -49,6 +54,7 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   invoiceLockMinutes: 15,
   quoteLifetimeMs: 60_000,
   currencyLock: true,
+  rateLimit: null,
 };
 
 export type InvoiceStatus =

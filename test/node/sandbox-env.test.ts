@@ -20,6 +20,7 @@ describe("sandbox configuration", () => {
       webhookUrl: DESIGN_WEBHOOK_URL,
       extraCurrency: null,
       currencyLock: true,
+      rateLimit: null,
     };
     expect(optionsFromEnv({})).toEqual(expected);
     expect(
@@ -31,6 +32,7 @@ describe("sandbox configuration", () => {
         SANDBOX_WEBHOOK_URL: "",
         SANDBOX_EXTRA_CURRENCY: "",
         SANDBOX_CURRENCY_LOCK: "",
+        SANDBOX_RATE_LIMIT: "",
       }),
     ).toEqual(expected);
   });
@@ -55,6 +57,7 @@ describe("sandbox configuration", () => {
         SANDBOX_WEBHOOK_URL: "off",
         SANDBOX_EXTRA_CURRENCY: "USDC_BASE:Base:evm",
         SANDBOX_CURRENCY_LOCK: "off",
+        SANDBOX_RATE_LIMIT: "20",
       }),
     ).toEqual({
       port: 0,
@@ -64,8 +67,14 @@ describe("sandbox configuration", () => {
       webhookUrl: null,
       extraCurrency: "USDC_BASE:Base:evm",
       currencyLock: false,
+      rateLimit: 20,
     });
     expect(optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "on" }).currencyLock).toBe(true);
+    for (const bad of ["0", "-1", "2.5", "many", "1e3"]) {
+      expect(() => optionsFromEnv({ SANDBOX_RATE_LIMIT: bad }), bad).toThrow(
+        /SANDBOX_RATE_LIMIT must be a whole number/,
+      );
+    }
     expect(() => optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "yes" })).toThrow(
       /SANDBOX_CURRENCY_LOCK must be on or off/,
     );
