@@ -64,7 +64,8 @@ function orNull<T extends z.ZodMiniType>(schema: T) {
 
 const text = z.string();
 
-const INVOICE_STATUSES = [
+/** The service's statuses (also the API document's: `api/schemas/responses.ts`). */
+export const INVOICE_STATUSES = [
   "created",
   "processing",
   "suspended",
@@ -75,7 +76,8 @@ const INVOICE_STATUSES = [
   "failed",
   "cancelled",
 ] as const satisfies readonly InvoiceStatus[];
-const DEPOSIT_STATUSES = [
+/** The service's statuses (also the API document's: `api/schemas/responses.ts`). */
+export const DEPOSIT_STATUSES = [
   "created",
   "processing",
   "completed",
@@ -84,7 +86,8 @@ const DEPOSIT_STATUSES = [
   "expired",
   "cancelled",
 ] as const satisfies readonly DepositStatus[];
-const WITHDRAWAL_STATUSES = [
+/** The service's statuses (also the API document's: `api/schemas/responses.ts`). */
+export const WITHDRAWAL_STATUSES = [
   "created",
   "processing",
   "completed",

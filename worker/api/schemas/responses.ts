@@ -6,6 +6,7 @@
  * tests validate every real answer against the document (`test/worker/openapi-conformance.ts`).
  */
 import * as z from "zod/mini";
+import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../../upstream/schemas.ts";
 import type {
   AttemptView,
   CheckoutSnapshot,
@@ -22,33 +23,9 @@ import type { payoutQuoteBody } from "./requests.ts";
 
 const nullableString = z.nullable(z.string());
 
-export const invoiceStatus = z.enum([
-  "created",
-  "processing",
-  "suspended",
-  "paid",
-  "overpaid",
-  "partially_paid",
-  "expired",
-  "failed",
-  "cancelled",
-]);
-export const depositStatus = z.enum([
-  "created",
-  "processing",
-  "completed",
-  "suspended",
-  "failed",
-  "expired",
-  "cancelled",
-]);
-export const withdrawalStatus = z.enum([
-  "created",
-  "processing",
-  "completed",
-  "failed",
-  "cancelled",
-]);
+export const invoiceStatus = z.enum(INVOICE_STATUSES);
+export const depositStatus = z.enum(DEPOSIT_STATUSES);
+export const withdrawalStatus = z.enum(WITHDRAWAL_STATUSES);
 export const orderState = z.enum(["unpaid", "partially_paid", "paid", "refunded"]);
 
 export const cryptoCurrency = z.object({
