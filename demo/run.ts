@@ -22,7 +22,7 @@ import {
   workerDemoVars,
 } from "../scripts/dev-vars.ts";
 import { type Child, startChild } from "./run/child.ts";
-import { assertPortFree, freePorts } from "./run/ports.ts";
+import { assertPortFree, reservePorts } from "./run/ports.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -73,18 +73,27 @@ export interface DemoStack {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Checks the fixed ports, picks the `0` ones, plus a free port for wrangler's inspector. */
+/**
+ * Checks the fixed ports, reserves the `0` ones plus one for wrangler's inspector; `release`
+ * gives the reserved ones back once the stack stopped.
+ */
 async function resolvePorts(
   requested: Partial<DemoPorts>,
-): Promise<{ ports: DemoPorts; inspector: number }> {
+): Promise<{ ports: DemoPorts; inspector: number; release: () => void }> {
   const ports = { ...DEFAULT_PORTS, ...requested };
   const roles = Object.keys(ports) as (keyof DemoPorts)[];
-  const free = await freePorts(roles.filter((role) => ports[role] === 0).length + 1);
-  for (const role of roles) {
-    if (ports[role] === 0) ports[role] = free.pop()!;
-    else await assertPortFree(role === "shop" ? "storefront" : role, ports[role]);
+  const reserved = await reservePorts(roles.filter((role) => ports[role] === 0).length + 1);
+  const free = [...reserved.ports];
+  try {
+    for (const role of roles) {
+      if (ports[role] === 0) ports[role] = free.pop()!;
+      else await assertPortFree(role === "shop" ? "storefront" : role, ports[role]);
+    }
+  } catch (error) {
+    reserved.release();
+    throw error;
   }
-  return { ports, inspector: free.pop()! };
+  return { ports, inspector: free.pop()!, release: reserved.release };
 }
 
 /** Polls `url` until `ready(response)` holds; fails fast if the child exits. */
@@ -140,7 +149,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
   const quiet = options.quiet ?? true;
   const log = options.log ?? ((line: string) => console.log(line));
   const { signal } = options;
-  const { ports, inspector: inspectorPort } = await resolvePorts(options.ports ?? {});
+  const {
+    ports,
+    inspector: inspectorPort,
+    release: releasePorts,
+  } = await resolvePorts(options.ports ?? {});
   const urls: DemoEndpoints = {
     sandboxUrl: `http://127.0.0.1:${ports.sandbox}`,
     workerUrl: `http://127.0.0.1:${ports.worker}`,
@@ -160,6 +173,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       signal?.removeEventListener("abort", onAbort);
       // Shop first (it calls the worker), then the worker (it calls the sandbox), then the rest.
       for (const child of [...children].reverse()) await child.stop();
+      releasePorts();
       try {
         rmSync(stateDir, { recursive: true, force: true, maxRetries: 3 });
       } catch (error) {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startChild } from "../../demo/run/child.ts";
-import { freePorts } from "../../demo/run/ports.ts";
+import { reservePorts } from "../../demo/run/ports.ts";
 import { sleep } from "./report.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -39,7 +39,8 @@ const FLOOR: BenchWorker = { config: "bench/floor/wrangler.toml", readyPath: "/j
  * await floor.stop();
  */
 export async function startFloor(worker: BenchWorker = FLOOR): Promise<Floor> {
-  const [port, inspector] = await freePorts(2);
+  const reserved = await reservePorts(2);
+  const [port, inspector] = reserved.ports;
   const state = mkdtempSync(join(tmpdir(), "crypto-checkout-floor-"));
   const child = startChild({
     name: "floor",
@@ -67,6 +68,7 @@ export async function startFloor(worker: BenchWorker = FLOOR): Promise<Floor> {
   const url = `http://127.0.0.1:${port!}`;
   const stop = async () => {
     await child.stop();
+    reserved.release();
     rmSync(state, { recursive: true, force: true, maxRetries: 3 });
   };
   const deadline = Date.now() + 90_000;
