@@ -27,7 +27,7 @@ mkdirSync("dist/public", { recursive: true });
  * production-shaped (no merchant values), and these win over a developer's .dev.vars too.
  * Shared by the worker and sim projects (each gets its own sandbox from its global setup).
  */
-function workerd() {
+function workerd(upstreamMaxRps = "200") {
   return cloudflareTest(({ inject }) => ({
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
@@ -48,10 +48,19 @@ function workerd() {
         PUBLIC_BASE_URL: "http://127.0.0.1:1",
         UPSTREAM_BASE_URL: inject<string>("sandboxUrl"),
         MERCHANT_WEBHOOK_URL: `${inject<string>("sandboxUrl")}/sandbox/merchant-inbox`,
+        // Tests open many checkouts at once; the budget's rules are tested on their own
+        // (test/worker/upstream-budget.test.ts), and the simulation sets its own.
+        UPSTREAM_MAX_RPS: upstreamMaxRps,
       },
     },
   }));
 }
+
+/**
+ * The simulation's upstream budget: low enough that side-by-side histories meet it, so its
+ * invariant (calls per second ≤ budget, test/sim/budget.ts) is tested, not vacuous.
+ */
+const SIM_UPSTREAM_MAX_RPS = "30";
 
 export default defineConfig({
   test: {
@@ -79,7 +88,7 @@ export default defineConfig({
         },
       },
       {
-        plugins: [workerd()],
+        plugins: [workerd(SIM_UPSTREAM_MAX_RPS)],
         test: {
           name: "sim",
           include: ["test/sim/**/*.test.ts"],

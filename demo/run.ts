@@ -61,6 +61,10 @@ export interface DemoOptions {
    * own receiver, to verify the raw signed deliveries).
    */
   merchantWebhookUrl?: string;
+  /** Worker vars over the demo's (the bench: `UPSTREAM_MAX_RPS`). */
+  workerVars?: Readonly<Record<string, string>>;
+  /** Sandbox variables over the demo's (the bench: `SANDBOX_RATE_LIMIT`). */
+  sandboxVars?: Readonly<Record<string, string>>;
 }
 
 /** A running stack. */
@@ -199,10 +203,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoStack> {
       SANDBOX_WEBHOOK_SIGNING_KEY: SANDBOX_CREDENTIALS.webhookSigningKey,
       SANDBOX_WEBHOOK_URL: `${urls.workerUrl}/webhooks/payment`,
       SANDBOX_CURRENCY_LOCK: options.hosted ? "off" : "on",
+      ...options.sandboxVars,
     });
     // `--var` beats both wrangler.toml and .dev.vars: the stack is wired the same way whatever
     // a developer keeps in .dev.vars (the values are sandbox-only demo strings).
-    const workerVars = workerDemoVars(urls, options.extraOrigins);
+    const workerVars = { ...workerDemoVars(urls, options.extraOrigins), ...options.workerVars };
     if (options.merchantWebhookUrl) workerVars.MERCHANT_WEBHOOK_URL = options.merchantWebhookUrl;
     const vars = Object.entries(workerVars).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
     const worker = spawnChild(

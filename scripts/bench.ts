@@ -21,7 +21,9 @@
  *    (`bench/index/`, its own `wrangler dev`), p50 and p99.
  * 8. connect-and-abort rounds: workerd memory (RSS per process, the isolate's JS heap) over
  *    BENCH_ABORT_ROUNDS (30) rounds of BENCH_ABORT_STREAMS (500) SSE streams aborted by the
- *    client, then the same rounds on the floor worker (issue 20, item 13).
+ *    client, then the same rounds on the floor worker (issue 20, item 13);
+ * 9. the core at scale (`bench/scale.ts`, stacks of its own): watched checkouts at rest under the
+ *    shipped upstream budget, new checkouts under a per-key limit, many open checkouts at rest.
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
@@ -30,8 +32,13 @@
  * where wrangler keeps local Durable Object storage),
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts (stages to skip; and
- * aborts-floor: the connect-and-abort rounds without the floor's).
+ * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts,scale (stages to skip;
+ * aborts-floor: the connect-and-abort rounds without the floor's; the scale stage alone:
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts).
+ *
+ * The main stack runs with `UPSTREAM_MAX_RPS=1000`: its stages measure the worker, not the
+ * budget's pacing (a sequential create loop runs faster than the shipped 10 a second).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -46,6 +53,7 @@ import { startFloor } from "./bench/floor.ts";
 import { realisticLoad } from "./bench/load.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
+import { scalePasses } from "./bench/scale.ts";
 import { openWatchers } from "./bench/watchers.ts";
 import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
 
@@ -306,7 +314,12 @@ process.env.TMPDIR = STATE_DIR;
 row("local Durable Object storage under", STATE_DIR);
 if (!SKIP.has("sizes")) sizes();
 const [demo, floor] = await Promise.all([
-  startDemo({ ports: { sandbox: 0, worker: 0, shop: 0 }, quiet: true, buildWidget: false }),
+  startDemo({
+    ports: { sandbox: 0, worker: 0, shop: 0 },
+    quiet: true,
+    buildWidget: false,
+    workerVars: { UPSTREAM_MAX_RPS: "1000" },
+  }),
   startFloor(),
 ]);
 // Ctrl-C or a kill stops the stacks too (they run in their own process groups).
@@ -381,6 +394,24 @@ try {
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);
+}
+if (!SKIP.has("scale")) {
+  await scalePasses({
+    start: (vars) =>
+      startDemo({
+        ports: { sandbox: 0, worker: 0, shop: 0 },
+        quiet: true,
+        buildWidget: false,
+        ...vars,
+      }),
+    open: openCheckout,
+    watched: env("BENCH_SCALE_WATCHED", 1000),
+    open10k: env("BENCH_SCALE_OPEN", 10_000),
+    seconds: env("BENCH_SCALE_SECONDS", 30),
+    creates: 100,
+    createSeconds: 10,
+    run,
+  });
 }
 if (JSON_FILE) {
   writeFileSync(JSON_FILE, figuresJson());

@@ -76,6 +76,8 @@ export function workerDemoVars(
     MERCHANT_WEBHOOK_URL: `${endpoints.shopUrl}/api/notifications`,
     UPSTREAM_BASE_URL: endpoints.sandboxUrl,
     PUBLIC_BASE_URL: endpoints.workerUrl,
+    // The deployment's upstream budget (README "Upstream budget"): the shipped default.
+    UPSTREAM_MAX_RPS: "10",
     // The page may be opened as 127.0.0.1 or localhost; both are the same storefront.
     ALLOWED_ORIGINS: [
       endpoints.shopUrl,

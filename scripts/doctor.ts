@@ -22,6 +22,7 @@ if (!parsed.ok) {
 const report = await runDoctor(parsed.config);
 console.log(`Payment service: ${report.environment} (${report.baseUrl})`);
 console.log(`Payment mode: ${report.paymentMode.mode} — ${report.paymentMode.reason}`);
+console.log(`Upstream budget: ${report.upstreamBudget.message}`);
 for (const check of report.checks)
   console.log(`${check.ok ? (check.warning ? "!" : "✓") : "✗"} ${check.name}: ${check.message}`);
 process.exit(report.ok ? 0 : 1);

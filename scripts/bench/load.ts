@@ -317,7 +317,7 @@ async function invoiceReads(sandboxUrl: string, since: string): Promise<number> 
 }
 
 /** CPU ms per second of processes `pids` over the next `windowMs`. */
-async function cpuRate(pids: readonly string[], windowMs: number): Promise<number> {
+export async function cpuRate(pids: readonly string[], windowMs: number): Promise<number> {
   const before = cpuMs(pids);
   const t = performance.now();
   await sleep(windowMs);

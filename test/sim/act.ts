@@ -16,7 +16,7 @@ import {
   simulate,
   withoutRecord,
 } from "../worker/helpers.ts";
-import { timePasses } from "./clock.ts";
+import { reconcilerSweeps, timePasses } from "./clock.ts";
 import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
 import { type Step, UPSTREAM_CALLS } from "./steps.ts";
 import { Watcher } from "./watcher.ts";
@@ -73,6 +73,8 @@ async function perform(world: World, step: Step): Promise<void> {
       const spec = {
         "5xx": { mode: "status", status: 503 },
         "429": { mode: "status", status: 429, msBeforeNext: 30 },
+        // The per-key limiter refusing several calls in a row, as a busy shop meets it.
+        "429-storm": { mode: "status", status: 429, msBeforeNext: 200, times: 4 },
         drop: { mode: "drop" },
         malformed: { mode: "malformed", variant: "truncated" },
         slow: { mode: "delay", delayMs: 120 },
@@ -119,6 +121,12 @@ async function perform(world: World, step: Step): Promise<void> {
       }
       world.note(`restart ${step.how}`);
       return;
+    case "reconcile": {
+      stats.inject(`time:reconciler${step.restart ? ":restarted" : ""}`);
+      const report = await reconcilerSweeps(step.restart);
+      world.note(`reconciler swept: ${JSON.stringify(report)}`);
+      return;
+    }
     case "alarm":
       stats.inject("time:alarm");
       world.note(`alarm ran: ${await timePasses(world.stub)}`);

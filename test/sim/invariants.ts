@@ -17,11 +17,14 @@
  *   and its outbox (`index-invariant.ts`).
  * - `watcher = ledger`: the last snapshot an open widget received is the current snapshot.
  * - `payout = service`, and no step was answered with 500 `internal`.
+ * - `upstream calls/s ≤ budget`: the whole deployment's calls to the service in any second
+ *   since the history began stayed within `UPSTREAM_MAX_RPS` (`budget.ts`).
  */
 import Big from "big.js";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { ledgerOf, merchant } from "../worker/helpers.ts";
+import { busiestSecond, SIM_BUDGET } from "./budget.ts";
 import { checkIndex } from "./index-invariant.ts";
 import { inbox, invoicesOf, type ServiceInvoice, withdrawalsOf } from "./service.ts";
 import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
@@ -48,12 +51,13 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
     world.stats.check(invariant);
     if (!ok) out.push({ invariant, detail: detail() });
   };
-  const [ledger, invoices, withdrawals, snapshot, received] = await Promise.all([
+  const [ledger, invoices, withdrawals, snapshot, received, busiest] = await Promise.all([
     ledgerOf(world.sub),
     invoicesOf(world.base),
     withdrawalsOf(world.base),
     world.snapshot(),
     inbox(world.sub),
+    busiestSecond(world.startedAt),
   ]);
   const notes = received.filter((n) => n.data.invoiceNumber === world.sub);
 
@@ -62,6 +66,12 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
   checkRefunds(check, ledger, invoices, withdrawals);
   checkNotifications(check, ledger, notes);
   await checkIndex(check, world.sub, ledger);
+  check(
+    "upstream-calls-per-second<=budget",
+    busiest.calls <= SIM_BUDGET,
+    () =>
+      `${busiest.calls} calls to the service in the second at ${busiest.at}, budget ${SIM_BUDGET}`,
+  );
   check("no-internal-error", world.internalErrors.length === 0, () =>
     world.internalErrors.join("; "),
   );

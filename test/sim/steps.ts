@@ -55,7 +55,7 @@ export const UPSTREAM_CALLS = {
 export type UpstreamCall = keyof typeof UPSTREAM_CALLS;
 
 /** What goes wrong on an upstream call: 5xx, 429, answer lost after the work, garbled, slow. */
-export const UPSTREAM_MODES = ["5xx", "429", "drop", "malformed", "slow"] as const;
+export const UPSTREAM_MODES = ["5xx", "429", "429-storm", "drop", "malformed", "slow"] as const;
 
 export type Step =
   | { k: "lock"; tabs: LockCurrency[]; slowFirst: boolean; bg: boolean }
@@ -82,7 +82,9 @@ export type Step =
   | { k: "withdrawal"; action: (typeof WITHDRAWAL_ACTIONS)[number]; pick: number }
   | { k: "restart"; how: "evict" | "abort" }
   | { k: "alarm" }
-  | { k: "watch" };
+  | { k: "watch" }
+  /** The account's reconciler sweeps (list pages, single reads), restarted first or not. */
+  | { k: "reconcile"; restart: boolean };
 
 const bg = fc.boolean();
 const pick = fc.integer({ min: 0, max: 99 });
@@ -161,6 +163,10 @@ export const stepArb: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("alarm" as const) }) },
   { weight: 1, arbitrary: fc.record({ k: fc.constant("watch" as const) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ k: fc.constant("reconcile" as const), restart: fc.boolean() }),
+  },
 );
 
 /**

@@ -31,6 +31,8 @@ export class World {
   /** Steps the worker answered with 500 `internal` (an unhandled error: always a bug). */
   readonly internalErrors: string[] = [];
 
+  /** When the history began (epoch ms): the deployment's calls are counted from here. */
+  readonly startedAt = Date.now();
   readonly seed: number;
   readonly sub: string;
   readonly amount: string;

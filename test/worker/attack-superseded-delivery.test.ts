@@ -68,8 +68,9 @@ describe("a webhook about a status the service already left (processing ⇄ susp
     expect(await newer.json(), "the newer delivery").toEqual({ received: true, duplicate: false });
     // A reconciliation read in between rewrites the facts row; the acknowledged time stays.
     const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
-    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+    await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
       state.storage.sql.exec("UPDATE upstream_objects SET next_read_at = 0");
+      await state.storage.setAlarm(Date.now()); // the reconciler reads in production
     });
     await runDurableObjectAlarm(stub);
 

@@ -51,6 +51,10 @@ describe("configuration (the gateway module's settings)", () => {
       "javascript:alert(1)",
       "UPSTREAM_BASE_URL must be an http:// or https://",
     ],
+    ["UPSTREAM_MAX_RPS", "0", "UPSTREAM_MAX_RPS must be a whole number of calls per second"],
+    ["UPSTREAM_MAX_RPS", "2.5", "UPSTREAM_MAX_RPS must be a whole number of calls per second"],
+    ["UPSTREAM_MAX_RPS", "fast", "UPSTREAM_MAX_RPS must be a whole number of calls per second"],
+    ["UPSTREAM_MAX_RPS", "10000", "UPSTREAM_MAX_RPS must be a whole number of calls per second"],
     ["MERCHANT_API_TOKEN", "token with spaces !!!!", "MERCHANT_API_TOKEN must use only"],
     ["MERCHANT_API_TOKEN", "0123456789abcdef=0123", "MERCHANT_API_TOKEN must use only"],
     ["MERCHANT_WEBHOOK_URL", "javascript:alert(1)", "MERCHANT_WEBHOOK_URL must be an https:// URL"],
@@ -115,6 +119,13 @@ describe("configuration (the gateway module's settings)", () => {
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("config_error");
     expect(body.error.message).toContain("UPSTREAM_BASE_URL");
+  });
+
+  it("UPSTREAM_MAX_RPS defaults to 10 calls a second and takes a whole number", () => {
+    const unset = parseConfig(valid());
+    expect(unset.ok && unset.config.UPSTREAM_MAX_RPS).toBe(10);
+    const set = parseConfig({ ...valid(), UPSTREAM_MAX_RPS: "25" } as Env);
+    expect(set.ok && set.config.UPSTREAM_MAX_RPS).toBe(25);
   });
 
   it("never puts a secret's value into a problem message", () => {

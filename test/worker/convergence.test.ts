@@ -19,7 +19,9 @@ import { WATCHED_READ_MS } from "../../worker/converge/schedule.ts";
 import {
   deliver,
   deliveriesFor,
+  deploymentBudget,
   fault,
+  forgetBudget,
   ledgerOf,
   merchant,
   postJson,
@@ -69,14 +71,18 @@ const lastHook = async (orderId: string, event: string) =>
 
 const orderStub = (checkoutId: string) => env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
 
-/** Makes every followed read of an object due now, then runs its alarm once. */
+/**
+ * Makes every followed read of an object due now, then runs its alarm once (the object's own
+ * alarm is armed for reads only without a reconciler; forced, it still reads what is due).
+ */
 async function reconcileNow(stub: DurableObjectStub) {
   const now = Date.now();
-  await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+  await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
     state.storage.sql.exec(
       "UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL",
       now,
     );
+    await state.storage.setAlarm(now);
   });
   await runDurableObjectAlarm(stub);
   // The runtime may be running the object's alarm on its own right now (ours then finds none
@@ -87,6 +93,9 @@ async function reconcileNow(stub: DurableObjectStub) {
       (r) => r.next_read_at !== null && r.next_read_at <= now,
     );
     if (due.length === 0) return;
+    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
+      state.storage.setAlarm(Date.now()),
+    );
     await runDurableObjectAlarm(stub);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -341,7 +350,11 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
     const [row] = await followed(stub);
     expect(row!.next_read_at!).toBeGreaterThanOrEqual(before + 120_000);
     expect((await ledgerOf(sub)).state).toBe("unpaid");
-    // Once the service serves again, the next pass converges.
+    // The 429 paused the whole deployment's reconciliation, not only this object's.
+    const paused = await deploymentBudget().status();
+    expect(paused.pausedUntil).toBeGreaterThan(before + 30_000);
+    // Once the service serves again (the pause over), the next pass converges.
+    await forgetBudget();
     await reconcileNow(stub);
     expect((await ledgerOf(sub)).state).toBe("paid");
   });

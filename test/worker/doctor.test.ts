@@ -49,6 +49,9 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
       "notifications",
       "webhooks",
     ]);
+    // The tests' budget (vitest.config.mts) is reported as the deployment's.
+    expect(report.upstreamBudget.maxCallsPerSecond).toBe(200);
+    expect(report.upstreamBudget.message).toContain("UPSTREAM_MAX_RPS");
   });
 
   it("explains a rejected key in terms of the sandbox/production environments", async () => {

@@ -17,6 +17,9 @@ import { unpublishedCodes, wireViolations } from "../contract/check-wire.ts";
 /** How many differences a run keeps to report (the first ones). */
 const MAX_REPORTED = 20;
 
+/** Requests a second per key the limited sandbox serves (`limitedSandboxUrl`). */
+export const LIMITED_SANDBOX_RPS = 6;
+
 export default async function setup(project: TestProject) {
   const allowed = unpublishedCodes();
   const violations: string[] = [];
@@ -46,6 +49,16 @@ export default async function setup(project: TestProject) {
     currencyLock: false,
   });
   project.provide("publicApiSandboxUrl", publicApi.url);
+  // The service's per-key rate limit, played small: the upstream budget's tests saturate it.
+  const limited = await startSandbox({
+    port: 0,
+    apiKey: "test-api-key-never-shown",
+    webhookSigningKey: "test-webhook-signing-key-never-shown",
+    accountId: "00000000-0000-4000-8000-000000000001",
+    webhookUrl: null,
+    rateLimit: LIMITED_SANDBOX_RPS,
+  });
+  project.provide("limitedSandboxUrl", limited.url);
   const { vars } = unstable_readConfig({ config: "wrangler.toml" });
   project.provide(
     "shippedVars",
@@ -54,7 +67,7 @@ export default async function setup(project: TestProject) {
     ),
   );
   return async () => {
-    await Promise.all([sandbox.close(), publicApi.close()]);
+    await Promise.all([sandbox.close(), publicApi.close(), limited.close()]);
     observeWire(null);
     if (differences > 0) {
       throw new Error(
@@ -68,6 +81,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     sandboxUrl: string;
     publicApiSandboxUrl: string;
+    limitedSandboxUrl: string;
     shippedVars: Record<string, string>;
   }
 }

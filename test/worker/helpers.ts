@@ -7,6 +7,10 @@ import { expect } from "vitest";
 import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
 import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import { parseConfig } from "../../worker/config/config.ts";
+import type { Env } from "../../worker/config/env.ts";
+import { budgetKey } from "../../worker/config/upstream.ts";
+import { budgetStub, reconcilerStub } from "../../worker/objects/stubs.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
 import { checkAnswer } from "./openapi-conformance.ts";
@@ -23,6 +27,30 @@ export async function worker(path: string, init: RequestInit = {}): Promise<Resp
   const response = await exports.default.fetch(request);
   await checkAnswer(request.method, request.url, response);
   return response;
+}
+
+/**
+ * Lets the deployment's upstream budget forget a 429 a test injected (its pause and halved
+ * reconciliation stand until the service's `msBeforeNext`): "that much time passed".
+ */
+export async function forgetBudget(): Promise<void> {
+  await deploymentBudget().forget();
+}
+
+/** The tests' deployment's upstream budget (one per service account). */
+export function deploymentBudget() {
+  return budgetStub(env as unknown as Env, testAccountKey());
+}
+
+/** The tests' deployment's reconciler (one per service account). */
+export function deploymentReconciler() {
+  return reconcilerStub(env as unknown as Env, testAccountKey());
+}
+
+function testAccountKey(): string {
+  const parsed = parseConfig(env as unknown as Env);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return budgetKey(parsed.config);
 }
 
 /** POSTs JSON to the worker, as the widget would from the storefront. */

@@ -34,7 +34,10 @@ async function openAbortedMidCreate(label: string, reason: string) {
     times: 1,
   });
   const inFlight = openCheckout({ sub, amount: "25.00" });
-  await sleep(400);
+  // In flight: the service made the invoice and holds its answer (1.5 s). Polled rather than
+  // a fixed sleep: a cold isolate's first call also starts the upstream budget's object.
+  for (let i = 0; i < 100 && (await upstreamInvoice(`cc-${sub}`)).status !== 200; i += 1)
+    await sleep(10);
   await runInDurableObject(stub, (_o, state) => state.abort(expectedFault(reason))).catch(() => {});
   return { sub, inFlight };
 }

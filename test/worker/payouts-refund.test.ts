@@ -255,11 +255,12 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
         state.storage.sql.exec(`ALTER TABLE ${from} RENAME TO ${to}`),
       );
     const readNow = async () => {
-      await runInDurableObject(payout, (_o, state) =>
+      await runInDurableObject(payout, async (_o, state) => {
         state.storage.sql.exec(
           "UPDATE upstream_objects SET next_read_at = 0 WHERE next_read_at IS NOT NULL",
-        ),
-      );
+        );
+        await state.storage.setAlarm(Date.now()); // the reconciler reads in production
+      });
       await runDurableObjectAlarm(payout);
     };
     const scheduled = () =>

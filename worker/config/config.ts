@@ -9,6 +9,15 @@
 import * as z from "zod/mini";
 import type { Env } from "./env.ts";
 
+/**
+ * The default `UPSTREAM_MAX_RPS`: calls per second the whole deployment makes to the service.
+ * The service does not publish its per-key limit; 10 covers ten checkout creates a second, and
+ * stays within half of a 20-per-second limit (the sandbox's `SANDBOX_RATE_LIMIT=20`): the
+ * budget's one-second windows are not aligned with the service's, so two of ours can fall in
+ * one of its. The merchant's own backend using the same API key shares the rest.
+ */
+export const DEFAULT_UPSTREAM_MAX_RPS = 10;
+
 /** The default `ORDER_ID_PREFIX`: orders go upstream as `cc-<invoice number>`. */
 export const DEFAULT_ORDER_ID_PREFIX = "cc";
 
@@ -112,6 +121,21 @@ const schema = z.object({
         ),
     ),
     z.transform((v: string | undefined) => v ?? "0"),
+  ),
+  UPSTREAM_MAX_RPS: z.pipe(
+    z.optional(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^[1-9]\d{0,3}$/,
+            "must be a whole number of calls per second from 1 to 9999 (default 10)",
+          ),
+        ),
+    ),
+    z.transform((v: string | undefined) =>
+      v === undefined ? DEFAULT_UPSTREAM_MAX_RPS : Number.parseInt(v, 10),
+    ),
   ),
   UPSTREAM_BASE_URL: z.pipe(
     z.optional(z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })),

@@ -21,5 +21,7 @@ export interface DoctorReport {
   baseUrl: string;
   /** The mode shoppers get (`in-page` / `hosted`) and why. */
   paymentMode: { mode: ModeDecision["mode"]; reason: string };
+  /** The deployment's upstream budget (`UPSTREAM_MAX_RPS`): calls a second, and what it means. */
+  upstreamBudget: { maxCallsPerSecond: number; message: string };
   checks: DoctorCheck[];
 }

@@ -2,7 +2,8 @@
  * @module
  * The gateway module's "validate on save" (the service's API): checks API key + Account ID with `GET /accounts`, and says
  * in plain words what a failure means (wrong key, wrong environment, wrong account, no answer).
- * Also says which payment mode is in force and why (`payment-mode.ts`).
+ * Also says which payment mode is in force and why (`payment-mode.ts`), and the deployment's
+ * upstream budget (`UPSTREAM_MAX_RPS`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.
  */
 
@@ -105,6 +106,10 @@ export async function runDoctor(
     environment,
     baseUrl,
     paymentMode: { mode, reason },
+    upstreamBudget: {
+      maxCallsPerSecond: config.UPSTREAM_MAX_RPS,
+      message: `At most ${config.UPSTREAM_MAX_RPS} calls a second to the service for the whole deployment (UPSTREAM_MAX_RPS), shoppers' and merchants' first, reconciliation last; keep it at most half the service's limit for this API key.`,
+    },
     checks,
   };
 }

@@ -8,10 +8,12 @@
  */
 
 import type { AccountRpc } from "../account/account-rpc.ts";
+import type { BudgetRpc } from "../budget/budget-rpc.ts";
 import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
 import type { DepositRpc } from "../deposit/deposit-rpc.ts";
 import type { OrderRpc } from "../order/order-rpc.ts";
 import type { PayoutRpc } from "../payout/payout-rpc.ts";
+import type { ReconcilerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 export interface Env {
@@ -31,6 +33,8 @@ export interface Env {
   UPSTREAM_BASE_URL?: string;
   /** `auto` (default): in-page where the service offers the currency lock; `hosted`: always the payment page. */
   PAYMENT_MODE?: string;
+  /** Calls per second the whole deployment makes to the service at most (default 10). */
+  UPSTREAM_MAX_RPS?: string;
   ORDERS: DurableObjectNamespace<OrderRpc>;
   DEPOSITS: DurableObjectNamespace<DepositRpc>;
   PAYOUTS: DurableObjectNamespace<PayoutRpc>;
@@ -38,6 +42,8 @@ export interface Env {
   PAYMENT_MODES: DurableObjectNamespace<PaymentModeRpc>;
   /** One index per service account: orders, notification log, webhook health. */
   ACCOUNTS: DurableObjectNamespace<AccountRpc>;
+  BUDGETS: DurableObjectNamespace<BudgetRpc>;
+  RECONCILERS: DurableObjectNamespace<ReconcilerRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

@@ -278,3 +278,37 @@ export function deferReads(sql: SqlStorage, notBefore: number): void {
 export function forgetFollowed(sql: SqlStorage, target: Followed): void {
   sql.exec("DELETE FROM upstream_objects WHERE kind = ? AND id = ?", target.kind, target.id);
 }
+
+/** One followed object's row, as its object registers it with the reconciler. */
+export interface FollowedRow {
+  kind: UpstreamKind;
+  id: string;
+  status: string;
+  received: string;
+  gapMs: number;
+  nextReadAt: number | null;
+  keepUntil: number | null;
+}
+
+/**
+ * Every followed object's row (an object follows one to a few).
+ *
+ * @example
+ * for (const row of followedRows(sql)) register(row);
+ */
+export function followedRows(sql: SqlStorage): FollowedRow[] {
+  return sql
+    .exec<Row>(
+      "SELECT kind, id, status, received, gap_ms, next_read_at, keep_until FROM upstream_objects",
+    )
+    .toArray()
+    .map((r) => ({
+      kind: String(r.kind) as UpstreamKind,
+      id: String(r.id),
+      status: String(r.status),
+      received: String(r.received),
+      gapMs: Number(r.gap_ms),
+      nextReadAt: r.next_read_at === null ? null : Number(r.next_read_at),
+      keepUntil: r.keep_until === null ? null : Number(r.keep_until),
+    }));
+}

@@ -18,8 +18,11 @@ import { deferReads, dueObjects, type Followed, readFailed } from "./followed.ts
 /** Reads one alarm pass makes at most; the rest stay due and the alarm fires again at once. */
 export const MAX_READS_PER_PASS = 10;
 
-/** Limits of a reconciliation read: one attempt of at most 5 s (the next pass retries). */
-export const RECONCILE_READ = { timeoutMs: 5_000, maxAttempts: 1 } as const;
+/**
+ * Limits of a reconciliation read: one attempt of at most 5 s (the next pass retries), last in
+ * the deployment's upstream budget.
+ */
+export const RECONCILE_READ = { timeoutMs: 5_000, maxAttempts: 1, priority: "reconcile" } as const;
 
 /**
  * Reads every due object once.
@@ -35,25 +38,45 @@ export async function reconcileDue(input: {
   log: Logger;
   read: (target: Followed) => Promise<void>;
 }): Promise<void> {
-  const { sql, now, watched, log } = input;
-  for (const target of dueObjects(sql, now, MAX_READS_PER_PASS)) {
-    try {
-      await input.read(target);
-    } catch (error) {
-      const at = Date.now();
-      if (error instanceof UpstreamError && error.status === 429) {
-        const notBefore = at + (error.retryAfterMs ?? 1_000);
-        readFailed(sql, target, { now: at, notBefore, watched });
-        deferReads(sql, notBefore);
-        log.warn("reconcile.rate_limited", { kind: target.kind, retryAfterMs: notBefore - at });
-        return;
-      }
-      readFailed(sql, target, { now: at, watched });
-      log.warn("reconcile.read_failed", {
-        kind: target.kind,
-        error: error instanceof UpstreamError ? error.kind : "error",
-        status: error instanceof UpstreamError ? (error.status ?? null) : null,
-      });
+  for (const target of dueObjects(input.sql, input.now, MAX_READS_PER_PASS)) {
+    if (!(await readOne({ ...input, target }))) return;
+  }
+}
+
+/**
+ * Reads one followed object (`read` throws the upstream error when it fails): a failure is
+ * rescheduled with a longer gap; a 429 (the service's or the budget's) defers every read of
+ * the object past its hint and answers false (stop the pass).
+ *
+ * @example
+ * await readOne({ sql, target, watched, log, read: (t) => lane.run(() => this.readFollowed(t)) });
+ */
+export async function readOne(input: {
+  sql: SqlStorage;
+  target: Followed;
+  watched: boolean;
+  log: Logger;
+  read: (target: Followed) => Promise<void>;
+}): Promise<boolean> {
+  const { sql, target, watched, log } = input;
+  try {
+    await input.read(target);
+    return true;
+  } catch (error) {
+    const at = Date.now();
+    if (error instanceof UpstreamError && error.status === 429) {
+      const notBefore = at + (error.retryAfterMs ?? 1_000);
+      readFailed(sql, target, { now: at, notBefore, watched });
+      deferReads(sql, notBefore);
+      log.warn("reconcile.rate_limited", { kind: target.kind, retryAfterMs: notBefore - at });
+      return false;
     }
+    readFailed(sql, target, { now: at, watched });
+    log.warn("reconcile.read_failed", {
+      kind: target.kind,
+      error: error instanceof UpstreamError ? error.kind : "error",
+      status: error instanceof UpstreamError ? (error.status ?? null) : null,
+    });
+    return true;
   }
 }

@@ -28,6 +28,7 @@ import { depositOrderId } from "../ids/upstream-order-id.ts";
 import { webhookUrl } from "../ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { upstreamFailure } from "../outcome/upstream-failure.ts";
+import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import type { CreatedDeposit, Deposit } from "../upstream/client.ts";
 import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";
@@ -45,10 +46,16 @@ function depositFacts(status: string, deposit: Deposit | null): Facts {
 }
 
 export class DepositObject extends StoredObject implements DepositRpc {
-  readonly hub = new SseHub();
+  /** Watchers; when the last leaves, the reconciler hears the top-up is no longer watched. */
+  readonly hub = new SseHub({ onEmpty: () => void this.armAlarm() });
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { ddl: DEPOSIT_SCHEMA, marker: "deposit_info", notifier: "deposit" });
+    super(ctx, env, {
+      ddl: DEPOSIT_SCHEMA,
+      marker: "deposit_info",
+      notifier: "deposit",
+      namespace: "DEPOSITS",
+    });
   }
 
   #row(): DepositRow | null {
@@ -199,6 +206,12 @@ export class DepositObject extends StoredObject implements DepositRpc {
     if (!row || target.kind !== "deposit" || row.depositId !== target.id) return;
     const deposit = await upstreamFor(this.config(), RECONCILE_READ).getDeposit({ id: target.id });
     await this.#applyFacts(deposit, "read");
+  }
+
+  /** A listed deposit from the reconciler, applied as a read (inside the lane). */
+  protected override async applyListed(listed: ListedRecord): Promise<void> {
+    if (listed.kind !== "deposit" || this.#row()?.depositId !== listed.record.id) return;
+    await this.#applyFacts(listed.record, "read");
   }
 
   /**

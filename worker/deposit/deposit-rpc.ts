@@ -9,6 +9,7 @@ import type { DepositSnapshot } from "../api/contract.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { Deposit } from "../upstream/types.ts";
 import type { DepositCurrency } from "./store.ts";
 
@@ -21,7 +22,7 @@ export interface OpenDeposit {
 }
 
 /** The top-up's RPC methods (see `deposit-object.ts` for what each does). */
-export interface DepositRpc extends Rpc.DurableObjectBranded, NotifierRpc {
+export interface DepositRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc {
   open(input: OpenDeposit): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>>;
   view(): Promise<Outcome<DepositSnapshot>>;
   applyDepositWebhook(delivery: Delivery<Deposit>): Promise<DeliveryOutcome>;

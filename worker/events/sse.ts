@@ -73,6 +73,7 @@ export class SseHub {
   readonly #probeMs: number;
   readonly #maxSubscribers: number;
   #timer: ReturnType<typeof setInterval> | null = null;
+  readonly #onEmpty: () => void;
   /** Streams opened since the last probe (each at most once; bounded by the hub's size). */
   #unprobed: Subscriber[] = [];
   #probeTimer: ReturnType<typeof setTimeout> | null = null;
@@ -83,12 +84,15 @@ export class SseHub {
       maxLifetimeMs?: number;
       probeMs?: number;
       maxSubscribers?: number;
+      /** Called when the last watcher leaves (the object's reads may slow down again). */
+      onEmpty?: () => void;
     } = {},
   ) {
     this.#heartbeatMs = options.heartbeatMs ?? 15_000;
     this.#maxLifetimeMs = options.maxLifetimeMs ?? 10 * 60_000;
     this.#probeMs = options.probeMs ?? PROBE_MS;
     this.#maxSubscribers = options.maxSubscribers ?? MAX_SUBSCRIBERS;
+    this.#onEmpty = options.onEmpty ?? (() => {});
   }
 
   get size(): number {
@@ -146,6 +150,7 @@ export class SseHub {
     const closing = [...this.#subscribers];
     this.#subscribers.clear();
     this.#stopHeartbeat();
+    if (closing.length > 0) this.#onEmpty();
     setTimeout(
       () => {
         for (const subscriber of closing) closeQuietly(subscriber);
@@ -182,7 +187,11 @@ export class SseHub {
         // Already closed or cancelled.
       }
     }
-    if (this.#subscribers.size === 0) this.#stopHeartbeat();
+    if (this.#subscribers.size === 0) {
+      this.#stopHeartbeat();
+      // The last watcher left: the object's reads may slow down again.
+      this.#onEmpty();
+    }
   }
 
   #stopHeartbeat(): void {

@@ -15,7 +15,12 @@
  *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
  *   tables of newer versions), always under `blockConcurrencyWhile`;
  * - one alarm per object, set to the earliest of the next outbox retry, the next index report
- *   and the next due reconciliation read (`armAlarm`), never later than any.
+ *   and (without a reconciler binding) the next due reconciliation read (`armAlarm`), never
+ *   later than any;
+ * - with the account's reconciler (`reconciler/`), every change to a followed object's
+ *   schedule or watched state is registered with it when the alarm is armed (only what
+ *   changed since the last registration); the reconciler reads in batches and calls back
+ *   `admitListed` / `reconcileRead`. A forced alarm still reads what is due here itself.
  */
 import { DurableObject } from "cloudflare:workers";
 import { accountKey } from "../account/account-key.ts";
@@ -23,22 +28,29 @@ import type { NotificationView } from "../api/merchant-ops.ts";
 import { type Config, notificationSecret, parseConfig } from "../config/config.ts";
 import type { Env } from "../config/env.ts";
 import { configLogger } from "../config/logger.ts";
-import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { budgetKey, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type Delivery, type DeliveryOutcome } from "../converge/delivery.ts";
 import {
   FOLLOWED_SCHEMA,
   type Followed,
+  followedRows,
   hurryReads,
   nextFollowedRead,
   upgradeFollowed,
 } from "../converge/followed.ts";
 import { SerialLane } from "../converge/lane.ts";
-import { reconcileDue } from "../converge/reconcile.ts";
+import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { Logger } from "../http/log.ts";
-import { accountStub } from "../objects/stubs.ts";
+import { accountStub, reconcilerStub } from "../objects/stubs.ts";
 import { success } from "../outcome/outcome.ts";
+import type {
+  FollowerNamespace,
+  FollowerRpc,
+  ListedRecord,
+  Registration,
+} from "../reconciler/reconciler-rpc.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { EventLog } from "./event-log.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
@@ -61,9 +73,11 @@ export interface ObjectSchema {
   ddl: string;
   marker: string;
   notifier: NotifierKind;
+  /** The binding of this object's namespace (the reconciler calls it back through it). */
+  namespace: FollowerNamespace;
 }
 
-export abstract class StoredObject extends DurableObject<Env> {
+export abstract class StoredObject extends DurableObject<Env> implements FollowerRpc {
   readonly log: EventLog;
   /** Everything that reads or writes upstream state runs here, one task at a time. */
   readonly lane = new SerialLane();
@@ -122,6 +136,32 @@ export abstract class StoredObject extends DurableObject<Env> {
    * throws the upstream error when the read fails). Objects that follow nothing keep the default.
    */
   protected async readFollowed(_target: Followed): Promise<void> {}
+
+  /**
+   * Applies a record the reconciler read from a list page, as a read (inside the lane; an
+   * older one changes nothing). Objects that follow nothing keep the default.
+   */
+  protected async applyListed(_listed: ListedRecord): Promise<void> {}
+
+  /** The reconciler hands a listed record that shows something new (`reconciler/`). */
+  async admitListed(listed: ListedRecord): Promise<void> {
+    if (!this.#hasSchema) return;
+    await this.lane.run(() => this.applyListed(listed));
+    await this.armAlarm();
+  }
+
+  /** The reconciler found this followed object in no open list: one `GET`, as the alarm does. */
+  async reconcileRead(target: Followed): Promise<void> {
+    if (!this.#hasSchema) return;
+    await readOne({
+      sql: this.ctx.storage.sql,
+      target,
+      watched: this.watched(),
+      log: this.logger(),
+      read: (t) => this.lane.run(() => this.readFollowed(t)),
+    });
+    await this.armAlarm();
+  }
 
   /**
    * Handles one verified webhook delivery about an upstream object of `kind`: in the lane,
@@ -184,11 +224,12 @@ export abstract class StoredObject extends DurableObject<Env> {
     missing: string,
   ): Promise<Response> {
     if (!render) return streamNotFound(missing);
-    if (hub.size === 0) {
-      hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
-      await this.armAlarm();
-    }
-    return eventStream(request, this.log, hub, render);
+    const first = hub.size === 0;
+    if (first) hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
+    const response = eventStream(request, this.log, hub, render);
+    // Armed once the watcher is in the hub, so the reconciler registers it as watched.
+    if (first) await this.armAlarm();
+    return response;
   }
 
   /**
@@ -247,21 +288,74 @@ export abstract class StoredObject extends DurableObject<Env> {
     return view;
   }
 
-  /** When the alarm must fire next: the earliest outbox retry, index report or reconciliation read. */
+  /**
+   * When the alarm must fire next: the earliest outbox retry, index report, and the earliest
+   * reconciliation read when no reconciler reads for this object.
+   */
   #nextAlarm(): number | null {
     const sql = this.ctx.storage.sql;
-    const times = [nextOutboxAt(sql), nextFeedAt(sql), nextFollowedRead(sql)].filter(
-      (t) => t !== null,
-    );
+    const reads = this.env.RECONCILERS ? null : nextFollowedRead(sql);
+    const times = [nextOutboxAt(sql), nextFeedAt(sql), reads].filter((t) => t !== null);
     return times.length === 0 ? null : Math.min(...times);
+  }
+
+  /** What was last registered with the reconciler, per followed object (`kind|id`). */
+  readonly #registered = new Map<string, string>();
+
+  /**
+   * Registers with the account's reconciler every followed object whose schedule, facts or
+   * watched state changed since the last registration (and those no longer followed). A
+   * failed registration is retried at the next arm (nothing is marked registered).
+   */
+  async #register(): Promise<void> {
+    if (!this.env.RECONCILERS) return;
+    const watched = this.watched();
+    const namespace = this.#schema.namespace;
+    const owner = this.ctx.id.toString();
+    const changed: Registration[] = [];
+    const seen = new Set<string>();
+    for (const row of followedRows(this.ctx.storage.sql)) {
+      const key = `${row.kind}|${row.id}`;
+      seen.add(key);
+      const reg: Registration = { ...row, namespace, owner, watched };
+      const signature = JSON.stringify(reg);
+      if (this.#registered.get(key) !== signature) changed.push(reg);
+    }
+    for (const key of this.#registered.keys()) {
+      if (seen.has(key)) continue;
+      const [kind, id] = key.split("|") as [UpstreamKind, string];
+      changed.push({
+        kind,
+        id,
+        namespace,
+        owner,
+        nextReadAt: null,
+        gapMs: 0,
+        keepUntil: null,
+        watched,
+        status: "",
+        received: "0",
+      });
+    }
+    if (changed.length === 0) return;
+    await reconcilerStub(this.env, budgetKey(this.config())).register(changed);
+    for (const reg of changed) {
+      const key = `${reg.kind}|${reg.id}`;
+      if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
+      else this.#registered.set(key, JSON.stringify(reg));
+    }
   }
 
   /**
    * Brings the alarm forward to the next due outbox retry or reconciliation read (never
-   * postpones it). Await it after the write that changed either schedule.
+   * postpones it), and registers what changed with the reconciler. Await it after the write
+   * that changed either schedule.
    */
   protected async armAlarm(): Promise<void> {
     if (!this.#hasSchema) return;
+    await this.#register().catch((error: unknown) =>
+      this.logger().warn("reconciler.register_failed", { error: String(error) }),
+    );
     const next = this.#nextAlarm();
     if (next === null) return;
     const at = await this.ctx.storage.getAlarm();

@@ -7,7 +7,8 @@
  * - order: its checkout id (`ids/checkout-id.ts`, kind `invoice`);
  * - top-up: its checkout id (kind `deposit`, `d` + 22 characters);
  * - payout: `payout:<orderId>`;
- * - currency list: its cache key; payment-mode record and account index: service + account.
+ * - currency list: its cache key; payment-mode record and account index: service + account;
+ * - upstream budget and reconciler: service + account (`config/upstream.ts` `budgetKey`).
  *
  * The `…FromUrl` variants take an id from a request and answer 404 for one of the wrong shape
  * without touching any object.
@@ -102,4 +103,24 @@ export function notifierStub(env: Env, source: string): NotifierRpc | null {
     m[1] as "order" | "deposit" | "payout"
   ];
   return namespace.get(namespace.idFromString(m[2]!)) as unknown as NotifierRpc;
+}
+
+/**
+ * The deployment's upstream budget of one service account.
+ *
+ * @example
+ * await budgetStub(env, budgetKey(config)).status();
+ */
+export function budgetStub(env: Env, key: string) {
+  return env.BUDGETS.get(env.BUDGETS.idFromName(key));
+}
+
+/**
+ * The reconciler of one service account (the same key as its budget).
+ *
+ * @example
+ * await reconcilerStub(env, budgetKey(config)).register(rows);
+ */
+export function reconcilerStub(env: Env, key: string) {
+  return env.RECONCILERS.get(env.RECONCILERS.idFromName(key));
 }

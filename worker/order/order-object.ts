@@ -47,6 +47,7 @@ import { attemptOrderId } from "../ids/upstream-order-id.ts";
 import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
+import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import { refundAddressChange } from "../refunds/address.ts";
 import { type RefundStart, readHold, releaseHold, takeHold } from "../refunds/hold.ts";
 import {
@@ -109,13 +110,19 @@ interface OrderRead {
 
 export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
-  readonly hub = new SseHub();
+  /** Watchers; when the last leaves, the reconciler hears the order is no longer watched. */
+  readonly hub = new SseHub({ onEmpty: () => void this.armAlarm() });
   readonly settings: OrderSettings;
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
   #creating = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { ddl: ORDER_SCHEMA, marker: "order_info", notifier: "order" });
+    super(ctx, env, {
+      ddl: ORDER_SCHEMA,
+      marker: "order_info",
+      notifier: "order",
+      namespace: "ORDERS",
+    });
     this.store = new OrderStore(ctx.storage.sql);
     this.settings = new OrderSettings(ctx.storage.kv);
     // An order made before the account index existed joins it when its object next starts.
@@ -534,6 +541,17 @@ export class OrderObject extends StoredObject implements OrderRpc {
       return;
     }
     const invoice = await upstreamFor(this.config(), RECONCILE_READ).getInvoice({ id: target.id });
+    await this.#applyRead(invoice);
+  }
+
+  /** A listed invoice from the reconciler, applied as a read (inside the lane). */
+  protected override async applyListed(listed: ListedRecord): Promise<void> {
+    if (listed.kind !== "invoice" || !this.store.attemptByInvoiceId(listed.record.id)) return;
+    await this.#applyRead(listed.record);
+  }
+
+  /** A reconciliation read (single `GET` or list page): an event only when something changed. */
+  async #applyRead(invoice: Invoice): Promise<void> {
     await this.#applyFacts(invoice, {
       type: "invoice.read",
       message: `checked with the service: ${invoice.orderId} is ${inWords(invoice.status)}`,

@@ -11,6 +11,7 @@ import type { PaymentMode } from "../config/mode-decision.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { RefundStart } from "../refunds/hold.ts";
 import type { RefundRecord } from "../refunds/records.ts";
 import type { Invoice } from "../upstream/types.ts";
@@ -36,7 +37,7 @@ export interface OpenCheckout {
 }
 
 /** The order's RPC methods (see `order-object.ts` for what each does). */
-export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc {
+export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc {
   open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
   view(): Promise<Outcome<CheckoutSnapshot>>;
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;

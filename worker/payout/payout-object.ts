@@ -39,6 +39,7 @@ import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp } from "../money/decimal.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
+import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import { reportRefund } from "../refunds/report.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
@@ -101,7 +102,12 @@ const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received:
 
 export class PayoutObject extends StoredObject implements PayoutRpc {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, { ddl: PAYOUT_SCHEMA, marker: "payout_info", notifier: "payout" });
+    super(ctx, env, {
+      ddl: PAYOUT_SCHEMA,
+      marker: "payout_info",
+      notifier: "payout",
+      namespace: "PAYOUTS",
+    });
   }
 
   #row(): PayoutRow | null {
@@ -219,7 +225,7 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
       if (row.withdrawal) return success(payoutView(row));
       if (row.status === "uncertain") {
         // An earlier commit may have made the withdrawal: read it back before sending another.
-        const resolved = await this.#resolveUncertain(row);
+        const resolved = await this.#resolveUncertain(row, "interactive");
         if (!resolved.ok) return resolved;
         row = resolved.value;
         if (row.withdrawal) return success(payoutView(row));
@@ -365,11 +371,17 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
   /**
    * Reads the withdrawal of an uncertain commit by orderId: adopts it when the service has
    * one, else returns the payout to `quoted` (the commit never happened; committing again is safe).
+   * `priority`: the merchant's repeated commit waits on it (interactive); the alarm does not.
    */
-  async #resolveUncertain(row: PayoutRow): Promise<Outcome<PayoutRow>> {
+  async #resolveUncertain(
+    row: PayoutRow,
+    priority: "interactive" | "reconcile" = "reconcile",
+  ): Promise<Outcome<PayoutRow>> {
     let w: Withdrawal;
     try {
-      w = await upstreamFor(this.config(), RECONCILE_READ).getWithdrawal({ orderId: row.orderId });
+      w = await upstreamFor(this.config(), { ...RECONCILE_READ, priority }).getWithdrawal({
+        orderId: row.orderId,
+      });
     } catch (error) {
       if (error instanceof UpstreamError && error.status === 404) {
         forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
@@ -404,6 +416,18 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
     if (!row.withdrawal || row.withdrawal.id !== target.id)
       return forgetFollowed(this.ctx.storage.sql, target);
     const w = await upstreamFor(this.config(), RECONCILE_READ).getWithdrawal({ id: target.id });
+    await this.#applyRead(row, w);
+  }
+
+  /** A listed withdrawal from the reconciler, applied as a read (inside the lane). */
+  protected override async applyListed(listed: ListedRecord): Promise<void> {
+    const row = this.#row();
+    if (listed.kind !== "withdrawal" || !row || row.withdrawal?.id !== listed.record.id) return;
+    await this.#applyRead(row, listed.record);
+  }
+
+  /** A reconciliation read of the payout's withdrawal (single `GET` or list page). */
+  async #applyRead(row: PayoutRow, w: Withdrawal): Promise<void> {
     // A refund's order that did not hear of it is told on a later read: failing the read keeps
     // the withdrawal scheduled (with backoff), even once final, until the report lands.
     if (!(await this.#applyWithdrawal(row, w, "payout.read")))

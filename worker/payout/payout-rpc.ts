@@ -9,11 +9,12 @@ import type { PayoutView } from "../api/contract.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import type { NotifierRpc } from "../events/notifier-rpc.ts";
 import type { Outcome } from "../outcome/outcome.ts";
+import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
 import type { Withdrawal } from "../upstream/types.ts";
 import type { PayoutRequest } from "./store.ts";
 
 /** The payout's RPC methods (see `payout-object.ts` for what each does). */
-export interface PayoutRpc extends Rpc.DurableObjectBranded, NotifierRpc {
+export interface PayoutRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc {
   quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>>;
   view(): Promise<Outcome<PayoutView>>;
   commit(): Promise<Outcome<PayoutView>>;

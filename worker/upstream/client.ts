@@ -27,6 +27,7 @@ import {
   commitBody,
   depositBody,
   invoiceBody,
+  type ListInput,
   type ListInvoicesInput,
   type ObjectRef,
   type QuoteWithdrawalInput,
@@ -36,11 +37,13 @@ import {
 import {
   accountSchema,
   cryptoCurrencySchema,
+  depositPageSchema,
   depositSchema,
   envelope,
   fiatCurrencySchema,
   invoicePageSchema,
   invoiceSchema,
+  withdrawalPageSchema,
   withdrawalQuoteSchema,
   withdrawalSchema,
 } from "./schemas.ts";
@@ -52,6 +55,7 @@ import type {
   FiatCurrency,
   Invoice,
   InvoicePage,
+  Page,
   UpstreamCryptoCurrency,
   Withdrawal,
   WithdrawalQuote,
@@ -77,9 +81,11 @@ export interface UpstreamClient {
   cancelInvoice(ref: ObjectRef): Promise<void>;
   createDeposit(input: CreateDepositInput): Promise<CreatedDeposit>;
   getDeposit(ref: ObjectRef): Promise<Deposit>;
+  listDeposits(input?: ListInput): Promise<Page<Deposit>>;
   quoteWithdrawal(input: QuoteWithdrawalInput): Promise<WithdrawalQuote>;
   commitWithdrawal(input: CommitWithdrawalInput): Promise<Withdrawal>;
   getWithdrawal(ref: ObjectRef): Promise<Withdrawal>;
+  listWithdrawals(input?: ListInput): Promise<Page<Withdrawal>>;
   listAccounts(): Promise<Account[]>;
 }
 
@@ -150,13 +156,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       ),
     getInvoice,
     listInvoices: async (input = {}) =>
-      send({
-        method: "GET",
-        path: "/invoice/list",
-        query: { accountId, status: input.status, page: input.page, limit: input.limit },
-        retry: "safe",
-        schema: invoicePageSchema,
-      }),
+      send({ ...listQuery("/invoice/list", accountId, input), schema: invoicePageSchema }),
     cancelInvoice: async (ref) =>
       send<void>({
         method: "POST",
@@ -199,6 +199,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       };
     },
     getDeposit,
+    listDeposits: async (input = {}) =>
+      send({ ...listQuery("/deposit/list", accountId, input), schema: depositPageSchema }),
 
     quoteWithdrawal: async (input) =>
       send({
@@ -224,8 +226,21 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         retry: "safe",
         schema: oneWithdrawal,
       }),
+    listWithdrawals: async (input = {}) =>
+      send({ ...listQuery("/withdrawal/list", accountId, input), schema: withdrawalPageSchema }),
     listAccounts: async () =>
       send({ method: "GET", path: "/accounts", retry: "safe", schema: accountList }),
+  };
+}
+
+/** One page request of a list endpoint (`accountId`, `status`, `page`, `limit`). */
+function listQuery(path: string, accountId: string, input: ListInput) {
+  const { status, page, limit } = input;
+  return {
+    method: "GET" as const,
+    path,
+    query: { accountId, status, page, limit },
+    retry: "safe" as const,
   };
 }
 

@@ -33,11 +33,14 @@ export interface CreateInvoiceInput {
 }
 
 /** `GET /invoice/list`. */
-export interface ListInvoicesInput {
+export interface ListInput {
   status?: string;
   page?: number;
   limit?: number;
 }
+
+/** `GET /invoice/list` (kept for its callers). */
+export type ListInvoicesInput = ListInput;
 
 /** `POST /deposit`. */
 export interface CreateDepositInput {

@@ -21,6 +21,7 @@ import type {
   Invoice,
   InvoicePage,
   LockedInvoice,
+  Page,
   Settlement,
   WireCryptoCurrency,
   Withdrawal,
@@ -174,30 +175,35 @@ export const lockedInvoiceSchema = z.pipe(
   }),
 ) as z.ZodMiniType<LockedInvoice>;
 
-export const invoicePageSchema: z.ZodMiniType<InvoicePage> = z.pipe(
-  z.object({
-    data: z.array(invoiceSchema),
-    total: count,
-    page: count,
-    limit: count,
-    hasMore: z.boolean(),
-  }),
-  z.transform(
-    ({
-      data,
-      ...rest
-    }: {
-      data: Invoice[];
-      total: number;
-      page: number;
-      limit: number;
-      hasMore: boolean;
-    }) => ({
-      items: data,
-      ...rest,
+/**
+ * A page of a list endpoint (`GET /invoice/list`, `/deposit/list`, `/withdrawal/list`):
+ * `{data, total, page, limit, hasMore}`, each record checked by the kind's own schema.
+ */
+function pageOf<T>(item: z.ZodMiniType<T>): z.ZodMiniType<Page<T>> {
+  return z.pipe(
+    z.object({
+      data: z.array(item),
+      total: count,
+      page: count,
+      limit: count,
+      hasMore: z.boolean(),
     }),
-  ),
-);
+    z.transform(
+      ({
+        data,
+        ...rest
+      }: {
+        data: T[];
+        total: number;
+        page: number;
+        limit: number;
+        hasMore: boolean;
+      }) => ({ items: data, ...rest }),
+    ),
+  ) as z.ZodMiniType<Page<T>>;
+}
+
+export const invoicePageSchema: z.ZodMiniType<InvoicePage> = pageOf(invoiceSchema);
 
 export const depositSchema: z.ZodMiniType<Deposit> = z.object({
   id: text,
@@ -271,3 +277,6 @@ export const errorBodySchema = z.object({
   message: z.optional(z.string()),
   extension: z.nullish(z.record(z.string(), z.unknown())),
 });
+
+export const depositPageSchema: z.ZodMiniType<Page<Deposit>> = pageOf(depositSchema);
+export const withdrawalPageSchema: z.ZodMiniType<Page<Withdrawal>> = pageOf(withdrawalSchema);

@@ -16,6 +16,10 @@
  *   `MAX_RETRY_AFTER_MS` or the budget left is not waited out: the 429 is thrown with
  *   `retryAfterMs` so the caller can pass its own Retry-After on.
  *
+ * - with a `gate` (the deployment's upstream budget, `budget/gate.ts`), every attempt first
+ *   passes it; a 429 from the service is reported to it (never the gate's own refusal, code
+ *   `budget.exhausted`), so the whole deployment slows down, not one caller.
+ *
  * Limits are options of the client (`CallLimits`), set where it is built. Defaults suit a
  * widget request: 8 s per attempt, 3 attempts, 15 s in all. A caller that must answer fast
  * (a webhook refetch, where the sender retries anyway) builds its client with
@@ -43,6 +47,17 @@ export interface CallLimits {
   deadlineMs?: number;
 }
 
+/** What every attempt passes first: the deployment's upstream budget (`budget/gate.ts`). */
+export interface UpstreamGate {
+  /** Resolves when one call may be sent; throws a 429 `UpstreamError` when not before `deadline`. */
+  admit(deadline: number): Promise<void>;
+  /** The service answered 429 (its `msBeforeNext`, when it gave one). */
+  rateLimited(retryAfterMs: number | undefined): Promise<void>;
+}
+
+/** The code of the gate's own refusal (never reported back as the service's 429). */
+export const GATE_REFUSAL = "budget.exhausted";
+
 /** Options of the upstream client (and of its transport). */
 export interface UpstreamClientOptions extends CallLimits {
   baseUrl: string;
@@ -53,6 +68,8 @@ export interface UpstreamClientOptions extends CallLimits {
   sleep?: (ms: number) => Promise<void>;
   /** Structured log sink: one line per attempt. Never receives the API key. */
   log?: (line: Record<string, unknown>) => void;
+  /** The deployment's upstream budget; none = calls go straight out (scripts, unit tests). */
+  gate?: UpstreamGate;
 }
 
 /** One logical call; retries are internal. */
@@ -106,6 +123,7 @@ export function createTransport(options: UpstreamClientOptions): Transport {
 
     for (let attempt = 1; ; attempt++) {
       try {
+        await options.gate?.admit(deadline);
         const budget = Math.max(1, deadline - Date.now());
         const result = await once(spec, url, body, Math.min(timeoutMs, budget));
         log({ event: "upstream", op: where, attempt, outcome: "ok" });
@@ -113,6 +131,8 @@ export function createTransport(options: UpstreamClientOptions): Transport {
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         if (isUncertain(error) && spec.trace) spec.trace.uncertain = true;
+        if (error.status === 429 && error.code !== GATE_REFUSAL)
+          await options.gate?.rateLimited(error.retryAfterMs).catch(() => {});
         const delay =
           attempt < attempts && shouldRetry(spec.retry, error)
             ? retryDelayMs(error, attempt)

@@ -80,14 +80,17 @@ export interface LockedInvoice extends Invoice {
   address: string;
 }
 
-/** A page of `GET /invoice/list`. */
-export interface InvoicePage {
-  items: Invoice[];
+/** A page of a list endpoint (`GET /invoice/list`, `/deposit/list`, `/withdrawal/list`). */
+export interface Page<T> {
+  items: T[];
   total: number;
   page: number;
   limit: number;
   hasMore: boolean;
 }
+
+/** A page of `GET /invoice/list`. */
+export type InvoicePage = Page<Invoice>;
 
 /**
  * A standalone deposit. `POST /deposit` returns only id, minimumAmount, address, dates and

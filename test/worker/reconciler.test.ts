@@ -1,0 +1,101 @@
+/**
+ * Reconciliation in batches (`worker/reconciler/`): objects register what they follow with the
+ * account's one reconciler, which reads the open ones from the list endpoints and hands an
+ * object only what is new; a single `GET` only for an object that left the open lists; its
+ * table survives a restart. Sweeps are run on demand (`sweepNow`: "their time came").
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import { deploymentReconciler, sandbox, simulate, upstreamInvoice, worker } from "./helpers.ts";
+import { lockedCheckout } from "./orders.ts";
+import { readFrames } from "./sse-frames.ts";
+
+const reconciler = deploymentReconciler;
+
+/** The service's id of the invoice with `orderId` (read before the part under test). */
+async function invoiceIdOf(orderId: string): Promise<string> {
+  return String((await upstreamInvoice(orderId)).body.data.id);
+}
+
+/** The service's GETs since `since`: list pages, and single reads of `invoiceId`. */
+async function readsSince(since: string, invoiceId: string) {
+  const { body } = await sandbox<{ data: { path: string; query: Record<string, string> }[] }>(
+    `/sandbox/requests?method=GET&since=${encodeURIComponent(since)}`,
+  );
+  return {
+    pages: body.data.filter((r) => r.path === "/invoice/list").length,
+    singles: body.data.filter((r) => r.path === "/invoice" && r.query.id === invoiceId).length,
+  };
+}
+
+describe("reconciler", () => {
+  it("a payment at the service reaches a watching widget through a list page, with no webhook and no single read", async () => {
+    const { id, orderId } = await lockedCheckout("30.00", "rec");
+    const invoiceId = await invoiceIdOf(orderId);
+    const stream = await worker(`/v1/checkouts/${id}/events`);
+    const reading = readFrames<CheckoutSnapshot>(stream, 2);
+    // Registered as watched: due within the watched cadence.
+    expect((await reconciler().tracked()).rows).toBeGreaterThan(0);
+    // Money arrives; the invoice stays open (partially paid). No webhook is delivered.
+    await simulate(orderId, "partial", "5");
+    const since = new Date().toISOString();
+    const report = await reconciler().sweepNow();
+    expect(report.handed).toBeGreaterThanOrEqual(1);
+    const { frames } = await reading;
+    const last = frames.at(-1)!.data;
+    expect(last.attempt.status).toBe("partially_paid");
+    const reads = await readsSince(since, invoiceId);
+    expect(reads.pages).toBeGreaterThanOrEqual(1);
+    expect(reads.singles).toBe(0);
+  });
+
+  it("hands an object only what is new: a second sweep with nothing changed hands nothing", async () => {
+    const { id } = await lockedCheckout("31.00", "rec");
+    await reconciler().sweepNow();
+    const before = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    const again = await reconciler().sweepNow();
+    expect(again.handed).toBe(0);
+    expect(again.unchanged).toBeGreaterThanOrEqual(1);
+    const after = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(after.data.seq).toBe(before.data.seq);
+  });
+
+  it("an invoice that left the open lists (expired) is read once with a single GET, and still followed for late payments", async () => {
+    const { id, orderId } = await lockedCheckout("32.00", "rec");
+    const invoiceId = await invoiceIdOf(orderId);
+    await simulate(orderId, "expire");
+    const since = new Date().toISOString();
+    // Other tests' objects are due too (at most 20 single reads a sweep): sweep until ours ran.
+    let singleReads = 0;
+    for (let i = 0; i < 20 && (await readsSince(since, invoiceId)).singles === 0; i += 1)
+      singleReads += (await reconciler().sweepNow()).singleReads;
+    expect(singleReads).toBeGreaterThanOrEqual(1);
+    expect((await readsSince(since, invoiceId)).singles).toBe(1);
+    const view = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(view.data.attempt.status).toBe("expired");
+    // Still tracked: an expired invoice is read until expiry + 24 h.
+    const tracked = await runInDurableObject(reconciler(), (_o, state: DurableObjectState) =>
+      state.storage.sql.exec("SELECT COUNT(*) AS n FROM tracked WHERE id = ?", invoiceId).one(),
+    );
+    expect(Number(tracked.n)).toBe(1);
+  });
+
+  it("survives a restart: its table is durable, the next sweep carries on", async () => {
+    const { orderId } = await lockedCheckout("33.00", "rec");
+    const before = (await reconciler().tracked()).rows;
+    await runInDurableObject(reconciler(), (_o, state: DurableObjectState) => {
+      state.abort("restart");
+    }).catch(() => {});
+    expect((await reconciler().tracked()).rows).toBe(before);
+    await simulate(orderId, "processing");
+    const report = await reconciler().sweepNow();
+    expect(report.handed).toBeGreaterThanOrEqual(1);
+  });
+});

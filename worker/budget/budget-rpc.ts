@@ -1,0 +1,48 @@
+/**
+ * @module
+ * What every isolate may ask the deployment's upstream budget (`BudgetObject`, one per service
+ * account) through its stub, without importing the class (`Env` names `BUDGETS` by it).
+ */
+
+/**
+ * Who a call to the service is for, first to last: `interactive` (a shopper's create or lock, a
+ * merchant's quote or commit, the currency lists a widget shows, the doctor), `webhook` (a
+ * delivery's refetch: the service redelivers on our 503), `reconcile` (reads nobody waits for;
+ * they yield to everything else).
+ */
+export type Priority = "interactive" | "webhook" | "reconcile";
+
+/** Every priority, first to last. */
+export const PRIORITIES: readonly Priority[] = ["interactive", "webhook", "reconcile"];
+
+/** A lease of calls: how many may be sent, until when, and when to ask again if too few. */
+export interface Lease {
+  /** Calls granted (0 when the budget has none for this priority now). */
+  granted: number;
+  /** Epoch ms after which the granted calls may no longer be sent (end of their window). */
+  spendUntil: number;
+  /** Epoch ms when asking again may be granted more; 0 when everything asked was granted. */
+  retryAt: number;
+}
+
+/** What the budget holds now (tests, the doctor). */
+export interface BudgetStatus {
+  ratePerSecond: number;
+  windowStart: number;
+  granted: Record<Priority, number>;
+  /** Interactive calls granted in the window before (the demand the others yield to). */
+  lastInteractive: number;
+  /** Calls per window reconciliation may take now (halved by each 429, +1 per quiet window). */
+  reconcileCap: number;
+  /** Epoch ms until which only interactive calls are granted (the service said 429). */
+  pausedUntil: number;
+}
+
+/** The budget's RPC methods (see `budget-object.ts`). */
+export interface BudgetRpc extends Rpc.DurableObjectBranded {
+  lease(input: { priority: Priority; want: number; ratePerSecond: number }): Promise<Lease>;
+  rateLimited(retryAfterMs: number): Promise<void>;
+  status(): Promise<BudgetStatus>;
+  /** Drops the counts and any pause (tests: "time passed"; an operator after a false alarm). */
+  forget(): Promise<void>;
+}

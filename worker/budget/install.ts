@@ -1,0 +1,16 @@
+/**
+ * @module
+ * Puts every upstream client of this isolate behind the deployment's budget
+ * (`config/upstream.ts` `installUpstreamGates`). Imported once by the worker's entry, which is
+ * where the `BUDGETS` binding exists; importing it twice changes nothing.
+ */
+import { env } from "cloudflare:workers";
+import type { Env } from "../config/env.ts";
+import { budgetKey, installUpstreamGates } from "../config/upstream.ts";
+import { budgetStub } from "../objects/stubs.ts";
+import { budgetGate } from "./gate.ts";
+
+installUpstreamGates((config, priority) => {
+  const key = budgetKey(config);
+  return budgetGate(() => budgetStub(env as Env, key), key, priority, config.UPSTREAM_MAX_RPS);
+});
