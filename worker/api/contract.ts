@@ -432,6 +432,8 @@ export interface DoctorReportView {
   environment: "sandbox" | "production";
   baseUrl: string;
   paymentMode: { mode: "in-page" | "hosted"; reason: string };
+  /** The deployment's one upstream budget (`UPSTREAM_MAX_RPS`) and what it means. */
+  upstreamBudget: { maxCallsPerSecond: number; message: string };
   checks: DoctorCheckView[];
 }
 

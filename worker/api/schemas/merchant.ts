@@ -70,6 +70,7 @@ export const doctorReport = z.object({
   environment: z.enum(["sandbox", "production"]),
   baseUrl: z.string(),
   paymentMode: z.object({ mode: z.enum(["in-page", "hosted"]), reason: z.string() }),
+  upstreamBudget: z.object({ maxCallsPerSecond: z.int(), message: z.string() }),
   checks: z.array(
     z.object({
       name: z.string(),
