@@ -19,16 +19,81 @@ function hasTable(sql: SqlStorage, name: string): boolean {
 }
 
 /**
- * Lets time pass for one object until its next scheduled work, then runs its alarm.
+ * Lets time pass for one object until its next scheduled work, then runs its alarm; repeats
+ * while a read it made due was deferred by the deployment's budget (reconciliation yields to
+ * other histories' shopper calls: `converge/reconcile.ts`), waiting for the budget's next
+ * window each time, as the reconciler would come back then. So a pass counts only once every
+ * read it made due was made (or failed, which the quiescence rounds retry): a deferred read
+ * is never taken for a read that found nothing new.
  * @example
  * await timePasses(world.stub); // true when an alarm ran
  */
 export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
-  await budgetPauseOver();
-  const now = Date.now();
+  let ran = false;
+  for (let pass = 0; pass < DEFERRED_PASSES; pass += 1) {
+    await budgetPauseOver();
+    const forcedAt = Date.now();
+    const forced = await makeDue(stub, forcedAt);
+    const runs = await runDurableObjectAlarm(stub);
+    ran ||= runs;
+    // Ours returns false when the runtime is running the same alarm on its own right now:
+    // wait until that run has made (or failed, or deferred) every read made due.
+    for (let poll = 0; !runs && poll < READ_POLLS; poll += 1) {
+      if ((await readsDue(stub, forcedAt)) === 0) break;
+      await sleep(READ_POLL_MS);
+    }
+    const retryAt = await deferredUntil(stub, forcedAt, forced);
+    if (retryAt === null) return ran;
+    await sleep(Math.min(Math.max(retryAt - Date.now(), 1), MAX_DEFERRAL_WAIT_MS));
+  }
+  return ran;
+}
+
+/** Times a pass comes back for reads the budget deferred (each ≤ one window, ~1 s, later). */
+const DEFERRED_PASSES = 12;
+/** A deferred read is due again at the budget's retry time: its next window. */
+const MAX_DEFERRAL_WAIT_MS = 1_100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A followed object's read as the alarm left it. */
+interface ReadState {
+  key: string;
+  failures: number;
+  readAt: number | null;
+  nextReadAt: number | null;
+}
+
+/** Every followed object's read state (none while the object has not made the table). */
+function readStates(stub: DurableObjectStub): Promise<ReadState[]> {
+  return runInDurableObject(stub, (_o, state: DurableObjectState) => {
+    const sql = state.storage.sql;
+    if (!hasTable(sql, "upstream_objects")) return [];
+    return sql
+      .exec("SELECT kind, id, failures, read_at, next_read_at FROM upstream_objects")
+      .toArray()
+      .map((r) => ({
+        key: `${r.kind}|${r.id}`,
+        failures: Number(r.failures),
+        readAt: r.read_at === null ? null : Number(r.read_at),
+        nextReadAt: r.next_read_at === null ? null : Number(r.next_read_at),
+      }));
+  }).catch(() => []);
+}
+
+/**
+ * Makes every followed read (and every index report backing off) due at `now` and sets the
+ * alarm for then; answers the failure count of each read made due, by `kind|id`.
+ */
+async function makeDue(stub: DurableObjectStub, now: number): Promise<Map<string, number>> {
+  const forced = new Map<string, number>();
   await runInDurableObject(stub, async (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
     if (hasTable(sql, "upstream_objects")) {
+      const rows = sql
+        .exec("SELECT kind, id, failures FROM upstream_objects WHERE next_read_at IS NOT NULL")
+        .toArray();
+      for (const r of rows) forced.set(`${r.kind}|${r.id}`, Number(r.failures));
       sql.exec("UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL", now);
       // The reconciler reads for the object in production; forced, its own alarm reads too.
       await state.storage.setAlarm(now);
@@ -38,19 +103,27 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
       sql.exec("UPDATE index_feed SET next_at = ? WHERE sent_version < version", now);
     }
   }).catch(() => {});
-  const ran = await runDurableObjectAlarm(stub);
-  // The runtime may be running the same alarm on its own right now (ours then returns false),
-  // or a pass may leave reads for the next one: wait until every read made due was done.
-  // A read the deployment's budget had no call for is deferred to its next window (≤ 1 s):
-  // that is time passing too, and the runtime's own alarm makes it then.
-  for (
-    let poll = 0;
-    poll < READ_POLLS && (await readsDue(stub, Date.now() + BUDGET_DEFERRAL_MS)) > 0;
-    poll += 1
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, READ_POLL_MS));
+  return forced;
+}
+
+/**
+ * When the reads made due at `forcedAt` that were neither made nor failed (the budget had no
+ * call for them, or the alarm's pass ended before them) are due again; null when there are none.
+ */
+async function deferredUntil(
+  stub: DurableObjectStub,
+  forcedAt: number,
+  forced: Map<string, number>,
+): Promise<number | null> {
+  let at: number | null = null;
+  for (const row of await readStates(stub)) {
+    const failuresBefore = forced.get(row.key);
+    if (failuresBefore === undefined || row.nextReadAt === null) continue;
+    const made = row.readAt !== null && row.readAt >= forcedAt;
+    if (made || row.failures !== failuresBefore) continue;
+    at = Math.min(at ?? row.nextReadAt, row.nextReadAt);
   }
-  return ran;
+  return at;
 }
 
 /**
@@ -65,10 +138,7 @@ async function budgetPauseOver(): Promise<void> {
 }
 const MAX_PAUSE_WAIT_MS = 2_000;
 
-/** A read deferred by the budget is due again within one window (plus the sim's pauses). */
-const BUDGET_DEFERRAL_MS = 1_200;
-
-/** How long `timePasses` waits for the reads it made due: 200 × 10 ms. */
+/** How long `timePasses` waits for the runtime's own run of the alarm: 200 × 10 ms. */
 const READ_POLLS = 200;
 const READ_POLL_MS = 10;
 

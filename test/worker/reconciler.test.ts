@@ -5,9 +5,19 @@
  * table survives a restart. Sweeps are run on demand (`sweepNow`: "their time came").
  */
 import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { deploymentReconciler, sandbox, simulate, upstreamInvoice, worker } from "./helpers.ts";
+import { forgetLeases } from "../../worker/budget/gate.ts";
+import {
+  deploymentBudget,
+  deploymentReconciler,
+  forgetBudget,
+  sandbox,
+  simulate,
+  upstreamInvoice,
+  worker,
+} from "./helpers.ts";
 import { lockedCheckout } from "./orders.ts";
 import { readFrames } from "./sse-frames.ts";
 
@@ -27,6 +37,41 @@ async function readsSince(since: string, invoiceId: string) {
     pages: body.data.filter((r) => r.path === "/invoice/list").length,
     singles: body.data.filter((r) => r.path === "/invoice" && r.query.id === invoiceId).length,
   };
+}
+
+/** The order object's schedule of one followed invoice, and the reconciler's copy of it. */
+async function schedules(checkoutId: string, invoiceId: string) {
+  const order = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
+  const own = await runInDurableObject(order, (_o, state: DurableObjectState) =>
+    state.storage.sql
+      .exec("SELECT next_read_at, gap_ms, failures FROM upstream_objects WHERE id = ?", invoiceId)
+      .one(),
+  );
+  const tracked = await runInDurableObject(reconciler(), (_o, state: DurableObjectState) =>
+    state.storage.sql.exec("SELECT next_read_at FROM tracked WHERE id = ?", invoiceId).one(),
+  );
+  return {
+    order,
+    nextReadAt: Number(own.next_read_at),
+    gapMs: Number(own.gap_ms),
+    failures: Number(own.failures),
+    trackedAt: Number(tracked.next_read_at),
+  };
+}
+
+/** Interactive calls take every call of the budget's current window (shoppers' creates). */
+async function budgetTakenByShoppers(): Promise<void> {
+  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+  forgetLeases();
+  const ratePerSecond = Number(env.UPSTREAM_MAX_RPS);
+  for (let i = 0; i < 100; i += 1) {
+    const lease = await deploymentBudget().lease({
+      priority: "interactive",
+      want: 100,
+      ratePerSecond,
+    });
+    if (lease.granted < 100) return;
+  }
 }
 
 describe("reconciler", () => {
@@ -85,6 +130,37 @@ describe("reconciler", () => {
       state.storage.sql.exec("SELECT COUNT(*) AS n FROM tracked WHERE id = ?", invoiceId).one(),
     );
     expect(Number(tracked.n)).toBe(1);
+  });
+
+  it("a single read the budget has no call for waits for the budget's next window, not a doubled gap, and then reads the expired invoice", async () => {
+    const { id, orderId } = await lockedCheckout("34.00", "rec");
+    const invoiceId = await invoiceIdOf(orderId);
+    // Expired at the service; its webhook is never delivered (lost).
+    await simulate(orderId, "expire");
+    const before = await schedules(id, invoiceId);
+    await budgetTakenByShoppers();
+    const asked = Date.now();
+    // The reconciler found it in no open list: its object reads it with one GET.
+    await before.order.reconcileRead({ kind: "invoice", id: invoiceId });
+    const deferred = await schedules(id, invoiceId);
+    // Refused by the budget, not by the service: no failure, the gap kept, and the read is
+    // due again within the budget's next window (here and at the reconciler), not 30 s later.
+    expect(deferred.failures).toBe(before.failures);
+    expect(deferred.gapMs).toBe(before.gapMs);
+    expect(deferred.nextReadAt).toBeGreaterThan(asked);
+    expect(deferred.nextReadAt).toBeLessThan(asked + 2_000);
+    expect(deferred.trackedAt).toBe(deferred.nextReadAt);
+    const unread = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(unread.data.attempt.status).toBe("created");
+    // The next window: the budget has a call, and the read converges.
+    await forgetBudget();
+    await before.order.reconcileRead({ kind: "invoice", id: invoiceId });
+    const view = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(view.data.attempt.status).toBe("expired");
   });
 
   it("survives a restart: its table is durable, the next sweep carries on", async () => {

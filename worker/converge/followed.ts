@@ -274,6 +274,24 @@ export function deferReads(sql: SqlStorage, notBefore: number): void {
   );
 }
 
+/**
+ * Puts one followed object's read off to `at`, nothing else changed (its gap, failures and
+ * facts stay: the read was not made). Also when its own schedule said later: the reconciler
+ * asked for it now (`reconcileRead`) and will ask again at `at`. Not for an object no longer
+ * followed.
+ *
+ * @example
+ * deferRead(sql, target, Date.now() + error.retryAfterMs);
+ */
+export function deferRead(sql: SqlStorage, target: Followed, at: number): void {
+  sql.exec(
+    "UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL AND kind = ? AND id = ?",
+    at,
+    target.kind,
+    target.id,
+  );
+}
+
 /** Stops following an object the caller no longer knows (its row is removed). */
 export function forgetFollowed(sql: SqlStorage, target: Followed): void {
   sql.exec("DELETE FROM upstream_objects WHERE kind = ? AND id = ?", target.kind, target.id);

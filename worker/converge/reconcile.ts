@@ -9,14 +9,23 @@
  * - a failed read never fails the alarm: it is rescheduled with a longer gap;
  * - a 429 stops the pass and defers every read of the object past the service's
  *   `msBeforeNext` (each of them would be refused until then);
+ * - a read the deployment's budget had no call for (`budget.exhausted`: reconciliation yields
+ *   to shoppers' calls) did not fail and learned nothing: it and the pass's other due reads
+ *   wait for the budget's retry time (its next window, or the end of a pause), with their gap
+ *   and failure count unchanged. Booked as a failure it would wait a doubled gap (30 s, then
+ *   60 s… up to 5 min) for a call the budget gives again within a second;
  * - at most `MAX_READS_PER_PASS` reads per pass, so one alarm never holds the lane for long.
  */
 import type { Logger } from "../http/log.ts";
 import { UpstreamError } from "../upstream/errors.ts";
-import { deferReads, dueObjects, type Followed, readFailed } from "./followed.ts";
+import { GATE_REFUSAL } from "../upstream/transport.ts";
+import { deferRead, deferReads, dueObjects, type Followed, readFailed } from "./followed.ts";
 
 /** Reads one alarm pass makes at most; the rest stay due and the alarm fires again at once. */
 export const MAX_READS_PER_PASS = 10;
+
+/** When the budget's refusal names no retry time: its windows are one second. */
+const BUDGET_RETRY_MS = 1_000;
 
 /**
  * Limits of a reconciliation read: one attempt of at most 5 s (the next pass retries), last in
@@ -45,8 +54,9 @@ export async function reconcileDue(input: {
 
 /**
  * Reads one followed object (`read` throws the upstream error when it fails): a failure is
- * rescheduled with a longer gap; a 429 (the service's or the budget's) defers every read of
- * the object past its hint and answers false (stop the pass).
+ * rescheduled with a longer gap; the service's 429 also defers every read of the object past
+ * its hint; the budget's refusal defers them to its retry time and is no failure. Both answer
+ * false (stop the pass: the next read would meet the same refusal).
  *
  * @example
  * await readOne({ sql, target, watched, log, read: (t) => lane.run(() => this.readFollowed(t)) });
@@ -64,6 +74,16 @@ export async function readOne(input: {
     return true;
   } catch (error) {
     const at = Date.now();
+    if (error instanceof UpstreamError && error.code === GATE_REFUSAL) {
+      const retryAt = at + Math.max(1, error.retryAfterMs ?? BUDGET_RETRY_MS);
+      deferRead(sql, target, retryAt);
+      deferReads(sql, retryAt);
+      log.debug("reconcile.budget_deferred", {
+        kind: target.kind,
+        retryAfterMs: error.retryAfterMs ?? null,
+      });
+      return false;
+    }
     if (error instanceof UpstreamError && error.status === 429) {
       const notBefore = at + (error.retryAfterMs ?? 1_000);
       readFailed(sql, target, { now: at, notBefore, watched });

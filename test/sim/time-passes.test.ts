@@ -1,0 +1,51 @@
+/**
+ * The simulation's clock under load, made deterministic: while other histories' shoppers take
+ * every call of the deployment's budget, quiescence's forced reads are deferred (reconciliation
+ * yields). The history must still come to rest with every read made, not with the deferred
+ * ones taken for reads that found nothing new. Replays the interleaving of `npm test`'s seeds
+ * 122, 125, 130 (an invoice expires or fails, its delivery is lost) that only happened with six
+ * histories side by side (SIM-FINDINGS.md).
+ */
+import { expect, it } from "vitest";
+import { deploymentBudget } from "../worker/helpers.ts";
+import { act } from "./act.ts";
+import { SIM_BUDGET } from "./budget.ts";
+import { checkInvariants } from "./invariants.ts";
+import { quiesce } from "./quiesce.ts";
+import { Stats } from "./stats.ts";
+import { World } from "./world.ts";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Shoppers of other histories take every call of each budget window for `ms` (the budget then
+ * also keeps the window after each for them): no reconciliation read is granted meanwhile.
+ * Resolves once the first window is taken; `done` resolves when they stop.
+ */
+async function shoppersTakeTheBudget(ms: number): Promise<{ done: Promise<void> }> {
+  const until = Date.now() + ms;
+  const take = () =>
+    deploymentBudget().lease({ priority: "interactive", want: 100, ratePerSecond: SIM_BUDGET });
+  await take();
+  const done = (async () => {
+    while (Date.now() < until) {
+      await sleep(1000 - (Date.now() % 1000) + 2);
+      await take();
+    }
+  })();
+  return { done };
+}
+
+it("an expired invoice whose delivery was lost is read once the budget has a call again, while other histories' shoppers take every call", async () => {
+  const world = await World.open(122, "49.90", new Stats(), []);
+  await act(world, { k: "pay", action: "expire", share: 1, older: false });
+  await act(world, { k: "deliver", how: "lost", pick: 0, bg: false });
+  // Longer than quiescence's first two rounds: a round that reads nothing must not end it.
+  const shoppers = await shoppersTakeTheBudget(4_000);
+  await quiesce(world);
+  await shoppers.done;
+  const violations = await checkInvariants(world);
+  expect(violations, world.trace.join("\n")).toEqual([]);
+  const ledger = await world.snapshot();
+  expect(ledger.attempt.status).toBe("expired");
+});
