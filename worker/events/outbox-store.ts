@@ -110,6 +110,17 @@ export function backfillFeed(sql: SqlStorage, now: number): number {
   return missing.length;
 }
 
+/**
+ * True when the outbox holds a notification of `type` (queued, delivered or failed: rows are
+ * never deleted).
+ *
+ * @example
+ * outboxHas(sql, "order.paid"); // the order already told the merchant it is paid
+ */
+export function outboxHas(sql: SqlStorage, type: string): boolean {
+  return sql.exec("SELECT 1 FROM outbox WHERE type = ? LIMIT 1", type).toArray().length > 0;
+}
+
 /** Adds a notification to the outbox, due now; answers its view (pending). */
 export function enqueue(sql: SqlStorage, note: Notification, now: number): NotificationView {
   sql.exec(

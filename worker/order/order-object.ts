@@ -39,7 +39,7 @@ import { CATCH_UP_MS, LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot } from "../events/live-events.ts";
-import { enqueue, outboxRows } from "../events/outbox-store.ts";
+import { enqueue, outboxHas } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
@@ -63,6 +63,7 @@ import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/c
 import { createAttemptInvoice, type InvoiceOrder, isOrderIdTaken } from "./attempt-invoice.ts";
 import { newAttempt, withInvoiceFacts } from "./attempts.ts";
 import { applyInvoiceState } from "./ledger.ts";
+import { assertLedgerStep, assertOnePaid } from "./ledger-invariants.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { lockRefusal } from "./lock-refusal.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
@@ -452,15 +453,16 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const before = orderTotals(order, attemptsBefore, refunds, terms);
     const underpaidBefore = remainderBelowMinimum(attemptsBefore, before, terms);
     const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
+    const balance = {
+      status: attempt.status,
+      fiatAmount: attempt.fiatAmount,
+      cryptoApplied: attempt.cryptoApplied,
+      fiatApplied: attempt.fiatApplied,
+      fiatOverpaid: attempt.fiatOverpaid,
+      ended: attempt.ended,
+    };
     const effect = applyInvoiceState(
-      {
-        status: attempt.status,
-        fiatAmount: attempt.fiatAmount,
-        cryptoApplied: attempt.cryptoApplied,
-        fiatApplied: attempt.fiatApplied,
-        fiatOverpaid: attempt.fiatOverpaid,
-        ended: attempt.ended,
-      },
+      balance,
       {
         // This read's own facts: a stale read is refused by the ledger, not mixed with newer ones.
         status: invoice.status,
@@ -469,6 +471,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       },
       order.fiatDecimalPlaces,
     );
+    assertLedgerStep(balance, effect);
     const next: AttemptRow = { ...refreshed, ...effect.next };
     const unchanged =
       !effect.changed &&
@@ -515,9 +518,12 @@ export class OrderObject extends StoredObject implements OrderRpc {
       // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
       const hold = readHold(sql)?.reason ?? null;
       const withheld = hold === "partially_paid";
-      for (const note of notes) {
-        if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
-      }
+      const queued = notes.filter((note) => !(withheld && note.type === "order.paid"));
+      assertOnePaid(
+        outboxHas(sql, "order.paid"),
+        queued.map((note) => note.type),
+      );
+      for (const note of queued) enqueue(sql, note, Date.now());
       // Merchant's words: an answer that repeats the known status adds nothing to say.
       const detail =
         effect.changed || invoice.status === attempt.status
@@ -818,7 +824,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * Inside the caller's transaction; true when one was queued (the caller schedules the alarm).
    */
   #sendOwedPaid(now: string): boolean {
-    if (outboxRows(this.store.sql).some((n) => n.type === "order.paid")) return false;
+    if (outboxHas(this.store.sql, "order.paid")) return false;
     const order = this.store.order()!;
     const attempts = this.store.attempts();
     const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
@@ -835,6 +841,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
       after,
       now,
     });
+    assertOnePaid(
+      false,
+      notes.map((note) => note.type),
+    );
     for (const note of notes) enqueue(this.store.sql, note, Date.now());
     return notes.length > 0;
   }
