@@ -55,7 +55,6 @@ import {
   liveRefund,
   type RefundRecord,
   readRefunds,
-  upgradeRefunds,
   writeRefund,
 } from "../refunds/records.ts";
 import type { Invoice } from "../upstream/client.ts";
@@ -72,7 +71,7 @@ import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { type Claims, OrderSettings } from "./order-settings.ts";
 import { orderSummary } from "./order-summary.ts";
 import { refundFacts } from "./refund-facts.ts";
-import { ORDER_SCHEMA } from "./schema.ts";
+import { ORDER_MIGRATIONS, ORDER_SCHEMA } from "./schema.ts";
 import {
   buildSnapshot,
   orderTotals,
@@ -120,6 +119,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, {
       ddl: ORDER_SCHEMA,
+      migrations: ORDER_MIGRATIONS,
       marker: "order_info",
       notifier: "order",
       namespace: "ORDERS",
@@ -138,11 +138,6 @@ export class OrderObject extends StoredObject implements OrderRpc {
         console.log(JSON.stringify({ level: "warn", event: "index.backfill_failed", name }));
       }
     });
-  }
-
-  protected override ensureSchema(): void {
-    super.ensureSchema();
-    upgradeRefunds(this.ctx.storage.sql);
   }
 
   /**
