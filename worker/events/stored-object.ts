@@ -54,6 +54,7 @@ import type {
 } from "../reconciler/reconciler-rpc.ts";
 import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migrations.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
+import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
 import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
@@ -274,6 +275,25 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
     hub.broadcast(event.frame, event.snapshot.final);
     this.logger().debug(type, { ...fields, seq: event.snapshot.seq });
     return event.snapshot;
+  }
+
+  /** What the apply sequence needs of this object: its storage and the one alarm. */
+  readonly #applyHost: ApplyHost = {
+    storage: this.ctx.storage,
+    arm: () => this.armAlarm(),
+    wakeNow: () => this.scheduleAlarm(),
+  };
+
+  /**
+   * Runs one change through the one apply sequence (`apply-sequence.ts`: stale? → write,
+   * enqueue, append → publish → arm); answers the appended event, or null.
+   *
+   * @example
+   * await this.applyChange({ stale: false, record: () => admitRead(…), write: () => notes,
+   *   append: () => appendSnapshot(this.log, type, message, render) }, (e) => this.#publish(e));
+   */
+  protected applyChange<E>(change: Change<E>, publish: (event: E) => void): Promise<E | null> {
+    return applySequence(this.#applyHost, change, publish);
   }
 
   /**

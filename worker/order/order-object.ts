@@ -36,10 +36,12 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { CATCH_UP_MS, LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import type { Change } from "../events/apply-sequence.ts";
 import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot } from "../events/live-events.ts";
-import { enqueue, outboxHas } from "../events/outbox-store.ts";
+import type { Notification } from "../events/outbox.ts";
+import { outboxHas } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
@@ -411,7 +413,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const facts = invoiceFacts(invoice);
     const known = knownFacts(sql, "invoice", invoice.id);
     // Records this read and the next one's time, planned from the attempt as `row` leaves it.
-    const admit = (row: AttemptRow) =>
+    const admit = (row: AttemptRow) => {
       admitRead(
         sql,
         "invoice",
@@ -419,26 +421,33 @@ export class OrderObject extends StoredObject implements OrderRpc {
         facts,
         this.#plan(order, row, invoice.cryptoCurrencyCode),
       );
+    };
+    // A stale read records its facts only; the index learns the summary in the same write.
+    const recordOnly = () => {
+      admit(attempt);
+      this.#syncIndex();
+    };
     // A read showing terms a confirmed lock replaced, with no progress since, predates the lock.
     const lock = this.settings.lockFact(invoice.id);
     const undoes =
       known !== null && undoesLock("invoice", facts, paymentTerms(invoice), known, lock);
     if (known && (undoes || isOlder("invoice", facts, known))) {
       // A lagging read: it changes nothing (not even facts it would fill).
-      const event = this.ctx.storage.transactionSync(() => {
-        admit(attempt);
-        this.#syncIndex();
-        if (recording.quiet) return null;
-        const after = undoes
-          ? `${invoice.cryptoCurrencyCode}, since replaced by the shopper's choice`
-          : `${inWords(invoice.status)}, already ${inWords(known.status)}`;
-        return this.#append(
-          recording.type,
-          `${recording.message} (an out-of-date answer: ${after}; nothing changed)`,
-        );
+      const after = undoes
+        ? `${invoice.cryptoCurrencyCode}, since replaced by the shopper's choice`
+        : `${inWords(invoice.status)}, already ${inWords(known.status)}`;
+      return this.#commitRead(recording.type, {
+        stale: true,
+        record: recordOnly,
+        write: () => [],
+        append: () =>
+          recording.quiet
+            ? null
+            : this.#append(
+                recording.type,
+                `${recording.message} (an out-of-date answer: ${after}; nothing changed)`,
+              ),
       });
-      await this.armAlarm();
-      return event ? this.#publish(event, recording.type) : this.#snapshotAt(this.log.lastSeq());
     }
     const now = new Date().toISOString();
     // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
@@ -472,66 +481,80 @@ export class OrderObject extends StoredObject implements OrderRpc {
       !effect.changed &&
       JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
     if (recording.quiet && unchanged) {
-      this.ctx.storage.transactionSync(() => {
-        admit(attempt);
-        this.#syncIndex();
+      return this.#commitRead(recording.type, {
+        stale: true,
+        record: recordOnly,
+        write: () => [],
+        append: () => null,
       });
-      await this.armAlarm();
-      return this.#snapshotAt(this.log.lastSeq());
     }
     const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
-    const event = this.ctx.storage.transactionSync(() => {
-      this.store.saveAttempt(next);
-      admit(next);
-      if (effect.payment) {
-        this.store.insertPayment({
-          attempt: next.number,
-          status: next.status,
-          cryptoCode,
-          cryptoAmount: effect.payment.cryptoAmount,
-          fiatAmount: effect.payment.fiatAmount,
-          at: now,
+    let read: OrderRead | null = null;
+    return this.#commitRead(recording.type, {
+      stale: false,
+      record: () => admit(next),
+      write: () => {
+        this.store.saveAttempt(next);
+        if (effect.payment) {
+          this.store.insertPayment({
+            attempt: next.number,
+            status: next.status,
+            cryptoCode,
+            cryptoAmount: effect.payment.cryptoAmount,
+            fiatAmount: effect.payment.fiatAmount,
+            at: now,
+          });
+        }
+        const attemptsAfter = this.store.attempts();
+        const after = orderTotals(order, attemptsAfter, refunds, terms);
+        const underpaid = remainderBelowMinimum(attemptsAfter, after, terms);
+        const notes = notificationsFor({
+          order,
+          attempt: next,
+          previousStatus: attempt.status,
+          statusChanged: effect.changed && next.status !== attempt.status,
+          payment: effect.payment,
+          cryptoCurrencyCode: cryptoCode,
+          before,
+          after,
+          underpaid: underpaid && !underpaidBefore ? underpaid : null,
+          now,
         });
-      }
-      const attemptsAfter = this.store.attempts();
-      const after = orderTotals(order, attemptsAfter, refunds, terms);
-      const underpaid = remainderBelowMinimum(attemptsAfter, after, terms);
-      const notes = notificationsFor({
-        order,
-        attempt: next,
-        previousStatus: attempt.status,
-        statusChanged: effect.changed && next.status !== attempt.status,
-        payment: effect.payment,
-        cryptoCurrencyCode: cryptoCode,
-        before,
-        after,
-        underpaid: underpaid && !underpaidBefore ? underpaid : null,
-        now,
-      });
-      // A refund of the partial payment holds the order (quoted, not yet recorded): it may yet
-      // close the order, so `order.paid` waits for its fate. Recorded live, the order ends
-      // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
-      const hold = readHold(sql)?.reason ?? null;
-      const withheld = hold === "partially_paid";
-      const queued = notes.filter((note) => !(withheld && note.type === "order.paid"));
-      assertOnePaid(
-        outboxHas(sql, "order.paid"),
-        queued.map((note) => note.type),
-      );
-      for (const note of queued) enqueue(sql, note, Date.now());
-      // Merchant's words: an answer that repeats the known status adds nothing to say.
-      const detail =
-        effect.changed || invoice.status === attempt.status
-          ? recording.message
-          : `${recording.message} (the order keeps ${inWords(attempt.status)})`;
-      const read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
-      return { appended: this.#append(recording.type, detail, read), notify: notes.length > 0 };
+        // A refund of the partial payment holds the order (quoted, not yet recorded): it may
+        // yet close the order, so `order.paid` waits for its fate. Recorded live, the order
+        // ends `refunded` and the merchant never hears "paid"; released, `#owedPaid`
+        // sends it.
+        const hold = readHold(sql)?.reason ?? null;
+        const withheld = hold === "partially_paid";
+        const queued = notes.filter((note) => !(withheld && note.type === "order.paid"));
+        assertOnePaid(
+          outboxHas(sql, "order.paid"),
+          queued.map((note) => note.type),
+        );
+        read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
+        return queued;
+      },
+      append: () => {
+        // Merchant's words: an answer that repeats the known status adds nothing to say.
+        const detail =
+          effect.changed || invoice.status === attempt.status
+            ? recording.message
+            : `${recording.message} (the order keeps ${inWords(attempt.status)})`;
+        return this.#append(recording.type, detail, read ?? undefined);
+      },
     });
-    // Published before the await, so subscribers hear events in seq order.
-    const snapshot = this.#publish(event.appended, recording.type);
-    if (event.notify) await this.scheduleAlarm();
-    else await this.armAlarm();
-    return snapshot;
+  }
+
+  /**
+   * Runs a read's change through the one apply sequence (`events/apply-sequence.ts`) and
+   * answers the snapshot: the new event's, or the current one when nothing was appended.
+   */
+  async #commitRead(
+    type: string,
+    change: Change<Appended<CheckoutSnapshot>>,
+  ): Promise<CheckoutSnapshot> {
+    const event = await this.applyChange(change, (appended) => this.#publish(appended, type));
+    return event ? event.snapshot : this.#snapshotAt(this.log.lastSeq());
   }
 
   /** Reads a followed invoice from the service and applies it (alarm, inside the lane). */
@@ -796,34 +819,57 @@ export class OrderObject extends StoredObject implements OrderRpc {
   async #recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
     if (!this.hasSchema || !this.store.order()) return failure(404, "not_found", "No such order.");
     const now = new Date().toISOString();
-    let notified = false;
-    const event = this.ctx.storage.transactionSync(() => {
-      if (!writeRefund(this.store.sql, refund, now)) return null;
-      // A refund that failed or was cancelled returned nothing: the order takes payment again.
-      if (!isLive(refund) && releaseHold(this.store.sql, refund.orderId))
-        notified = this.#sendOwedPaid(now);
-      return this.#append(
-        "refund.status",
-        `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
-      );
+    let changed = false;
+    const event = await this.#commitChange("refund.status", {
+      write: () => {
+        changed = writeRefund(this.store.sql, refund, now);
+        // A refund that failed or was cancelled returned nothing: the order takes payment again.
+        const released = changed && !isLive(refund) && releaseHold(this.store.sql, refund.orderId);
+        return released ? this.#owedPaid(now) : [];
+      },
+      message: () =>
+        changed
+          ? `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`
+          : null,
     });
-    if (event) this.#publish(event, "refund.status");
-    if (notified) await this.scheduleAlarm();
     return success({ changed: event !== null });
+  }
+
+  /**
+   * A change the order makes itself (a refund recorded or abandoned) through the one apply
+   * sequence: `write` answers the notifications to queue, `message` the event's words (null:
+   * nothing changed, no event).
+   */
+  #commitChange(
+    type: string,
+    change: { write: () => readonly Notification[]; message: () => string | null },
+  ): Promise<Appended<CheckoutSnapshot> | null> {
+    return this.applyChange(
+      {
+        stale: false,
+        record: () => {},
+        write: change.write,
+        append: () => {
+          const message = change.message();
+          return message === null ? null : this.#append(type, message);
+        },
+      },
+      (event) => this.#publish(event, type),
+    );
   }
 
   /**
    * After a refund hold was released (the refund failed, was cancelled or never reached the
    * service): the order's one `order.paid`, if it is paid now and none was ever queued (it was
    * withheld while the hold lasted, or money landed while a live refund made it `refunded`).
-   * Inside the caller's transaction; true when one was queued (the caller schedules the alarm).
+   * Inside the caller's transaction; answers the notifications to queue (the sequence queues them).
    */
-  #sendOwedPaid(now: string): boolean {
-    if (outboxHas(this.store.sql, "order.paid")) return false;
+  #owedPaid(now: string): readonly Notification[] {
+    if (outboxHas(this.store.sql, "order.paid")) return [];
     const order = this.store.order()!;
     const attempts = this.store.attempts();
     const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
-    if (after.state !== "paid") return false;
+    if (after.state !== "paid") return [];
     const attempt = attempts[attempts.length - 1]!;
     const notes = notificationsFor({
       order,
@@ -840,8 +886,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       false,
       notes.map((note) => note.type),
     );
-    for (const note of notes) enqueue(this.store.sql, note, Date.now());
-    return notes.length > 0;
+    return notes;
   }
 
   /**
@@ -878,15 +923,15 @@ export class OrderObject extends StoredObject implements OrderRpc {
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
     return this.lane.run(async () => {
       if (!this.hasSchema) return failure(404, "not_found", "No such order.");
-      let notified = false;
-      const event = this.ctx.storage.transactionSync(() => {
-        if (!releaseHold(this.store.sql, orderId)) return null;
-        notified = this.#sendOwedPaid(new Date().toISOString());
+      let released = false;
+      const event = await this.#commitChange("refund.abandoned", {
+        write: () => {
+          released = releaseHold(this.store.sql, orderId);
+          return released ? this.#owedPaid(new Date().toISOString()) : [];
+        },
         // Watchers learn the hold ended (retry allowed again, or a paid state now final).
-        return this.#append("refund.abandoned", `refund ${orderId} never reached the service`);
+        message: () => (released ? `refund ${orderId} never reached the service` : null),
       });
-      if (event) this.#publish(event, "refund.abandoned");
-      if (notified) await this.scheduleAlarm();
       return success({ released: event !== null });
     });
   }
