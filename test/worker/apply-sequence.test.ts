@@ -43,7 +43,10 @@ describe("the apply sequence", () => {
             calls.push("write");
             return [notification("order.paid", "now", {})];
           },
-          append: () => (calls.push("append"), null),
+          append: () => {
+            calls.push("append");
+            return null;
+          },
         },
         () => void calls.push("publish"),
       );
