@@ -25,7 +25,7 @@ import type { PaymentMode } from "../config/mode-decision.ts";
 import { switchToHosted } from "../config/payment-mode.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import { afterLock, type Facts, isOlder, paymentTerms, undoesLock } from "../converge/facts.ts";
+import { afterLock, paymentTerms } from "../converge/facts.ts";
 import {
   admitRead,
   type Followed,
@@ -61,10 +61,10 @@ import {
 } from "../refunds/records.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+import { applyInvoiceRead, invoiceFacts, inWords, type Recording } from "./apply-invoice.ts";
 import { createAttemptInvoice, type InvoiceOrder, isOrderIdTaken } from "./attempt-invoice.ts";
-import { newAttempt, withInvoiceFacts } from "./attempts.ts";
-import { applyInvoiceState } from "./ledger.ts";
-import { assertLedgerStep, assertOnePaid } from "./ledger-invariants.ts";
+import { newAttempt } from "./attempts.ts";
+import { assertOnePaid } from "./ledger-invariants.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { lockRefusal } from "./lock-refusal.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
@@ -74,12 +74,7 @@ import { type Claims, OrderSettings } from "./order-settings.ts";
 import { orderSummary } from "./order-summary.ts";
 import { refundFacts } from "./refund-facts.ts";
 import { ORDER_MIGRATIONS, ORDER_SCHEMA } from "./schema.ts";
-import {
-  buildSnapshot,
-  orderTotals,
-  type PaymentTerms,
-  remainderBelowMinimum,
-} from "./snapshot.ts";
+import { buildSnapshot, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 
@@ -88,17 +83,6 @@ const ORDER_FEED_KEY = "order";
 
 /** Attempt orderIds a retry skips at most when the service holds them with other terms. */
 const MAX_ORDER_ID_SKIPS = 3;
-
-/** The progress facts of an invoice read (`converge/facts.ts`). */
-function invoiceFacts(invoice: Invoice): Facts {
-  return { status: invoice.status, received: invoice.cryptoAmountReceived ?? "0" };
-}
-
-/** How a change to an attempt is recorded: locks always log; webhooks and reads only on change. */
-type Recording = { type: string; message: string; quiet?: boolean };
-
-/** A status as the merchant reads it in the event log: `partially_paid` → "partially paid". */
-const inWords = (status: string) => status.replace(/_/g, " ");
 
 /** What an invoice apply read and computed inside its transaction, reused by its snapshot. */
 interface OrderRead {
@@ -393,12 +377,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Applies an authoritative invoice to its attempt, records payments and notifications, and
-   * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
-   *
-   * The read is first admitted against the invoice's known facts: an older read (lower status
-   * rank or less received) changes nothing. A `quiet` recording (reconciliation) appends an
-   * event only when something changed.
+   * Applies an authoritative invoice (`apply-invoice.ts` `applyInvoiceRead`: stale, or what it
+   * changes) through the one apply sequence, and answers the snapshot (the current one when
+   * nothing was appended). A `quiet` recording (reconciliation) appends an event only when
+   * something changed.
    */
   async #applyFacts(
     invoice: Invoice,
@@ -410,138 +392,61 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
     const currency = await this.#currencyOf(invoice, attempt, hint);
     const sql = this.store.sql;
-    const facts = invoiceFacts(invoice);
-    const known = knownFacts(sql, "invoice", invoice.id);
-    // Records this read and the next one's time, planned from the attempt as `row` leaves it.
-    const admit = (row: AttemptRow) => {
+    const refunds = readRefunds(sql);
+    const hold = readHold(sql)?.reason ?? null;
+    const state = {
+      order,
+      attempt,
+      attempts: this.store.attempts(),
+      refunds,
+      terms: this.#terms(),
+      known: knownFacts(sql, "invoice", invoice.id),
+      lock: this.settings.lockFact(invoice.id),
+      currency,
+      hold,
+      paidQueued: outboxHas(sql, "order.paid"),
+      now: new Date().toISOString(),
+    };
+    const read = applyInvoiceRead(state, invoice, recording);
+    // Records this read and the next one's time, planned from the attempt as the read leaves it.
+    const admit = (row: AttemptRow) =>
       admitRead(
         sql,
         "invoice",
         invoice.id,
-        facts,
+        invoiceFacts(invoice),
         this.#plan(order, row, invoice.cryptoCurrencyCode),
       );
-    };
-    // A stale read records its facts only; the index learns the summary in the same write.
-    const recordOnly = () => {
-      admit(attempt);
-      this.#syncIndex();
-    };
-    // A read showing terms a confirmed lock replaced, with no progress since, predates the lock.
-    const lock = this.settings.lockFact(invoice.id);
-    const undoes =
-      known !== null && undoesLock("invoice", facts, paymentTerms(invoice), known, lock);
-    if (known && (undoes || isOlder("invoice", facts, known))) {
-      // A lagging read: it changes nothing (not even facts it would fill).
-      const after = undoes
-        ? `${invoice.cryptoCurrencyCode}, since replaced by the shopper's choice`
-        : `${inWords(invoice.status)}, already ${inWords(known.status)}`;
+    if (read.kind === "stale") {
       return this.#commitRead(recording.type, {
         stale: true,
-        record: recordOnly,
+        // The index learns the summary in the same write.
+        record: () => {
+          admit(attempt);
+          this.#syncIndex();
+        },
         write: () => [],
-        append: () =>
-          recording.quiet
-            ? null
-            : this.#append(
-                recording.type,
-                `${recording.message} (an out-of-date answer: ${after}; nothing changed)`,
-              ),
+        append: () => (read.event === null ? null : this.#append(recording.type, read.event)),
       });
     }
-    const now = new Date().toISOString();
-    // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
-    const refunds = readRefunds(sql);
-    const terms = this.#terms();
-    const attemptsBefore = this.store.attempts();
-    const before = orderTotals(order, attemptsBefore, refunds, terms);
-    const underpaidBefore = remainderBelowMinimum(attemptsBefore, before, terms);
-    const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
-    const balance = {
-      status: attempt.status,
-      fiatAmount: attempt.fiatAmount,
-      cryptoApplied: attempt.cryptoApplied,
-      fiatApplied: attempt.fiatApplied,
-      fiatOverpaid: attempt.fiatOverpaid,
-      ended: attempt.ended,
-    };
-    const effect = applyInvoiceState(
-      balance,
-      {
-        // This read's own facts: a stale read is refused by the ledger, not mixed with newer ones.
-        status: invoice.status,
-        cryptoAmountExpected: refreshed.cryptoExpected,
-        cryptoAmountReceived: invoice.cryptoAmountReceived ?? attempt.cryptoReceived,
-      },
-      order.fiatDecimalPlaces,
-    );
-    assertLedgerStep(balance, effect);
-    const next: AttemptRow = { ...refreshed, ...effect.next };
-    const unchanged =
-      !effect.changed &&
-      JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
-    if (recording.quiet && unchanged) {
-      return this.#commitRead(recording.type, {
-        stale: true,
-        record: recordOnly,
-        write: () => [],
-        append: () => null,
-      });
-    }
-    const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
-    let read: OrderRead | null = null;
+    const { terms } = state;
     return this.#commitRead(recording.type, {
       stale: false,
-      record: () => admit(next),
+      record: () => admit(read.attempt),
       write: () => {
-        this.store.saveAttempt(next);
-        if (effect.payment) {
-          this.store.insertPayment({
-            attempt: next.number,
-            status: next.status,
-            cryptoCode,
-            cryptoAmount: effect.payment.cryptoAmount,
-            fiatAmount: effect.payment.fiatAmount,
-            at: now,
-          });
-        }
-        const attemptsAfter = this.store.attempts();
-        const after = orderTotals(order, attemptsAfter, refunds, terms);
-        const underpaid = remainderBelowMinimum(attemptsAfter, after, terms);
-        const notes = notificationsFor({
+        this.store.saveAttempt(read.attempt);
+        if (read.payment) this.store.insertPayment(read.payment);
+        return read.notifications;
+      },
+      append: () =>
+        this.#append(recording.type, read.event, {
           order,
-          attempt: next,
-          previousStatus: attempt.status,
-          statusChanged: effect.changed && next.status !== attempt.status,
-          payment: effect.payment,
-          cryptoCurrencyCode: cryptoCode,
-          before,
-          after,
-          underpaid: underpaid && !underpaidBefore ? underpaid : null,
-          now,
-        });
-        // A refund of the partial payment holds the order (quoted, not yet recorded): it may
-        // yet close the order, so `order.paid` waits for its fate. Recorded live, the order
-        // ends `refunded` and the merchant never hears "paid"; released, `#owedPaid`
-        // sends it.
-        const hold = readHold(sql)?.reason ?? null;
-        const withheld = hold === "partially_paid";
-        const queued = notes.filter((note) => !(withheld && note.type === "order.paid"));
-        assertOnePaid(
-          outboxHas(sql, "order.paid"),
-          queued.map((note) => note.type),
-        );
-        read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
-        return queued;
-      },
-      append: () => {
-        // Merchant's words: an answer that repeats the known status adds nothing to say.
-        const detail =
-          effect.changed || invoice.status === attempt.status
-            ? recording.message
-            : `${recording.message} (the order keeps ${inWords(attempt.status)})`;
-        return this.#append(recording.type, detail, read ?? undefined);
-      },
+          attempts: read.attempts,
+          refunds,
+          terms,
+          totals: read.totals,
+          hold,
+        }),
     });
   }
 
