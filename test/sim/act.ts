@@ -7,6 +7,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
+import { INVARIANT_BROKEN } from "../../worker/converge/invariant.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
@@ -28,7 +29,10 @@ export async function act(world: World, step: Step): Promise<void> {
   const started = Date.now();
   const run = perform(world, step)
     .catch((error: unknown) => {
-      world.note(`${step.k}: threw ${error instanceof Error ? error.message : String(error)}`);
+      const message = error instanceof Error ? error.message : String(error);
+      world.note(`${step.k}: threw ${message}`);
+      // A worker bug the worker asserted itself (`converge/invariant.ts`): never right.
+      if (message.includes(INVARIANT_BROKEN)) world.internalErrors.push(`${step.k}: ${message}`);
     })
     .finally(() => world.stats.time(`step:${step.k}`, started));
   if ("bg" in step && step.bg) world.background.push(run);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEPOSIT_SCHEMA } from "../../worker/deposit/store.ts";
+import { ORDER_SCHEMA } from "../../worker/order/schema.ts";
 import { PAYOUT_SCHEMA } from "../../worker/payout/store.ts";
 import {
   type Columns,
@@ -56,6 +57,68 @@ describe("storage/table", () => {
       "withdrawal_json TEXT",
       "created_at TEXT NOT NULL",
       "updated_at TEXT NOT NULL",
+    ]);
+  });
+
+  it("makes the order's tables as stored orders already have them", () => {
+    expect(columnsOf(ORDER_SCHEMA, "order_info")).toEqual([
+      "id INTEGER PRIMARY KEY CHECK (id = 1)",
+      "checkout_id TEXT NOT NULL",
+      "invoice_number TEXT NOT NULL",
+      "amount TEXT NOT NULL",
+      "currency TEXT NOT NULL",
+      "fiat_dp INTEGER NOT NULL",
+      "description TEXT",
+      "customer_id TEXT",
+      "return_url TEXT",
+      "refund_currency TEXT",
+      "refund_address TEXT",
+      "created_at TEXT NOT NULL",
+    ]);
+    expect(columnsOf(ORDER_SCHEMA, "attempts")).toEqual([
+      "number INTEGER PRIMARY KEY",
+      "order_id TEXT NOT NULL UNIQUE",
+      "invoice_id TEXT NOT NULL UNIQUE",
+      "fiat_amount TEXT NOT NULL",
+      "status TEXT NOT NULL",
+      "ended INTEGER NOT NULL DEFAULT 0",
+      "payment_page_url TEXT NOT NULL",
+      "expires_at TEXT",
+      "currency_json TEXT",
+      "crypto_expected TEXT",
+      "crypto_received TEXT NOT NULL DEFAULT '0'",
+      "address TEXT",
+      "lock_expires_at TEXT",
+      "crypto_applied TEXT NOT NULL DEFAULT '0'",
+      "fiat_applied TEXT NOT NULL DEFAULT '0'",
+      "fiat_overpaid TEXT NOT NULL DEFAULT '0'",
+      "settlement_json TEXT",
+      "updated_at TEXT NOT NULL",
+    ]);
+    expect(columnsOf(ORDER_SCHEMA, "payments")).toEqual([
+      "id INTEGER PRIMARY KEY AUTOINCREMENT",
+      "attempt INTEGER NOT NULL",
+      "status TEXT NOT NULL",
+      "crypto_code TEXT",
+      "crypto_amount TEXT NOT NULL",
+      "fiat_amount TEXT NOT NULL",
+      "at TEXT NOT NULL",
+    ]);
+    expect(columnsOf(ORDER_SCHEMA, "refunds")).toEqual([
+      "order_id TEXT PRIMARY KEY",
+      "number INTEGER NOT NULL",
+      "crypto_code TEXT NOT NULL",
+      "amount TEXT NOT NULL",
+      "status TEXT NOT NULL",
+      "withdrawal_id TEXT",
+      "updated_at TEXT NOT NULL",
+      "address TEXT",
+    ]);
+    expect(columnsOf(ORDER_SCHEMA, "refund_hold")).toEqual([
+      "id INTEGER PRIMARY KEY CHECK (id = 1)",
+      "order_id TEXT NOT NULL",
+      "reason TEXT NOT NULL",
+      "started_at TEXT NOT NULL",
     ]);
   });
 

@@ -10,7 +10,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { DepositSnapshot } from "../../worker/api/contract.ts";
-import { upgradeFollowed } from "../../worker/converge/followed.ts";
+import { FOLLOWED_MIGRATIONS } from "../../worker/converge/followed.ts";
+import { migrate } from "../../worker/storage/migrations.ts";
 import {
   type Delivery,
   deliver,
@@ -212,8 +213,9 @@ describe("objects followed before deliveries were stamped", () => {
     const rows = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
       const sql = state.storage.sql;
       sql.exec("ALTER TABLE upstream_objects DROP COLUMN acked_at"); // the table as it was
-      upgradeFollowed(sql);
-      upgradeFollowed(sql);
+      sql.exec("DELETE FROM schema_migrations"); // made before migrations were numbered
+      migrate(sql, [FOLLOWED_MIGRATIONS]);
+      migrate(sql, [FOLLOWED_MIGRATIONS]);
       return sql.exec("SELECT kind, status, acked_at FROM upstream_objects").toArray();
     });
     expect(rows).toEqual([{ kind: "invoice", status: "created", acked_at: null }]);

@@ -11,7 +11,8 @@ import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import { throttleKey } from "../../worker/events/throttle.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { REFUND_ADDRESS_WRITES } from "../../worker/refunds/address.ts";
-import { readRefunds, upgradeRefunds, writeRefund } from "../../worker/refunds/records.ts";
+import { REFUNDS_MIGRATIONS, readRefunds, writeRefund } from "../../worker/refunds/records.ts";
+import { migrate } from "../../worker/storage/migrations.ts";
 import {
   ledgerOf,
   merchant,
@@ -245,8 +246,9 @@ describe("objects made before refunds kept their address", () => {
         `INSERT INTO refunds (order_id, number, crypto_code, amount, status, withdrawal_id, updated_at)
          VALUES ('cc-old-refund', 1, 'TRX', '5', 'failed', 'wd_old', 'then')`,
       );
-      upgradeRefunds(sql);
-      upgradeRefunds(sql); // idempotent
+      sql.exec("DELETE FROM schema_migrations"); // made before migrations were numbered
+      migrate(sql, [REFUNDS_MIGRATIONS]);
+      migrate(sql, [REFUNDS_MIGRATIONS]); // idempotent
       const record = { number: 2, cryptoCurrencyCode: "TRX", amount: "6", withdrawalId: "wd_new" };
       writeRefund(
         sql,

@@ -35,6 +35,7 @@ import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { upstreamFailure } from "../outcome/upstream-failure.ts";
 import { covers, type Facts, isOlder } from "./facts.ts";
 import { followedState, hurryReads, knownFacts, recordAcked } from "./followed.ts";
+import { InvariantBroken } from "./invariant.ts";
 import { CATCH_UP_MS } from "./schedule.ts";
 import type { UpstreamKind } from "./status-rank.ts";
 
@@ -125,6 +126,8 @@ export async function applyDelivery<R>(input: {
       return answered;
     }
   } catch (error) {
+    // A bug is no busy service: a broken invariant fails the delivery loudly (500).
+    if (error instanceof InvariantBroken) throw error;
     hurryReads(sql, Date.now() + CATCH_UP_MS, { kind, id });
     const failed = upstreamFailure(error, logger);
     return failure(503, "service_busy", failed.ok ? "upstream unavailable" : failed.message);

@@ -14,6 +14,7 @@
  *
  * The alarm's time is the earliest `next_read_at` or outbox retry (`alarm-time.ts`).
  */
+import { addColumn, type MigrationTrack } from "../storage/migrations.ts";
 import { type Facts, isOlder } from "./facts.ts";
 import { FIRST_READ_MS, nextGap, nextReadAt } from "./schedule.ts";
 import type { UpstreamKind } from "./status-rank.ts";
@@ -39,18 +40,23 @@ CREATE INDEX IF NOT EXISTS upstream_objects_due ON upstream_objects (next_read_a
 type Row = Record<string, SqlStorageValue>;
 
 /**
- * Adds the `acked_at` column to an `upstream_objects` table made before it existed
- * (idempotent; existing rows get NULL: no delivery of theirs is superseded until a stamped one
- * is acknowledged, which is the rule they had).
+ * The followed table's numbered migrations (`storage/migrations.ts`). Step 1 adds `acked_at`
+ * to a table made before it existed: existing rows get NULL, so no delivery of theirs is
+ * superseded until a stamped one is acknowledged, which is the rule they had.
  *
  * @example
- * sql.exec(FOLLOWED_SCHEMA); upgradeFollowed(sql);
+ * migrate(sql, [FOLLOWED_MIGRATIONS]);
  */
-export function upgradeFollowed(sql: SqlStorage): void {
-  const columns = sql.exec<{ name: string }>("PRAGMA table_info(upstream_objects)").toArray();
-  if (!columns.some((c) => c.name === "acked_at"))
-    sql.exec("ALTER TABLE upstream_objects ADD COLUMN acked_at INTEGER");
-}
+export const FOLLOWED_MIGRATIONS: MigrationTrack = {
+  track: "followed",
+  steps: [
+    {
+      version: 1,
+      does: "adds acked_at (the newest acknowledged delivery's send time)",
+      up: (sql) => addColumn(sql, "upstream_objects", "acked_at", "INTEGER"),
+    },
+  ],
+};
 
 /** A followed object, as the alarm reads it. */
 export interface Followed {

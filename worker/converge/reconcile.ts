@@ -6,7 +6,8 @@
  *
  * Invariants:
  * - each read is admitted like a webhook's refetch (older than the known facts: no change);
- * - a failed read never fails the alarm: it is rescheduled with a longer gap;
+ * - a failed read never fails the alarm: it is rescheduled with a longer gap; a broken
+ *   invariant (`invariant.ts`) is no failed read: it is thrown on, so the alarm fails loudly;
  * - a 429 stops the pass and defers every read of the object past the service's
  *   `msBeforeNext` (each of them would be refused until then);
  * - a read the deployment's budget had no call for (`budget.exhausted`: reconciliation yields
@@ -20,6 +21,7 @@ import type { Logger } from "../http/log.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import { GATE_REFUSAL } from "../upstream/transport.ts";
 import { deferRead, deferReads, dueObjects, type Followed, readFailed } from "./followed.ts";
+import { InvariantBroken } from "./invariant.ts";
 
 /** Reads one alarm pass makes at most; the rest stay due and the alarm fires again at once. */
 export const MAX_READS_PER_PASS = 10;
@@ -73,6 +75,7 @@ export async function readOne(input: {
     await input.read(target);
     return true;
   } catch (error) {
+    if (error instanceof InvariantBroken) throw error;
     const at = Date.now();
     if (error instanceof UpstreamError && error.code === GATE_REFUSAL) {
       const retryAt = at + Math.max(1, error.retryAfterMs ?? BUDGET_RETRY_MS);

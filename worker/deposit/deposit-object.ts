@@ -21,7 +21,6 @@ import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot } from "../events/live-events.ts";
-import { enqueue } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { depositOrderId } from "../ids/upstream-order-id.ts";
@@ -155,25 +154,32 @@ export class DepositObject extends StoredObject implements DepositRpc {
     // The service may answer with a deposit that already moved on (its first answer was lost,
     // or this object was reset mid-create): the merchant hears that state as from `created`.
     const notes = depositNotifications(row, { status: "created", settlement: null }, now);
-    const event = this.ctx.storage.transactionSync(() => {
-      DEPOSIT_INFO.write(this.ctx.storage.sql, row);
-      for (const note of notes) enqueue(this.ctx.storage.sql, note, Date.now());
-      admitRead(
-        this.ctx.storage.sql,
-        "deposit",
-        row.depositId,
-        depositFacts(row.status, deposit),
-        this.#plan(row),
-      );
-      return this.#append(
-        row,
-        "deposit.created",
-        `deposit ${deposit.id} opened (service order ${orderId})`,
-      );
-    });
-    if (notes.length > 0) await this.scheduleAlarm();
-    else await this.armAlarm();
-    return success(this.#publish(event, "deposit.created"));
+    const sql = this.ctx.storage.sql;
+    const event = await this.applyChange(
+      {
+        stale: false,
+        record: () =>
+          admitRead(
+            sql,
+            "deposit",
+            row.depositId,
+            depositFacts(row.status, deposit),
+            this.#plan(row),
+          ),
+        write: () => {
+          DEPOSIT_INFO.write(sql, row);
+          return notes;
+        },
+        append: () =>
+          this.#append(
+            row,
+            "deposit.created",
+            `deposit ${deposit.id} opened (service order ${orderId})`,
+          ),
+      },
+      (appended) => this.#publish(appended, "deposit.created"),
+    );
+    return success(event!.snapshot);
   }
 
   /** The current snapshot, or 404 for an unknown top-up. */
@@ -246,15 +252,13 @@ export class DepositObject extends StoredObject implements DepositRpc {
     const older = known !== null && isOlder("deposit", facts, known);
     const statusMoves = !older && acceptsDepositStatus(row.status, incoming);
     const newSettlement = !older && deposit.settlement !== null && row.settlement === null;
-    if (!statusMoves && !newSettlement) {
-      admitRead(sql, "deposit", row.depositId, facts, this.#plan(row));
-      await this.armAlarm();
+    const stale = !statusMoves && !newSettlement;
+    if (stale) {
       this.logger().debug("deposit.unchanged", {
         topUpId: row.topUpId,
         status: row.status,
         incoming,
       });
-      return;
     }
     const now = new Date().toISOString();
     const next: DepositRow = {
@@ -265,22 +269,31 @@ export class DepositObject extends StoredObject implements DepositRpc {
       expiresAt: deposit.expiresAt ?? row.expiresAt,
       updatedAt: now,
     };
-    if (next.settlement && !settlementAgrees(settlementView(next.settlement), next.currency)) {
+    if (
+      !stale &&
+      next.settlement &&
+      !settlementAgrees(settlementView(next.settlement), next.currency)
+    ) {
       // The service is authoritative; a disagreement with the published rule is worth a look.
       this.logger().warn("deposit.settlement_unexpected", { topUpId: row.topUpId });
     }
-    const notes = depositNotifications(next, row, now);
-    const event = this.ctx.storage.transactionSync(() => {
-      DEPOSIT_INFO.write(sql, next);
-      // Planned with the new status: a final deposit is no longer read.
-      admitRead(sql, "deposit", row.depositId, facts, this.#plan(next));
-      for (const note of notes) enqueue(sql, note, Date.now());
-      return this.#append(next, "deposit.status", `${source}: ${row.orderId} is ${incoming}`);
-    });
-    // Published before the await, so subscribers hear events in seq order.
-    this.#publish(event, "deposit.status");
-    if (notes.length > 0) await this.scheduleAlarm();
-    else await this.armAlarm();
+    await this.applyChange(
+      {
+        stale,
+        // Planned with the new status: a final deposit is no longer read.
+        record: () =>
+          admitRead(sql, "deposit", row.depositId, facts, this.#plan(stale ? row : next)),
+        write: () => {
+          DEPOSIT_INFO.write(sql, next);
+          return depositNotifications(next, row, now);
+        },
+        append: () =>
+          stale
+            ? null
+            : this.#append(next, "deposit.status", `${source}: ${row.orderId} is ${incoming}`),
+      },
+      (appended) => this.#publish(appended, "deposit.status"),
+    );
   }
 
   /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */

@@ -14,12 +14,13 @@
  */
 import type { NotificationView } from "../api/merchant-ops.ts";
 import type { Logger } from "../http/log.ts";
+import { addColumn, type MigrationTrack } from "../storage/migrations.ts";
 import { feedPut } from "./index-feed.ts";
 import { backoffMs, MAX_ATTEMPTS, type Notification, postNotification } from "./outbox.ts";
 
 type Row = Record<string, SqlStorageValue>;
 
-/** DDL of the outbox (idempotent); `upgradeOutbox` adds newer columns to older tables. */
+/** DDL of the outbox (idempotent, the newest shape); `OUTBOX_MIGRATIONS` brings older ones. */
 export const OUTBOX_SCHEMA = `
 CREATE TABLE IF NOT EXISTS outbox (
   id TEXT PRIMARY KEY,
@@ -36,20 +37,28 @@ CREATE TABLE IF NOT EXISTS outbox (
 `;
 
 /**
- * Adds the columns later versions added to an outbox made earlier (run after the DDL).
+ * The outbox's numbered migrations (`storage/migrations.ts`): the columns later versions
+ * added to an outbox made earlier.
  *
  * @example
- * sql.exec(OUTBOX_SCHEMA); upgradeOutbox(sql);
+ * migrate(sql, [OUTBOX_MIGRATIONS]);
  */
-export function upgradeOutbox(sql: SqlStorage): void {
-  const columns = sql.exec<{ name: string }>("PRAGMA table_info(outbox)").toArray();
-  if (!columns.some((c) => c.name === "last_attempt_at"))
-    sql.exec("ALTER TABLE outbox ADD COLUMN last_attempt_at TEXT");
-  if (!columns.some((c) => c.name === "attempt_limit"))
-    sql.exec(
-      `ALTER TABLE outbox ADD COLUMN attempt_limit INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`,
-    );
-}
+export const OUTBOX_MIGRATIONS: MigrationTrack = {
+  track: "outbox",
+  steps: [
+    {
+      version: 1,
+      does: "adds last_attempt_at (when the last try was made)",
+      up: (sql) => addColumn(sql, "outbox", "last_attempt_at", "TEXT"),
+    },
+    {
+      version: 2,
+      does: "adds attempt_limit (where the current round of tries stops)",
+      up: (sql) =>
+        addColumn(sql, "outbox", "attempt_limit", `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`),
+    },
+  ],
+};
 
 /** What `last_status` means to the merchant: never a secret, never a response body. */
 function lastError(status: SqlStorageValue | undefined): string | null {
@@ -108,6 +117,17 @@ export function backfillFeed(sql: SqlStorage, now: number): number {
     .toArray();
   for (const { id } of missing) report(sql, id, now);
   return missing.length;
+}
+
+/**
+ * True when the outbox holds a notification of `type` (queued, delivered or failed: rows are
+ * never deleted).
+ *
+ * @example
+ * outboxHas(sql, "order.paid"); // the order already told the merchant it is paid
+ */
+export function outboxHas(sql: SqlStorage, type: string): boolean {
+  return sql.exec("SELECT 1 FROM outbox WHERE type = ? LIMIT 1", type).toArray().length > 0;
 }
 
 /** Adds a notification to the outbox, due now; answers its view (pending). */

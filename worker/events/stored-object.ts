@@ -13,7 +13,8 @@
  * - an object that never opened (a read of an unknown id) creates no storage: the schema is
  *   made by `ensureSchema()` in the call that creates the business object, and on later
  *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
- *   tables of newer versions), always under `blockConcurrencyWhile`;
+ *   tables of newer versions, and the numbered migrations not yet applied bring older tables
+ *   to the newest shape), always under `blockConcurrencyWhile`;
  * - one alarm per object, set to the earliest of the next outbox retry, the next index report
  *   and (without a reconciler binding) the next due reconciliation read (`armAlarm`), never
  *   later than any;
@@ -31,12 +32,12 @@ import { configLogger } from "../config/logger.ts";
 import { budgetKey, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type Delivery, type DeliveryOutcome } from "../converge/delivery.ts";
 import {
+  FOLLOWED_MIGRATIONS,
   FOLLOWED_SCHEMA,
   type Followed,
   followedRows,
   hurryReads,
   nextFollowedRead,
-  upgradeFollowed,
 } from "../converge/followed.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
@@ -51,7 +52,9 @@ import type {
   ListedRecord,
   Registration,
 } from "../reconciler/reconciler-rpc.ts";
+import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migrations.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
+import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
 import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
@@ -60,8 +63,8 @@ import {
   backfillFeed,
   deliverOutbox,
   nextOutboxAt,
+  OUTBOX_MIGRATIONS,
   redeliver,
-  upgradeOutbox,
 } from "./outbox-store.ts";
 import type { SseHub } from "./sse.ts";
 
@@ -75,7 +78,12 @@ export interface ObjectSchema {
   notifier: NotifierKind;
   /** The binding of this object's namespace (the reconciler calls it back through it). */
   namespace: FollowerNamespace;
+  /** The numbered migrations of the object's own tables (run after the shared tracks). */
+  migrations?: readonly MigrationTrack[];
 }
+
+/** Every object's shared tables' migrations: the outbox's, then the followed objects'. */
+const SHARED_MIGRATIONS: readonly MigrationTrack[] = [OUTBOX_MIGRATIONS, FOLLOWED_MIGRATIONS];
 
 export abstract class StoredObject extends DurableObject<Env> implements FollowerRpc {
   readonly log: EventLog;
@@ -108,11 +116,14 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
     return this.#hasSchema;
   }
 
-  /** Creates the tables (idempotent) and adds columns newer versions added to shared ones. */
+  /**
+   * Creates the tables (idempotent, the newest shape) and runs the numbered migrations this
+   * object has not applied yet (`storage/migrations.ts`): the shared tracks, then its own.
+   */
   protected ensureSchema(): void {
-    this.ctx.storage.sql.exec(this.#schema.ddl + FOLLOWED_SCHEMA);
-    upgradeFollowed(this.ctx.storage.sql);
-    upgradeOutbox(this.ctx.storage.sql);
+    const sql = this.ctx.storage.sql;
+    sql.exec(this.#schema.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA);
+    migrate(sql, [...SHARED_MIGRATIONS, ...(this.#schema.migrations ?? [])]);
     this.#hasSchema = true;
   }
 
@@ -264,6 +275,25 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
     hub.broadcast(event.frame, event.snapshot.final);
     this.logger().debug(type, { ...fields, seq: event.snapshot.seq });
     return event.snapshot;
+  }
+
+  /** What the apply sequence needs of this object: its storage and the one alarm. */
+  readonly #applyHost: ApplyHost = {
+    storage: this.ctx.storage,
+    arm: () => this.armAlarm(),
+    wakeNow: () => this.scheduleAlarm(),
+  };
+
+  /**
+   * Runs one change through the one apply sequence (`apply-sequence.ts`: stale? → write,
+   * enqueue, append → publish → arm); answers the appended event, or null.
+   *
+   * @example
+   * await this.applyChange({ stale: false, record: () => admitRead(…), write: () => notes,
+   *   append: () => appendSnapshot(this.log, type, message, render) }, (e) => this.#publish(e));
+   */
+  protected applyChange<E>(change: Change<E>, publish: (event: E) => void): Promise<E | null> {
+    return applySequence(this.#applyHost, change, publish);
   }
 
   /**

@@ -25,7 +25,7 @@ import type { PaymentMode } from "../config/mode-decision.ts";
 import { switchToHosted } from "../config/payment-mode.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import { afterLock, type Facts, isOlder, paymentTerms, undoesLock } from "../converge/facts.ts";
+import { afterLock, paymentTerms } from "../converge/facts.ts";
 import {
   admitRead,
   type Followed,
@@ -36,10 +36,12 @@ import {
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { CATCH_UP_MS, LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import type { Change } from "../events/apply-sequence.ts";
 import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
 import { appendSnapshot } from "../events/live-events.ts";
-import { enqueue, outboxRows } from "../events/outbox-store.ts";
+import type { Notification } from "../events/outbox.ts";
+import { outboxHas } from "../events/outbox-store.ts";
 import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
@@ -55,14 +57,14 @@ import {
   liveRefund,
   type RefundRecord,
   readRefunds,
-  upgradeRefunds,
   writeRefund,
 } from "../refunds/records.ts";
 import type { Invoice } from "../upstream/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+import { applyInvoiceRead, invoiceFacts, inWords, type Recording } from "./apply-invoice.ts";
 import { createAttemptInvoice, type InvoiceOrder, isOrderIdTaken } from "./attempt-invoice.ts";
-import { newAttempt, withInvoiceFacts } from "./attempts.ts";
-import { applyInvoiceState } from "./ledger.ts";
+import { newAttempt } from "./attempts.ts";
+import { assertOnePaid } from "./ledger-invariants.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { lockRefusal } from "./lock-refusal.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
@@ -71,13 +73,8 @@ import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { type Claims, OrderSettings } from "./order-settings.ts";
 import { orderSummary } from "./order-summary.ts";
 import { refundFacts } from "./refund-facts.ts";
-import { ORDER_SCHEMA } from "./schema.ts";
-import {
-  buildSnapshot,
-  orderTotals,
-  type PaymentTerms,
-  remainderBelowMinimum,
-} from "./snapshot.ts";
+import { ORDER_MIGRATIONS, ORDER_SCHEMA } from "./schema.ts";
+import { buildSnapshot, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 
@@ -86,17 +83,6 @@ const ORDER_FEED_KEY = "order";
 
 /** Attempt orderIds a retry skips at most when the service holds them with other terms. */
 const MAX_ORDER_ID_SKIPS = 3;
-
-/** The progress facts of an invoice read (`converge/facts.ts`). */
-function invoiceFacts(invoice: Invoice): Facts {
-  return { status: invoice.status, received: invoice.cryptoAmountReceived ?? "0" };
-}
-
-/** How a change to an attempt is recorded: locks always log; webhooks and reads only on change. */
-type Recording = { type: string; message: string; quiet?: boolean };
-
-/** A status as the merchant reads it in the event log: `partially_paid` → "partially paid". */
-const inWords = (status: string) => status.replace(/_/g, " ");
 
 /** What an invoice apply read and computed inside its transaction, reused by its snapshot. */
 interface OrderRead {
@@ -119,6 +105,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, {
       ddl: ORDER_SCHEMA,
+      migrations: ORDER_MIGRATIONS,
       marker: "order_info",
       notifier: "order",
       namespace: "ORDERS",
@@ -137,11 +124,6 @@ export class OrderObject extends StoredObject implements OrderRpc {
         console.log(JSON.stringify({ level: "warn", event: "index.backfill_failed", name }));
       }
     });
-  }
-
-  protected override ensureSchema(): void {
-    super.ensureSchema();
-    upgradeRefunds(this.ctx.storage.sql);
   }
 
   /**
@@ -395,12 +377,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Applies an authoritative invoice to its attempt, records payments and notifications, and
-   * publishes the new snapshot. Returns the snapshot (unchanged state still returns one).
-   *
-   * The read is first admitted against the invoice's known facts: an older read (lower status
-   * rank or less received) changes nothing. A `quiet` recording (reconciliation) appends an
-   * event only when something changed.
+   * Applies an authoritative invoice (`apply-invoice.ts` `applyInvoiceRead`: stale, or what it
+   * changes) through the one apply sequence, and answers the snapshot (the current one when
+   * nothing was appended). A `quiet` recording (reconciliation) appends an event only when
+   * something changed.
    */
   async #applyFacts(
     invoice: Invoice,
@@ -412,125 +392,74 @@ export class OrderObject extends StoredObject implements OrderRpc {
     if (!order || !attempt) throw new Error("applyFacts needs a known attempt");
     const currency = await this.#currencyOf(invoice, attempt, hint);
     const sql = this.store.sql;
-    const facts = invoiceFacts(invoice);
-    const known = knownFacts(sql, "invoice", invoice.id);
-    // Records this read and the next one's time, planned from the attempt as `row` leaves it.
+    const refunds = readRefunds(sql);
+    const hold = readHold(sql)?.reason ?? null;
+    const state = {
+      order,
+      attempt,
+      attempts: this.store.attempts(),
+      refunds,
+      terms: this.#terms(),
+      known: knownFacts(sql, "invoice", invoice.id),
+      lock: this.settings.lockFact(invoice.id),
+      currency,
+      hold,
+      paidQueued: outboxHas(sql, "order.paid"),
+      now: new Date().toISOString(),
+    };
+    const read = applyInvoiceRead(state, invoice, recording);
+    // Records this read and the next one's time, planned from the attempt as the read leaves it.
     const admit = (row: AttemptRow) =>
       admitRead(
         sql,
         "invoice",
         invoice.id,
-        facts,
+        invoiceFacts(invoice),
         this.#plan(order, row, invoice.cryptoCurrencyCode),
       );
-    // A read showing terms a confirmed lock replaced, with no progress since, predates the lock.
-    const lock = this.settings.lockFact(invoice.id);
-    const undoes =
-      known !== null && undoesLock("invoice", facts, paymentTerms(invoice), known, lock);
-    if (known && (undoes || isOlder("invoice", facts, known))) {
-      // A lagging read: it changes nothing (not even facts it would fill).
-      const event = this.ctx.storage.transactionSync(() => {
-        admit(attempt);
-        this.#syncIndex();
-        if (recording.quiet) return null;
-        const after = undoes
-          ? `${invoice.cryptoCurrencyCode}, since replaced by the shopper's choice`
-          : `${inWords(invoice.status)}, already ${inWords(known.status)}`;
-        return this.#append(
-          recording.type,
-          `${recording.message} (an out-of-date answer: ${after}; nothing changed)`,
-        );
+    if (read.kind === "stale") {
+      return this.#commitRead(recording.type, {
+        stale: true,
+        // The index learns the summary in the same write.
+        record: () => {
+          admit(attempt);
+          this.#syncIndex();
+        },
+        write: () => [],
+        append: () => (read.event === null ? null : this.#append(recording.type, read.event)),
       });
-      await this.armAlarm();
-      return event ? this.#publish(event, recording.type) : this.#snapshotAt(this.log.lastSeq());
     }
-    const now = new Date().toISOString();
-    // Totals with refunds: a refunded order reports `refunded`, and late money never "pays" it.
-    const refunds = readRefunds(sql);
-    const terms = this.#terms();
-    const attemptsBefore = this.store.attempts();
-    const before = orderTotals(order, attemptsBefore, refunds, terms);
-    const underpaidBefore = remainderBelowMinimum(attemptsBefore, before, terms);
-    const refreshed = withInvoiceFacts(attempt, invoice, currency, now);
-    const effect = applyInvoiceState(
-      {
-        status: attempt.status,
-        fiatAmount: attempt.fiatAmount,
-        cryptoApplied: attempt.cryptoApplied,
-        fiatApplied: attempt.fiatApplied,
-        fiatOverpaid: attempt.fiatOverpaid,
-        ended: attempt.ended,
+    const { terms } = state;
+    return this.#commitRead(recording.type, {
+      stale: false,
+      record: () => admit(read.attempt),
+      write: () => {
+        this.store.saveAttempt(read.attempt);
+        if (read.payment) this.store.insertPayment(read.payment);
+        return read.notifications;
       },
-      {
-        // This read's own facts: a stale read is refused by the ledger, not mixed with newer ones.
-        status: invoice.status,
-        cryptoAmountExpected: refreshed.cryptoExpected,
-        cryptoAmountReceived: invoice.cryptoAmountReceived ?? attempt.cryptoReceived,
-      },
-      order.fiatDecimalPlaces,
-    );
-    const next: AttemptRow = { ...refreshed, ...effect.next };
-    const unchanged =
-      !effect.changed &&
-      JSON.stringify({ ...next, updatedAt: "" }) === JSON.stringify({ ...attempt, updatedAt: "" });
-    if (recording.quiet && unchanged) {
-      this.ctx.storage.transactionSync(() => {
-        admit(attempt);
-        this.#syncIndex();
-      });
-      await this.armAlarm();
-      return this.#snapshotAt(this.log.lastSeq());
-    }
-    const cryptoCode = next.currency?.code ?? invoice.cryptoCurrencyCode;
-    const event = this.ctx.storage.transactionSync(() => {
-      this.store.saveAttempt(next);
-      admit(next);
-      if (effect.payment) {
-        this.store.insertPayment({
-          attempt: next.number,
-          status: next.status,
-          cryptoCode,
-          cryptoAmount: effect.payment.cryptoAmount,
-          fiatAmount: effect.payment.fiatAmount,
-          at: now,
-        });
-      }
-      const attemptsAfter = this.store.attempts();
-      const after = orderTotals(order, attemptsAfter, refunds, terms);
-      const underpaid = remainderBelowMinimum(attemptsAfter, after, terms);
-      const notes = notificationsFor({
-        order,
-        attempt: next,
-        previousStatus: attempt.status,
-        statusChanged: effect.changed && next.status !== attempt.status,
-        payment: effect.payment,
-        cryptoCurrencyCode: cryptoCode,
-        before,
-        after,
-        underpaid: underpaid && !underpaidBefore ? underpaid : null,
-        now,
-      });
-      // A refund of the partial payment holds the order (quoted, not yet recorded): it may yet
-      // close the order, so `order.paid` waits for its fate. Recorded live, the order ends
-      // `refunded` and the merchant never hears "paid"; released, `#sendOwedPaid` sends it.
-      const hold = readHold(sql)?.reason ?? null;
-      const withheld = hold === "partially_paid";
-      for (const note of notes) {
-        if (!(withheld && note.type === "order.paid")) enqueue(sql, note, Date.now());
-      }
-      // Merchant's words: an answer that repeats the known status adds nothing to say.
-      const detail =
-        effect.changed || invoice.status === attempt.status
-          ? recording.message
-          : `${recording.message} (the order keeps ${inWords(attempt.status)})`;
-      const read = { order, attempts: attemptsAfter, refunds, terms, totals: after, hold };
-      return { appended: this.#append(recording.type, detail, read), notify: notes.length > 0 };
+      append: () =>
+        this.#append(recording.type, read.event, {
+          order,
+          attempts: read.attempts,
+          refunds,
+          terms,
+          totals: read.totals,
+          hold,
+        }),
     });
-    // Published before the await, so subscribers hear events in seq order.
-    const snapshot = this.#publish(event.appended, recording.type);
-    if (event.notify) await this.scheduleAlarm();
-    else await this.armAlarm();
-    return snapshot;
+  }
+
+  /**
+   * Runs a read's change through the one apply sequence (`events/apply-sequence.ts`) and
+   * answers the snapshot: the new event's, or the current one when nothing was appended.
+   */
+  async #commitRead(
+    type: string,
+    change: Change<Appended<CheckoutSnapshot>>,
+  ): Promise<CheckoutSnapshot> {
+    const event = await this.applyChange(change, (appended) => this.#publish(appended, type));
+    return event ? event.snapshot : this.#snapshotAt(this.log.lastSeq());
   }
 
   /** Reads a followed invoice from the service and applies it (alarm, inside the lane). */
@@ -795,34 +724,57 @@ export class OrderObject extends StoredObject implements OrderRpc {
   async #recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
     if (!this.hasSchema || !this.store.order()) return failure(404, "not_found", "No such order.");
     const now = new Date().toISOString();
-    let notified = false;
-    const event = this.ctx.storage.transactionSync(() => {
-      if (!writeRefund(this.store.sql, refund, now)) return null;
-      // A refund that failed or was cancelled returned nothing: the order takes payment again.
-      if (!isLive(refund) && releaseHold(this.store.sql, refund.orderId))
-        notified = this.#sendOwedPaid(now);
-      return this.#append(
-        "refund.status",
-        `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`,
-      );
+    let changed = false;
+    const event = await this.#commitChange("refund.status", {
+      write: () => {
+        changed = writeRefund(this.store.sql, refund, now);
+        // A refund that failed or was cancelled returned nothing: the order takes payment again.
+        const released = changed && !isLive(refund) && releaseHold(this.store.sql, refund.orderId);
+        return released ? this.#owedPaid(now) : [];
+      },
+      message: () =>
+        changed
+          ? `refund ${refund.orderId}: ${refund.amount} ${refund.cryptoCurrencyCode} ${refund.status}`
+          : null,
     });
-    if (event) this.#publish(event, "refund.status");
-    if (notified) await this.scheduleAlarm();
     return success({ changed: event !== null });
+  }
+
+  /**
+   * A change the order makes itself (a refund recorded or abandoned) through the one apply
+   * sequence: `write` answers the notifications to queue, `message` the event's words (null:
+   * nothing changed, no event).
+   */
+  #commitChange(
+    type: string,
+    change: { write: () => readonly Notification[]; message: () => string | null },
+  ): Promise<Appended<CheckoutSnapshot> | null> {
+    return this.applyChange(
+      {
+        stale: false,
+        record: () => {},
+        write: change.write,
+        append: () => {
+          const message = change.message();
+          return message === null ? null : this.#append(type, message);
+        },
+      },
+      (event) => this.#publish(event, type),
+    );
   }
 
   /**
    * After a refund hold was released (the refund failed, was cancelled or never reached the
    * service): the order's one `order.paid`, if it is paid now and none was ever queued (it was
    * withheld while the hold lasted, or money landed while a live refund made it `refunded`).
-   * Inside the caller's transaction; true when one was queued (the caller schedules the alarm).
+   * Inside the caller's transaction; answers the notifications to queue (the sequence queues them).
    */
-  #sendOwedPaid(now: string): boolean {
-    if (outboxRows(this.store.sql).some((n) => n.type === "order.paid")) return false;
+  #owedPaid(now: string): readonly Notification[] {
+    if (outboxHas(this.store.sql, "order.paid")) return [];
     const order = this.store.order()!;
     const attempts = this.store.attempts();
     const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
-    if (after.state !== "paid") return false;
+    if (after.state !== "paid") return [];
     const attempt = attempts[attempts.length - 1]!;
     const notes = notificationsFor({
       order,
@@ -835,8 +787,11 @@ export class OrderObject extends StoredObject implements OrderRpc {
       after,
       now,
     });
-    for (const note of notes) enqueue(this.store.sql, note, Date.now());
-    return notes.length > 0;
+    assertOnePaid(
+      false,
+      notes.map((note) => note.type),
+    );
+    return notes;
   }
 
   /**
@@ -873,15 +828,15 @@ export class OrderObject extends StoredObject implements OrderRpc {
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
     return this.lane.run(async () => {
       if (!this.hasSchema) return failure(404, "not_found", "No such order.");
-      let notified = false;
-      const event = this.ctx.storage.transactionSync(() => {
-        if (!releaseHold(this.store.sql, orderId)) return null;
-        notified = this.#sendOwedPaid(new Date().toISOString());
+      let released = false;
+      const event = await this.#commitChange("refund.abandoned", {
+        write: () => {
+          released = releaseHold(this.store.sql, orderId);
+          return released ? this.#owedPaid(new Date().toISOString()) : [];
+        },
         // Watchers learn the hold ended (retry allowed again, or a paid state now final).
-        return this.#append("refund.abandoned", `refund ${orderId} never reached the service`);
+        message: () => (released ? `refund ${orderId} never reached the service` : null),
       });
-      if (event) this.#publish(event, "refund.abandoned");
-      if (notified) await this.scheduleAlarm();
       return success({ released: event !== null });
     });
   }

@@ -1,19 +1,21 @@
 /**
  * @module
- * Typed reads and writes of an order's SQLite tables, each described once as columns
- * (`storage/table.ts`). No business rules here: those live in `ledger.ts` and `status.ts`;
- * this file only maps rows.
+ * The order's own SQLite tables, each described once as columns (`storage/table.ts`): their
+ * DDL (`schema.ts`), reads and writes are all made from that description. No business rules
+ * here: those live in `ledger.ts` and `status.ts`; this file only maps rows.
  */
 import type { CryptoCurrency, InvoiceStatus } from "../api/contract.ts";
 import {
-  type Columns,
-  decodeRow,
   flag,
   integer,
   optionalJson,
   optionalText,
-  type Row,
+  primaryKey,
+  SingleRowTable,
+  Table,
   text,
+  unique,
+  withDefault,
   writeRow,
 } from "../storage/table.ts";
 
@@ -61,8 +63,13 @@ export interface PaymentRow {
   at: string;
 }
 
-/** `order_info` (one row, `id = 1`); the DDL of every table is in `schema.ts`. */
-const ORDER_INFO: Columns<OrderRow> = {
+/**
+ * `order_info`: the order itself (one row, `id = 1`).
+ *
+ * @example
+ * ORDER_INFO.read(sql)?.invoiceNumber;
+ */
+export const ORDER_INFO = new SingleRowTable<OrderRow>("order_info", {
   checkoutId: text("checkout_id"),
   invoiceNumber: text("invoice_number"),
   amount: text("amount"),
@@ -74,13 +81,19 @@ const ORDER_INFO: Columns<OrderRow> = {
   refundCurrency: optionalText("refund_currency"),
   refundAddress: optionalText("refund_address"),
   createdAt: text("created_at"),
-};
+});
 
-/** `attempts`: one row per upstream invoice, keyed by the attempt's number. */
-const ATTEMPTS: Columns<AttemptRow> = {
-  number: integer("number"),
-  orderId: text("order_id"),
-  invoiceId: text("invoice_id"),
+/**
+ * `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …), keyed by the
+ * attempt's number.
+ *
+ * @example
+ * ATTEMPTS.select(sql, "ORDER BY number");
+ */
+export const ATTEMPTS = new Table<AttemptRow>("attempts", {
+  number: primaryKey(integer("number")),
+  orderId: unique(text("order_id")),
+  invoiceId: unique(text("invoice_id")),
   fiatAmount: text("fiat_amount"),
   status: text<InvoiceStatus>("status"),
   ended: flag("ended"),
@@ -88,25 +101,34 @@ const ATTEMPTS: Columns<AttemptRow> = {
   expiresAt: optionalText("expires_at"),
   currency: optionalJson<CryptoCurrency>("currency_json"),
   cryptoExpected: optionalText("crypto_expected"),
-  cryptoReceived: text("crypto_received"),
+  cryptoReceived: withDefault(text("crypto_received"), "'0'"),
   address: optionalText("address"),
   lockExpiresAt: optionalText("lock_expires_at"),
-  cryptoApplied: text("crypto_applied"),
-  fiatApplied: text("fiat_applied"),
-  fiatOverpaid: text("fiat_overpaid"),
+  cryptoApplied: withDefault(text("crypto_applied"), "'0'"),
+  fiatApplied: withDefault(text("fiat_applied"), "'0'"),
+  fiatOverpaid: withDefault(text("fiat_overpaid"), "'0'"),
   settlement: optionalJson<Record<string, unknown>>("settlement_json"),
   updatedAt: text("updated_at"),
-};
+});
 
-/** `payments`: money applied to the order, append-only (its own `id` orders it). */
-const PAYMENTS: Columns<PaymentRow> = {
-  attempt: integer("attempt"),
-  status: text("status"),
-  cryptoCode: optionalText("crypto_code"),
-  cryptoAmount: text("crypto_amount"),
-  fiatAmount: text("fiat_amount"),
-  at: text("at"),
-};
+/**
+ * `payments`: money applied to the order, append-only (its own `id` orders it).
+ *
+ * @example
+ * PAYMENTS.select(sql, "ORDER BY id");
+ */
+export const PAYMENTS = new Table<PaymentRow>(
+  "payments",
+  {
+    attempt: integer("attempt"),
+    status: text("status"),
+    cryptoCode: optionalText("crypto_code"),
+    cryptoAmount: text("crypto_amount"),
+    fiatAmount: text("fiat_amount"),
+    at: text("at"),
+  },
+  ["id INTEGER PRIMARY KEY AUTOINCREMENT"],
+);
 
 /** Row access for one order. */
 export class OrderStore {
@@ -115,21 +137,13 @@ export class OrderStore {
     this.sql = sql;
   }
 
-  #attempts(query: string, ...binds: SqlStorageValue[]): AttemptRow[] {
-    return this.sql
-      .exec<Row>(`SELECT * FROM attempts ${query}`, ...binds)
-      .toArray()
-      .map((r) => decodeRow(ATTEMPTS, r));
-  }
-
   order(): OrderRow | null {
-    const r = this.sql.exec<Row>("SELECT * FROM order_info WHERE id = 1").toArray()[0];
-    return r ? decodeRow(ORDER_INFO, r) : null;
+    return ORDER_INFO.read(this.sql);
   }
 
   /** Inserts the order's row (a second insert throws: the caller checks `order()` first). */
   insertOrder(o: OrderRow): void {
-    writeRow(this.sql, "INSERT", "order_info", ORDER_INFO, o, { id: 1 });
+    writeRow(this.sql, "INSERT", ORDER_INFO.name, ORDER_INFO.columns, o, { id: 1 });
   }
 
   setRefundAddress(currency: string, address: string): void {
@@ -141,30 +155,27 @@ export class OrderStore {
   }
 
   attempts(): AttemptRow[] {
-    return this.#attempts("ORDER BY number");
+    return ATTEMPTS.select(this.sql, "ORDER BY number");
   }
 
   currentAttempt(): AttemptRow | null {
-    return this.#attempts("ORDER BY number DESC LIMIT 1")[0] ?? null;
+    return ATTEMPTS.select(this.sql, "ORDER BY number DESC LIMIT 1")[0] ?? null;
   }
 
   attemptByInvoiceId(invoiceId: string): AttemptRow | null {
-    return this.#attempts("WHERE invoice_id = ?", invoiceId)[0] ?? null;
+    return ATTEMPTS.select(this.sql, "WHERE invoice_id = ?", invoiceId)[0] ?? null;
   }
 
   /** Inserts or replaces an attempt row (the whole row is always written). */
   saveAttempt(a: AttemptRow): void {
-    writeRow(this.sql, "INSERT OR REPLACE", "attempts", ATTEMPTS, a);
+    ATTEMPTS.write(this.sql, "INSERT OR REPLACE", a);
   }
 
   insertPayment(p: PaymentRow): void {
-    writeRow(this.sql, "INSERT", "payments", PAYMENTS, p);
+    PAYMENTS.write(this.sql, "INSERT", p);
   }
 
   payments(): PaymentRow[] {
-    return this.sql
-      .exec<Row>("SELECT * FROM payments ORDER BY id")
-      .toArray()
-      .map((r) => decodeRow(PAYMENTS, r));
+    return PAYMENTS.select(this.sql, "ORDER BY id");
   }
 }

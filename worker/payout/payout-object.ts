@@ -33,7 +33,6 @@ import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
 import { admitRead, type Followed, forgetFollowed, knownFacts } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { enqueue } from "../events/outbox-store.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp } from "../money/decimal.ts";
@@ -133,8 +132,9 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
   }
 
   /**
-   * Writes the row, its event and (on a status change) the merchant notification, atomically;
-   * then, once that committed, sets the outbox alarm (awaited: the caller answers only after).
+   * Writes the row, its event and (on a status change) the merchant notification, atomically,
+   * through the one apply sequence; then arms the alarm (now when a notification was queued;
+   * awaited: the caller answers only after).
    */
   async #save(
     next: PayoutRow,
@@ -143,14 +143,22 @@ export class PayoutObject extends StoredObject implements PayoutRpc {
     message: string,
   ): Promise<PayoutRow> {
     const now = new Date().toISOString();
-    const notify = previous !== null && previous.status !== next.status;
-    this.ctx.storage.transactionSync(() => {
-      writePayout(this.ctx.storage.sql, next);
-      if (notify)
-        enqueue(this.ctx.storage.sql, payoutNotification(next, previous.status, now), Date.now());
-      this.log.append(type, message, () => JSON.stringify(payoutView(next)), now);
-    });
-    if (notify) await this.scheduleAlarm();
+    const sql = this.ctx.storage.sql;
+    await this.applyChange(
+      {
+        stale: false,
+        // The withdrawal's facts are recorded by `#follow`, apart from the payout's row.
+        record: () => {},
+        write: () => {
+          writePayout(sql, next);
+          const moved = previous !== null && previous.status !== next.status;
+          return moved ? [payoutNotification(next, previous.status, now)] : [];
+        },
+        append: () => this.log.append(type, message, () => JSON.stringify(payoutView(next)), now),
+      },
+      // Nobody watches a payout live: its events are the merchant's log.
+      () => {},
+    );
     this.logger().debug(type, { orderId: next.orderId, status: next.status });
     return next;
   }

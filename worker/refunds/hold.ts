@@ -16,6 +16,7 @@
  */
 import { refundNumber, refundOrderId } from "../ids/upstream-order-id.ts";
 import { type Outcome, success } from "../outcome/outcome.ts";
+import { SingleRowTable, text } from "../storage/table.ts";
 import { type RefundFacts, type RefundPlan, refundPlan } from "./plan.ts";
 import { isLive, type RefundReason, type RefundRecord, readRefunds } from "./records.ts";
 
@@ -34,7 +35,17 @@ export type RefundStart =
   | { kind: "live"; refund: RefundRecord }
   | { kind: "held"; orderId: string; plan: RefundPlan; resumed: boolean };
 
-type Row = Record<string, SqlStorageValue>;
+/**
+ * The order's `refund_hold` table (one row), described once (`storage/table.ts`).
+ *
+ * @example
+ * sql.exec(REFUND_HOLD.ddl);
+ */
+export const REFUND_HOLD = new SingleRowTable<RefundHold>("refund_hold", {
+  orderId: text("order_id"),
+  reason: text<RefundReason>("reason"),
+  startedAt: text("started_at"),
+});
 
 /**
  * The order's refund hold, or null.
@@ -43,14 +54,7 @@ type Row = Record<string, SqlStorageValue>;
  * readHold(sql)?.orderId; // "cc-1001-refund"
  */
 export function readHold(sql: SqlStorage): RefundHold | null {
-  const r = sql.exec<Row>("SELECT * FROM refund_hold WHERE id = 1").toArray()[0];
-  return r
-    ? {
-        orderId: String(r.order_id),
-        reason: String(r.reason) as RefundReason,
-        startedAt: String(r.started_at),
-      }
-    : null;
+  return REFUND_HOLD.read(sql);
 }
 
 /**
@@ -78,12 +82,7 @@ export function takeHold(
   }
   const last = readRefunds(sql).reduce((n, r) => Math.max(n, refundNumber(r.orderId) ?? 0), 0);
   const orderId = refundOrderId(order.prefix, order.invoiceNumber, last + 1);
-  sql.exec(
-    "INSERT OR REPLACE INTO refund_hold (id, order_id, reason, started_at) VALUES (1, ?, ?, ?)",
-    orderId,
-    plan.value.reason,
-    now,
-  );
+  REFUND_HOLD.write(sql, { orderId, reason: plan.value.reason, startedAt: now });
   return success({ kind: "held", orderId, plan: plan.value, resumed: false });
 }
 

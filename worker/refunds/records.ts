@@ -19,6 +19,16 @@
  */
 import type { OrderState, RefundView, WithdrawalStatus } from "../api/contract.ts";
 import { isFinalAtService, statusRank } from "../converge/status-rank.ts";
+import { addColumn, type MigrationTrack } from "../storage/migrations.ts";
+import {
+  decodeRow,
+  integer,
+  optionalText,
+  primaryKey,
+  type Row,
+  Table,
+  text,
+} from "../storage/table.ts";
 
 /** What the payout side reports about one committed refund. */
 export interface RefundRecord {
@@ -46,7 +56,26 @@ export type RefundReason = "overpaid" | "partially_paid";
 export const isLive = (r: { status: WithdrawalStatus }) =>
   r.status !== "failed" && r.status !== "cancelled";
 
-type Row = Record<string, SqlStorageValue>;
+/** A row of `refunds`: the record as stored (its `reason` is the hold's), and when it changed. */
+type RefundRow = Omit<RefundRecord, "reason"> & { updatedAt: string };
+
+/**
+ * The order's `refunds` table, described once (`storage/table.ts`); `address` came last, added
+ * to older objects by `REFUNDS_MIGRATIONS`.
+ *
+ * @example
+ * sql.exec(REFUNDS.ddl);
+ */
+export const REFUNDS = new Table<RefundRow>("refunds", {
+  orderId: primaryKey(text("order_id")),
+  number: integer("number"),
+  cryptoCurrencyCode: text("crypto_code"),
+  amount: text("amount"),
+  status: text<WithdrawalStatus>("status"),
+  withdrawalId: optionalText("withdrawal_id"),
+  updatedAt: text("updated_at"),
+  address: optionalText("address"),
+});
 
 /**
  * Every refund of the order, oldest first.
@@ -61,16 +90,10 @@ export function readRefunds(sql: SqlStorage): RefundRecord[] {
         LEFT JOIN refund_hold h ON h.order_id = r.order_id ORDER BY r.number`,
     )
     .toArray()
-    .map((r) => ({
-      orderId: String(r.order_id),
-      number: Number(r.number),
-      cryptoCurrencyCode: String(r.crypto_code),
-      amount: String(r.amount),
-      status: String(r.status) as WithdrawalStatus,
-      withdrawalId: r.withdrawal_id === null ? null : String(r.withdrawal_id),
-      address: r.address === null || r.address === undefined ? null : String(r.address),
-      reason: r.reason === null ? null : (String(r.reason) as RefundReason),
-    }));
+    .map((r) => {
+      const { updatedAt: _, ...record } = decodeRow(REFUNDS.columns, r);
+      return { ...record, reason: r.reason === null ? null : (String(r.reason) as RefundReason) };
+    });
 }
 
 /**
@@ -101,18 +124,16 @@ export function writeRefund(sql: SqlStorage, r: RefundRecord, now: string): bool
       !isFinalAtService("withdrawal", existing.status);
     if (!forward) return false;
   }
-  sql.exec(
-    `INSERT OR REPLACE INTO refunds (order_id, number, crypto_code, amount, status, withdrawal_id,
-      updated_at, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    r.orderId,
-    r.number,
-    existing?.cryptoCurrencyCode ?? r.cryptoCurrencyCode,
-    existing?.amount ?? r.amount,
-    r.status,
-    existing?.withdrawalId ?? r.withdrawalId ?? null,
-    now,
-    existing?.address ?? r.address ?? null,
-  );
+  REFUNDS.write(sql, "INSERT OR REPLACE", {
+    orderId: r.orderId,
+    number: r.number,
+    cryptoCurrencyCode: existing?.cryptoCurrencyCode ?? r.cryptoCurrencyCode,
+    amount: existing?.amount ?? r.amount,
+    status: r.status,
+    withdrawalId: existing?.withdrawalId ?? r.withdrawalId ?? null,
+    updatedAt: now,
+    address: existing?.address ?? r.address ?? null,
+  });
   return true;
 }
 
@@ -155,13 +176,19 @@ export function refundLedgerViews(refunds: readonly RefundRecord[]) {
 }
 
 /**
- * Adds the `address` column to a `refunds` table made before it existed (idempotent).
+ * The `refunds` table's numbered migrations (`storage/migrations.ts`). Step 1 adds `address`
+ * to a table made before refunds kept where the money went (existing rows: null).
  *
  * @example
- * upgradeRefunds(ctx.storage.sql); // after the schema's CREATE TABLE IF NOT EXISTS
+ * migrate(sql, [REFUNDS_MIGRATIONS]);
  */
-export function upgradeRefunds(sql: SqlStorage): void {
-  const columns = sql.exec<{ name: string }>("PRAGMA table_info(refunds)").toArray();
-  if (!columns.some((c) => c.name === "address"))
-    sql.exec("ALTER TABLE refunds ADD COLUMN address TEXT");
-}
+export const REFUNDS_MIGRATIONS: MigrationTrack = {
+  track: "refunds",
+  steps: [
+    {
+      version: 1,
+      does: "adds address (where the refund was paid)",
+      up: (sql) => addColumn(sql, "refunds", "address", "TEXT"),
+    },
+  ],
+};

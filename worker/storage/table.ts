@@ -84,7 +84,91 @@ export function optionalJson<T>(name: string): Column<T | null> {
   };
 }
 
+/**
+ * The column as the table's primary key (`TEXT PRIMARY KEY`, `INTEGER PRIMARY KEY`: for an
+ * integer, SQLite's rowid).
+ *
+ * @example
+ * const number = primaryKey(integer("number"));
+ */
+export function primaryKey<T>(column: Column<T>): Column<T> {
+  return { ...column, sql: `${column.sql.replace(" NOT NULL", "")} PRIMARY KEY` };
+}
+
+/**
+ * The column with a `UNIQUE` constraint.
+ *
+ * @example
+ * const invoiceId = unique(text("invoice_id"));
+ */
+export function unique<T>(column: Column<T>): Column<T> {
+  return { ...column, sql: `${column.sql} UNIQUE` };
+}
+
+/**
+ * The column with a default for rows written without it (an SQL literal, e.g. `'0'`).
+ *
+ * @example
+ * const received = withDefault(text("crypto_received"), "'0'");
+ */
+export function withDefault<T>(column: Column<T>, literal: string): Column<T> {
+  return { ...column, sql: `${column.sql} DEFAULT ${literal}` };
+}
+
 const list = <T>(columns: Columns<T>) => Object.values(columns) as Column<unknown>[];
+
+/**
+ * A table's DDL (idempotent): the `head` lines (columns the row type does not carry, such as a
+ * one-row table's `id`), then one line per described column, in the description's order.
+ *
+ * @example
+ * tableDdl("payments", PAYMENT, ["id INTEGER PRIMARY KEY AUTOINCREMENT"]);
+ */
+export function tableDdl<T>(name: string, columns: Columns<T>, head: readonly string[] = []) {
+  const lines = [...head, ...list(columns).map((c) => `${c.name} ${c.sql}`)];
+  return `
+CREATE TABLE IF NOT EXISTS ${name} (
+${lines.map((line) => `  ${line}`).join(",\n")}
+);`;
+}
+
+/**
+ * A table of many rows, described once; `head` names columns the row type does not carry (an
+ * `AUTOINCREMENT` id).
+ *
+ * @example
+ * const PAYMENTS = new Table<PaymentRow>("payments", { … }, ["id INTEGER PRIMARY KEY AUTOINCREMENT"]);
+ * sql.exec(PAYMENTS.ddl);
+ */
+export class Table<T> {
+  readonly name: string;
+  readonly columns: Columns<T>;
+  readonly head: readonly string[];
+
+  constructor(name: string, columns: Columns<T>, head: readonly string[] = []) {
+    this.name = name;
+    this.columns = columns;
+    this.head = head;
+  }
+
+  /** The table's DDL (idempotent). */
+  get ddl(): string {
+    return tableDdl(this.name, this.columns, this.head);
+  }
+
+  /** The rows a clause selects (`WHERE …`, `ORDER BY …`, with its binds), decoded. */
+  select(sql: SqlStorage, clause = "", ...binds: SqlStorageValue[]): T[] {
+    return sql
+      .exec<Row>(`SELECT * FROM ${this.name} ${clause}`, ...binds)
+      .toArray()
+      .map((r) => decodeRow(this.columns, r));
+  }
+
+  /** Writes one row: `INSERT` (a duplicate key throws) or `INSERT OR REPLACE`. */
+  write(sql: SqlStorage, verb: "INSERT" | "INSERT OR REPLACE", row: T): void {
+    writeRow(sql, verb, this.name, this.columns, row);
+  }
+}
 
 /**
  * The typed row of one SQLite row.
@@ -147,12 +231,7 @@ export class SingleRowTable<T> {
 
   /** The table's DDL (idempotent). */
   get ddl(): string {
-    const lines = list(this.columns).map((c) => `  ${c.name} ${c.sql}`);
-    return `
-CREATE TABLE IF NOT EXISTS ${this.name} (
-  id INTEGER PRIMARY KEY CHECK (id = 1),
-${lines.join(",\n")}
-);`;
+    return tableDdl(this.name, this.columns, ["id INTEGER PRIMARY KEY CHECK (id = 1)"]);
   }
 
   /** The row, or null before it was first written. */

@@ -1,0 +1,108 @@
+/**
+ * Numbered migrations (`worker/storage/migrations.ts`): an order object stored on the old
+ * shape (before `schema_migrations`, before the columns later versions added) is brought to
+ * the newest shape on its next start and keeps its rows; `migrate` runs each step once, in
+ * order, and refuses a track whose steps are misnumbered.
+ */
+import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { appliedVersions, type MigrationTrack, migrate } from "../../worker/storage/migrations.ts";
+import { ledgerOf, openCheckout, uniqueSub } from "./helpers.ts";
+
+type Columns = Record<string, string[]>;
+
+/** The column names of the tables later versions changed. */
+function columnsOf(sql: SqlStorage): Columns {
+  const out: Columns = {};
+  for (const table of ["refunds", "outbox", "upstream_objects"]) {
+    out[table] = sql
+      .exec<{ name: string }>(`PRAGMA table_info(${table})`)
+      .toArray()
+      .map((c) => String(c.name));
+  }
+  return out;
+}
+
+describe("an order object stored on the old shape", () => {
+  it("is migrated on its next start: the added columns, every track's number, its rows kept", async () => {
+    const sub = uniqueSub("mig-old");
+    const { body } = await openCheckout({ sub });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const newest = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      const columns = columnsOf(sql);
+      // The tables as objects made before these versions hold them.
+      sql.exec("ALTER TABLE refunds DROP COLUMN address");
+      sql.exec("ALTER TABLE outbox DROP COLUMN last_attempt_at");
+      sql.exec("ALTER TABLE outbox DROP COLUMN attempt_limit");
+      sql.exec("ALTER TABLE upstream_objects DROP COLUMN acked_at");
+      sql.exec("DROP TABLE schema_migrations");
+      sql.exec(
+        `INSERT INTO refunds (order_id, number, crypto_code, amount, status, withdrawal_id, updated_at)
+         VALUES ('cc-old-refund', 1, 'TRX', '5', 'failed', 'wd_old', 'then')`,
+      );
+      return columns;
+    });
+    const before = await ledgerOf(sub);
+    await evictDurableObject(stub);
+
+    const after = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      return {
+        columns: columnsOf(sql),
+        versions: Object.fromEntries(appliedVersions(sql)),
+        refunds: sql.exec("SELECT order_id, address FROM refunds").toArray(),
+      };
+    });
+    expect(after.columns).toEqual(newest);
+    expect(after.versions).toEqual({ outbox: 2, followed: 1, refunds: 1 });
+    expect(after.refunds).toEqual([{ order_id: "cc-old-refund", address: null }]);
+    const ledger = await ledgerOf(sub);
+    expect(ledger.attempts).toEqual(before.attempts);
+    expect(ledger.refunds.map((r) => r.orderId)).toEqual(["cc-old-refund"]);
+  });
+
+  it("a new object records every track's newest number at once", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("mig-new") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const versions = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
+      Object.fromEntries(appliedVersions(state.storage.sql)),
+    );
+    expect(versions).toEqual({ outbox: 2, followed: 1, refunds: 1 });
+  });
+});
+
+describe("migrate", () => {
+  it("runs each step once, in order, only those after the recorded number", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("mig-run") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const result = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      const ran: number[] = [];
+      const step = (version: number) => ({
+        version,
+        does: `step ${version}`,
+        up: () => ran.push(version),
+      });
+      const two: MigrationTrack = { track: "scratch", steps: [step(1), step(2)] };
+      const three: MigrationTrack = { track: "scratch", steps: [step(1), step(2), step(3)] };
+      const counts = [migrate(sql, [two]), migrate(sql, [two]), migrate(sql, [three])];
+      // A deployment rolled back to fewer steps runs none and keeps the newer number.
+      counts.push(migrate(sql, [two]));
+      const version = appliedVersions(sql).get("scratch");
+      let refused = "";
+      try {
+        migrate(sql, [{ track: "gap", steps: [step(1), step(3)] }]);
+      } catch (error) {
+        refused = (error as Error).message;
+      }
+      return { ran, counts, version, refused, gap: appliedVersions(sql).get("gap") ?? null };
+    });
+    expect(result.ran).toEqual([1, 2, 3]);
+    expect(result.counts).toEqual([2, 0, 1, 0]);
+    expect(result.version).toBe(3);
+    expect(result.refused).toBe("migrations of gap: step 2 is numbered 3");
+    expect(result.gap).toBeNull();
+  });
+});

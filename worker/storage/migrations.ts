@@ -1,0 +1,95 @@
+/**
+ * @module
+ * Numbered schema migrations of a Durable Object's SQLite tables. Each module that owns a
+ * table owns its track of migrations (`outbox`, `followed`, `refunds`, …): a list of steps
+ * numbered 1, 2, 3, … The object records, per track, the last step it applied
+ * (`schema_migrations`), and on every start runs only the steps after it, in order, in the
+ * same write as its DDL.
+ *
+ * Invariants:
+ * - a track's steps are numbered 1..n without gaps, in order (checked before any runs), and a
+ *   recorded number never goes down (an older deployment meeting a newer number runs nothing);
+ * - an object made before this table existed records nothing (version 0) and may hold any
+ *   earlier shape of its tables: the first steps of each track are therefore idempotent
+ *   (`addColumn` checks the column first). The DDL always makes the newest shape, so on a
+ *   new object those steps find nothing to do and only their number is recorded;
+ * - a step that throws throws out of `migrate` with nothing after it applied or recorded.
+ */
+
+/** One numbered step of a track. */
+export interface Migration {
+  readonly version: number;
+  /** What the step does, in words (for the reader and the error). */
+  readonly does: string;
+  up(sql: SqlStorage): void;
+}
+
+/** A module's migrations, under the name its version is recorded by. */
+export interface MigrationTrack {
+  readonly track: string;
+  readonly steps: readonly Migration[];
+}
+
+/** DDL of the table that records each track's last applied step (idempotent). */
+export const MIGRATIONS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS schema_migrations (
+  track TEXT PRIMARY KEY,
+  version INTEGER NOT NULL
+);`;
+
+/**
+ * Adds a column to a table unless it already has it (idempotent, for steps that may meet an
+ * object of any earlier shape).
+ *
+ * @example
+ * addColumn(sql, "refunds", "address", "TEXT");
+ */
+export function addColumn(sql: SqlStorage, table: string, column: string, type: string): void {
+  const columns = sql.exec<{ name: string }>(`PRAGMA table_info(${table})`).toArray();
+  if (!columns.some((c) => c.name === column))
+    sql.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+}
+
+/**
+ * The last applied step of every track this object recorded (run after `MIGRATIONS_SCHEMA`).
+ *
+ * @example
+ * appliedVersions(sql).get("outbox"); // 2
+ */
+export function appliedVersions(sql: SqlStorage): Map<string, number> {
+  const rows = sql
+    .exec<{ track: string; version: number }>("SELECT track, version FROM schema_migrations")
+    .toArray();
+  return new Map(rows.map((r) => [String(r.track), Number(r.version)]));
+}
+
+/**
+ * Runs every step of `tracks` this object has not applied yet, in order, and records each
+ * track's new number; answers how many steps ran. Run it after the DDL (which makes the
+ * `schema_migrations` table), inside the same synchronous write.
+ *
+ * @example
+ * sql.exec(DDL + MIGRATIONS_SCHEMA);
+ * migrate(sql, [OUTBOX_MIGRATIONS, FOLLOWED_MIGRATIONS]);
+ */
+export function migrate(sql: SqlStorage, tracks: readonly MigrationTrack[]): number {
+  const applied = appliedVersions(sql);
+  let ran = 0;
+  for (const { track, steps } of tracks) {
+    steps.forEach((step, i) => {
+      if (step.version !== i + 1)
+        throw new Error(`migrations of ${track}: step ${i + 1} is numbered ${step.version}`);
+    });
+    const from = applied.get(track) ?? 0;
+    // A newer deployment applied more (this one was rolled back to): its steps only added.
+    if (from >= steps.length) continue;
+    for (const step of steps.slice(from)) step.up(sql);
+    sql.exec(
+      "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
+      track,
+      steps.length,
+    );
+    ran += steps.length - from;
+  }
+  return ran;
+}
