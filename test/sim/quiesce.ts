@@ -9,7 +9,7 @@
 import { env } from "cloudflare:workers";
 import type { Env } from "../../worker/config/env.ts";
 import { refundOrderId } from "../../worker/ids/upstream-order-id.ts";
-import { payoutStub } from "../../worker/objects/stubs.ts";
+import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { sendDelivery } from "./act.ts";
 import { owedNotifications, owedToIndex, timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf, serviceSettled } from "./service.ts";

@@ -8,8 +8,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/config/env.ts";
 import type { DepositObject } from "../../worker/deposit/deposit-object.ts";
-import { payoutStub } from "../../worker/objects/stubs.ts";
 import type { PayoutObject } from "../../worker/payout/payout-object.ts";
+import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import {
   deliveriesFor,
   merchant,

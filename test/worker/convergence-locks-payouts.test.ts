@@ -15,8 +15,8 @@ import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { PayoutView } from "../../worker/api/contract.ts";
 import type { Env } from "../../worker/config/env.ts";
-import { payoutStub } from "../../worker/objects/stubs.ts";
 import { LOCKS_PER_MINUTE } from "../../worker/order/lock-throttle.ts";
+import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import {
   balance,
   deliverAll,

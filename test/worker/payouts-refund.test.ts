@@ -9,8 +9,8 @@ import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/config/env.ts";
-import { payoutStub } from "../../worker/objects/stubs.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
+import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import {
   balance,
   deliverAll,

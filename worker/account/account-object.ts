@@ -19,7 +19,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { NotificationType, NotificationView, OrderSummary } from "../api/merchant-ops.ts";
 import { notificationSecret, parseConfig } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
 import { deliverFeed, type FeedEntry, nextFeedAt } from "../events/index-feed.ts";
 import { deliverOutbox, enqueue, nextOutboxAt, redeliver } from "../events/outbox-store.ts";
@@ -50,10 +50,10 @@ export const ACCOUNT_SOURCE = "account";
 /** Retention runs at most this often (on a feed delivery). */
 const PRUNE_EVERY_MS = 3_600_000;
 
-export class AccountObject extends DurableObject<Env> implements AccountRpc {
+export class AccountObject extends DurableObject<CoreEnv> implements AccountRpc {
   #prunedAt = 0;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       ctx.storage.sql.exec(ACCOUNT_SCHEMA);

@@ -11,7 +11,7 @@
  * Trade-off: a batch is lost if the isolate dies within `FLUSH_AFTER_MS` of it.
  */
 import type { Config } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { accountStub } from "../objects/stubs.ts";
 import { accountKey } from "./account-key.ts";
 import type { WebhookTally } from "./webhook-health.ts";
@@ -26,7 +26,7 @@ const verifiedReported = new Map<string, number>();
 
 /** What the route gives the tally: bindings, configuration, and the request's `waitUntil`. */
 export interface TallyContext {
-  env: Env;
+  env: CoreEnv;
   config: Config;
   waitUntil: (promise: Promise<unknown>) => void;
 }

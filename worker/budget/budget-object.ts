@@ -9,14 +9,14 @@
  * starts with an empty window, which is right, since nobody took calls in it.
  */
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import type { BudgetRpc, BudgetStatus, Lease, Priority } from "./budget-rpc.ts";
 import { emptyBudget, grant, rateLimited } from "./window.ts";
 
 /** Most calls one lease may ask for (a bound on what a caller can hold unused). */
 export const MAX_LEASE = 100;
 
-export class BudgetObject extends DurableObject<Env> implements BudgetRpc {
+export class BudgetObject extends DurableObject<CoreEnv> implements BudgetRpc {
   #state: BudgetStatus | null = null;
 
   /**

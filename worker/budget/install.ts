@@ -5,12 +5,12 @@
  * where the `BUDGETS` binding exists; importing it twice changes nothing.
  */
 import { env } from "cloudflare:workers";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { budgetKey, installUpstreamGates } from "../config/upstream.ts";
 import { budgetStub } from "../objects/stubs.ts";
 import { budgetGate } from "./gate.ts";
 
 installUpstreamGates((config, priority) => {
   const key = budgetKey(config);
-  return budgetGate(() => budgetStub(env as Env, key), key, priority, config.UPSTREAM_MAX_RPS);
+  return budgetGate(() => budgetStub(env as CoreEnv, key), key, priority, config.UPSTREAM_MAX_RPS);
 });

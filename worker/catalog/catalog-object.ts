@@ -20,7 +20,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { parseConfig } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import {
@@ -32,7 +32,7 @@ import {
   stillFresh,
 } from "./catalog-rpc.ts";
 
-export class CatalogObject extends DurableObject<Env> implements CatalogRpc {
+export class CatalogObject extends DurableObject<CoreEnv> implements CatalogRpc {
   /** The last answer (list or failure); `expiresAt` null while its call is in flight. */
   #entry: { expiresAt: number | null; value: Promise<CatalogAnswer<Lists>> } | null = null;
 

@@ -19,7 +19,7 @@
 import { env } from "cloudflare:workers";
 import type { CryptoCurrency, FiatCurrency } from "../api/contract.ts";
 import type { Config } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { upstreamBaseUrl } from "../config/upstream.ts";
 import { catalogStub } from "../objects/stubs.ts";
 import {
@@ -76,7 +76,7 @@ async function readShared<T>(cacheUrl: string, now: number): Promise<Stored<T> |
  * as the object's answer does, a failure included (so an isolate does not ask again sooner).
  */
 async function fromCatalogObject<T>(key: string, which: CatalogList, now: number, entry: Entry<T>) {
-  const answer = await catalogStub(env as Env, key).list(which, now);
+  const answer = await catalogStub(env as CoreEnv, key).list(which, now);
   entry.expiresAt = answerExpiresAt(answer);
   entry.keepFailure = !answer.ok;
   return unwrapCatalogAnswer(answer) as Stored<T>;

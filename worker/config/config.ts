@@ -7,7 +7,7 @@
  * variable, never a 500 deep inside a checkout.
  */
 import * as z from "zod/mini";
-import type { Env } from "./env.ts";
+import type { CoreEnv } from "./core-env.ts";
 
 /**
  * The default `UPSTREAM_MAX_RPS`: calls per second the whole deployment makes to the service.
@@ -194,7 +194,7 @@ const cache = new WeakMap<object, ConfigResult>();
  * const result = parseConfig(env);
  * if (!result.ok) console.error(result.problems.join("; "));
  */
-export function parseConfig(env: Env): ConfigResult {
+export function parseConfig(env: CoreEnv): ConfigResult {
   const cached = cache.get(env);
   if (cached) return cached;
   const input: Record<string, unknown> = {};

@@ -11,14 +11,14 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { parseConfig } from "./config.ts";
-import type { Env } from "./env.ts";
+import type { CoreEnv } from "./core-env.ts";
 import { MODE_RECHECK_MS, MODE_RETRY_MS, type ModeDecision } from "./mode-decision.ts";
 import { askService } from "./payment-mode.ts";
 import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 const KEY = "decision";
 
-export class PaymentModeObject extends DurableObject<Env> implements PaymentModeRpc {
+export class PaymentModeObject extends DurableObject<CoreEnv> implements PaymentModeRpc {
   #asking: Promise<ModeDecision> | null = null;
   /** The last unusable answer and until when it stands (memory only). */
   #unsettled: { decision: ModeDecision; until: number } | null = null;

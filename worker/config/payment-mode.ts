@@ -18,7 +18,7 @@ import { paymentModeStub } from "../objects/stubs.ts";
 import type { LockProbe } from "../upstream/currency-lock.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../upstream/currency-lock.ts";
 import type { Config } from "./config.ts";
-import type { Env } from "./env.ts";
+import type { CoreEnv } from "./core-env.ts";
 import { MODE_RECHECK_MS, type ModeDecision } from "./mode-decision.ts";
 import { upstreamBaseUrl, upstreamFor } from "./upstream.ts";
 
@@ -84,7 +84,7 @@ function holds(decision: ModeDecision, now: number): boolean {
   return decision.decidedAt === undefined || decision.decidedAt + MODE_RECHECK_MS > now;
 }
 
-function recordFor(env: Env, config: Config) {
+function recordFor(env: CoreEnv, config: Config) {
   return paymentModeStub(env, modeKey(config));
 }
 
@@ -94,7 +94,7 @@ function recordFor(env: Env, config: Config) {
  * @example
  * const { mode } = await paymentModeFor(c.env, c.var.config);
  */
-export async function paymentModeFor(env: Env, config: Config): Promise<ModeDecision> {
+export async function paymentModeFor(env: CoreEnv, config: Config): Promise<ModeDecision> {
   if (config.PAYMENT_MODE === "hosted") return FORCED;
   const key = modeKey(config);
   const now = modeClock.now();
@@ -114,7 +114,7 @@ export async function paymentModeFor(env: Env, config: Config): Promise<ModeDeci
  * @example
  * await switchToHosted(env, config);
  */
-export async function switchToHosted(env: Env, config: Config): Promise<ModeDecision> {
+export async function switchToHosted(env: CoreEnv, config: Config): Promise<ModeDecision> {
   const decision: ModeDecision = {
     mode: "hosted",
     reason: `PAYMENT_MODE=auto and the service answered a currency lock as an unknown route (POST ${LOCK_CURRENCY_PATH}); shoppers choose the currency on its payment page.`,

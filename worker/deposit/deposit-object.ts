@@ -12,7 +12,7 @@
  * The alarm reads the deposit until it is final, so a lost webhook still converges.
  */
 import type { DepositSnapshot } from "../api/contract.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
@@ -48,7 +48,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   /** Watchers; when the last leaves, the reconciler hears the top-up is no longer watched. */
   readonly hub = new SseHub({ onEmpty: () => void this.armAlarm() });
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env, {
       ddl: DEPOSIT_SCHEMA,
       marker: "deposit_info",

@@ -28,3 +28,8 @@ export interface DepositRpc extends Rpc.DurableObjectBranded, NotifierRpc, Follo
   applyDepositWebhook(delivery: Delivery<Deposit>): Promise<DeliveryOutcome>;
   fetch(request: Request): Promise<Response>;
 }
+
+/** The binding that reaches these objects (part of `Env`; taken alone by who calls them). */
+export interface DepositsBinding {
+  DEPOSITS: DurableObjectNamespace<DepositRpc>;
+}

@@ -27,7 +27,7 @@ import { DurableObject } from "cloudflare:workers";
 import { accountKey } from "../account/account-key.ts";
 import type { NotificationView } from "../api/merchant-ops.ts";
 import { type Config, notificationSecret, parseConfig } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
 import { budgetKey, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type Delivery, type DeliveryOutcome } from "../converge/delivery.ts";
@@ -85,14 +85,17 @@ export interface ObjectSchema {
 /** Every object's shared tables' migrations: the outbox's, then the followed objects'. */
 const SHARED_MIGRATIONS: readonly MigrationTrack[] = [OUTBOX_MIGRATIONS, FOLLOWED_MIGRATIONS];
 
-export abstract class StoredObject extends DurableObject<Env> implements FollowerRpc {
+export abstract class StoredObject<E extends CoreEnv = CoreEnv>
+  extends DurableObject<E>
+  implements FollowerRpc
+{
   readonly log: EventLog;
   /** Everything that reads or writes upstream state runs here, one task at a time. */
   readonly lane = new SerialLane();
   readonly #schema: ObjectSchema;
   #hasSchema = false;
 
-  constructor(ctx: DurableObjectState, env: Env, schema: ObjectSchema) {
+  constructor(ctx: DurableObjectState, env: E, schema: ObjectSchema) {
     super(ctx, env);
     this.#schema = schema;
     this.log = new EventLog(ctx.storage.sql);

@@ -20,7 +20,7 @@
 import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
 import { cryptoCurrencies } from "../catalog/catalog.ts";
 import type { Config } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import type { PaymentMode } from "../config/mode-decision.ts";
 import { switchToHosted } from "../config/payment-mode.ts";
 import { upstreamFor } from "../config/upstream.ts";
@@ -102,7 +102,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
   #creating = false;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env, {
       ddl: ORDER_SCHEMA,
       migrations: ORDER_MIGRATIONS,

@@ -50,3 +50,8 @@ export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, Followe
   ledger(): Promise<Outcome<OrderLedger>>;
   fetch(request: Request): Promise<Response>;
 }
+
+/** The binding that reaches these objects (part of `Env`; taken alone by who calls them). */
+export interface OrdersBinding {
+  ORDERS: DurableObjectNamespace<OrderRpc>;
+}

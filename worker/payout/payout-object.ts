@@ -27,7 +27,7 @@
  *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
 import type { PayoutView } from "../api/contract.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
@@ -36,6 +36,7 @@ import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { webhookUrl } from "../ids/webhook-url.ts";
 import { cmp } from "../money/decimal.ts";
+import type { OrdersBinding } from "../order/order-rpc.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
 import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
@@ -99,8 +100,11 @@ const byOrderId = (orderId: string): Followed => ({ kind: "withdrawal", id: `ord
 /** The progress facts of a withdrawal read (`converge/facts.ts`). */
 const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received: "0" });
 
-export class PayoutObject extends StoredObject implements PayoutRpc {
-  constructor(ctx: DurableObjectState, env: Env) {
+/** What a payout reaches: the core, and the order it reports a refund to. */
+type PayoutEnv = CoreEnv & OrdersBinding;
+
+export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
+  constructor(ctx: DurableObjectState, env: PayoutEnv) {
     super(ctx, env, {
       ddl: PAYOUT_SCHEMA,
       marker: "payout_info",

@@ -20,3 +20,8 @@ export interface PayoutRpc extends Rpc.DurableObjectBranded, NotifierRpc, Follow
   commit(): Promise<Outcome<PayoutView>>;
   applyWithdrawalWebhook(delivery: Delivery<Withdrawal>): Promise<DeliveryOutcome>;
 }
+
+/** The binding that reaches these objects (part of `Env`; taken alone by who calls them). */
+export interface PayoutsBinding {
+  PAYOUTS: DurableObjectNamespace<PayoutRpc>;
+}

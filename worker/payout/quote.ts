@@ -11,16 +11,17 @@ import { requireAddress } from "../addresses/address-guard.ts";
 import type { PayoutView } from "../api/contract.ts";
 import { cryptoEntry } from "../catalog/live-entry.ts";
 import type { Config } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
 import type { Logger } from "../http/log.ts";
-import { payoutStub } from "../objects/stubs.ts";
+import type { OrdersBinding } from "../order/order-rpc.ts";
 import { unwrap } from "../outcome/outcome.ts";
+import type { PayoutsBinding } from "./payout-rpc.ts";
+import { payoutStub } from "./payout-stub.ts";
 import type { PayoutRequest } from "./store.ts";
 import { checkPayoutAmount } from "./validate.ts";
 
 /** What a quote needs from the request it serves. */
 export interface QuoteContext {
-  env: Env;
+  env: OrdersBinding & PayoutsBinding;
   config: Config;
   log: Logger;
 }

@@ -28,7 +28,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { parseConfig } from "../config/config.ts";
-import type { Env } from "../config/env.ts";
+import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import { FIRST_READ_MS } from "../converge/schedule.ts";
@@ -71,10 +71,10 @@ const RETRY_MS = 1_000;
 /** Limits of a list page: one attempt of at most 5 s, last in the budget. */
 const RECONCILE_LIST = { timeoutMs: 5_000, maxAttempts: 1, priority: "reconcile" } as const;
 
-export class ReconcilerObject extends DurableObject<Env> implements ReconcilerRpc {
+export class ReconcilerObject extends DurableObject<CoreEnv> implements ReconcilerRpc {
   #lastSweep = 0;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env);
     ctx.blockConcurrencyWhile(async () => {
       ctx.storage.sql.exec(TRACKED_SCHEMA);

@@ -34,8 +34,9 @@
 import type { PayoutView } from "../api/contract.ts";
 import { ApiError } from "../http/api-error.ts";
 import { cmp } from "../money/decimal.ts";
-import { orderStubForInvoiceNumber, payoutStub } from "../objects/stubs.ts";
+import { orderStubForInvoiceNumber } from "../order/order-stub.ts";
 import { unwrap } from "../outcome/outcome.ts";
+import { payoutStub } from "../payout/payout-stub.ts";
 import { type QuoteContext, quotePayout } from "../payout/quote.ts";
 import type { RefundStart } from "./hold.ts";
 import { reportRefund } from "./report.ts";

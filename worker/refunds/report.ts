@@ -6,9 +6,9 @@
  * its commit and for a failure the order missed.
  */
 import type { PayoutView } from "../api/contract.ts";
-import type { Env } from "../config/env.ts";
 import { refundNumber } from "../ids/upstream-order-id.ts";
-import { orderStubForInvoiceNumber } from "../objects/stubs.ts";
+import type { OrdersBinding } from "../order/order-rpc.ts";
+import { orderStubForInvoiceNumber } from "../order/order-stub.ts";
 import type { Outcome } from "../outcome/outcome.ts";
 
 /**
@@ -19,7 +19,7 @@ import type { Outcome } from "../outcome/outcome.ts";
  * await reportRefund(env, config.CHECKOUT_SIGNING_SECRET, payoutView(row));
  */
 export async function reportRefund(
-  env: Env,
+  env: OrdersBinding,
   secret: string,
   p: Pick<
     PayoutView,

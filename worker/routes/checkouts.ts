@@ -15,7 +15,7 @@ import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { checkFiatAmount } from "../money/fiat-rules.ts";
-import { orderStubFromUrl } from "../objects/stubs.ts";
+import { orderStubFromUrl } from "../order/order-stub.ts";
 import { unwrap } from "../outcome/outcome.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 

@@ -7,13 +7,13 @@
 import { Hono } from "hono";
 import { openDepositBody } from "../api/schemas/requests.ts";
 import { cryptoEntry } from "../catalog/live-entry.ts";
+import { depositStub, depositStubFromUrl } from "../deposit/deposit-stub.ts";
 import type { DepositCurrency } from "../deposit/store.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
-import { depositStub, depositStubFromUrl } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 import type { UpstreamCryptoCurrency } from "../upstream/types.ts";

@@ -12,8 +12,8 @@ import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
 import { isRefundOrderId } from "../ids/upstream-order-id.ts";
-import { payoutStub } from "../objects/stubs.ts";
 import { unwrap } from "../outcome/outcome.ts";
+import { payoutStub } from "../payout/payout-stub.ts";
 import { quotePayout } from "../payout/quote.ts";
 
 export const payoutRoutes = new Hono<AppEnv>();

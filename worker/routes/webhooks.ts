@@ -17,7 +17,7 @@ import { tallyRefused, tallyVerified } from "../account/webhook-tally.ts";
 import { errorResponse } from "../http/api-error.ts";
 import type { AppEnv } from "../http/types.ts";
 import { parseExactJson } from "../money/exact-json.ts";
-import { orderStub } from "../objects/stubs.ts";
+import { orderStub } from "../order/order-stub.ts";
 import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";
 import { eventKind, HANDLED_EVENTS, invoiceRef, webhookEnvelope } from "../webhooks/payload.ts";

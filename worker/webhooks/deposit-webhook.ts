@@ -7,10 +7,10 @@
  */
 import type { Context } from "hono";
 import type { Delivery } from "../converge/delivery.ts";
+import { depositStub } from "../deposit/deposit-stub.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { depositTopUpId } from "../ids/upstream-order-id.ts";
-import { depositStub } from "../objects/stubs.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { depositRef } from "./payload.ts";
 import { depositRecord, signedDelivery } from "./record.ts";

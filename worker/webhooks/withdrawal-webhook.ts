@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import type { Delivery } from "../converge/delivery.ts";
 import type { AppEnv } from "../http/types.ts";
-import { payoutStub } from "../objects/stubs.ts";
+import { payoutStub } from "../payout/payout-stub.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { objectRef } from "./payload.ts";
 import { signedDelivery, withdrawalRecord } from "./record.ts";
