@@ -29,7 +29,6 @@
  * Equal stamps cannot be ordered, and a delivery without a usable stamp cannot be placed: neither
  * is ever superseded.
  */
-import type { EventLog } from "../events/event-log.ts";
 import type { Logger } from "../http/log.ts";
 import { failure, type Outcome, success } from "../outcome/outcome.ts";
 import { upstreamFailure } from "../outcome/upstream-failure.ts";
@@ -77,6 +76,16 @@ function beyond(kind: UpstreamKind, known: Facts | null, announced: Facts | null
 }
 
 /**
+ * Where an object remembers the deliveries it applied (the event log's `deliveries` table,
+ * `events/event-log.ts`). Named here so the convergence rules never import the event log:
+ * `events/` builds on `converge/`, not the other way round.
+ */
+export interface DeliveryMemory {
+  hasDelivery(key: string): boolean;
+  rememberDelivery(key: string, at: string): void;
+}
+
+/**
  * Handles one verified delivery about a followed object the caller owns. Run it inside the
  * object's lane (`StoredObject.applyWebhook` does, and is the one caller). `admit` applies the
  * delivery's record as a read (no upstream call); `refetch` reads the object from the service
@@ -88,7 +97,7 @@ function beyond(kind: UpstreamKind, known: Facts | null, announced: Facts | null
  *   logger, admit: (d) => this.#apply(d, "webhook"), refetch: () => this.#readAndApply(id) }));
  */
 export async function applyDelivery<R>(input: {
-  log: EventLog;
+  log: DeliveryMemory;
   sql: SqlStorage;
   kind: UpstreamKind;
   delivery: Delivery<R>;
@@ -151,7 +160,7 @@ export async function applyDelivery<R>(input: {
 
 /** Remembers a delivery as handled and moves the newest acknowledged send time forward. */
 function acknowledged(
-  log: EventLog,
+  log: DeliveryMemory,
   sql: SqlStorage,
   kind: UpstreamKind,
   delivery: Delivery<unknown>,
