@@ -11,7 +11,7 @@
  * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
  */
 import * as z from "zod/mini";
-import type { DepositStatus, InvoiceStatus, WithdrawalStatus } from "../api/contract.ts";
+import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../api/statuses.ts";
 import { toDecimal } from "../money/decimal.ts";
 import { JsonNumber } from "../money/exact-json.ts";
 import type {
@@ -64,37 +64,6 @@ function orNull<T extends z.ZodMiniType>(schema: T) {
 }
 
 const text = z.string();
-
-/** The service's statuses (also the API document's: `api/schemas/responses.ts`). */
-export const INVOICE_STATUSES = [
-  "created",
-  "processing",
-  "suspended",
-  "paid",
-  "overpaid",
-  "partially_paid",
-  "expired",
-  "failed",
-  "cancelled",
-] as const satisfies readonly InvoiceStatus[];
-/** The service's statuses (also the API document's: `api/schemas/responses.ts`). */
-export const DEPOSIT_STATUSES = [
-  "created",
-  "processing",
-  "completed",
-  "suspended",
-  "failed",
-  "expired",
-  "cancelled",
-] as const satisfies readonly DepositStatus[];
-/** The service's statuses (also the API document's: `api/schemas/responses.ts`). */
-export const WITHDRAWAL_STATUSES = [
-  "created",
-  "processing",
-  "completed",
-  "failed",
-  "cancelled",
-] as const satisfies readonly WithdrawalStatus[];
 
 export const cryptoCurrencySchema: z.ZodMiniType<WireCryptoCurrency> = z.object({
   code: text,

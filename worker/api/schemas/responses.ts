@@ -6,7 +6,6 @@
  * tests validate every real answer against the document (`test/worker/openapi-conformance.ts`).
  */
 import * as z from "zod/mini";
-import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../../upstream/schemas.ts";
 import type {
   AttemptView,
   CheckoutSnapshot,
@@ -18,6 +17,7 @@ import type {
   PayoutView,
   RefundView,
 } from "../contract.ts";
+import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../statuses.ts";
 import { decimalString, type Same } from "./common.ts";
 import type { payoutQuoteBody } from "./requests.ts";
 
