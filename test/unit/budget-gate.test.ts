@@ -27,20 +27,26 @@ function scripted(leases: { granted: number; retryInMs: number }[]) {
   return { budget: budget as unknown as BudgetRpc, asked: () => asked };
 }
 
+/** A fresh reconciliation gate over `budget` (10 a second) that records its waits. */
+function reconcileGate(budget: BudgetRpc) {
+  forgetLeases();
+  const slept: number[] = [];
+  const gate = budgetGate(
+    () => budget,
+    `gate-${crypto.randomUUID()}`,
+    "reconcile",
+    10,
+    async (ms) => {
+      slept.push(ms);
+    },
+  );
+  return { gate, slept };
+}
+
 describe("upstream budget gate", () => {
   it("a reconciliation call asked in a window's last milliseconds waits for the next window instead of being refused", async () => {
-    forgetLeases();
     const { budget, asked } = scripted([{ granted: 0, retryInMs: SEND_MARGIN_MS }]);
-    const slept: number[] = [];
-    const gate = budgetGate(
-      () => budget,
-      `edge-${crypto.randomUUID()}`,
-      "reconcile",
-      10,
-      async (ms) => {
-        slept.push(ms);
-      },
-    );
+    const { gate, slept } = reconcileGate(budget);
     await gate.admit(Date.now() + 5_000);
     expect(asked()).toBe(2);
     expect(slept).toHaveLength(1);
@@ -48,18 +54,8 @@ describe("upstream budget gate", () => {
   });
 
   it("a reconciliation call the budget has no call for until later is refused at once with its retry time (it holds its object's lane)", async () => {
-    forgetLeases();
     const { budget } = scripted([{ granted: 0, retryInMs: 400 }]);
-    const slept: number[] = [];
-    const gate = budgetGate(
-      () => budget,
-      `later-${crypto.randomUUID()}`,
-      "reconcile",
-      10,
-      async (ms) => {
-        slept.push(ms);
-      },
-    );
+    const { gate, slept } = reconcileGate(budget);
     const refused = await gate.admit(Date.now() + 5_000).then(
       () => null,
       (e: unknown) => e,
