@@ -66,8 +66,9 @@ it("an expired invoice whose delivery was lost is read once the budget has a cal
 });
 
 // The histories `npm test` failed with six lanes (SIM_SEED_BASE=1): the same steps, and the
-// load made certain.
-it.each([122, 125, 130, 191])(
+// load made certain. 254 (a refund payout's uncertain commit, resolved by its alarm's read)
+// failed in a 500-history run once the others were fixed.
+it.each([122, 125, 130, 191, 254])(
   "seed %i of npm test comes to rest converged while other histories' shoppers take every call",
   async (seed) => {
     await restUnderLoad(seed, fc.sample(historyArb(SIM_STEPS), { seed, numRuns: 1 })[0]!);
