@@ -6,6 +6,11 @@
  * due now, then the alarm runs. A test hook on storage, not on worker code: it touches only the
  * schedule columns (`upstream_objects.next_read_at`, `index_feed.next_at`), and does nothing
  * where a table does not exist (a worker without reconciliation or index).
+ *
+ * A read the deployment's budget defers (histories side by side take its windows) is not a
+ * read: time passes to the budget's retry time and the read is forced again, so a quiescence
+ * round never takes an unmade read for one that found nothing new (SIM-FINDINGS.md, seeds 122,
+ * 125, 130, 191 of the budget merge).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { deploymentBudget, deploymentReconciler } from "../worker/helpers.ts";

@@ -6,6 +6,7 @@
  * 122, 125, 130 (an invoice expires or fails, its delivery is lost) that only happened with six
  * histories side by side (SIM-FINDINGS.md).
  */
+import fc from "fast-check";
 import { expect, it } from "vitest";
 import { deploymentBudget } from "../worker/helpers.ts";
 import { act } from "./act.ts";
@@ -13,7 +14,11 @@ import { SIM_BUDGET } from "./budget.ts";
 import { checkInvariants } from "./invariants.ts";
 import { quiesce } from "./quiesce.ts";
 import { Stats } from "./stats.ts";
+import { type History, historyArb } from "./steps.ts";
 import { World } from "./world.ts";
+
+/** `npm test`'s steps per history at most (`SIM_STEPS` default, test/sim/global-setup.ts). */
+const SIM_STEPS = 14;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,16 +41,36 @@ async function shoppersTakeTheBudget(ms: number): Promise<{ done: Promise<void> 
   return { done };
 }
 
-it("an expired invoice whose delivery was lost is read once the budget has a call again, while other histories' shoppers take every call", async () => {
-  const world = await World.open(122, "49.90", new Stats(), []);
-  await act(world, { k: "pay", action: "expire", share: 1, older: false });
-  await act(world, { k: "deliver", how: "lost", pick: 0, bg: false });
+/** Plays `steps`, then brings the history to rest while shoppers take the budget; checks. */
+async function restUnderLoad(seed: number, history: History): Promise<World> {
+  const world = await World.open(seed, history.amount, new Stats(), []);
+  for (const step of history.steps) await act(world, step);
   // Longer than quiescence's first two rounds: a round that reads nothing must not end it.
   const shoppers = await shoppersTakeTheBudget(4_000);
   await quiesce(world);
   await shoppers.done;
   const violations = await checkInvariants(world);
   expect(violations, world.trace.join("\n")).toEqual([]);
-  const ledger = await world.snapshot();
-  expect(ledger.attempt.status).toBe("expired");
+  return world;
+}
+
+it("an expired invoice whose delivery was lost is read once the budget has a call again, while other histories' shoppers take every call", async () => {
+  const world = await restUnderLoad(122, {
+    amount: "49.90",
+    steps: [
+      { k: "pay", action: "expire", share: 1, older: false },
+      { k: "deliver", how: "lost", pick: 0, bg: false },
+    ],
+  });
+  expect((await world.snapshot()).attempt.status).toBe("expired");
 });
+
+// The histories `npm test` failed with six lanes (SIM_SEED_BASE=1): the same steps, and the
+// load made certain. 254 (a refund payout's uncertain commit, resolved by its alarm's read)
+// failed in a 500-history run once the others were fixed.
+it.each([122, 125, 130, 191, 254])(
+  "seed %i of npm test comes to rest converged while other histories' shoppers take every call",
+  async (seed) => {
+    await restUnderLoad(seed, fc.sample(historyArb(SIM_STEPS), { seed, numRuns: 1 })[0]!);
+  },
+);

@@ -6,10 +6,10 @@ import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
 import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
+import { accountKey } from "../../worker/account/account-key.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
 import { parseConfig } from "../../worker/config/config.ts";
 import type { Env } from "../../worker/config/env.ts";
-import { budgetKey } from "../../worker/config/upstream.ts";
 import { budgetStub, reconcilerStub } from "../../worker/objects/stubs.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { UpstreamError } from "../../worker/upstream/errors.ts";
@@ -50,7 +50,7 @@ export function deploymentReconciler() {
 function testAccountKey(): string {
   const parsed = parseConfig(env as unknown as Env);
   if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-  return budgetKey(parsed.config);
+  return accountKey(parsed.config);
 }
 
 /** POSTs JSON to the worker, as the widget would from the storefront. */

@@ -6,9 +6,10 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
 import { forgetLeases } from "../../worker/budget/gate.ts";
+import type { Env } from "../../worker/config/env.ts";
 import {
   deploymentBudget,
   deploymentReconciler,
@@ -161,6 +162,37 @@ describe("reconciler", () => {
       data: CheckoutSnapshot;
     };
     expect(view.data.attempt.status).toBe("expired");
+  });
+
+  it("an object whose registration fails while its configuration cannot be read still arms its alarm: the failure is logged without fields, never thrown", async () => {
+    const { id } = await lockedCheckout("35.00", "rec");
+    const order = env.ORDERS.get(env.ORDERS.idFromName(id));
+    const printed: string[] = [];
+    const print = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      printed.push(String(line));
+    });
+    const outcome = await runInDurableObject(order, async (instance, state) => {
+      const object = instance as unknown as { env: Env; armAlarm(): Promise<void> };
+      const real = object.env;
+      // A schedule changed since the last registration, and a configuration that fails to parse.
+      state.storage.sql.exec(
+        "UPDATE upstream_objects SET next_read_at = next_read_at + 1 WHERE next_read_at IS NOT NULL",
+      );
+      object.env = { ...real, API_KEY: "" };
+      try {
+        await object.armAlarm();
+        return "armed";
+      } catch (error) {
+        return `threw ${String(error)}`;
+      } finally {
+        object.env = real;
+      }
+    }).finally(() => print.mockRestore());
+    expect(outcome).toBe("armed");
+    const warned = printed.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(warned.filter((l) => l.event === "reconciler.register_failed")).toEqual([
+      { level: "warn", event: "reconciler.register_failed", at: expect.any(String) },
+    ]);
   });
 
   it("survives a restart: its table is durable, the next sweep carries on", async () => {

@@ -1,13 +1,15 @@
 /**
  * @module
- * Which account index a configuration writes to and reads from: one per service base URL +
- * Account ID (a sandbox and a production deployment of the same account never share one).
+ * Which service account a configuration talks to: one key per service base URL + Account ID
+ * (a sandbox and a production deployment of the same account never share one). The objects
+ * kept once per account are named by it: the account index, the upstream budget
+ * (`budget/`) and the reconciler (`reconciler/`), each in its own namespace.
  */
 import type { Config } from "../config/config.ts";
 import { upstreamBaseUrl } from "../config/upstream.ts";
 
 /**
- * The index's name.
+ * The account's key (the name of its index, budget and reconciler objects).
  *
  * @example
  * accountKey(config); // "account|https://api.example|00000000-0000-4000-8000-000000000001"

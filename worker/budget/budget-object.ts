@@ -1,7 +1,7 @@
 /**
  * @module
  * `BudgetObject`: the deployment's one upstream budget per service account (named by
- * `budgetKey`: service base URL + account id). Every isolate asks it for short leases of calls
+ * `accountKey`: service base URL + account id). Every isolate asks it for short leases of calls
  * (`gate.ts`), so the whole deployment's calls to the service stay within `UPSTREAM_MAX_RPS`
  * per second, shopper-facing calls first and reconciliation last (`window.ts`).
  *

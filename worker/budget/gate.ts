@@ -20,16 +20,19 @@
 import { UpstreamError } from "../upstream/errors.ts";
 import { GATE_REFUSAL, type UpstreamGate } from "../upstream/transport.ts";
 import { type BudgetRpc, type Lease, PRIORITIES, type Priority } from "./budget-rpc.ts";
+import { SEND_MARGIN_MS } from "./window.ts";
 
 /**
  * How long a call waits for the budget before it is refused: a shopper's until its deadline; a
- * webhook refetch a second (then 503: the service redelivers); a reconciliation read not at all
- * (it holds its object's lane: the object reschedules it instead).
+ * webhook refetch a second (then 503: the service redelivers); a reconciliation read only
+ * across a window's edge (the last `SEND_MARGIN_MS` of a window grant nothing: refused there, a
+ * sweep or read would be put off a whole second for 25 ms), never longer (it holds its object's
+ * lane: the object reschedules it instead).
  */
 export const MAX_WAIT_MS: Record<Priority, number> = {
   interactive: Number.POSITIVE_INFINITY,
   webhook: 1_000,
-  reconcile: 0,
+  reconcile: SEND_MARGIN_MS + 5,
 };
 
 /** Most calls one isolate leases at once. */

@@ -19,11 +19,6 @@ export function upstreamBaseUrl(config: Config): string {
   return resolveUpstreamBaseUrl({ sandbox: config.SANDBOX, override: config.UPSTREAM_BASE_URL });
 }
 
-/** The budget key of a configuration: one budget per service account (base URL + account). */
-export function budgetKey(config: Config): string {
-  return `${upstreamBaseUrl(config)}|${config.ACCOUNT_ID.toLowerCase()}`;
-}
-
 /** Makes the gate of one priority for a configuration (installed by `budget/install.ts`). */
 export type GateFactory = (config: Config, priority: Priority) => UpstreamGate;
 

@@ -29,7 +29,7 @@ import type { NotificationView } from "../api/merchant-ops.ts";
 import { type Config, notificationSecret, parseConfig } from "../config/config.ts";
 import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
-import { budgetKey, upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
+import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { applyDelivery, type Delivery, type DeliveryOutcome } from "../converge/delivery.ts";
 import {
   FOLLOWED_MIGRATIONS,
@@ -43,7 +43,7 @@ import { SerialLane } from "../converge/lane.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
-import type { Logger } from "../http/log.ts";
+import type { LogFields, Logger } from "../http/log.ts";
 import { accountStub, reconcilerStub } from "../objects/stubs.ts";
 import { success } from "../outcome/outcome.ts";
 import type {
@@ -371,7 +371,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
       });
     }
     if (changed.length === 0) return;
-    await reconcilerStub(this.env, budgetKey(this.config())).register(changed);
+    await reconcilerStub(this.env, accountKey(this.config())).register(changed);
     for (const reg of changed) {
       const key = `${reg.kind}|${reg.id}`;
       if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
@@ -387,12 +387,28 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
   protected async armAlarm(): Promise<void> {
     if (!this.#hasSchema) return;
     await this.#register().catch((error: unknown) =>
-      this.logger().warn("reconciler.register_failed", { error: String(error) }),
+      this.#warnSafely("reconciler.register_failed", { error: String(error) }),
     );
     const next = this.#nextAlarm();
     if (next === null) return;
     const at = await this.ctx.storage.getAlarm();
     if (at === null || at > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Logs a warning on a failure path that must not throw: when the configuration cannot be
+   * read (the logger is built from it, and so is what failed), only the event is printed: no
+   * fields, since nothing could redact the secrets they might hold.
+   */
+  #warnSafely(event: string, fields: LogFields): void {
+    let log: Logger;
+    try {
+      log = this.logger();
+    } catch {
+      console.log(JSON.stringify({ level: "warn", event, at: new Date().toISOString() }));
+      return;
+    }
+    log.warn(event, fields);
   }
 
   /** Tail of the alarm runs: a forced run (tests, retries) never overlaps a scheduled one. */

@@ -9,8 +9,9 @@
  * - order: its checkout id (`ids/checkout-id.ts`, kind `invoice`);
  * - top-up: its checkout id (kind `deposit`, `d` + 22 characters);
  * - payout: `payout:<orderId>`;
- * - currency list: its cache key; payment-mode record and account index: service + account;
- * - upstream budget and reconciler: service + account (`config/upstream.ts` `budgetKey`).
+ * - currency list: its cache key; payment-mode record: service + account;
+ * - account index, upstream budget and reconciler: the account's key (`account/account-key.ts`
+ *   `accountKey`: service base URL + account id), one of each per service account.
  *
  * The `…FromUrl` variants take an id from a request and answer 404 for one of the wrong shape
  * without touching any object.
@@ -61,7 +62,7 @@ export function notifierStub(env: CoreEnv, source: string): NotifierRpc | null {
  * The deployment's upstream budget of one service account.
  *
  * @example
- * await budgetStub(env, budgetKey(config)).status();
+ * await budgetStub(env, accountKey(config)).status();
  */
 export function budgetStub(env: CoreEnv, key: string) {
   return env.BUDGETS.get(env.BUDGETS.idFromName(key));
@@ -71,7 +72,7 @@ export function budgetStub(env: CoreEnv, key: string) {
  * The reconciler of one service account (the same key as its budget).
  *
  * @example
- * await reconcilerStub(env, budgetKey(config)).register(rows);
+ * await reconcilerStub(env, accountKey(config)).register(rows);
  */
 export function reconcilerStub(env: CoreEnv, key: string) {
   return env.RECONCILERS.get(env.RECONCILERS.idFromName(key));

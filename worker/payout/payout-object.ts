@@ -383,7 +383,8 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
   /**
    * Reads the withdrawal of an uncertain commit by orderId: adopts it when the service has
    * one, else returns the payout to `quoted` (the commit never happened; committing again is safe).
-   * `priority`: the merchant's repeated commit waits on it (interactive); the alarm does not.
+   * `priority`: the merchant's repeated commit waits on it (interactive) and gets an outcome;
+   * the alarm does not, and gets the upstream error thrown.
    */
   async #resolveUncertain(
     row: PayoutRow,
@@ -406,6 +407,9 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
           ),
         );
       }
+      // The alarm's read fails with the upstream error itself, so the budget's refusal is
+      // deferred and a failure backs off (`converge/reconcile.ts` `readOne`).
+      if (priority === "reconcile") throw error;
       return upstreamFailure(error, this.logger());
     }
     if (!sameParams(w, row)) return this.#conflict(row.orderId);

@@ -1,6 +1,6 @@
 /**
  * @module
- * `ReconcilerObject`: one per service account (named like the budget, `budgetKey`). It knows
+ * `ReconcilerObject`: one per service account (named by `accountKey`, like the budget and the account index). It knows
  * every upstream object some Durable Object follows (objects register each one's schedule
  * whenever it changes: opened, read, watched, no longer watched, ended) and reads the due ones
  * in batches: the list pages of each kind's open statuses, newest first, page by page within

@@ -1,0 +1,68 @@
+/**
+ * The isolate's gate over the upstream budget (`worker/budget/gate.ts`), against a scripted
+ * budget: how long each priority waits for a call before it is refused.
+ */
+import { describe, expect, it } from "vitest";
+import type { BudgetRpc, Lease } from "../../worker/budget/budget-rpc.ts";
+import { budgetGate, forgetLeases, MAX_WAIT_MS } from "../../worker/budget/gate.ts";
+import { SEND_MARGIN_MS } from "../../worker/budget/window.ts";
+import { UpstreamError } from "../../worker/upstream/errors.ts";
+import { GATE_REFUSAL } from "../../worker/upstream/transport.ts";
+
+/** A budget that answers `leases` in turn (retry times relative to the ask), then grants one. */
+function scripted(leases: { granted: number; retryInMs: number }[]) {
+  let asked = 0;
+  const budget = {
+    async lease(): Promise<Lease> {
+      const next = leases[asked++] ?? { granted: 1, retryInMs: 0 };
+      const now = Date.now();
+      return {
+        granted: next.granted,
+        spendUntil: now + 500,
+        retryAt: next.retryInMs === 0 ? 0 : now + next.retryInMs,
+      };
+    },
+    async rateLimited() {},
+  };
+  return { budget: budget as unknown as BudgetRpc, asked: () => asked };
+}
+
+/** A fresh reconciliation gate over `budget` (10 a second) that records its waits. */
+function reconcileGate(budget: BudgetRpc) {
+  forgetLeases();
+  const slept: number[] = [];
+  const gate = budgetGate(
+    () => budget,
+    `gate-${crypto.randomUUID()}`,
+    "reconcile",
+    10,
+    async (ms) => {
+      slept.push(ms);
+    },
+  );
+  return { gate, slept };
+}
+
+describe("upstream budget gate", () => {
+  it("a reconciliation call asked in a window's last milliseconds waits for the next window instead of being refused", async () => {
+    const { budget, asked } = scripted([{ granted: 0, retryInMs: SEND_MARGIN_MS }]);
+    const { gate, slept } = reconcileGate(budget);
+    await gate.admit(Date.now() + 5_000);
+    expect(asked()).toBe(2);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeLessThanOrEqual(MAX_WAIT_MS.reconcile);
+  });
+
+  it("a reconciliation call the budget has no call for until later is refused at once with its retry time (it holds its object's lane)", async () => {
+    const { budget } = scripted([{ granted: 0, retryInMs: 400 }]);
+    const { gate, slept } = reconcileGate(budget);
+    const refused = await gate.admit(Date.now() + 5_000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(UpstreamError);
+    expect((refused as UpstreamError).code).toBe(GATE_REFUSAL);
+    expect((refused as UpstreamError).retryAfterMs).toBeGreaterThan(MAX_WAIT_MS.reconcile);
+    expect(slept).toEqual([]);
+  });
+});
