@@ -111,6 +111,22 @@ describe("reconciler", () => {
     expect(after.data.seq).toBe(before.data.seq);
   });
 
+  it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {
+    const { id, orderId } = await lockedCheckout("36.00", "rec");
+    await simulate(orderId, "partial", "5");
+    // The deployment's shoppers take every call of this window: the walk's first page is
+    // refused by the budget (not by the service).
+    await budgetTakenByShoppers();
+    const report = await reconciler().sweepNow();
+    expect(report.budgetWaits).toBeGreaterThanOrEqual(1);
+    expect(report.deferred).toBe(false);
+    expect(report.handed).toBeGreaterThanOrEqual(1);
+    const view = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(view.data.attempt.status).toBe("partially_paid");
+  });
+
   it("an invoice that left the open lists (expired) is read once with a single GET, and still followed for late payments", async () => {
     const { id, orderId } = await lockedCheckout("32.00", "rec");
     const invoiceId = await invoiceIdOf(orderId);

@@ -13,8 +13,13 @@
  * expiry + 24 h; a read that found nothing new backs off here the same way.
  *
  * Invariants:
- * - a sweep's calls all pass the budget; a refusal ends the sweep and defers what was left to
- *   the budget's retry time (nothing is lost: rows stay, the alarm is re-armed);
+ * - a sweep's calls all pass the budget. When the budget has no call left in this window (the
+ *   deployment's other calls took it), the sweep waits for the window the budget names and
+ *   reads the same page, for at most `MAX_SWEEP_WAIT_MS` in all: a walk longer than one
+ *   window's share must reach its last pages, and starting over at page 1 next sweep would
+ *   never get there (the lists are newest first, so the oldest open objects would starve).
+ *   The service's own 429, or a wait past that limit, ends the sweep and defers what was left
+ *   to the retry time (nothing is lost: rows stay, the alarm is re-armed);
  * - at most `MAX_SINGLE_READS` single reads and `MAX_PAGES` pages per kind per sweep;
  * - due objects are taken `BATCH_AHEAD_MS` early, so objects that fall due close together are
  *   read by one sweep, and sweeps come at most every `MIN_SWEEP_GAP_MS`;
@@ -34,6 +39,7 @@ import { upstreamFor } from "../config/upstream.ts";
 import { FIRST_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import { UpstreamError } from "../upstream/errors.ts";
+import { GATE_REFUSAL } from "../upstream/transport.ts";
 import { listedId, OPEN_STATUSES, offer, openPage } from "./open-lists.ts";
 import type {
   FollowerRpc,
@@ -67,6 +73,12 @@ export const MAX_SINGLE_READS = 20;
 const MAX_DUE = 20_000;
 /** A list or a single read the budget refused: try again this much later at the earliest. */
 const RETRY_MS = 1_000;
+/** What one sweep may wait, in all, for the budget's next windows before deferring the rest. */
+export const MAX_SWEEP_WAIT_MS = 10_000;
+/** One wait for the budget at most (its windows are a second long). */
+const MAX_ONE_WAIT_MS = 1_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Limits of a list page: one attempt of at most 5 s, last in the budget. */
 const RECONCILE_LIST = { timeoutMs: 5_000, maxAttempts: 1, priority: "reconcile" } as const;
@@ -124,7 +136,9 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
       unchanged: 0,
       singleReads: 0,
       deferred: false,
+      budgetWaits: 0,
     };
+    const waitUntil = now + MAX_SWEEP_WAIT_MS;
     const parsed = parseConfig(this.env);
     if (!parsed.ok) return report;
     const log = configLogger(parsed.config);
@@ -135,7 +149,7 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
     for (const kind of ["invoice", "deposit", "withdrawal"] as const) {
       const wanted = new Map(due.filter((r) => r.kind === kind).map((r) => [r.id, r]));
       if (wanted.size === 0) continue;
-      const stop = await this.#walk(kind, wanted, client, report);
+      const stop = await this.#walk(kind, wanted, client, report, waitUntil);
       if (stop !== null) {
         for (const row of [...wanted.values(), ...left]) deferTracked(sql, row, stop);
         log.warn("reconciler.deferred", { kind, retryAfterMs: stop - Date.now() });
@@ -166,6 +180,7 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
     wanted: Map<string, Tracked>,
     client: ReturnType<typeof upstreamFor>,
     report: SweepReport,
+    waitUntil: number,
   ): Promise<number | null> {
     for (const status of OPEN_STATUSES[kind]) {
       for (let page = 1; page <= MAX_PAGES && wanted.size > 0; page += 1) {
@@ -176,6 +191,13 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
           report.pages += 1;
         } catch (error) {
           if (error instanceof UpstreamError && error.status === 429) {
+            const wait = Math.min(MAX_ONE_WAIT_MS, Math.max(1, error.retryAfterMs ?? RETRY_MS));
+            if (error.code === GATE_REFUSAL && Date.now() + wait <= waitUntil) {
+              report.budgetWaits += 1;
+              await sleep(wait);
+              page -= 1; // the same page again, in the budget's next window
+              continue;
+            }
             report.deferred = true;
             return Date.now() + Math.max(RETRY_MS, error.retryAfterMs ?? RETRY_MS);
           }

@@ -61,6 +61,8 @@ export interface SweepReport {
   handed: number;
   unchanged: number;
   singleReads: number;
-  /** True when the budget refused a call: the rest waits for the next sweep. */
+  /** True when a call was refused past the sweep's wait: the rest waits for the next sweep. */
   deferred: boolean;
+  /** Times the sweep waited for the budget's next window and read the same page again. */
+  budgetWaits: number;
 }
