@@ -15,13 +15,15 @@
  *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
  *   tables of newer versions, and the numbered migrations not yet applied bring older tables
  *   to the newest shape), always under `blockConcurrencyWhile`;
- * - one alarm per object, set to the earliest of the next outbox retry, the next index report
- *   and (without a reconciler binding) the next due reconciliation read (`armAlarm`), never
- *   later than any;
+ * - one alarm per object, owned here and by no part: each part reports when it next needs to
+ *   wake (the outbox's next retry, the index feed's next report, the Follower's next read,
+ *   none with a reconciler binding), and `armAlarm` takes the earliest, never later than any;
  * - with the account's reconciler (`reconciler/`), every change to a followed object's
- *   schedule or watched state is registered with it when the alarm is armed (only what
- *   changed since the last registration); the reconciler reads in batches and calls back
- *   `admitListed` / `reconcileRead`. A forced alarm still reads what is due here itself.
+ *   schedule or watched state is registered with it when the alarm is armed (the Follower
+ *   capability, `converge/follower.ts`: only what changed since the last registration); the
+ *   reconciler reads in batches and calls back `admitListed` / `reconcileRead`. A forced
+ *   alarm still reads what is due here itself;
+ * - every change runs through the one apply sequence (`applyChange`, `apply-sequence.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { accountKey } from "../account/account-key.ts";
@@ -35,10 +37,9 @@ import {
   FOLLOWED_MIGRATIONS,
   FOLLOWED_SCHEMA,
   type Followed,
-  followedRows,
   hurryReads,
-  nextFollowedRead,
 } from "../converge/followed.ts";
+import { Follower } from "../converge/follower.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
@@ -46,12 +47,7 @@ import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { Logger } from "../http/log.ts";
 import { accountStub, reconcilerStub } from "../objects/stubs.ts";
 import { success } from "../outcome/outcome.ts";
-import type {
-  FollowerNamespace,
-  FollowerRpc,
-  ListedRecord,
-  Registration,
-} from "../reconciler/reconciler-rpc.ts";
+import type { FollowerNamespace, FollowerRpc, ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migrations.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
@@ -95,6 +91,14 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
   constructor(ctx: DurableObjectState, env: Env, schema: ObjectSchema) {
     super(ctx, env);
     this.#schema = schema;
+    this.#follower = new Follower({
+      sql: ctx.storage.sql,
+      namespace: schema.namespace,
+      owner: ctx.id.toString(),
+      watched: () => this.watched(),
+      reconciled: () => Boolean(this.env.RECONCILERS),
+      reconciler: () => reconcilerStub(this.env, budgetKey(this.config())),
+    });
     this.log = new EventLog(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => {
       const { n } = ctx.storage.sql
@@ -319,61 +323,26 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
   }
 
   /**
-   * When the alarm must fire next: the earliest outbox retry, index report, and the earliest
-   * reconciliation read when no reconciler reads for this object.
+   * The Follower capability (`converge/follower.ts`): the followed objects' registration with
+   * the reconciler and their next read.
    */
-  #nextAlarm(): number | null {
-    const sql = this.ctx.storage.sql;
-    const reads = this.env.RECONCILERS ? null : nextFollowedRead(sql);
-    const times = [nextOutboxAt(sql), nextFeedAt(sql), reads].filter((t) => t !== null);
-    return times.length === 0 ? null : Math.min(...times);
-  }
-
-  /** What was last registered with the reconciler, per followed object (`kind|id`). */
-  readonly #registered = new Map<string, string>();
+  readonly #follower: Follower;
 
   /**
-   * Registers with the account's reconciler every followed object whose schedule, facts or
-   * watched state changed since the last registration (and those no longer followed). A
-   * failed registration is retried at the next arm (nothing is marked registered).
+   * When each part of this object next needs to wake (epoch ms, or null for never): the
+   * outbox's next retry, the index feed's next report, the Follower's next read. No part owns
+   * the alarm; `armAlarm` takes the earliest.
    */
-  async #register(): Promise<void> {
-    if (!this.env.RECONCILERS) return;
-    const watched = this.watched();
-    const namespace = this.#schema.namespace;
-    const owner = this.ctx.id.toString();
-    const changed: Registration[] = [];
-    const seen = new Set<string>();
-    for (const row of followedRows(this.ctx.storage.sql)) {
-      const key = `${row.kind}|${row.id}`;
-      seen.add(key);
-      const reg: Registration = { ...row, namespace, owner, watched };
-      const signature = JSON.stringify(reg);
-      if (this.#registered.get(key) !== signature) changed.push(reg);
-    }
-    for (const key of this.#registered.keys()) {
-      if (seen.has(key)) continue;
-      const [kind, id] = key.split("|") as [UpstreamKind, string];
-      changed.push({
-        kind,
-        id,
-        namespace,
-        owner,
-        nextReadAt: null,
-        gapMs: 0,
-        keepUntil: null,
-        watched,
-        status: "",
-        received: "0",
-      });
-    }
-    if (changed.length === 0) return;
-    await reconcilerStub(this.env, budgetKey(this.config())).register(changed);
-    for (const reg of changed) {
-      const key = `${reg.kind}|${reg.id}`;
-      if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
-      else this.#registered.set(key, JSON.stringify(reg));
-    }
+  readonly #wakes: readonly (() => number | null)[] = [
+    () => nextOutboxAt(this.ctx.storage.sql),
+    () => nextFeedAt(this.ctx.storage.sql),
+    () => this.#follower.nextWake(),
+  ];
+
+  /** The earliest wake any part reports, or null. */
+  #nextAlarm(): number | null {
+    const times = this.#wakes.map((wake) => wake()).filter((t) => t !== null);
+    return times.length === 0 ? null : Math.min(...times);
   }
 
   /**
@@ -383,9 +352,11 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
    */
   protected async armAlarm(): Promise<void> {
     if (!this.#hasSchema) return;
-    await this.#register().catch((error: unknown) =>
-      this.logger().warn("reconciler.register_failed", { error: String(error) }),
-    );
+    await this.#follower
+      .register()
+      .catch((error: unknown) =>
+        this.logger().warn("reconciler.register_failed", { error: String(error) }),
+      );
     const next = this.#nextAlarm();
     if (next === null) return;
     const at = await this.ctx.storage.getAlarm();
