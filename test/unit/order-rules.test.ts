@@ -12,35 +12,11 @@ import { invoiceFollowPlan } from "../../worker/order/follow-plan.ts";
 import { owedPaid } from "../../worker/order/notifications.ts";
 import { refundedRefusal, retryRefusal } from "../../worker/order/payment-refusals.ts";
 import { NO_TERMS } from "../../worker/order/snapshot.ts";
-import type { AttemptRow, OrderRow } from "../../worker/order/store.ts";
+import type { AttemptRow } from "../../worker/order/store.ts";
 import type { RefundRecord } from "../../worker/refunds/records.ts";
-import type { Invoice } from "../../worker/upstream/client.ts";
+import { invoice, NOW, ORDER } from "./order-fixtures.ts";
 
-const NOW = "2026-01-01T00:00:00.000Z";
-const ORDER: OrderRow = {
-  checkoutId: "co_1",
-  invoiceNumber: "1",
-  amount: "100.00",
-  currency: "EUR",
-  fiatDecimalPlaces: 2,
-  description: null,
-  customerId: null,
-  returnUrl: null,
-  refundCurrency: null,
-  refundAddress: null,
-  createdAt: NOW,
-};
-const INVOICE = {
-  id: "inv_1",
-  orderId: "cc-1",
-  status: "created",
-  cryptoAmountExpected: "0.001",
-  cryptoAmountReceived: null,
-  address: "tb1q",
-  settlement: null,
-  expiresAt: "2026-01-01T01:00:00.000Z",
-  paymentPageUrl: "https://pay/1",
-} as unknown as Invoice;
+const INVOICE = invoice("created", null);
 const attempt = (over: Partial<AttemptRow> = {}): AttemptRow => ({
   ...newAttempt(1, INVOICE, "100.00", NOW),
   ...over,
