@@ -2,9 +2,9 @@
  * @module
  * What every Durable Object of the worker shares (order, top-up, payout): its SQLite schema made
  * on first use, the event log, the configuration and logger, the serial lane of upstream work
- * (`converge/lane.ts`), creating its business object once (`openOnce`), publishing events to
- * watchers (`publish`) and the stream route (`streamTo`), the one webhook path (`applyWebhook`,
- * over `converge/delivery.ts`), and
+ * (`converge/lane.ts`), creating its business object once (`openOnce`), the face its
+ * EventStream capability talks to (`streamHost`; `event-stream.ts`: watchers, publishing, the
+ * stream route), the one webhook path (`applyWebhook`, over `converge/delivery.ts`), and
  * the one alarm that delivers the merchant-notification outbox, reconciles followed
  * upstream objects (`converge/reconcile.ts`) and reports to the account's index
  * (`index-feed.ts`).
@@ -52,8 +52,8 @@ import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migr
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
+import type { EventStreamHost } from "./event-stream.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
-import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
 import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
 import {
   backfillFeed,
@@ -62,7 +62,6 @@ import {
   OUTBOX_MIGRATIONS,
   redeliver,
 } from "./outbox-store.ts";
-import type { SseHub } from "./sse.ts";
 
 /**
  * The schema of a subclass: its DDL, the table whose presence means "this object exists", and
@@ -222,30 +221,17 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
   }
 
   /**
-   * `GET …/events` of an object shoppers watch: 404 `missing` when there is nothing to render
-   * (`render` null), else the SSE stream resuming after `Last-Event-ID` (`live-events.ts`).
-   * The first watcher brings every followed read to `WATCHED_READ_MS` at the latest; while
-   * others watch, reads already keep that cadence (`watched()`), so a connection storm of a
-   * thousand widgets costs one write and one alarm check, not a thousand.
+   * The EventStream capability's face on this object (`event-stream.ts`): the first watcher
+   * brings every followed read to `WATCHED_READ_MS` at the latest; who watches re-arms.
    *
    * @example
-   * const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
-   * return this.streamTo(request, this.hub, render, "No such top-up.");
+   * readonly events = new EventStream<DepositSnapshot>(this.log, this.streamHost);
    */
-  protected async streamTo<S extends { final: boolean }>(
-    request: Request,
-    hub: SseHub,
-    render: ((seq: number) => S) | null,
-    missing: string,
-  ): Promise<Response> {
-    if (!render) return streamNotFound(missing);
-    const first = hub.size === 0;
-    if (first) hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
-    const response = eventStream(request, this.log, hub, render);
-    // Armed once the watcher is in the hub, so the reconciler registers it as watched.
-    if (first) await this.armAlarm();
-    return response;
-  }
+  protected readonly streamHost: EventStreamHost = {
+    hurryReads: () => hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS),
+    arm: () => this.armAlarm(),
+    logger: () => this.logger(),
+  };
 
   /**
    * Creates this object's business object once. `existing` answers for an object already made
@@ -259,26 +245,6 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
     const found = existing();
     if (found !== null) return Promise.resolve(found);
     return this.lane.run(async () => existing() ?? create());
-  }
-
-  /**
-   * Pushes an appended event to every watcher of `hub` and logs it (debug, with `fields`). Call
-   * only after the transaction that appended it committed: no watcher sees an event that may
-   * still roll back.
-   *
-   * @example
-   * const event = this.ctx.storage.transactionSync(() => appendSnapshot(this.log, …));
-   * return this.publish(this.hub, event, "deposit.status", { topUpId });
-   */
-  protected publish<S extends { final: boolean; seq: number }>(
-    hub: SseHub,
-    event: Appended<S>,
-    type: string,
-    fields: Record<string, unknown>,
-  ): S {
-    hub.broadcast(event.frame, event.snapshot.final);
-    this.logger().debug(type, { ...fields, seq: event.snapshot.seq });
-    return event.snapshot;
   }
 
   /** What the apply sequence needs of this object: its storage and the one alarm. */

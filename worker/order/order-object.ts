@@ -37,12 +37,11 @@ import {
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { CATCH_UP_MS } from "../converge/schedule.ts";
 import type { Change } from "../events/apply-sequence.ts";
+import { EventStream } from "../events/event-stream.ts";
 import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot } from "../events/live-events.ts";
 import type { Notification } from "../events/outbox.ts";
 import { outboxHas } from "../events/outbox-store.ts";
-import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
 import { attemptOrderId } from "../ids/upstream-order-id.ts";
@@ -97,7 +96,7 @@ interface OrderRead {
 export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
   /** Watchers; when the last leaves, the reconciler hears the order is no longer watched. */
-  readonly hub = new SseHub({ onEmpty: () => void this.armAlarm() });
+  readonly events = new EventStream<CheckoutSnapshot>(this.log, this.streamHost);
   readonly settings: OrderSettings;
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
   #creating = false;
@@ -198,7 +197,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * order's summary to its index feed: every change of the order appends an event.
    */
   #append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
-    const appended = appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq, read));
+    const appended = this.events.append(type, message, (seq) => this.#snapshotAt(seq, read));
     this.#syncIndex();
     return appended;
   }
@@ -206,7 +205,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   /** Pushes an appended event to every subscriber; call only after its write committed. */
   #publish(event: Appended<CheckoutSnapshot>, type: string): CheckoutSnapshot {
     const { invoiceNumber, attempt } = event.snapshot;
-    return this.publish(this.hub, event, type, { invoiceNumber, status: attempt.status });
+    return this.events.publish(event, type, { invoiceNumber, status: attempt.status });
   }
 
   /** Appends and publishes an event outside any other write. */
@@ -341,7 +340,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   protected override watched(): boolean {
-    return this.hub.size > 0;
+    return this.events.watched;
   }
 
   /**
@@ -779,9 +778,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
-  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
+  /** `GET …/events`: the SSE stream (`events/event-stream.ts`). */
   override async fetch(request: Request): Promise<Response> {
     const render = this.#current() ? (seq: number) => this.#snapshotAt(seq) : null;
-    return this.streamTo(request, this.hub, render, "No such checkout.");
+    return this.events.stream(request, render, "No such checkout.");
   }
 }
