@@ -55,13 +55,8 @@ import { EventLog } from "./event-log.ts";
 import type { EventStreamHost } from "./event-stream.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
 import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
-import {
-  backfillFeed,
-  deliverOutbox,
-  nextOutboxAt,
-  OUTBOX_MIGRATIONS,
-  redeliver,
-} from "./outbox-store.ts";
+import { Outbox } from "./outbox-capability.ts";
+import { backfillFeed, OUTBOX_MIGRATIONS } from "./outbox-store.ts";
 
 /**
  * The schema of a subclass: its DDL, the table whose presence means "this object exists", and
@@ -247,9 +242,13 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
     return this.lane.run(async () => existing() ?? create());
   }
 
-  /** What the apply sequence needs of this object: its storage and the one alarm. */
+  /** The Outbox capability (`outbox-capability.ts`): the merchant notifications owed. */
+  readonly outbox = new Outbox(this.ctx.storage.sql);
+
+  /** What the apply sequence needs of this object: storage, its outbox and the one alarm. */
   readonly #applyHost: ApplyHost = {
     storage: this.ctx.storage,
+    outbox: this.outbox,
     arm: () => this.armAlarm(),
     wakeNow: () => this.scheduleAlarm(),
   };
@@ -283,7 +282,7 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
    */
   async redeliverNotification(id: string): Promise<NotificationView | null> {
     if (!this.#hasSchema) return null;
-    const view = redeliver(this.ctx.storage.sql, id, Date.now());
+    const view = this.outbox.redeliver(id);
     if (view) await this.scheduleAlarm();
     return view;
   }
@@ -300,7 +299,7 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
    * the alarm; `armAlarm` takes the earliest.
    */
   readonly #wakes: readonly (() => number | null)[] = [
-    () => nextOutboxAt(this.ctx.storage.sql),
+    () => this.outbox.nextWake(),
     () => nextFeedAt(this.ctx.storage.sql),
     () => this.#follower.nextWake(),
   ];
@@ -344,10 +343,9 @@ export abstract class StoredObject extends DurableObject<Env> implements Followe
     const config = this.config();
     const log = this.logger();
     // The outbox first: its due rows are selected before the first await.
-    await deliverOutbox(this.ctx.storage.sql, {
+    await this.outbox.deliver({
       url: config.MERCHANT_WEBHOOK_URL ?? null,
       secret: notificationSecret(config),
-      now: Date.now(),
       log,
     });
     await reconcileDue({

@@ -41,7 +41,6 @@ import { EventStream } from "../events/event-stream.ts";
 import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
 import type { Notification } from "../events/outbox.ts";
-import { outboxHas } from "../events/outbox-store.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
 import { attemptOrderId } from "../ids/upstream-order-id.ts";
@@ -371,7 +370,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       lock: this.settings.lockFact(invoice.id),
       currency,
       hold,
-      paidQueued: outboxHas(sql, "order.paid"),
+      paidQueued: this.outbox.has("order.paid"),
       now: new Date().toISOString(),
     };
     const read = applyInvoiceRead(state, invoice, recording);
@@ -718,7 +717,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   /** The order's owed `order.paid` after a hold was released (`notifications.ts` `owedPaid`). */
   #owedPaid(now: string): readonly Notification[] {
     const { sql } = this.store;
-    const paidQueued = outboxHas(sql, "order.paid");
+    const paidQueued = this.outbox.has("order.paid");
     const refunds = readRefunds(sql);
     const attempts = this.store.attempts();
     return owedPaid(this.store.order()!, attempts, refunds, this.#terms(), paidQueued, now);
