@@ -5,44 +5,11 @@
  * second `order.paid` breaks the run-time invariant.
  */
 import { describe, expect, it } from "vitest";
-import type { InvoiceStatus } from "../../worker/api/contract.ts";
 import { InvariantBroken } from "../../worker/converge/invariant.ts";
 import { applyInvoiceRead, type OrderState } from "../../worker/order/apply-invoice.ts";
 import { newAttempt } from "../../worker/order/attempts.ts";
 import { NO_TERMS } from "../../worker/order/snapshot.ts";
-import type { OrderRow } from "../../worker/order/store.ts";
-import type { Invoice } from "../../worker/upstream/client.ts";
-
-const NOW = "2026-01-01T00:00:00.000Z";
-
-function invoice(status: InvoiceStatus, received: string | null): Invoice {
-  return {
-    id: "inv_1",
-    orderId: "cc-1",
-    status,
-    cryptoCurrencyCode: null,
-    cryptoAmountExpected: "0.001",
-    cryptoAmountReceived: received,
-    address: "tb1q-addr",
-    settlement: null,
-    expiresAt: "2026-01-01T01:00:00.000Z",
-    paymentPageUrl: "https://pay/1",
-  } as unknown as Invoice;
-}
-
-const ORDER: OrderRow = {
-  checkoutId: "co_1",
-  invoiceNumber: "1",
-  amount: "100.00",
-  currency: "EUR",
-  fiatDecimalPlaces: 2,
-  description: null,
-  customerId: null,
-  returnUrl: null,
-  refundCurrency: null,
-  refundAddress: null,
-  createdAt: NOW,
-};
+import { invoice, NOW, ORDER } from "./order-fixtures.ts";
 
 function state(over: Partial<OrderState> = {}): OrderState {
   const attempt = newAttempt(1, invoice("created", null), "100.00", NOW);

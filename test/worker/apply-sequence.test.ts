@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { type ApplyHost, applyChange } from "../../worker/events/apply-sequence.ts";
 import { notification } from "../../worker/events/outbox.ts";
+import { Outbox } from "../../worker/events/outbox-capability.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
 
 /** Runs `body` inside an opened order's object, with a host that records what it was asked. */
@@ -19,6 +20,7 @@ async function inOrder<T>(body: (host: ApplyHost, calls: string[], sql: SqlStora
     const calls: string[] = [];
     const host: ApplyHost = {
       storage: state.storage,
+      outbox: new Outbox(state.storage.sql),
       arm: async () => void calls.push("arm"),
       wakeNow: async () => void calls.push("wake"),
     };
@@ -85,6 +87,24 @@ describe("the apply sequence", () => {
       queuedBeforeAppend: 1,
       scratch: 1,
     });
+  });
+
+  it("a change that arms itself later (arm: false) arms nothing unless it queued notifications", async () => {
+    const result = await inOrder(async (host, calls) => {
+      const change = (notes: number) => ({
+        stale: false,
+        record: () => {},
+        write: () =>
+          Array.from({ length: notes }, () => notification("order.status_changed", "now", {})),
+        append: () => null,
+        arm: false,
+      });
+      await applyChange(host, change(0), () => {});
+      const quiet = [...calls];
+      await applyChange(host, change(1), () => {});
+      return { quiet, calls };
+    });
+    expect(result).toEqual({ quiet: [], calls: ["wake"] });
   });
 
   it("a step that throws rolls the whole change back: nothing written, queued, published or armed", async () => {

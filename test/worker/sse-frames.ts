@@ -55,7 +55,7 @@ export async function readFrames<T>(
 export async function hubState(checkoutId: string): Promise<{ size: number; watched: boolean }> {
   const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
   return runInDurableObject(stub, (order: OrderObject) => ({
-    size: order.hub.size,
+    size: order.events.hub.size,
     // `watched()` is what the reconciliation schedule reads (protected on the class).
     watched: (order as unknown as { watched(): boolean }).watched(),
   }));

@@ -14,7 +14,7 @@
  *
  * The alarm's time is the earliest `next_read_at` or outbox retry (`alarm-time.ts`).
  */
-import { addColumn, type MigrationTrack } from "../storage/migrations.ts";
+import { columnAdded, type MigrationTrack } from "../storage/migrations.ts";
 import { type Facts, isOlder } from "./facts.ts";
 import { FIRST_READ_MS, nextGap, nextReadAt } from "./schedule.ts";
 import type { UpstreamKind } from "./status-rank.ts";
@@ -50,11 +50,7 @@ type Row = Record<string, SqlStorageValue>;
 export const FOLLOWED_MIGRATIONS: MigrationTrack = {
   track: "followed",
   steps: [
-    {
-      version: 1,
-      does: "adds acked_at (the newest acknowledged delivery's send time)",
-      up: (sql) => addColumn(sql, "upstream_objects", "acked_at", "INTEGER"),
-    },
+    columnAdded(1, "upstream_objects", "acked_at", "INTEGER", "the newest acknowledged send time"),
   ],
 };
 

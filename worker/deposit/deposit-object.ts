@@ -19,9 +19,8 @@ import { type Facts, isOlder } from "../converge/facts.ts";
 import { admitRead, type Followed, type FollowPlan, knownFacts } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
 import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import { EventStream } from "../events/event-stream.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot } from "../events/live-events.ts";
-import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { depositOrderId } from "../ids/upstream-order-id.ts";
 import { webhookUrl } from "../ids/webhook-url.ts";
@@ -46,7 +45,7 @@ function depositFacts(status: string, deposit: Deposit | null): Facts {
 
 export class DepositObject extends StoredObject implements DepositRpc {
   /** Watchers; when the last leaves, the reconciler hears the top-up is no longer watched. */
-  readonly hub = new SseHub({ onEmpty: () => void this.armAlarm() });
+  readonly events = new EventStream<DepositSnapshot>(this.log, this.streamHost);
 
   constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env, {
@@ -73,13 +72,13 @@ export class DepositObject extends StoredObject implements DepositRpc {
 
   /** Appends an event with the snapshot it produced (inside the caller's transaction). */
   #append(row: DepositRow, type: string, message: string): Appended<DepositSnapshot> {
-    return appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(row, seq));
+    return this.events.append(type, message, (seq) => this.#snapshotAt(row, seq));
   }
 
   /** Pushes a committed event to every subscriber. */
   #publish(event: Appended<DepositSnapshot>, type: string): DepositSnapshot {
     const { topUpId, status } = event.snapshot;
-    return this.publish(this.hub, event, type, { topUpId, status });
+    return this.events.publish(event, type, { topUpId, status });
   }
 
   /** A second open of a top-up: its existing deposit, or 409 when it asks another currency. */
@@ -204,7 +203,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   }
 
   protected override watched(): boolean {
-    return this.hub.size > 0;
+    return this.events.watched;
   }
 
   protected override async readFollowed(target: Followed): Promise<void> {
@@ -296,10 +295,10 @@ export class DepositObject extends StoredObject implements DepositRpc {
     );
   }
 
-  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
+  /** `GET …/events`: the SSE stream (`events/event-stream.ts`). */
   override async fetch(request: Request): Promise<Response> {
     const row = this.#row();
     const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
-    return this.streamTo(request, this.hub, render, "No such top-up.");
+    return this.events.stream(request, render, "No such top-up.");
   }
 }

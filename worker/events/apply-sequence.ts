@@ -15,14 +15,17 @@
  * - the event is published only after its transaction committed (no watcher sees a change
  *   that may roll back) and before the first await (watchers hear events in `seq` order);
  * - the alarm is armed last: woken now when notifications were queued, else brought forward
- *   to the earliest wake the object's parts report (never postponed).
+ *   to the earliest wake the object's parts report (never postponed), unless the caller arms
+ *   itself after writes of its own (`arm: false`).
  */
 import type { Notification } from "./outbox.ts";
-import { enqueue } from "./outbox-store.ts";
+import type { Outbox } from "./outbox-capability.ts";
 
-/** What the sequence needs of its object: storage and the one alarm. */
+/** What the sequence needs of its object: storage, its outbox and the one alarm. */
 export interface ApplyHost {
   readonly storage: DurableObjectStorage;
+  /** Where the change's notifications are queued (`outbox-capability.ts`). */
+  readonly outbox: Pick<Outbox, "enqueue">;
   /** Brings the alarm forward to the earliest wake any part reports (never later). */
   arm(): Promise<void>;
   /** Makes the alarm fire now (queued notifications are due). */
@@ -39,6 +42,11 @@ export interface Change<E> {
   write(): readonly Notification[];
   /** Appends the change's event, or null for none (runs last in the transaction). */
   append(): E | null;
+  /**
+   * False when the caller arms itself after writes of its own that follow (the payout records
+   * its withdrawal's follow after the save): then only queued notifications wake the alarm.
+   */
+  arm?: boolean;
 }
 
 /**
@@ -57,15 +65,14 @@ export async function applyChange<E>(
   change: Change<E>,
   publish: (event: E) => void,
 ): Promise<E | null> {
-  const sql = host.storage.sql;
   const { event, queued } = host.storage.transactionSync(() => {
     change.record();
     const notes = change.stale ? [] : change.write();
-    const now = Date.now();
-    for (const note of notes) enqueue(sql, note, now);
+    host.outbox.enqueue(notes, Date.now());
     return { event: change.append(), queued: notes.length > 0 };
   });
   if (event !== null) publish(event);
-  await (queued ? host.wakeNow() : host.arm());
+  if (queued) await host.wakeNow();
+  else if (change.arm !== false) await host.arm();
   return event;
 }

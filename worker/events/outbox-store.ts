@@ -14,7 +14,7 @@
  */
 import type { NotificationView } from "../api/merchant-ops.ts";
 import type { Logger } from "../http/log.ts";
-import { addColumn, type MigrationTrack } from "../storage/migrations.ts";
+import { columnAdded, type MigrationTrack } from "../storage/migrations.ts";
 import { feedPut } from "./index-feed.ts";
 import { backoffMs, MAX_ATTEMPTS, type Notification, postNotification } from "./outbox.ts";
 
@@ -46,17 +46,14 @@ CREATE TABLE IF NOT EXISTS outbox (
 export const OUTBOX_MIGRATIONS: MigrationTrack = {
   track: "outbox",
   steps: [
-    {
-      version: 1,
-      does: "adds last_attempt_at (when the last try was made)",
-      up: (sql) => addColumn(sql, "outbox", "last_attempt_at", "TEXT"),
-    },
-    {
-      version: 2,
-      does: "adds attempt_limit (where the current round of tries stops)",
-      up: (sql) =>
-        addColumn(sql, "outbox", "attempt_limit", `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`),
-    },
+    columnAdded(1, "outbox", "last_attempt_at", "TEXT", "when the last try was made"),
+    columnAdded(
+      2,
+      "outbox",
+      "attempt_limit",
+      `INTEGER NOT NULL DEFAULT ${MAX_ATTEMPTS}`,
+      "where the current round of tries stops",
+    ),
   ],
 };
 

@@ -2,9 +2,9 @@
  * @module
  * What every Durable Object of the worker shares (order, top-up, payout): its SQLite schema made
  * on first use, the event log, the configuration and logger, the serial lane of upstream work
- * (`converge/lane.ts`), creating its business object once (`openOnce`), publishing events to
- * watchers (`publish`) and the stream route (`streamTo`), the one webhook path (`applyWebhook`,
- * over `converge/delivery.ts`), and
+ * (`converge/lane.ts`), creating its business object once (`openOnce`), the face its
+ * EventStream capability talks to (`streamHost`; `event-stream.ts`: watchers, publishing, the
+ * stream route), the one webhook path (`applyWebhook`, over `converge/delivery.ts`), and
  * the one alarm that delivers the merchant-notification outbox, reconciles followed
  * upstream objects (`converge/reconcile.ts`) and reports to the account's index
  * (`index-feed.ts`).
@@ -15,13 +15,15 @@
  *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
  *   tables of newer versions, and the numbered migrations not yet applied bring older tables
  *   to the newest shape), always under `blockConcurrencyWhile`;
- * - one alarm per object, set to the earliest of the next outbox retry, the next index report
- *   and (without a reconciler binding) the next due reconciliation read (`armAlarm`), never
- *   later than any;
+ * - one alarm per object, owned here and by no part: each part reports when it next needs to
+ *   wake (the outbox's next retry, the index feed's next report, the Follower's next read,
+ *   none with a reconciler binding), and `armAlarm` takes the earliest, never later than any;
  * - with the account's reconciler (`reconciler/`), every change to a followed object's
- *   schedule or watched state is registered with it when the alarm is armed (only what
- *   changed since the last registration); the reconciler reads in batches and calls back
- *   `admitListed` / `reconcileRead`. A forced alarm still reads what is due here itself.
+ *   schedule or watched state is registered with it when the alarm is armed (the Follower
+ *   capability, `converge/follower.ts`: only what changed since the last registration); the
+ *   reconciler reads in batches and calls back `admitListed` / `reconcileRead`. A forced
+ *   alarm still reads what is due here itself;
+ * - every change runs through the one apply sequence (`applyChange`, `apply-sequence.ts`).
  */
 import { DurableObject } from "cloudflare:workers";
 import { accountKey } from "../account/account-key.ts";
@@ -35,10 +37,9 @@ import {
   FOLLOWED_MIGRATIONS,
   FOLLOWED_SCHEMA,
   type Followed,
-  followedRows,
   hurryReads,
-  nextFollowedRead,
 } from "../converge/followed.ts";
+import { Follower } from "../converge/follower.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
@@ -46,27 +47,16 @@ import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { LogFields, Logger } from "../http/log.ts";
 import { accountStub, reconcilerStub } from "../objects/stubs.ts";
 import { success } from "../outcome/outcome.ts";
-import type {
-  FollowerNamespace,
-  FollowerRpc,
-  ListedRecord,
-  Registration,
-} from "../reconciler/reconciler-rpc.ts";
+import type { FollowerNamespace, FollowerRpc, ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migrations.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
+import type { EventStreamHost } from "./event-stream.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
-import { type Appended, eventStream, streamNotFound } from "./live-events.ts";
 import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
-import {
-  backfillFeed,
-  deliverOutbox,
-  nextOutboxAt,
-  OUTBOX_MIGRATIONS,
-  redeliver,
-} from "./outbox-store.ts";
-import type { SseHub } from "./sse.ts";
+import { Outbox } from "./outbox-capability.ts";
+import { backfillFeed, OUTBOX_MIGRATIONS } from "./outbox-store.ts";
 
 /**
  * The schema of a subclass: its DDL, the table whose presence means "this object exists", and
@@ -98,6 +88,14 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
   constructor(ctx: DurableObjectState, env: E, schema: ObjectSchema) {
     super(ctx, env);
     this.#schema = schema;
+    this.#follower = new Follower({
+      sql: ctx.storage.sql,
+      namespace: schema.namespace,
+      owner: ctx.id.toString(),
+      watched: () => this.watched(),
+      reconciled: () => Boolean(this.env.RECONCILERS),
+      reconciler: () => reconcilerStub(this.env, accountKey(this.config())),
+    });
     this.log = new EventLog(ctx.storage.sql);
     ctx.blockConcurrencyWhile(async () => {
       const { n } = ctx.storage.sql
@@ -221,30 +219,17 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
   }
 
   /**
-   * `GET …/events` of an object shoppers watch: 404 `missing` when there is nothing to render
-   * (`render` null), else the SSE stream resuming after `Last-Event-ID` (`live-events.ts`).
-   * The first watcher brings every followed read to `WATCHED_READ_MS` at the latest; while
-   * others watch, reads already keep that cadence (`watched()`), so a connection storm of a
-   * thousand widgets costs one write and one alarm check, not a thousand.
+   * The EventStream capability's face on this object (`event-stream.ts`): the first watcher
+   * brings every followed read to `WATCHED_READ_MS` at the latest; who watches re-arms.
    *
    * @example
-   * const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
-   * return this.streamTo(request, this.hub, render, "No such top-up.");
+   * readonly events = new EventStream<DepositSnapshot>(this.log, this.streamHost);
    */
-  protected async streamTo<S extends { final: boolean }>(
-    request: Request,
-    hub: SseHub,
-    render: ((seq: number) => S) | null,
-    missing: string,
-  ): Promise<Response> {
-    if (!render) return streamNotFound(missing);
-    const first = hub.size === 0;
-    if (first) hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS);
-    const response = eventStream(request, this.log, hub, render);
-    // Armed once the watcher is in the hub, so the reconciler registers it as watched.
-    if (first) await this.armAlarm();
-    return response;
-  }
+  protected readonly streamHost: EventStreamHost = {
+    hurryReads: () => hurryReads(this.ctx.storage.sql, Date.now() + WATCHED_READ_MS),
+    arm: () => this.armAlarm(),
+    logger: () => this.logger(),
+  };
 
   /**
    * Creates this object's business object once. `existing` answers for an object already made
@@ -260,29 +245,13 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
     return this.lane.run(async () => existing() ?? create());
   }
 
-  /**
-   * Pushes an appended event to every watcher of `hub` and logs it (debug, with `fields`). Call
-   * only after the transaction that appended it committed: no watcher sees an event that may
-   * still roll back.
-   *
-   * @example
-   * const event = this.ctx.storage.transactionSync(() => appendSnapshot(this.log, …));
-   * return this.publish(this.hub, event, "deposit.status", { topUpId });
-   */
-  protected publish<S extends { final: boolean; seq: number }>(
-    hub: SseHub,
-    event: Appended<S>,
-    type: string,
-    fields: Record<string, unknown>,
-  ): S {
-    hub.broadcast(event.frame, event.snapshot.final);
-    this.logger().debug(type, { ...fields, seq: event.snapshot.seq });
-    return event.snapshot;
-  }
+  /** The Outbox capability (`outbox-capability.ts`): the merchant notifications owed. */
+  readonly outbox = new Outbox(this.ctx.storage.sql);
 
-  /** What the apply sequence needs of this object: its storage and the one alarm. */
+  /** What the apply sequence needs of this object: storage, its outbox and the one alarm. */
   readonly #applyHost: ApplyHost = {
     storage: this.ctx.storage,
+    outbox: this.outbox,
     arm: () => this.armAlarm(),
     wakeNow: () => this.scheduleAlarm(),
   };
@@ -316,67 +285,32 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    */
   async redeliverNotification(id: string): Promise<NotificationView | null> {
     if (!this.#hasSchema) return null;
-    const view = redeliver(this.ctx.storage.sql, id, Date.now());
+    const view = this.outbox.redeliver(id);
     if (view) await this.scheduleAlarm();
     return view;
   }
 
   /**
-   * When the alarm must fire next: the earliest outbox retry, index report, and the earliest
-   * reconciliation read when no reconciler reads for this object.
+   * The Follower capability (`converge/follower.ts`): the followed objects' registration with
+   * the reconciler and their next read.
    */
-  #nextAlarm(): number | null {
-    const sql = this.ctx.storage.sql;
-    const reads = this.env.RECONCILERS ? null : nextFollowedRead(sql);
-    const times = [nextOutboxAt(sql), nextFeedAt(sql), reads].filter((t) => t !== null);
-    return times.length === 0 ? null : Math.min(...times);
-  }
-
-  /** What was last registered with the reconciler, per followed object (`kind|id`). */
-  readonly #registered = new Map<string, string>();
+  readonly #follower: Follower;
 
   /**
-   * Registers with the account's reconciler every followed object whose schedule, facts or
-   * watched state changed since the last registration (and those no longer followed). A
-   * failed registration is retried at the next arm (nothing is marked registered).
+   * When each part of this object next needs to wake (epoch ms, or null for never): the
+   * outbox's next retry, the index feed's next report, the Follower's next read. No part owns
+   * the alarm; `armAlarm` takes the earliest.
    */
-  async #register(): Promise<void> {
-    if (!this.env.RECONCILERS) return;
-    const watched = this.watched();
-    const namespace = this.#schema.namespace;
-    const owner = this.ctx.id.toString();
-    const changed: Registration[] = [];
-    const seen = new Set<string>();
-    for (const row of followedRows(this.ctx.storage.sql)) {
-      const key = `${row.kind}|${row.id}`;
-      seen.add(key);
-      const reg: Registration = { ...row, namespace, owner, watched };
-      const signature = JSON.stringify(reg);
-      if (this.#registered.get(key) !== signature) changed.push(reg);
-    }
-    for (const key of this.#registered.keys()) {
-      if (seen.has(key)) continue;
-      const [kind, id] = key.split("|") as [UpstreamKind, string];
-      changed.push({
-        kind,
-        id,
-        namespace,
-        owner,
-        nextReadAt: null,
-        gapMs: 0,
-        keepUntil: null,
-        watched,
-        status: "",
-        received: "0",
-      });
-    }
-    if (changed.length === 0) return;
-    await reconcilerStub(this.env, accountKey(this.config())).register(changed);
-    for (const reg of changed) {
-      const key = `${reg.kind}|${reg.id}`;
-      if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
-      else this.#registered.set(key, JSON.stringify(reg));
-    }
+  readonly #wakes: readonly (() => number | null)[] = [
+    () => this.outbox.nextWake(),
+    () => nextFeedAt(this.ctx.storage.sql),
+    () => this.#follower.nextWake(),
+  ];
+
+  /** The earliest wake any part reports, or null. */
+  #nextAlarm(): number | null {
+    const times = this.#wakes.map((wake) => wake()).filter((t) => t !== null);
+    return times.length === 0 ? null : Math.min(...times);
   }
 
   /**
@@ -386,9 +320,11 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    */
   protected async armAlarm(): Promise<void> {
     if (!this.#hasSchema) return;
-    await this.#register().catch((error: unknown) =>
-      this.#warnSafely("reconciler.register_failed", { error: String(error) }),
-    );
+    await this.#follower
+      .register()
+      .catch((error: unknown) =>
+        this.#warnSafely("reconciler.register_failed", { error: String(error) }),
+      );
     const next = this.#nextAlarm();
     if (next === null) return;
     const at = await this.ctx.storage.getAlarm();
@@ -426,10 +362,9 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
     const config = this.config();
     const log = this.logger();
     // The outbox first: its due rows are selected before the first await.
-    await deliverOutbox(this.ctx.storage.sql, {
+    await this.outbox.deliver({
       url: config.MERCHANT_WEBHOOK_URL ?? null,
       secret: notificationSecret(config),
-      now: Date.now(),
       log,
     });
     await reconcileDue({

@@ -8,6 +8,9 @@
 import type { OrderState } from "../api/contract.ts";
 import { type Notification, notification } from "../events/outbox.ts";
 import { formatFixed } from "../money/decimal.ts";
+import type { RefundRecord } from "../refunds/records.ts";
+import { assertOnePaid } from "./ledger-invariants.ts";
+import { orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 
 interface Totals {
@@ -69,4 +72,43 @@ export function notificationsFor(input: {
     });
   }
   return out;
+}
+
+/**
+ * After a refund hold was released (the refund failed, was cancelled or never reached the
+ * service): the order's one `order.paid`, if it is paid now and none was ever queued
+ * (`paidQueued`; it was withheld while the hold lasted, or money landed while a live refund
+ * made it `refunded`). Empty otherwise.
+ *
+ * @example
+ * const notes = owedPaid(order, attempts, readRefunds(sql), terms, outboxHas(sql, "order.paid"), now);
+ */
+export function owedPaid(
+  order: OrderRow,
+  attempts: readonly AttemptRow[],
+  refunds: readonly RefundRecord[],
+  terms: PaymentTerms,
+  paidQueued: boolean,
+  now: string,
+): Notification[] {
+  if (paidQueued) return [];
+  const after = orderTotals(order, attempts, refunds, terms);
+  if (after.state !== "paid") return [];
+  const attempt = attempts[attempts.length - 1]!;
+  const notes = notificationsFor({
+    order,
+    attempt,
+    previousStatus: attempt.status,
+    statusChanged: false,
+    payment: null,
+    cryptoCurrencyCode: attempt.currency?.code ?? null,
+    before: { ...after, state: "partially_paid" },
+    after,
+    now,
+  });
+  assertOnePaid(
+    false,
+    notes.map((note) => note.type),
+  );
+  return notes;
 }

@@ -35,14 +35,12 @@ import {
   knownFacts,
 } from "../converge/followed.ts";
 import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { CATCH_UP_MS, LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import { CATCH_UP_MS } from "../converge/schedule.ts";
 import type { Change } from "../events/apply-sequence.ts";
+import { EventStream } from "../events/event-stream.ts";
 import { feedHas, feedPut } from "../events/index-feed.ts";
 import type { Appended } from "../events/live-events.ts";
-import { appendSnapshot } from "../events/live-events.ts";
 import type { Notification } from "../events/outbox.ts";
-import { outboxHas } from "../events/outbox-store.ts";
-import { SseHub } from "../events/sse.ts";
 import { StoredObject } from "../events/stored-object.ts";
 import { takeSlot } from "../events/throttle.ts";
 import { attemptOrderId } from "../ids/upstream-order-id.ts";
@@ -64,18 +62,18 @@ import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/c
 import { applyInvoiceRead, invoiceFacts, inWords, type Recording } from "./apply-invoice.ts";
 import { createAttemptInvoice, type InvoiceOrder, isOrderIdTaken } from "./attempt-invoice.ts";
 import { newAttempt } from "./attempts.ts";
-import { assertOnePaid } from "./ledger-invariants.ts";
+import { invoiceFollowPlan } from "./follow-plan.ts";
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { lockRefusal } from "./lock-refusal.ts";
 import { CURRENCY_LOCKS } from "./lock-throttle.ts";
-import { notificationsFor } from "./notifications.ts";
+import { owedPaid } from "./notifications.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
 import { type Claims, OrderSettings } from "./order-settings.ts";
 import { orderSummary } from "./order-summary.ts";
+import { refundedRefusal, retryRefusal } from "./payment-refusals.ts";
 import { refundFacts } from "./refund-facts.ts";
 import { ORDER_MIGRATIONS, ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals, type PaymentTerms } from "./snapshot.ts";
-import { FINAL } from "./status.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 
 /** The order's row in its index feed (`events/index-feed.ts`). */
@@ -97,7 +95,7 @@ interface OrderRead {
 export class OrderObject extends StoredObject implements OrderRpc {
   readonly store: OrderStore;
   /** Watchers; when the last leaves, the reconciler hears the order is no longer watched. */
-  readonly hub = new SseHub({ onEmpty: () => void this.armAlarm() });
+  readonly events = new EventStream<CheckoutSnapshot>(this.log, this.streamHost);
   readonly settings: OrderSettings;
   /** True while the lane creates an attempt's invoice (a refund asked meanwhile is refused). */
   #creating = false;
@@ -184,30 +182,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
     );
   }
 
-  /**
-   * 409 `order_refunded` once a live refund closed the order, or while a refund of a not fully
-   * paid order is in progress (its hold is taken before the quote): no more payment into it.
-   */
+  /** 409 `order_refunded` while a refund closed or holds the order (`payment-refusals.ts`). */
   #refundedGuard(): Outcome<never> | null {
     const order = this.store.order();
     if (!order) return null;
-    const attempts = this.store.attempts();
-    const terms = this.#terms();
-    if (orderTotals(order, attempts, readRefunds(this.store.sql), terms).state === "refunded") {
-      return failure(
-        409,
-        "order_refunded",
-        "This order was refunded to the shopper; it takes no further payment.",
-      );
-    }
-    if (readHold(this.store.sql) && orderTotals(order, attempts, [], terms).state !== "paid") {
-      return failure(
-        409,
-        "order_refunded",
-        "A refund of this order is in progress; it takes no further payment unless the refund fails.",
-      );
-    }
-    return null;
+    const { sql } = this.store;
+    const held = readHold(sql) !== null;
+    return refundedRefusal(order, this.store.attempts(), readRefunds(sql), held, this.#terms());
   }
 
   /**
@@ -215,7 +196,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * order's summary to its index feed: every change of the order appends an event.
    */
   #append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
-    const appended = appendSnapshot(this.log, type, message, (seq) => this.#snapshotAt(seq, read));
+    const appended = this.events.append(type, message, (seq) => this.#snapshotAt(seq, read));
     this.#syncIndex();
     return appended;
   }
@@ -223,7 +204,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   /** Pushes an appended event to every subscriber; call only after its write committed. */
   #publish(event: Appended<CheckoutSnapshot>, type: string): CheckoutSnapshot {
     const { invoiceNumber, attempt } = event.snapshot;
-    return this.publish(this.hub, event, type, { invoiceNumber, status: attempt.status });
+    return this.events.publish(event, type, { invoiceNumber, status: attempt.status });
   }
 
   /** Appends and publishes an event outside any other write. */
@@ -352,28 +333,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
     }
   }
 
-  /**
-   * How an attempt's invoice is followed: until paid, and until its expiry + 24 h. A paid
-   * invoice whose currency the catalogue could not name when it was read (`invoiceCode` known,
-   * the attempt's entry null: the list was unreadable) is read again until it can.
-   */
+  /** How an attempt's invoice is followed (`follow-plan.ts`). */
   #plan(order: OrderRow, attempt: AttemptRow, invoiceCode: string | null): FollowPlan {
-    const now = Date.now();
-    const expiry = attempt.expiresAt ? Date.parse(attempt.expiresAt) : Number.NaN;
-    const keepUntil = Number.isFinite(expiry)
-      ? expiry + LATE_PAYMENT_MS
-      : Date.parse(order.createdAt) + 7 * LATE_PAYMENT_MS;
-    const unnamed = invoiceCode !== null && attempt.currency === null;
-    return {
-      now,
-      follow: !FINAL.has(attempt.status) || unnamed,
-      keepUntil,
-      watched: this.watched(),
-    };
+    return invoiceFollowPlan(order, attempt, invoiceCode, Date.now(), this.watched());
   }
 
   protected override watched(): boolean {
-    return this.hub.size > 0;
+    return this.events.watched;
   }
 
   /**
@@ -404,7 +370,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       lock: this.settings.lockFact(invoice.id),
       currency,
       hold,
-      paidQueued: outboxHas(sql, "order.paid"),
+      paidQueued: this.outbox.has("order.paid"),
       now: new Date().toISOString(),
     };
     const read = applyInvoiceRead(state, invoice, recording);
@@ -596,24 +562,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return snapshot;
   }
 
-  /** Why the next attempt may not start now, or null. */
+  /** Why the next attempt may not start now, or null (`payment-refusals.ts`). */
   #retryRefusal(): Outcome<never> | null {
-    const refunded = this.#refundedGuard();
-    if (refunded) return refunded;
-    const snapshot = this.#snapshotAt(this.log.lastSeq());
-    if (snapshot.orderState === "paid")
-      return failure(409, "order_paid", "This order is already paid.");
-    if (snapshot.underpaid) {
-      const { amountDue, minimum } = snapshot.underpaid;
-      return failure(
-        409,
-        "amount_below_minimum",
-        `The ${amountDue} ${snapshot.currency} still due is below the smallest payment the service accepts (${minimum} ${snapshot.currency}); the shop will refund or accept the order.`,
-      );
-    }
-    if (!snapshot.canRetry)
-      return failure(409, "attempt_open", "The current payment attempt is still open.");
-    return null;
+    return this.#refundedGuard() ?? retryRefusal(this.#snapshotAt(this.log.lastSeq()));
   }
 
   /**
@@ -763,35 +714,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
     );
   }
 
-  /**
-   * After a refund hold was released (the refund failed, was cancelled or never reached the
-   * service): the order's one `order.paid`, if it is paid now and none was ever queued (it was
-   * withheld while the hold lasted, or money landed while a live refund made it `refunded`).
-   * Inside the caller's transaction; answers the notifications to queue (the sequence queues them).
-   */
+  /** The order's owed `order.paid` after a hold was released (`notifications.ts` `owedPaid`). */
   #owedPaid(now: string): readonly Notification[] {
-    if (outboxHas(this.store.sql, "order.paid")) return [];
-    const order = this.store.order()!;
+    const { sql } = this.store;
+    const paidQueued = this.outbox.has("order.paid");
+    const refunds = readRefunds(sql);
     const attempts = this.store.attempts();
-    const after = orderTotals(order, attempts, readRefunds(this.store.sql), this.#terms());
-    if (after.state !== "paid") return [];
-    const attempt = attempts[attempts.length - 1]!;
-    const notes = notificationsFor({
-      order,
-      attempt,
-      previousStatus: attempt.status,
-      statusChanged: false,
-      payment: null,
-      cryptoCurrencyCode: attempt.currency?.code ?? null,
-      before: { ...after, state: "partially_paid" },
-      after,
-      now,
-    });
-    assertOnePaid(
-      false,
-      notes.map((note) => note.type),
-    );
-    return notes;
+    return owedPaid(this.store.order()!, attempts, refunds, this.#terms(), paidQueued, now);
   }
 
   /**
@@ -848,9 +777,9 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
-  /** `GET …/events`: the SSE stream (`StoredObject.streamTo`). */
+  /** `GET …/events`: the SSE stream (`events/event-stream.ts`). */
   override async fetch(request: Request): Promise<Response> {
     const render = this.#current() ? (seq: number) => this.#snapshotAt(seq) : null;
-    return this.streamTo(request, this.hub, render, "No such checkout.");
+    return this.events.stream(request, render, "No such checkout.");
   }
 }

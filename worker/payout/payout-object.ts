@@ -137,8 +137,8 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
 
   /**
    * Writes the row, its event and (on a status change) the merchant notification, atomically,
-   * through the one apply sequence; then arms the alarm (now when a notification was queued;
-   * awaited: the caller answers only after).
+   * through the one apply sequence; wakes the alarm now when a notification was queued
+   * (awaited: the caller answers only after). The callers arm after recording the follow.
    */
   async #save(
     next: PayoutRow,
@@ -159,6 +159,8 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
           return moved ? [payoutNotification(next, previous.status, now)] : [];
         },
         append: () => this.log.append(type, message, () => JSON.stringify(payoutView(next)), now),
+        // The callers record the withdrawal's follow after the save, then arm (`#follow`).
+        arm: false,
       },
       // Nobody watches a payout live: its events are the merchant's log.
       () => {},

@@ -19,7 +19,7 @@
  */
 import type { OrderState, RefundView, WithdrawalStatus } from "../api/contract.ts";
 import { isFinalAtService, statusRank } from "../converge/status-rank.ts";
-import { addColumn, type MigrationTrack } from "../storage/migrations.ts";
+import { columnAdded, type MigrationTrack } from "../storage/migrations.ts";
 import {
   decodeRow,
   integer,
@@ -184,11 +184,5 @@ export function refundLedgerViews(refunds: readonly RefundRecord[]) {
  */
 export const REFUNDS_MIGRATIONS: MigrationTrack = {
   track: "refunds",
-  steps: [
-    {
-      version: 1,
-      does: "adds address (where the refund was paid)",
-      up: (sql) => addColumn(sql, "refunds", "address", "TEXT"),
-    },
-  ],
+  steps: [columnAdded(1, "refunds", "address", "TEXT", "where the refund was paid")],
 };

@@ -51,6 +51,26 @@ export function addColumn(sql: SqlStorage, table: string, column: string, type: 
 }
 
 /**
+ * A step that adds one column (idempotent: `addColumn`), the usual migration.
+ *
+ * @example
+ * const step = columnAdded(1, "refunds", "address", "TEXT", "where the refund was paid");
+ */
+export function columnAdded(
+  version: number,
+  table: string,
+  column: string,
+  type: string,
+  why: string,
+): Migration {
+  return {
+    version,
+    does: `adds ${table}.${column} (${why})`,
+    up: (sql) => addColumn(sql, table, column, type),
+  };
+}
+
+/**
  * The last applied step of every track this object recorded (run after `MIGRATIONS_SCHEMA`).
  *
  * @example

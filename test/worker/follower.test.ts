@@ -1,0 +1,74 @@
+/**
+ * The Follower capability (`worker/converge/follower.ts`) on a real object's SQLite: it
+ * registers with the reconciler only what changed since the last registration (and a
+ * registration for what is no longer followed), retries a registration that failed, and
+ * reports its next wake only when no reconciler reads for the object.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { admitRead, forgetFollowed } from "../../worker/converge/followed.ts";
+import { Follower } from "../../worker/converge/follower.ts";
+import type { Registration } from "../../worker/reconciler/reconciler-rpc.ts";
+import { openCheckout, uniqueSub } from "./helpers.ts";
+
+describe("the Follower capability", () => {
+  it("registers what changed only, what ended, retries a failed registration, and wakes only without a reconciler", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("follower") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const result = await runInDurableObject(
+      stub,
+      async (_o: unknown, state: DurableObjectState) => {
+        const sql = state.storage.sql;
+        const sent: Registration[][] = [];
+        let fail = false;
+        let reconciled = true;
+        const follower = new Follower({
+          sql,
+          namespace: "ORDERS",
+          owner: "owner-1",
+          watched: () => false,
+          reconciled: () => reconciled,
+          reconciler: () => ({
+            register: async (rows) => {
+              if (fail) throw new Error("unreachable");
+              sent.push(rows);
+            },
+          }),
+        });
+        const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+        const summary = () =>
+          sent.map((rows) =>
+            rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`),
+          );
+        await follower.register(); // the opened invoice
+        const first = summary().flat().length;
+        await follower.register(); // nothing changed
+        admitRead(sql, "invoice", "inv_extra", { status: "processing", received: "0" }, plan);
+        fail = true;
+        const failed = await follower.register().then(
+          () => "sent",
+          (e: Error) => e.message,
+        );
+        fail = false;
+        await follower.register(); // retried
+        forgetFollowed(sql, { kind: "invoice", id: "inv_extra" });
+        await follower.register(); // no longer followed
+        const withReconciler = follower.nextWake();
+        reconciled = false;
+        return {
+          first,
+          failed,
+          calls: summary().slice(1),
+          withReconciler,
+          without: follower.nextWake(),
+        };
+      },
+    );
+    expect(result.first).toBe(1);
+    expect(result.failed).toBe("unreachable");
+    expect(result.calls).toEqual([["inv_extra:processing"], ["inv_extra:end"]]);
+    expect(result.withReconciler).toBeNull();
+    expect(typeof result.without).toBe("number");
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * The Follower capability of an object (order, top-up, payout): it owns the object's
+ * `upstream_objects` table (`followed.ts`: the known facts and the read schedule of every
+ * upstream object it follows) and its registration with the account's reconciler, and reports
+ * when the object next needs to wake for a read. It never touches the alarm: the object's one
+ * `armAlarm` takes the earliest wake of all its parts.
+ *
+ * Invariants:
+ * - with a reconciler, every change to a followed object's schedule, facts or watched state is
+ *   registered with it (only what changed since the last registration, and those no longer
+ *   followed); a failed registration marks nothing registered, so the next one retries it;
+ * - with a reconciler the object never wakes for reads (the reconciler reads in batches and
+ *   calls back); without one, it wakes at the earliest due read.
+ */
+import type { FollowerNamespace, Registration } from "../reconciler/reconciler-rpc.ts";
+import { followedRows, nextFollowedRead } from "./followed.ts";
+import type { UpstreamKind } from "./status-rank.ts";
+
+/** What the Follower needs of its object: a narrow face, no Durable Object. */
+export interface FollowerHost {
+  readonly sql: SqlStorage;
+  /** The object's namespace binding and id (hex): the reconciler calls it back through them. */
+  readonly namespace: FollowerNamespace;
+  readonly owner: string;
+  /** True while someone watches the object live (reads come faster). */
+  watched(): boolean;
+  /** True when the account's reconciler reads for this object (else it reads itself). */
+  reconciled(): boolean;
+  /** The account's reconciler (asked only when `reconciled()` and there is something to say). */
+  reconciler(): { register(rows: Registration[]): Promise<void> };
+}
+
+/**
+ * An object's following of upstream objects: registration with the reconciler, next wake.
+ *
+ * @example
+ * const follower = new Follower({ sql, namespace: "ORDERS", owner, watched, reconciled, reconciler });
+ * await follower.register(); // after a write that changed a schedule
+ * follower.nextWake(); // null with a reconciler, else the earliest due read
+ */
+export class Follower {
+  readonly #host: FollowerHost;
+  /** What was last registered with the reconciler, per followed object (`kind|id`). */
+  readonly #registered = new Map<string, string>();
+
+  constructor(host: FollowerHost) {
+    this.#host = host;
+  }
+
+  /** When the object must wake for a read: never with a reconciler, else the earliest due. */
+  nextWake(): number | null {
+    return this.#host.reconciled() ? null : nextFollowedRead(this.#host.sql);
+  }
+
+  /**
+   * Registers with the reconciler every followed object whose schedule, facts or watched state
+   * changed since the last registration (and those no longer followed). Throws when the
+   * reconciler could not be reached (nothing is then marked registered).
+   */
+  async register(): Promise<void> {
+    if (!this.#host.reconciled()) return;
+    const { namespace, owner } = this.#host;
+    const watched = this.#host.watched();
+    const changed: Registration[] = [];
+    const seen = new Set<string>();
+    for (const row of followedRows(this.#host.sql)) {
+      const key = `${row.kind}|${row.id}`;
+      seen.add(key);
+      const reg: Registration = { ...row, namespace, owner, watched };
+      if (this.#registered.get(key) !== JSON.stringify(reg)) changed.push(reg);
+    }
+    for (const key of this.#registered.keys()) {
+      if (seen.has(key)) continue;
+      const [kind, id] = key.split("|") as [UpstreamKind, string];
+      changed.push({
+        kind,
+        id,
+        namespace,
+        owner,
+        nextReadAt: null,
+        gapMs: 0,
+        keepUntil: null,
+        watched,
+        status: "",
+        received: "0",
+      });
+    }
+    if (changed.length === 0) return;
+    await this.#host.reconciler().register(changed);
+    for (const reg of changed) {
+      const key = `${reg.kind}|${reg.id}`;
+      if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
+      else this.#registered.set(key, JSON.stringify(reg));
+    }
+  }
+}
