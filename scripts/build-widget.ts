@@ -4,7 +4,7 @@
  * worker as a static asset at /widget.js), one small script per extra locale
  * (`dist/public/i18n/<lang>.js`, loaded only when needed), the on-demand QR encoder
  * (`qr.js`) and refund-address check (`address.js`: the worker's own
- * `worker/addresses/address-rules.ts`), the on-demand views (`topup.js`: top-up
+ * `worker/lib/addresses/address-rules.ts`), the on-demand views (`topup.js`: top-up
  * mode; `refund.js`: the refund form; `payment.js`: the payment instructions; `hosted.js`:
  * the service's payment page), and the ESM build `dist/widget.esm.js` with its types.
  *
@@ -17,7 +17,7 @@
  *
  * It also writes `dist/public/_headers` (Workers static assets' header rules): every asset
  * answers with `X-Content-Type-Options: nosniff`, like every answer of the worker itself
- * (`worker/http/no-sniff.ts`).
+ * (`worker/edge/http/no-sniff.ts`).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
@@ -178,7 +178,7 @@ await build({
 await build({
   ...common,
   stdin: {
-    contents: `import { checkAddress } from "../worker/addresses/address-rules.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
+    contents: `import { checkAddress } from "../worker/lib/addresses/address-rules.ts"; import { registerAddressCheck } from "./address-check.ts"; registerAddressCheck(checkAddress);`,
     resolveDir: "widget",
     loader: "ts",
   },
@@ -217,9 +217,9 @@ await build({
   outfile: "dist/widget.esm.js",
 });
 // Self-contained types: the contract (types only, no runtime code) in place of its import.
-const contract = readFileSync("worker/api/contract.ts", "utf8");
+const contract = readFileSync("worker/lib/api/contract.ts", "utf8");
 const declarations = readFileSync("widget/esm-types.d.ts", "utf8").replace(
-  /^import type \{[^}]*\} from "\.\.\/worker\/api\/contract\.ts";$/m,
+  /^import type \{[^}]*\} from "\.\.\/worker\/lib\/api\/contract\.ts";$/m,
   contract,
 );
 if (declarations.includes('contract.ts"'))

@@ -10,7 +10,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_NAMES } from "../worker/config/config.ts";
+import { CONFIG_NAMES } from "../worker/core/config/config.ts";
 
 /** `KEY = "value"` lines of the `[vars]` table: all this project's wrangler.toml uses. */
 function tomlVars(text: string): Record<string, string> {

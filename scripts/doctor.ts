@@ -7,9 +7,9 @@
  * process environment, later ones winning.
  * Prints a report; exits 1 when a check fails. Never prints a secret.
  */
-import { parseConfig } from "../worker/config/config.ts";
-import { runDoctor } from "../worker/config/doctor.ts";
-import type { Env } from "../worker/config/env.ts";
+import { parseConfig } from "../worker/core/config/config.ts";
+import { runDoctor } from "../worker/edge/doctor/doctor.ts";
+import type { Env } from "../worker/edge/env.ts";
 import { doctorEnv } from "./doctor-env.ts";
 
 const env = doctorEnv(process.cwd(), process.env);

@@ -1,7 +1,7 @@
 /**
  * @module
  * The refund-address check as an on-demand script (`/address.js`, built from the worker's own
- * `worker/addresses/address-rules.ts`, so the widget and the worker judge an address alike):
+ * `worker/lib/addresses/address-rules.ts`, so the widget and the worker judge an address alike):
  * only a shopper who under- or overpaid types an address, so the checksums stay out of the
  * script-tag bundle. Like `qr.js`, the script registers itself on a page global.
  *
@@ -10,8 +10,8 @@
  * never lets a bad address through, it only comes later.
  */
 
-import type { AddressVerdict } from "../worker/addresses/address-rules.ts";
-import type { CryptoCurrency } from "../worker/api/contract.ts";
+import type { AddressVerdict } from "../worker/lib/addresses/address-rules.ts";
+import type { CryptoCurrency } from "../worker/lib/api/contract.ts";
 import { loadScriptOnce, pageGlobal } from "./assets.ts";
 
 export type { AddressVerdict };

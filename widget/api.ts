@@ -4,7 +4,11 @@
  * views can translate (`network` when the worker could not be reached at all); nothing throws
  * past this module unwrapped.
  */
-import type { CheckoutSnapshot, CryptoCurrency, DepositSnapshot } from "../worker/api/contract.ts";
+import type {
+  CheckoutSnapshot,
+  CryptoCurrency,
+  DepositSnapshot,
+} from "../worker/lib/api/contract.ts";
 
 /** A failed call: the worker's error code, or `network`. */
 export class ApiFailure extends Error {

@@ -7,6 +7,6 @@ export type {
   CryptoCurrency,
   DepositSnapshot,
   PaymentInstructions,
-} from "../worker/api/contract.ts";
+} from "../worker/lib/api/contract.ts";
 export { defineCheckoutElement, type MountOptions, mount } from "./element.ts";
 export type { CheckoutErrorDetail, CheckoutEventMap } from "./events.ts";

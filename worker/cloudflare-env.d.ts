@@ -2,7 +2,7 @@
  * Project types for `cloudflare:workers` (`env`, `exports`): the worker's bindings and its
  * main module, so tests and code get typed stubs.
  */
-import type { Env as WorkerEnv } from "./config/env.ts";
+import type { Env as WorkerEnv } from "./edge/env.ts";
 
 declare global {
   namespace Cloudflare {

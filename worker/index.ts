@@ -2,16 +2,16 @@
  * @module
  * The worker's entry point: the Hono app and the Durable Object classes wrangler binds.
  */
-import "./budget/install.ts";
-import { app } from "./app.ts";
+import "./core/budget/install.ts";
+import { app } from "./edge/app.ts";
 
-export { AccountObject } from "./account/account-object.ts";
-export { BudgetObject } from "./budget/budget-object.ts";
-export { CatalogObject } from "./catalog/catalog-object.ts";
-export { PaymentModeObject } from "./config/payment-mode-object.ts";
+export { AccountObject } from "./core/account/account-object.ts";
+export { BudgetObject } from "./core/budget/budget-object.ts";
+export { CatalogObject } from "./core/catalog/catalog-object.ts";
+export { PaymentModeObject } from "./core/config/payment-mode-object.ts";
+export { ReconcilerObject } from "./core/reconciler/reconciler-object.ts";
 export { DepositObject } from "./deposit/deposit-object.ts";
 export { OrderObject } from "./order/order-object.ts";
 export { PayoutObject } from "./payout/payout-object.ts";
-export { ReconcilerObject } from "./reconciler/reconciler-object.ts";
 
 export default app;

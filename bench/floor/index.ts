@@ -6,7 +6,7 @@
  * - `GET /json`: a JSON answer the size of a currency list, from memory;
  * - `POST /write/:name`: one Durable Object call that inserts one SQLite row;
  * - `GET /sse/:name` + `POST /fanout/:name`: SSE streams held by one Durable Object, and one
- *   frame written to all of them (encoded once, as `worker/events/sse.ts` does).
+ *   frame written to all of them (encoded once, as `worker/core/events/sse.ts` does).
  *
  * Frames carry `"orderId":…,"status":…` like a checkout snapshot, so the bench's watcher
  * threads read both the same way.

@@ -6,13 +6,13 @@
  * as the orders' feeds would (version 1, one order per minute back from 2026-06-01).
  */
 
-import { accountKey } from "../../worker/account/account-key.ts";
-import { AccountObject } from "../../worker/account/account-object.ts";
-import type { OrderSummary } from "../../worker/api/merchant-ops.ts";
-import { app } from "../../worker/app.ts";
-import { parseConfig } from "../../worker/config/config.ts";
-import type { Env } from "../../worker/config/env.ts";
-import { accountStub } from "../../worker/objects/stubs.ts";
+import { accountKey } from "../../worker/core/account/account-key.ts";
+import { AccountObject } from "../../worker/core/account/account-object.ts";
+import { parseConfig } from "../../worker/core/config/config.ts";
+import { accountStub } from "../../worker/core/objects/stubs.ts";
+import { app } from "../../worker/edge/app.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type { OrderSummary } from "../../worker/lib/api/merchant-ops.ts";
 
 export { AccountObject };
 

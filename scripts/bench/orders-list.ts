@@ -5,7 +5,7 @@
  * `GET /v1/orders?limit=50` end to end over HTTP: pages at random depths through a cursor
  * (the figure), plus the first page and a state-filtered page (printed beside it).
  */
-import { encodeCursor } from "../../worker/account/page-cursor.ts";
+import { encodeCursor } from "../../worker/core/account/page-cursor.ts";
 import { DEFAULT_ENDPOINTS, DEMO_MERCHANT_SECRETS, workerDemoVars } from "../dev-vars.ts";
 import { startFloor } from "./floor.ts";
 import { keep, ms, pct, row, sorted } from "./report.ts";

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { doctorEnv } from "../../scripts/doctor-env.ts";
-import { CONFIG_NAMES } from "../../worker/config/config.ts";
+import { CONFIG_NAMES } from "../../worker/core/config/config.ts";
 
 describe("npm run doctor's environment", () => {
   it("reads every config name from the shell, over .dev.vars and wrangler.toml", () => {

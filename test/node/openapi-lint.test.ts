@@ -5,7 +5,7 @@
  */
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
-import { openApiDocument } from "../../worker/api/openapi/document.ts";
+import { openApiDocument } from "../../worker/lib/api/openapi/document.ts";
 
 type Operation = {
   operationId: string;

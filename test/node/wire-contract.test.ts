@@ -12,7 +12,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
 import type * as zm from "zod/mini";
-import { parseExactJson } from "../../worker/money/exact-json.ts";
+import {
+  depositRef,
+  invoiceRef,
+  objectRef,
+  webhookEnvelope,
+} from "../../worker/edge/webhooks/payload.ts";
+import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import {
   accountSchema,
   cryptoCurrencySchema,
@@ -21,13 +27,7 @@ import {
   invoiceSchema,
   withdrawalQuoteSchema,
   withdrawalSchema,
-} from "../../worker/upstream/schemas.ts";
-import {
-  depositRef,
-  invoiceRef,
-  objectRef,
-  webhookEnvelope,
-} from "../../worker/webhooks/payload.ts";
+} from "../../worker/service/schemas.ts";
 import { unpublishedCodes, wireViolations } from "../contract/check-wire.ts";
 import * as wire from "../contract/wire-schemas.ts";
 import { useSandbox } from "./sandbox-kit.ts";

@@ -12,8 +12,8 @@ import {
   renderDevVars,
   workerDemoVars,
 } from "../../scripts/dev-vars.ts";
-import { parseConfig } from "../../worker/config/config.ts";
-import type { Env } from "../../worker/config/env.ts";
+import { parseConfig } from "../../worker/core/config/config.ts";
+import type { Env } from "../../worker/edge/env.ts";
 
 const config = unstable_readConfig({
   config: fileURLToPath(new URL("../../wrangler.toml", import.meta.url)),

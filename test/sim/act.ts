@@ -7,7 +7,7 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
-import { INVARIANT_BROKEN } from "../../worker/converge/invariant.ts";
+import { INVARIANT_BROKEN } from "../../worker/core/converge/invariant.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
@@ -31,7 +31,7 @@ export async function act(world: World, step: Step): Promise<void> {
     .catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       world.note(`${step.k}: threw ${message}`);
-      // A worker bug the worker asserted itself (`converge/invariant.ts`): never right.
+      // A worker bug the worker asserted itself (`core/converge/invariant.ts`): never right.
       if (message.includes(INVARIANT_BROKEN)) world.internalErrors.push(`${step.k}: ${message}`);
     })
     .finally(() => world.stats.time(`step:${step.k}`, started));

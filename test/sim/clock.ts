@@ -9,7 +9,7 @@
  *
  * A read the deployment's budget defers (histories side by side take its windows) is not a
  * read: time passes to the budget's retry time and the read is forced again, so a quiescence
- * round never takes an unmade read for one that found nothing new (SIM-FINDINGS.md, seeds 122,
+ * round never takes an unmade read for one that found nothing new (docs/SIM-FINDINGS.md, seeds 122,
  * 125, 130, 191 of the budget merge).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
@@ -26,7 +26,7 @@ function hasTable(sql: SqlStorage, name: string): boolean {
 /**
  * Lets time pass for one object until its next scheduled work, then runs its alarm; repeats
  * while a read it made due was deferred by the deployment's budget (reconciliation yields to
- * other histories' shopper calls: `converge/reconcile.ts`), waiting for the budget's next
+ * other histories' shopper calls: `core/converge/reconcile.ts`), waiting for the budget's next
  * window each time, as the reconciler would come back then. So a pass counts only once every
  * read it made due was made (or failed, which the quiescence rounds retry): a deferred read
  * is never taken for a read that found nothing new.
@@ -182,7 +182,7 @@ export function owedNotifications(stub: DurableObjectStub): Promise<number> {
 }
 
 /**
- * Rows an object still owes the account's index (`events/index-feed.ts`).
+ * Rows an object still owes the account's index (`core/events/index-feed.ts`).
  *
  * @example
  * if ((await owedToIndex(world.stub)) > 0) await timePasses(world.stub);

@@ -8,7 +8,7 @@
  * same faults as everything else, so this checks that the feed converges.
  */
 import Big from "big.js";
-import type { NotificationView, OrderSummary } from "../../worker/api/merchant-ops.ts";
+import type { NotificationView, OrderSummary } from "../../worker/lib/api/merchant-ops.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { merchant } from "../worker/helpers.ts";
 

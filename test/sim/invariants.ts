@@ -21,7 +21,7 @@
  *   since the history began stayed within `UPSTREAM_MAX_RPS` (`budget.ts`).
  */
 import Big from "big.js";
-import type { CheckoutSnapshot, PayoutView } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { ledgerOf, merchant } from "../worker/helpers.ts";
 import { busiestSecond, SIM_BUDGET } from "./budget.ts";

@@ -7,8 +7,8 @@
  * outbox) instead of sleeping through their schedules (`clock.ts`).
  */
 import { env } from "cloudflare:workers";
-import type { Env } from "../../worker/config/env.ts";
-import { refundOrderId } from "../../worker/ids/upstream-order-id.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import { refundOrderId } from "../../worker/lib/ids/upstream-order-id.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { sendDelivery } from "./act.ts";
 import { owedNotifications, owedToIndex, timePasses } from "./clock.ts";

@@ -4,7 +4,7 @@
  * rest, check the invariants. A failure carries the violations and the trace of answers.
  */
 
-import { INVARIANT_BROKEN } from "../../worker/converge/invariant.ts";
+import { INVARIANT_BROKEN } from "../../worker/core/converge/invariant.ts";
 import { act } from "./act.ts";
 import { checkInvariants, type Violation } from "./invariants.ts";
 import { quiesce } from "./quiesce.ts";
@@ -55,7 +55,7 @@ export async function runHistory(seed: number, history: History, stats: Stats): 
   try {
     await Promise.race([play(seed, history, stats, trace), hung]);
   } catch (error) {
-    // An invariant the worker asserted itself (`worker/converge/invariant.ts`), thrown out of
+    // An invariant the worker asserted itself (`worker/core/converge/invariant.ts`), thrown out of
     // an alarm or a read while the history came to rest: reported under its own name.
     const message = error instanceof Error ? error.message : String(error);
     const at = message.indexOf(INVARIANT_BROKEN);

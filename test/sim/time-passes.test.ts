@@ -4,7 +4,7 @@
  * yields). The history must still come to rest with every read made, not with the deferred
  * ones taken for reads that found nothing new. Replays the interleaving of `npm test`'s seeds
  * 122, 125, 130 (an invoice expires or fails, its delivery is lost) that only happened with six
- * histories side by side (SIM-FINDINGS.md).
+ * histories side by side (docs/SIM-FINDINGS.md).
  */
 import fc from "fast-check";
 import { expect, it } from "vitest";

@@ -5,7 +5,7 @@
  * second `order.paid` breaks the run-time invariant.
  */
 import { describe, expect, it } from "vitest";
-import { InvariantBroken } from "../../worker/converge/invariant.ts";
+import { InvariantBroken } from "../../worker/core/converge/invariant.ts";
 import { applyInvoiceRead, type OrderState } from "../../worker/order/apply-invoice.ts";
 import { newAttempt } from "../../worker/order/attempts.ts";
 import { NO_TERMS } from "../../worker/order/snapshot.ts";

@@ -3,10 +3,10 @@
  * lands after a newer one was applied) never replaces them.
  */
 import { describe, expect, it } from "vitest";
-import type { InvoiceStatus } from "../../worker/api/contract.ts";
+import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
 import { newAttempt, withInvoiceFacts } from "../../worker/order/attempts.ts";
 import type { AttemptRow } from "../../worker/order/store.ts";
-import type { Invoice } from "../../worker/upstream/client.ts";
+import type { Invoice } from "../../worker/service/client.ts";
 
 const NOW = "2026-01-01T00:00:00.000Z";
 

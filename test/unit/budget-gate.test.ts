@@ -1,13 +1,13 @@
 /**
- * The isolate's gate over the upstream budget (`worker/budget/gate.ts`), against a scripted
+ * The isolate's gate over the upstream budget (`worker/core/budget/gate.ts`), against a scripted
  * budget: how long each priority waits for a call before it is refused.
  */
 import { describe, expect, it } from "vitest";
-import type { BudgetRpc, Lease } from "../../worker/budget/budget-rpc.ts";
-import { budgetGate, forgetLeases, MAX_WAIT_MS } from "../../worker/budget/gate.ts";
-import { SEND_MARGIN_MS } from "../../worker/budget/window.ts";
-import { UpstreamError } from "../../worker/upstream/errors.ts";
-import { GATE_REFUSAL } from "../../worker/upstream/transport.ts";
+import type { BudgetRpc, Lease } from "../../worker/core/budget/budget-rpc.ts";
+import { budgetGate, forgetLeases, MAX_WAIT_MS } from "../../worker/core/budget/gate.ts";
+import { SEND_MARGIN_MS } from "../../worker/core/budget/window.ts";
+import { UpstreamError } from "../../worker/service/errors.ts";
+import { GATE_REFUSAL } from "../../worker/service/transport.ts";
 
 /** A budget that answers `leases` in turn (retry times relative to the ask), then grants one. */
 function scripted(leases: { granted: number; retryInMs: number }[]) {

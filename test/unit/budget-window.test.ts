@@ -1,10 +1,10 @@
 /**
- * The upstream budget's grant rule (`worker/budget/window.ts`): one window's calls never exceed
+ * The upstream budget's grant rule (`worker/core/budget/window.ts`): one window's calls never exceed
  * the rate, interactive calls first, reconciliation last and yielding to interactive demand, a
  * 429 pauses every grant and halves reconciliation, which then grows back one call a window.
  */
 import { describe, expect, it } from "vitest";
-import type { BudgetStatus, Priority } from "../../worker/budget/budget-rpc.ts";
+import type { BudgetStatus, Priority } from "../../worker/core/budget/budget-rpc.ts";
 import {
   emptyBudget,
   grant,
@@ -12,7 +12,7 @@ import {
   reserve,
   SEND_MARGIN_MS,
   WINDOW_MS,
-} from "../../worker/budget/window.ts";
+} from "../../worker/core/budget/window.ts";
 
 const RATE = 10;
 const T0 = 1_000_000; // a window start

@@ -10,15 +10,15 @@ import {
   MAX_REPLACED_TERMS,
   paymentTerms,
   undoesLock,
-} from "../../worker/converge/facts.ts";
+} from "../../worker/core/converge/facts.ts";
 import {
   FIRST_READ_MS,
   MAX_READ_MS,
   nextGap,
   nextReadAt,
   WATCHED_READ_MS,
-} from "../../worker/converge/schedule.ts";
-import { isFinalAtService, statusRank } from "../../worker/converge/status-rank.ts";
+} from "../../worker/core/converge/schedule.ts";
+import { isFinalAtService, statusRank } from "../../worker/core/converge/status-rank.ts";
 
 /** The sandbox's published graphs (demo/sandbox): every move must not lower the rank. */
 const INVOICE_MOVES: Record<string, string[]> = {

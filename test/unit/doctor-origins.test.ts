@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originProblem, originsFailure } from "../../worker/config/doctor-origins.ts";
+import { originProblem, originsFailure } from "../../worker/edge/doctor/doctor-origins.ts";
 
 describe("ALLOWED_ORIGINS entries must be exact origins", () => {
   it.each([

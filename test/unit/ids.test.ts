@@ -1,11 +1,11 @@
 /**
  * The ids the worker writes, each read back by the one module that wrote it
- * (`worker/ids/`): upstream orderIds, the ownership tag, the webhook URL and event ids.
+ * (`worker/lib/ids/`): upstream orderIds, the ownership tag, the webhook URL and event ids.
  */
 import { describe, expect, it } from "vitest";
-import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
-import { newEventId } from "../../worker/ids/event-id.ts";
-import { ownershipTag, taggedCheckoutId } from "../../worker/ids/ownership-tag.ts";
+import { checkoutIdFor } from "../../worker/lib/ids/checkout-id.ts";
+import { newEventId } from "../../worker/lib/ids/event-id.ts";
+import { ownershipTag, taggedCheckoutId } from "../../worker/lib/ids/ownership-tag.ts";
 import {
   attemptInvoiceNumbers,
   attemptOrderId,
@@ -14,8 +14,8 @@ import {
   isRefundOrderId,
   refundNumber,
   refundOrderId,
-} from "../../worker/ids/upstream-order-id.ts";
-import { webhookUrl } from "../../worker/ids/webhook-url.ts";
+} from "../../worker/lib/ids/upstream-order-id.ts";
+import { webhookUrl } from "../../worker/lib/ids/webhook-url.ts";
 
 describe("upstream orderIds", () => {
   it("attempt 1 has no suffix, later attempts -n; both read back to candidate invoice numbers", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvariantBroken } from "../../worker/converge/invariant.ts";
+import { InvariantBroken } from "../../worker/core/converge/invariant.ts";
 import { type AttemptBalance, applyInvoiceState } from "../../worker/order/ledger.ts";
 import { assertLedgerStep, assertOnePaid } from "../../worker/order/ledger-invariants.ts";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { InvoiceStatus } from "../../worker/api/contract.ts";
-import { add } from "../../worker/money/decimal.ts";
+import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
+import { add } from "../../worker/lib/money/decimal.ts";
 import {
   type AttemptBalance,
   applyInvoiceState,

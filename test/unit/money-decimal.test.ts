@@ -21,7 +21,7 @@ import {
   sub,
   toBaseUnits,
   toDecimal,
-} from "../../worker/money/decimal.ts";
+} from "../../worker/lib/money/decimal.ts";
 
 describe("toDecimal (canonical form)", () => {
   it.each([

@@ -2,7 +2,7 @@
  * Exact JSON in workerd: numbers are read as their source text and written as raw numerals.
  */
 import { describe, expect, it } from "vitest";
-import { exactJsonNumber, JsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
+import { exactJsonNumber, JsonNumber, parseExactJson } from "../../worker/lib/money/exact-json.ts";
 
 const n = (source: string) => new JsonNumber(source);
 

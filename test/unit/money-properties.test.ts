@@ -15,9 +15,13 @@ import {
   sub,
   toBaseUnits,
   toDecimal,
-} from "../../worker/money/decimal.ts";
-import { exactJsonNumber, type JsonNumber, parseExactJson } from "../../worker/money/exact-json.ts";
-import type { Rounding } from "../../worker/money/rounding-mode.ts";
+} from "../../worker/lib/money/decimal.ts";
+import {
+  exactJsonNumber,
+  type JsonNumber,
+  parseExactJson,
+} from "../../worker/lib/money/exact-json.ts";
+import type { Rounding } from "../../worker/lib/money/rounding-mode.ts";
 
 const RUNS = { numRuns: 1000 };
 

@@ -1,9 +1,9 @@
 /**
  * Rows the order's pure-function tests share: one order of 100.00 EUR and its first invoice.
  */
-import type { InvoiceStatus } from "../../worker/api/contract.ts";
+import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
 import type { OrderRow } from "../../worker/order/store.ts";
-import type { Invoice } from "../../worker/upstream/client.ts";
+import type { Invoice } from "../../worker/service/client.ts";
 
 export const NOW = "2026-01-01T00:00:00.000Z";
 

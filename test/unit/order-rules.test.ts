@@ -5,15 +5,15 @@
  * (`worker/order/notifications.ts` `owedPaid`).
  */
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { LATE_PAYMENT_MS } from "../../worker/converge/schedule.ts";
+import { LATE_PAYMENT_MS } from "../../worker/core/converge/schedule.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { newAttempt } from "../../worker/order/attempts.ts";
 import { invoiceFollowPlan } from "../../worker/order/follow-plan.ts";
 import { owedPaid } from "../../worker/order/notifications.ts";
 import { refundedRefusal, retryRefusal } from "../../worker/order/payment-refusals.ts";
+import type { RefundRecord } from "../../worker/order/refunds/records.ts";
 import { NO_TERMS } from "../../worker/order/snapshot.ts";
 import type { AttemptRow } from "../../worker/order/store.ts";
-import type { RefundRecord } from "../../worker/refunds/records.ts";
 import { invoice, NOW, ORDER } from "./order-fixtures.ts";
 
 const INVOICE = invoice("created", null);

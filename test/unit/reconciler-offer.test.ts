@@ -1,13 +1,13 @@
 /**
- * What the reconciler hands an object from a list page (`worker/reconciler/open-lists.ts`):
+ * What the reconciler hands an object from a list page (`worker/core/reconciler/open-lists.ts`):
  * only a record that shows something it has not handed before and that is not older than what
  * the object knows; a lagging page (older status, less received) is a read that found nothing.
  */
 import { describe, expect, it } from "vitest";
-import { listedFacts, OPEN_STATUSES, offer } from "../../worker/reconciler/open-lists.ts";
-import type { ListedRecord } from "../../worker/reconciler/reconciler-rpc.ts";
-import type { Tracked } from "../../worker/reconciler/tracked.ts";
-import type { Invoice } from "../../worker/upstream/types.ts";
+import { listedFacts, OPEN_STATUSES, offer } from "../../worker/core/reconciler/open-lists.ts";
+import type { ListedRecord } from "../../worker/core/reconciler/reconciler-rpc.ts";
+import type { Tracked } from "../../worker/core/reconciler/tracked.ts";
+import type { Invoice } from "../../worker/service/types.ts";
 
 const row = (over: Partial<Tracked> = {}): Tracked => ({
   kind: "invoice",

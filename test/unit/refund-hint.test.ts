@@ -3,7 +3,7 @@
  * network fee (exact decimals, never floats).
  */
 import { describe, expect, it } from "vitest";
-import { refundHint } from "../../worker/refunds/hint.ts";
+import { refundHint } from "../../worker/order/refunds/hint.ts";
 
 const USDT = { minWithdrawalAmount: "10", depositNetworkFee: { amount: "1" } };
 

@@ -1,10 +1,10 @@
 /**
- * What a refund of an order may pay back (`refunds/plan.ts`), from the narrow facts the order
+ * What a refund of an order may pay back (`order/refunds/plan.ts`), from the narrow facts the order
  * gives (`order/refund-facts.ts`): exact decimals, the refund address's currency only, never
  * while the shopper may still pay, and net of live refunds (failed ones returned nothing).
  */
 import { describe, expect, it } from "vitest";
-import { type RefundFacts, refundPlan } from "../../worker/refunds/plan.ts";
+import { type RefundFacts, refundPlan } from "../../worker/order/refunds/plan.ts";
 
 const TO = { cryptoCurrencyCode: "USDT_TRC20", address: "TXYZ" };
 

@@ -1,6 +1,6 @@
 /**
  * The server package's `verifyNotification` against the worker's signer
- * (`worker/events/outbox.ts`): a real signature verifies; a changed body, signature or
+ * (`worker/core/events/outbox.ts`): a real signature verifies; a changed body, signature or
  * timestamp, a stale or future timestamp, a wrong secret and every malformed header are refused
  * with their own code.
  */
@@ -9,7 +9,7 @@ import {
   NotificationVerificationError,
   verifyNotification,
 } from "../../packages/server/src/index.ts";
-import { notification, signNotification } from "../../worker/events/outbox.ts";
+import { notification, signNotification } from "../../worker/core/events/outbox.ts";
 
 const SECRET = "unit-test-merchant-webhook-secret";
 const NOW = 1_767_225_600_000;

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { type MintClaims, mintCheckoutToken } from "../../packages/server/src/index.ts";
 import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
-import { ApiError } from "../../worker/http/api-error.ts";
-import { verifyCheckoutToken } from "../../worker/token/verify.ts";
+import { verifyCheckoutToken } from "../../worker/edge/token/verify.ts";
+import { ApiError } from "../../worker/lib/api-error.ts";
 
 const SECRET = "unit-test-checkout-signing-secret";
 /**

@@ -5,7 +5,7 @@ import {
   PROBE_MS,
   SseHub,
   sseFrame,
-} from "../../worker/events/sse.ts";
+} from "../../worker/core/events/sse.ts";
 
 async function readSome(res: Response, until: (text: string) => boolean): Promise<string> {
   const reader = res.body!.getReader();

@@ -1,13 +1,10 @@
 /**
- * The table descriptions of `worker/storage/table.ts`: the DDL they make keeps the columns
+ * The table descriptions of `worker/core/storage/table.ts`: the DDL they make keeps the columns
  * objects stored before them already have (a renamed column would break every stored top-up
  * or payout), a row reads back as written (nulls, JSON, flags, integers), and a write names
  * every column with its value in place.
  */
 import { describe, expect, it } from "vitest";
-import { DEPOSIT_SCHEMA } from "../../worker/deposit/store.ts";
-import { ORDER_SCHEMA } from "../../worker/order/schema.ts";
-import { PAYOUT_SCHEMA } from "../../worker/payout/store.ts";
 import {
   type Columns,
   decodeRow,
@@ -19,7 +16,10 @@ import {
   type Row,
   text,
   writeRow,
-} from "../../worker/storage/table.ts";
+} from "../../worker/core/storage/table.ts";
+import { DEPOSIT_SCHEMA } from "../../worker/deposit/store.ts";
+import { ORDER_SCHEMA } from "../../worker/order/schema.ts";
+import { PAYOUT_SCHEMA } from "../../worker/payout/store.ts";
 
 /** The `name TYPE` lines of one table in a schema. */
 function columnsOf(schema: string, table: string): string[] {

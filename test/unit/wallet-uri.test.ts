@@ -4,9 +4,9 @@
  * and unknown networks, sandbox chain ids with test-network contracts only, and bad input.
  */
 import { describe, expect, it } from "vitest";
-import type { CryptoCurrency } from "../../worker/api/contract.ts";
-import { networkLabel } from "../../worker/wallet/networks.ts";
-import { walletUri } from "../../worker/wallet/wallet-uri.ts";
+import type { CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import { networkLabel } from "../../worker/lib/wallet/networks.ts";
+import { walletUri } from "../../worker/lib/wallet/wallet-uri.ts";
 
 type Currency = Pick<
   CryptoCurrency,

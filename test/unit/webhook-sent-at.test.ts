@@ -4,7 +4,7 @@
  * whose instant or unit is a guess, or that claims to be from the future.
  */
 import { describe, expect, it } from "vitest";
-import { deliverySentAt, MAX_AHEAD_MS } from "../../worker/webhooks/sent-at.ts";
+import { deliverySentAt, MAX_AHEAD_MS } from "../../worker/edge/webhooks/sent-at.ts";
 
 const NOW = Date.UTC(2026, 10, 23, 19, 0, 0, 0);
 

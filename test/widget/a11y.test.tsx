@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { translator } from "../../widget/i18n/index.ts";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   BASE,
   CURRENCIES,

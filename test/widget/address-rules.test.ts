@@ -1,14 +1,14 @@
 /**
- * The one address-rules module the worker and the widget share (`worker/addresses/address-rules.ts`
+ * The one address-rules module the worker and the widget share (`worker/lib/addresses/address-rules.ts`
  * and its codecs): BIP-173 / BIP-350 vectors, Bitcoin Core's base58 address vectors, mainnet vs
  * test network by mode, and one-character flips. SHA-256 for the oracle comes from
  * `node:crypto`, independent of the WebCrypto the module uses.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decodeBase58Check } from "../../worker/address-codecs/base58check.ts";
-import { decodeBech32, decodeSegwit } from "../../worker/address-codecs/bech32.ts";
-import { type AddressCurrency, checkAddress } from "../../worker/addresses/address-rules.ts";
+import { decodeBase58Check } from "../../worker/lib/address-codecs/base58check.ts";
+import { decodeBech32, decodeSegwit } from "../../worker/lib/address-codecs/bech32.ts";
+import { type AddressCurrency, checkAddress } from "../../worker/lib/addresses/address-rules.ts";
 
 const net = (network: string): AddressCurrency => ({ network, addressMask: null });
 const BTC = net("BTC");

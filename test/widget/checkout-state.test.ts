@@ -11,7 +11,7 @@ import {
   showsInstructions,
   stepOf,
 } from "../../widget/checkout-state.ts";
-import type { CheckoutSnapshot, InvoiceStatus } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot, InvoiceStatus } from "../../worker/lib/api/contract.ts";
 import { CURRENCIES, payment, snapshot } from "./fakes.ts";
 
 const attempt = (status: InvoiceStatus, paid = true) => ({

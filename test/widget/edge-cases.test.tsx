@@ -18,7 +18,7 @@ import { TopUp } from "../../widget/topup.tsx";
 import { safeUrl } from "../../widget/url.ts";
 import { QrCode } from "../../widget/views/payment.tsx";
 import { RefundForm } from "../../widget/views/refund-form.tsx";
-import type { CheckoutSnapshot, DepositSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot, DepositSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   BASE,
   CURRENCIES,

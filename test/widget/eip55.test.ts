@@ -1,14 +1,14 @@
 /**
- * Keccak-256 and EIP-55 (`worker/address-codecs/eip55.ts`, which the widget's `/address.js` bundles
+ * Keccak-256 and EIP-55 (`worker/lib/address-codecs/eip55.ts`, which the widget's `/address.js` bundles
  * too): the official Keccak vectors, SHA3-256 (same sponge, other padding) against
  * `node:crypto` across every block boundary, EIP-55's own examples; and the widget checking it
  * on exactly the worker's Ethereum and BNB Smart Chain names.
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import * as impl from "../../worker/address-codecs/eip55.ts";
-import { checkAddress } from "../../worker/addresses/address-rules.ts";
-import { isEvmNetwork } from "../../worker/wallet/networks.ts";
+import * as impl from "../../worker/lib/address-codecs/eip55.ts";
+import { checkAddress } from "../../worker/lib/addresses/address-rules.ts";
+import { isEvmNetwork } from "../../worker/lib/wallet/networks.ts";
 import { CURRENCIES } from "./fakes.ts";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");

@@ -12,14 +12,14 @@ import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { type Translator, translator } from "../../widget/i18n/index.ts";
 import { registerQrEncoder } from "../../widget/qr.ts";
-import { checkAddress } from "../../worker/addresses/address-rules.ts";
+import { checkAddress } from "../../worker/lib/addresses/address-rules.ts";
 import type {
   CheckoutSnapshot,
   CryptoCurrency,
   DepositSnapshot,
   InvoiceStatus,
   PaymentInstructions,
-} from "../../worker/api/contract.ts";
+} from "../../worker/lib/api/contract.ts";
 
 export const BASE = "https://pay.example.test";
 

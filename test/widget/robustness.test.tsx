@@ -11,7 +11,7 @@ import { Checkout } from "../../widget/checkout.tsx";
 import { de } from "../../widget/i18n/de.ts";
 import { registerLocale, type Translator, translator } from "../../widget/i18n/index.ts";
 import { POLL_MS } from "../../widget/live.ts";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   attempted,
   BASE,

@@ -10,7 +10,7 @@ import { describe, expect, expectTypeOf, it, vi } from "vitest";
 import { mount } from "../../widget/element.ts";
 import type * as Declared from "../../widget/esm-types.d.ts";
 import type * as Built from "../../widget/index.ts";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 
 describe("ESM type declarations", () => {
   it("match the implementation's exports", () => {

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { countdown, formatCrypto, formatFiat } from "../../widget/format.ts";
 import { follow, POLL_MS } from "../../widget/live.ts";
-import { checkAddress } from "../../worker/addresses/address-rules.ts";
+import { checkAddress } from "../../worker/lib/addresses/address-rules.ts";
 import { CURRENCIES, snapshot } from "./fakes.ts";
 
 const [btc, usdt, eth] = CURRENCIES as [

@@ -3,11 +3,11 @@
  * configuration, seeding it directly through its feed, and polling.
  */
 import { env } from "cloudflare:workers";
-import { accountKey } from "../../worker/account/account-key.ts";
-import type { OrderSummary } from "../../worker/api/merchant-ops.ts";
-import { parseConfig } from "../../worker/config/config.ts";
-import type { Env } from "../../worker/config/env.ts";
-import { accountStub } from "../../worker/objects/stubs.ts";
+import { accountKey } from "../../worker/core/account/account-key.ts";
+import { parseConfig } from "../../worker/core/config/config.ts";
+import { accountStub } from "../../worker/core/objects/stubs.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type { OrderSummary } from "../../worker/lib/api/merchant-ops.ts";
 
 /** The index the worker under test writes to. */
 export function testIndex() {

@@ -6,8 +6,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../worker/config/env.ts";
 import type { DepositObject } from "../../worker/deposit/deposit-object.ts";
+import type { Env } from "../../worker/edge/env.ts";
 import type { PayoutObject } from "../../worker/payout/payout-object.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import {

@@ -5,7 +5,7 @@
  * (`/widget.js` is a static asset: `test/e2e/asset-headers.test.ts` checks it under wrangler.)
  */
 import { describe, expect, it } from "vitest";
-import { CHECKOUT_LIMIT_PERIOD_S } from "../../worker/http/limits.ts";
+import { CHECKOUT_LIMIT_PERIOD_S } from "../../worker/edge/http/limits.ts";
 import { openCheckout, postJson, STOREFRONT, uniqueIp, uniqueSub, worker } from "./helpers.ts";
 
 async function answer(path: string, init: RequestInit = {}) {

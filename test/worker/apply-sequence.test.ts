@@ -1,5 +1,5 @@
 /**
- * The one apply sequence (`worker/events/apply-sequence.ts`) on a real object's SQLite: a stale
+ * The one apply sequence (`worker/core/events/apply-sequence.ts`) on a real object's SQLite: a stale
  * change records its facts only; a change writes, queues its notifications, appends, and then
  * publishes before the alarm is armed (woken now when notifications were queued); a step that
  * throws leaves nothing written.
@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { type ApplyHost, applyChange } from "../../worker/events/apply-sequence.ts";
-import { notification } from "../../worker/events/outbox.ts";
-import { Outbox } from "../../worker/events/outbox-capability.ts";
+import { type ApplyHost, applyChange } from "../../worker/core/events/apply-sequence.ts";
+import { notification } from "../../worker/core/events/outbox.ts";
+import { Outbox } from "../../worker/core/events/outbox-capability.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
 
 /** Runs `body` inside an opened order's object, with a host that records what it was asked. */

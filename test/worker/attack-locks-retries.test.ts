@@ -8,7 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
+import { checkoutIdFor } from "../../worker/lib/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {

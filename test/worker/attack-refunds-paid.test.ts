@@ -1,6 +1,6 @@
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   deliver,
   deliverAll,
@@ -153,7 +153,7 @@ describe("an order paid twice over by two attempts (late money on an ended attem
   // `overpaid`. When money lands late on an ended attempt after the next attempt paid the rest
   // (the real service credits money after expiry), each attempt is exactly `paid`, the ledger
   // reports `amountOverpaid` 29.90, and the refund answered 409 `nothing_to_refund`. The plan
-  // now counts what attempts paid beyond the order's amount (`refunds/plan.ts`).
+  // now counts what attempts paid beyond the order's amount (`order/refunds/plan.ts`).
   it("lets the merchant refund what the order received beyond its amount", {
     timeout: 20_000,
   }, async () => {

@@ -9,9 +9,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DepositSnapshot } from "../../worker/api/contract.ts";
-import { FOLLOWED_MIGRATIONS } from "../../worker/converge/followed.ts";
-import { migrate } from "../../worker/storage/migrations.ts";
+import { FOLLOWED_MIGRATIONS } from "../../worker/core/converge/followed.ts";
+import { migrate } from "../../worker/core/storage/migrations.ts";
+import type { DepositSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   type Delivery,
   deliver,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
-import { notificationSecret, parseConfig } from "../../worker/config/config.ts";
-import type { Env } from "../../worker/config/env.ts";
+import { notificationSecret, parseConfig } from "../../worker/core/config/config.ts";
+import type { Env } from "../../worker/edge/env.ts";
 import { token, worker } from "./helpers.ts";
 
 const valid = (): Env =>
@@ -109,7 +109,7 @@ describe("configuration (the gateway module's settings)", () => {
   });
 
   it("the running worker names a non-http UPSTREAM_BASE_URL with 503 config_error", async () => {
-    const { app } = await import("../../worker/app.ts");
+    const { app } = await import("../../worker/edge/app.ts");
     const res = await app.fetch(
       new Request("http://127.0.0.1:8787/v1/currencies/fiat"),
       { ...env, UPSTREAM_BASE_URL: "ftp://example.com" } as unknown as Env,
@@ -135,7 +135,7 @@ describe("configuration (the gateway module's settings)", () => {
   });
 
   it("the running worker refuses checkouts with 503 config_error when the signing key is missing", async () => {
-    const { app } = await import("../../worker/app.ts");
+    const { app } = await import("../../worker/edge/app.ts");
     const broken = { ...env, WEBHOOK_SIGNING_KEY: undefined } as unknown as Env;
     const res = await app.fetch(
       new Request("http://127.0.0.1:8787/v1/checkouts", { method: "POST", body: "{}" }),
@@ -149,7 +149,7 @@ describe("configuration (the gateway module's settings)", () => {
   });
 
   it("a plain deploy of wrangler.toml (secrets put, [vars] not filled in) answers a checkout with 503 naming the missing vars", async () => {
-    const { app } = await import("../../worker/app.ts");
+    const { app } = await import("../../worker/edge/app.ts");
     const e = env as unknown as Record<string, unknown>;
     const deployed = {
       // Bindings, and the secrets `wrangler secret put` would have set; no test var.

@@ -13,8 +13,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { PayoutView } from "../../worker/api/contract.ts";
-import type { Env } from "../../worker/config/env.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type { PayoutView } from "../../worker/lib/api/contract.ts";
 import { LOCKS_PER_MINUTE } from "../../worker/order/lock-throttle.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import {

@@ -12,10 +12,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot, DepositSnapshot, PayoutView } from "../../worker/api/contract.ts";
-import { catalogClock, clearCatalogMemory } from "../../worker/catalog/catalog.ts";
-import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/catalog/catalog-rpc.ts";
-import { WATCHED_READ_MS } from "../../worker/converge/schedule.ts";
+import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
+import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
+import { WATCHED_READ_MS } from "../../worker/core/converge/schedule.ts";
+import type {
+  CheckoutSnapshot,
+  DepositSnapshot,
+  PayoutView,
+} from "../../worker/lib/api/contract.ts";
 import {
   deliver,
   deliveriesFor,

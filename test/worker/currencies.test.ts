@@ -1,9 +1,9 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CryptoCurrency, FiatCurrency } from "../../worker/api/contract.ts";
-import { catalogClock, clearCatalogMemory } from "../../worker/catalog/catalog.ts";
-import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/catalog/catalog-rpc.ts";
+import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
+import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
+import type { CryptoCurrency, FiatCurrency } from "../../worker/lib/api/contract.ts";
 import { fault, STOREFRONT, sandbox, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {

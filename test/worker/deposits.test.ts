@@ -6,11 +6,11 @@
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CryptoCurrency, DepositSnapshot } from "../../worker/api/contract.ts";
 import { depositNotifications } from "../../worker/deposit/notifications.ts";
 import { computeSettlement, settlementAgrees } from "../../worker/deposit/settlement.ts";
 import type { DepositRow } from "../../worker/deposit/store.ts";
-import type { Settlement } from "../../worker/upstream/types.ts";
+import type { CryptoCurrency, DepositSnapshot } from "../../worker/lib/api/contract.ts";
+import type { Settlement } from "../../worker/service/types.ts";
 import {
   balance,
   deliver,

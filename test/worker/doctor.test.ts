@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { app } from "../../worker/app.ts";
-import type { DoctorReport } from "../../worker/config/doctor-report.ts";
-import type { Env } from "../../worker/config/env.ts";
+import { app } from "../../worker/edge/app.ts";
+import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
+import type { Env } from "../../worker/edge/env.ts";
 import { announceExpectedFault } from "../expected-faults.ts";
 import { hmacHex, merchant, worker } from "./helpers.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The EventStream capability (`worker/events/event-stream.ts`) on a real object's event log,
+ * The EventStream capability (`worker/core/events/event-stream.ts`) on a real object's event log,
  * with a host that records what it was asked: 404 with nothing to render; the first watcher
  * brings reads forward and arms, later ones do not; an appended event reaches the watchers
  * only when published.
@@ -7,8 +7,8 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { EventLog } from "../../worker/events/event-log.ts";
-import { EventStream } from "../../worker/events/event-stream.ts";
+import { EventLog } from "../../worker/core/events/event-log.ts";
+import { EventStream } from "../../worker/core/events/event-stream.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
 
 type Snap = { final: boolean; seq: number; note: string };

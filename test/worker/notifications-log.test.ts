@@ -7,13 +7,13 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AccountObject } from "../../worker/account/account-object.ts";
-import { NOTIFICATION_TYPES, type NotificationView } from "../../worker/api/merchant-ops.ts";
-import { app } from "../../worker/app.ts";
-import type { DoctorReport } from "../../worker/config/doctor-report.ts";
-import type { Env } from "../../worker/config/env.ts";
-import { MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
-import { backfillFeed } from "../../worker/events/outbox-store.ts";
+import type { AccountObject } from "../../worker/core/account/account-object.ts";
+import { MAX_ATTEMPTS } from "../../worker/core/events/outbox.ts";
+import { backfillFeed } from "../../worker/core/events/outbox-store.ts";
+import { app } from "../../worker/edge/app.ts";
+import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import { NOTIFICATION_TYPES, type NotificationView } from "../../worker/lib/api/merchant-ops.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { eventually, testIndex } from "./account-index.ts";
 import {

@@ -6,7 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
+import { checkoutIdFor } from "../../worker/lib/ids/checkout-id.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   fault,

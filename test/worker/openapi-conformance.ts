@@ -6,7 +6,7 @@
  * and simulation test, so each route's real answers are checked, not just examples.
  */
 import { type Schema, Validator } from "@cfworker/json-schema";
-import { openApiDocument } from "../../worker/api/openapi/document.ts";
+import { openApiDocument } from "../../worker/lib/api/openapi/document.ts";
 
 interface MediaType {
   schema: Schema;

@@ -7,20 +7,20 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type {
+  Notification,
+  NotificationType as OutboxNotificationType,
+} from "../../worker/core/events/outbox.ts";
+import { app } from "../../worker/edge/app.ts";
+import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type {
   CheckoutNotification,
   DoctorReportView,
   NotificationType,
   OrderLedgerView,
-} from "../../worker/api/contract.ts";
-import { openApiDocument } from "../../worker/api/openapi/document.ts";
-import type { Same } from "../../worker/api/schemas/common.ts";
-import { app } from "../../worker/app.ts";
-import type { DoctorReport } from "../../worker/config/doctor-report.ts";
-import type { Env } from "../../worker/config/env.ts";
-import type {
-  Notification,
-  NotificationType as OutboxNotificationType,
-} from "../../worker/events/outbox.ts";
+} from "../../worker/lib/api/contract.ts";
+import { openApiDocument } from "../../worker/lib/api/openapi/document.ts";
+import type { Same } from "../../worker/lib/api/schemas/common.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { worker } from "./helpers.ts";
 import { checkAnswer } from "./openapi-conformance.ts";

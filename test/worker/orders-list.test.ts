@@ -6,7 +6,7 @@
 import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ORDER_CSV_COLUMNS, type OrderSummary } from "../../worker/api/merchant-ops.ts";
+import { ORDER_CSV_COLUMNS, type OrderSummary } from "../../worker/lib/api/merchant-ops.ts";
 import { eventually, seedOrders, summary, testIndex } from "./account-index.ts";
 import {
   deliverAll,

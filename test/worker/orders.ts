@@ -7,7 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliver,

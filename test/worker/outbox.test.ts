@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { backoffMs, MAX_ATTEMPTS } from "../../worker/events/outbox.ts";
-import { deliverOutbox } from "../../worker/events/outbox-store.ts";
+import { backoffMs, MAX_ATTEMPTS } from "../../worker/core/events/outbox.ts";
+import { deliverOutbox } from "../../worker/core/events/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliverAll,

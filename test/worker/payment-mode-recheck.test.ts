@@ -6,18 +6,18 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { parseConfig } from "../../worker/config/config.ts";
-import type { Env } from "../../worker/config/env.ts";
-import { MODE_RECHECK_MS } from "../../worker/config/mode-decision.ts";
+import { parseConfig } from "../../worker/core/config/config.ts";
+import { MODE_RECHECK_MS } from "../../worker/core/config/mode-decision.ts";
 import {
   clearPaymentModeMemory,
   modeClock,
   paymentModeFor,
   switchToHosted,
-} from "../../worker/config/payment-mode.ts";
-import { isUnknownRoute, LOCK_CURRENCY_PATH } from "../../worker/upstream/currency-lock.ts";
-import { UpstreamError } from "../../worker/upstream/errors.ts";
+} from "../../worker/core/config/payment-mode.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { isUnknownRoute, LOCK_CURRENCY_PATH } from "../../worker/service/currency-lock.ts";
+import { UpstreamError } from "../../worker/service/errors.ts";
 import { fault, openCheckout, sandbox, uniqueSub, upstreamRequests, worker } from "./helpers.ts";
 import { lockCurrency as lock } from "./orders.ts";
 

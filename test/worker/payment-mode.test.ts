@@ -8,20 +8,20 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, inject, it } from "vitest";
-import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/api/contract.ts";
-import { app } from "../../worker/app.ts";
-import { parseConfig } from "../../worker/config/config.ts";
-import type { DoctorReport } from "../../worker/config/doctor-report.ts";
-import type { Env } from "../../worker/config/env.ts";
+import { parseConfig } from "../../worker/core/config/config.ts";
 import {
   clearPaymentModeMemory,
   modeKey,
   paymentModeFor,
-} from "../../worker/config/payment-mode.ts";
-import type { PaymentModeObject } from "../../worker/config/payment-mode-object.ts";
-import { upstreamFor } from "../../worker/config/upstream.ts";
+} from "../../worker/core/config/payment-mode.ts";
+import type { PaymentModeObject } from "../../worker/core/config/payment-mode-object.ts";
+import { upstreamFor } from "../../worker/core/config/upstream.ts";
+import { app } from "../../worker/edge/app.ts";
+import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../../worker/upstream/currency-lock.ts";
+import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../../worker/service/currency-lock.ts";
 import { announceExpectedFault } from "../expected-faults.ts";
 import {
   deliverAll,

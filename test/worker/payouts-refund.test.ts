@@ -8,7 +8,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../worker/config/env.ts";
+import type { Env } from "../../worker/edge/env.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import {

@@ -5,7 +5,7 @@
  */
 import Big from "big.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { PayoutView } from "../../worker/api/contract.ts";
+import type { PayoutView } from "../../worker/lib/api/contract.ts";
 import {
   balance,
   deliver,

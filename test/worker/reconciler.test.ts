@@ -1,5 +1,5 @@
 /**
- * Reconciliation in batches (`worker/reconciler/`): objects register what they follow with the
+ * Reconciliation in batches (`worker/core/reconciler/`): objects register what they follow with the
  * account's one reconciler, which reads the open ones from the list endpoints and hands an
  * object only what is new; a single `GET` only for an object that left the open lists; its
  * table survives a restart. Sweeps are run on demand (`sweepNow`: "their time came").
@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { forgetLeases } from "../../worker/budget/gate.ts";
-import type { Env } from "../../worker/config/env.ts";
+import { forgetLeases } from "../../worker/core/budget/gate.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   deploymentBudget,
   deploymentReconciler,

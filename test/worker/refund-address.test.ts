@@ -7,12 +7,16 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { throttleKey } from "../../worker/events/throttle.ts";
+import { throttleKey } from "../../worker/core/events/throttle.ts";
+import { migrate } from "../../worker/core/storage/migrations.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { REFUND_ADDRESS_WRITES } from "../../worker/refunds/address.ts";
-import { REFUNDS_MIGRATIONS, readRefunds, writeRefund } from "../../worker/refunds/records.ts";
-import { migrate } from "../../worker/storage/migrations.ts";
+import { REFUND_ADDRESS_WRITES } from "../../worker/order/refunds/address.ts";
+import {
+  REFUNDS_MIGRATIONS,
+  readRefunds,
+  writeRefund,
+} from "../../worker/order/refunds/records.ts";
 import {
   ledgerOf,
   merchant,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   deliver,
   deliverAll,

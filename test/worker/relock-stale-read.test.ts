@@ -7,7 +7,7 @@
  */
 import Big from "big.js";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   deliver,
   deliveriesFor,

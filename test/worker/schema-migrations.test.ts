@@ -1,5 +1,5 @@
 /**
- * Numbered migrations (`worker/storage/migrations.ts`): an order object stored on the old
+ * Numbered migrations (`worker/core/storage/migrations.ts`): an order object stored on the old
  * shape (before `schema_migrations`, before the columns later versions added) is brought to
  * the newest shape on its next start and keeps its rows; `migrate` runs each step once, in
  * order, and refuses a track whose steps are misnumbered.
@@ -7,7 +7,11 @@
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { appliedVersions, type MigrationTrack, migrate } from "../../worker/storage/migrations.ts";
+import {
+  appliedVersions,
+  type MigrationTrack,
+  migrate,
+} from "../../worker/core/storage/migrations.ts";
 import { ledgerOf, openCheckout, uniqueSub } from "./helpers.ts";
 
 type Columns = Record<string, string[]>;

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { app } from "../../worker/app.ts";
-import type { Env } from "../../worker/config/env.ts";
-import { checkoutIdFor } from "../../worker/ids/checkout-id.ts";
+import { app } from "../../worker/edge/app.ts";
+import type { Env } from "../../worker/edge/env.ts";
+import { checkoutIdFor } from "../../worker/lib/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { deliverAll, SANDBOX_URL, STOREFRONT, simulate, token, uniqueSub } from "./helpers.ts";
 

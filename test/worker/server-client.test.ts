@@ -7,7 +7,7 @@ import { runDurableObjectAlarm } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MerchantApiError, MerchantClient } from "../../packages/server/src/index.ts";
-import { ORDER_CSV_COLUMNS } from "../../worker/api/merchant-ops.ts";
+import { ORDER_CSV_COLUMNS } from "../../worker/lib/api/merchant-ops.ts";
 import { eventually, seedOrders, summary, testIndex } from "./account-index.ts";
 import { openCheckout, uniqueSub, worker } from "./helpers.ts";
 

@@ -7,9 +7,9 @@
 import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/api/contract.ts";
-import { ApiError } from "../../worker/http/api-error.ts";
-import { MAX_TOKEN_LIFETIME_S, verifyCheckoutToken } from "../../worker/token/verify.ts";
+import { MAX_TOKEN_LIFETIME_S, verifyCheckoutToken } from "../../worker/edge/token/verify.ts";
+import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { ApiError } from "../../worker/lib/api-error.ts";
 import {
   merchant,
   postJson,

@@ -1,5 +1,5 @@
 /**
- * The deployment's one upstream budget (`worker/budget/`), with the real `BudgetObject` and a
+ * The deployment's one upstream budget (`worker/core/budget/`), with the real `BudgetObject` and a
  * sandbox that plays the service's per-key rate limit (6 requests a second,
  * `limitedSandboxUrl`): reconciliation saturating the budget never turns a shopper's call
  * into a 429 and never makes the service answer one; a 429 any caller meets slows every
@@ -7,12 +7,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
-import type { Priority } from "../../worker/budget/budget-rpc.ts";
-import { budgetGate, forgetLeases } from "../../worker/budget/gate.ts";
-import { budgetStub } from "../../worker/objects/stubs.ts";
-import { createUpstreamClient } from "../../worker/upstream/client.ts";
-import { UpstreamError } from "../../worker/upstream/errors.ts";
-import { GATE_REFUSAL } from "../../worker/upstream/transport.ts";
+import type { Priority } from "../../worker/core/budget/budget-rpc.ts";
+import { budgetGate, forgetLeases } from "../../worker/core/budget/gate.ts";
+import { budgetStub } from "../../worker/core/objects/stubs.ts";
+import { createUpstreamClient } from "../../worker/service/client.ts";
+import { UpstreamError } from "../../worker/service/errors.ts";
+import { GATE_REFUSAL } from "../../worker/service/transport.ts";
 
 const LIMITED = inject("limitedSandboxUrl");
 const API_KEY = env.API_KEY as string;

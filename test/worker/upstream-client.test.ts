@@ -4,7 +4,7 @@
  * redaction of the API key. Waits are recorded by an injected `sleep`; nothing is timed.
  */
 import { describe, expect, it } from "vitest";
-import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/upstream/client.ts";
+import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/service/client.ts";
 import { upstreamFailure } from "./helpers.ts";
 
 const API_KEY = "sk_test_fake_key_0123456789";

@@ -7,15 +7,15 @@ import {
   PRODUCTION_BASE_URL,
   resolveUpstreamBaseUrl,
   SANDBOX_BASE_URL,
-} from "../../worker/upstream/base-url.ts";
-import { createUpstreamClient } from "../../worker/upstream/client.ts";
+} from "../../worker/service/base-url.ts";
+import { createUpstreamClient } from "../../worker/service/client.ts";
 import {
   CurrencyLockUnsupportedError,
   isUnknownRoute,
   LOCK_CURRENCY_PATH,
   lockInvoiceCurrency,
-} from "../../worker/upstream/currency-lock.ts";
-import { UpstreamError } from "../../worker/upstream/errors.ts";
+} from "../../worker/service/currency-lock.ts";
+import { UpstreamError } from "../../worker/service/errors.ts";
 
 const INVOICE =
   '"id":"inv_1","orderId":"cc-1","amount":49.9,"fiatCurrencyCode":"USD","status":"created",' +

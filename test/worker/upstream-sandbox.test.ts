@@ -7,9 +7,9 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/upstream/client.ts";
-import { lockInvoiceCurrency } from "../../worker/upstream/currency-lock.ts";
-import { walletUri } from "../../worker/wallet/wallet-uri.ts";
+import { walletUri } from "../../worker/lib/wallet/wallet-uri.ts";
+import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/service/client.ts";
+import { lockInvoiceCurrency } from "../../worker/service/currency-lock.ts";
 import { upstreamFailure } from "./helpers.ts";
 
 const SANDBOX = env.UPSTREAM_BASE_URL as string;

@@ -4,30 +4,36 @@
  * the service for one merchant top-up id), named by `checkoutIdFor("deposit", topUpId)`.
  *
  * Same shape as `OrderObject`: every upstream call of the top-up runs in the object's lane
- * (`converge/lane.ts`), so concurrent opens make one upstream `POST /deposit` (orderId
+ * (`core/converge/lane.ts`), so concurrent opens make one upstream `POST /deposit` (orderId
  * `<prefix>-<topUpId>`), webhooks and reconciliation reads apply one at a time, and SSE
  * subscribers hear each change from the one place that makes it. A webhook's whole deposit is a
  * read: admitted only if not older than what is known, with no upstream call; a webhook without
- * one is a prompt, acknowledged only when a re-read covers it (`converge/delivery.ts`).
+ * one is a prompt, acknowledged only when a re-read covers it (`core/converge/delivery.ts`).
  * The alarm reads the deposit until it is final, so a lost webhook still converges.
  */
-import type { DepositSnapshot } from "../api/contract.ts";
-import type { CoreEnv } from "../config/core-env.ts";
-import { upstreamFor } from "../config/upstream.ts";
-import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import { type Facts, isOlder } from "../converge/facts.ts";
-import { admitRead, type Followed, type FollowPlan, knownFacts } from "../converge/followed.ts";
-import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
-import { EventStream } from "../events/event-stream.ts";
-import type { Appended } from "../events/live-events.ts";
-import { StoredObject } from "../events/stored-object.ts";
-import { depositOrderId } from "../ids/upstream-order-id.ts";
-import { webhookUrl } from "../ids/webhook-url.ts";
-import { failure, type Outcome, success } from "../outcome/outcome.ts";
-import { upstreamFailure } from "../outcome/upstream-failure.ts";
-import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
-import type { CreatedDeposit, Deposit } from "../upstream/client.ts";
+
+import type { CoreEnv } from "../core/config/core-env.ts";
+import { upstreamFor } from "../core/config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
+import { type Facts, isOlder } from "../core/converge/facts.ts";
+import {
+  admitRead,
+  type Followed,
+  type FollowPlan,
+  knownFacts,
+} from "../core/converge/followed.ts";
+import { RECONCILE_READ } from "../core/converge/reconcile.ts";
+import { LATE_PAYMENT_MS } from "../core/converge/schedule.ts";
+import { EventStream } from "../core/events/event-stream.ts";
+import type { Appended } from "../core/events/live-events.ts";
+import { StoredObject } from "../core/events/stored-object.ts";
+import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
+import type { DepositSnapshot } from "../lib/api/contract.ts";
+import { depositOrderId } from "../lib/ids/upstream-order-id.ts";
+import { webhookUrl } from "../lib/ids/webhook-url.ts";
+import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
+import type { CreatedDeposit, Deposit } from "../service/client.ts";
+import { upstreamFailure } from "../service/upstream-failure.ts";
 import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";
 import { settlementAgrees, settlementView } from "./settlement.ts";
@@ -38,7 +44,7 @@ import { DEPOSIT_INFO, DEPOSIT_SCHEMA, type DepositRow } from "./store.ts";
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
 
-/** The progress facts of a deposit read (`converge/facts.ts`). */
+/** The progress facts of a deposit read (`core/converge/facts.ts`). */
 function depositFacts(status: string, deposit: Deposit | null): Facts {
   return { status, received: deposit?.settlement?.amountPaid ?? "0" };
 }
@@ -295,7 +301,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
     );
   }
 
-  /** `GET …/events`: the SSE stream (`events/event-stream.ts`). */
+  /** `GET …/events`: the SSE stream (`core/events/event-stream.ts`). */
   override async fetch(request: Request): Promise<Response> {
     const row = this.#row();
     const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;

@@ -5,12 +5,12 @@
  * `DepositObject implements DepositRpc` keeps the two in step.
  */
 
-import type { DepositSnapshot } from "../api/contract.ts";
-import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import type { NotifierRpc } from "../events/notifier-rpc.ts";
-import type { Outcome } from "../outcome/outcome.ts";
-import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
-import type { Deposit } from "../upstream/types.ts";
+import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
+import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
+import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
+import type { DepositSnapshot } from "../lib/api/contract.ts";
+import type { Outcome } from "../lib/outcome/outcome.ts";
+import type { Deposit } from "../service/types.ts";
 import type { DepositCurrency } from "./store.ts";
 
 /** What the route passes when a widget opens a top-up. */

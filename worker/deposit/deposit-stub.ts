@@ -4,8 +4,8 @@
  * characters). `depositStubFromUrl` answers 404 for an id of the wrong shape without touching
  * any object.
  */
-import { ApiError } from "../http/api-error.ts";
-import { DEPOSIT_ID } from "../ids/checkout-id.ts";
+import { ApiError } from "../lib/api-error.ts";
+import { DEPOSIT_ID } from "../lib/ids/checkout-id.ts";
 import type { DepositsBinding } from "./deposit-rpc.ts";
 
 /** The top-up of a checkout id. */

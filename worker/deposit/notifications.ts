@@ -8,8 +8,9 @@
  * settled it waits (no notification with null amounts); the later state that brings the
  * settlement sends it.
  */
-import type { DepositStatus } from "../api/contract.ts";
-import { type Notification, notification } from "../events/outbox.ts";
+
+import { type Notification, notification } from "../core/events/outbox.ts";
+import type { DepositStatus } from "../lib/api/contract.ts";
 import { settlementView } from "./settlement.ts";
 import type { DepositRow } from "./store.ts";
 

@@ -3,10 +3,10 @@
  * Builds the `DepositSnapshot` the widget sees from the top-up's row. Pure: the same row gives
  * the same snapshot, so the event log can replay it verbatim.
  */
-import type { DepositSnapshot } from "../api/contract.ts";
-import { mul } from "../money/decimal.ts";
-import { networkLabel } from "../wallet/networks.ts";
-import { walletUri } from "../wallet/wallet-uri.ts";
+import type { DepositSnapshot } from "../lib/api/contract.ts";
+import { mul } from "../lib/money/decimal.ts";
+import { networkLabel } from "../lib/wallet/networks.ts";
+import { walletUri } from "../lib/wallet/wallet-uri.ts";
 import { settlementView } from "./settlement.ts";
 import { FINAL_DEPOSIT } from "./status.ts";
 import type { DepositRow } from "./store.ts";

@@ -5,10 +5,11 @@
  * - `completed`, `failed`, `expired`, `cancelled` are final: nothing replaces them;
  * - `created` never follows anything;
  * - `processing` and `suspended` may follow `created` or each other (ranked by the one
- *   deposit table, `converge/status-rank.ts`).
+ *   deposit table, `core/converge/status-rank.ts`).
  */
-import type { DepositStatus } from "../api/contract.ts";
-import { DEPOSIT_RANK } from "../converge/status-rank.ts";
+
+import { DEPOSIT_RANK } from "../core/converge/status-rank.ts";
+import type { DepositStatus } from "../lib/api/contract.ts";
 
 /** Statuses after which nothing changes. */
 export const FINAL_DEPOSIT: ReadonlySet<DepositStatus> = new Set([

@@ -1,12 +1,13 @@
 /**
  * @module
- * The one row of a top-up's Durable Object (`deposit_info`), described once (`storage/table.ts`).
+ * The one row of a top-up's Durable Object (`deposit_info`), described once (`core/storage/table.ts`).
  * No business rules here: status rules live in `status.ts`, money in `settlement.ts`.
  */
-import type { CryptoCurrency, DepositStatus } from "../api/contract.ts";
-import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
-import { json, optionalJson, optionalText, SingleRowTable, text } from "../storage/table.ts";
-import type { Settlement } from "../upstream/types.ts";
+
+import { EVENT_LOG_SCHEMA } from "../core/events/event-log.ts";
+import { json, optionalJson, optionalText, SingleRowTable, text } from "../core/storage/table.ts";
+import type { CryptoCurrency, DepositStatus } from "../lib/api/contract.ts";
+import type { Settlement } from "../service/types.ts";
 
 /** The currency entry a top-up was opened with, plus the deposit network fee quoted then. */
 export interface DepositCurrency extends Omit<CryptoCurrency, "depositNetworkFee"> {

@@ -5,20 +5,27 @@
  * stale (older than the known facts, or a lock's replaced terms), or the attempt it leaves,
  * the payment to record, the merchant notifications and the event's words. The order object
  * (`order-object.ts`) only reads the state, writes the answer through the one apply sequence
- * (`events/apply-sequence.ts`) and publishes.
+ * (`core/events/apply-sequence.ts`) and publishes.
  *
  * Invariants (asserted at run time, `ledger-invariants.ts`): applied money never decreases,
  * an attempt applies at most its amount, and the order queues at most one `order.paid`.
  */
-import type { CryptoCurrency } from "../api/contract.ts";
-import { type Facts, isOlder, type LockFact, paymentTerms, undoesLock } from "../converge/facts.ts";
-import type { Notification } from "../events/outbox.ts";
-import type { RefundRecord } from "../refunds/records.ts";
-import type { Invoice } from "../upstream/client.ts";
+
+import {
+  type Facts,
+  isOlder,
+  type LockFact,
+  paymentTerms,
+  undoesLock,
+} from "../core/converge/facts.ts";
+import type { Notification } from "../core/events/outbox.ts";
+import type { CryptoCurrency } from "../lib/api/contract.ts";
+import type { Invoice } from "../service/client.ts";
 import { withInvoiceFacts } from "./attempts.ts";
 import { applyInvoiceState } from "./ledger.ts";
 import { assertLedgerStep, assertOnePaid } from "./ledger-invariants.ts";
 import { notificationsFor } from "./notifications.ts";
+import type { RefundRecord } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms, remainderBelowMinimum } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, PaymentRow } from "./store.ts";
 
@@ -26,7 +33,7 @@ import type { AttemptRow, OrderRow, PaymentRow } from "./store.ts";
 export const inWords = (status: string) => status.replace(/_/g, " ");
 
 /**
- * The progress facts of an invoice read (`converge/facts.ts`).
+ * The progress facts of an invoice read (`core/converge/facts.ts`).
  *
  * @example
  * invoiceFacts(invoice); // { status: "paid", received: "0.0015" }
@@ -46,7 +53,7 @@ export interface OrderState {
   terms: PaymentTerms;
   /** The invoice's known facts (null before its first read). */
   known: Facts | null;
-  /** The last confirmed lock of the invoice (`converge/facts.ts` `afterLock`). */
+  /** The last confirmed lock of the invoice (`core/converge/facts.ts` `afterLock`). */
   lock: LockFact | null;
   /** The catalogue entry of the invoice's crypto currency, when known. */
   currency: CryptoCurrency | null;

@@ -6,14 +6,14 @@
  * Invariant: an invoice the service hands back is adopted only when it is this checkout's
  * (`invoice-ownership.ts`); a repeated orderId can return another order's.
  */
-import type { Config } from "../config/config.ts";
-import { upstreamFor } from "../config/upstream.ts";
-import type { Logger } from "../http/log.ts";
-import { ownershipTag } from "../ids/ownership-tag.ts";
-import { webhookUrl } from "../ids/webhook-url.ts";
-import { failure, type Outcome, success } from "../outcome/outcome.ts";
-import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
-import type { Invoice } from "../upstream/client.ts";
+import type { Config } from "../core/config/config.ts";
+import { upstreamFor } from "../core/config/upstream.ts";
+import { ownershipTag } from "../lib/ids/ownership-tag.ts";
+import { webhookUrl } from "../lib/ids/webhook-url.ts";
+import type { Logger } from "../lib/log.ts";
+import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
+import type { Invoice } from "../service/client.ts";
+import { isUncertainFailure, upstreamFailure } from "../service/upstream-failure.ts";
 import { isOwnInvoice } from "./invoice-ownership.ts";
 import type { Redirects } from "./order-settings.ts";
 

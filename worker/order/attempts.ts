@@ -8,9 +8,9 @@
  * read older than what the attempt holds never replaces its facts, and `cryptoReceived` never
  * decreases.
  */
-import type { CryptoCurrency, InvoiceStatus } from "../api/contract.ts";
-import { cmp, max } from "../money/decimal.ts";
-import type { Invoice } from "../upstream/client.ts";
+import type { CryptoCurrency, InvoiceStatus } from "../lib/api/contract.ts";
+import { cmp, max } from "../lib/money/decimal.ts";
+import type { Invoice } from "../service/client.ts";
 import { effectiveStatus } from "./ledger.ts";
 import { acceptsStatus } from "./status.ts";
 import type { AttemptRow } from "./store.ts";

@@ -1,12 +1,12 @@
 /**
  * @module
- * How an order follows one attempt's invoice after a read (`converge/followed.ts`
+ * How an order follows one attempt's invoice after a read (`core/converge/followed.ts`
  * `FollowPlan`), as a pure function: until it is final, and until its expiry + the late-payment
  * window (24 h); a paid invoice whose currency the catalogue could not name yet is read again
  * until it can.
  */
-import type { FollowPlan } from "../converge/followed.ts";
-import { LATE_PAYMENT_MS } from "../converge/schedule.ts";
+import type { FollowPlan } from "../core/converge/followed.ts";
+import { LATE_PAYMENT_MS } from "../core/converge/schedule.ts";
 import { FINAL } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 

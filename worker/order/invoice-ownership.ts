@@ -6,11 +6,11 @@
  * `<prefix>-<invoice number>[-<n>]`, and invoice numbers may themselves end in `-<digits>`
  * ("2024-0001"), so order "Y" attempt 2 and order "Y-2" attempt 1 both send `cc-Y-2`. The
  * second to ask would silently adopt the first's invoice. Every create is therefore checked:
- * the invoice must carry this checkout's ownership tag (`ids/ownership-tag.ts`) and the amount and fiat we asked for.
+ * the invoice must carry this checkout's ownership tag (`lib/ids/ownership-tag.ts`) and the amount and fiat we asked for.
  */
-import { ownershipTag } from "../ids/ownership-tag.ts";
-import { cmp } from "../money/decimal.ts";
-import type { Invoice } from "../upstream/client.ts";
+import { ownershipTag } from "../lib/ids/ownership-tag.ts";
+import { cmp } from "../lib/money/decimal.ts";
+import type { Invoice } from "../service/client.ts";
 
 /** What a checkout asked the service to create. */
 export interface RequestedInvoice {

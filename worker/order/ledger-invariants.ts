@@ -1,7 +1,7 @@
 /**
  * @module
  * The order ledger's invariants, asserted at run time on every applied invoice state
- * (`converge/invariant.ts` throws, naming the one that broke):
+ * (`core/converge/invariant.ts` throws, naming the one that broke):
  *
  * - `applied-money-never-decreases`: an attempt's applied crypto and fiat only grow, and a
  *   recorded payment is exactly that growth (never negative);
@@ -12,8 +12,8 @@
  * - `one-order-paid`: an order queues at most one `order.paid` notification in its life.
  */
 
-import { assertInvariant } from "../converge/invariant.ts";
-import { add, cmp, isPositive, sub } from "../money/decimal.ts";
+import { assertInvariant } from "../core/converge/invariant.ts";
+import { add, cmp, isPositive, sub } from "../lib/money/decimal.ts";
 import type { AttemptBalance, AttemptEffect } from "./ledger.ts";
 
 /**

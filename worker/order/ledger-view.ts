@@ -5,19 +5,19 @@
  * payments, the event log and the notification outbox.
  *
  * Each attempt's `status` is the service's: the newest status ever read of its invoice
- * (`converge/followed.ts`). The ledger's own rows may say `partially_paid` + `ended` for an
+ * (`core/converge/followed.ts`). The ledger's own rows may say `partially_paid` + `ended` for an
  * invoice the service expired after part of the money arrived (`ledger.ts` books that money
  * like a partial payment); the merchant still sees `expired`, with the crypto received and
  * the fiat applied beside it.
  */
 
-import type { InvoiceStatus } from "../api/contract.ts";
-import { knownFacts } from "../converge/followed.ts";
-import { INVOICE_RANK } from "../converge/status-rank.ts";
-import type { EventLog } from "../events/event-log.ts";
-import { outboxRows } from "../events/outbox-store.ts";
-import { formatFixed } from "../money/decimal.ts";
-import { readRefunds, refundLedgerViews } from "../refunds/records.ts";
+import { knownFacts } from "../core/converge/followed.ts";
+import { INVOICE_RANK } from "../core/converge/status-rank.ts";
+import type { EventLog } from "../core/events/event-log.ts";
+import { outboxRows } from "../core/events/outbox-store.ts";
+import type { InvoiceStatus } from "../lib/api/contract.ts";
+import { formatFixed } from "../lib/money/decimal.ts";
+import { readRefunds, refundLedgerViews } from "./refunds/records.ts";
 import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore } from "./store.ts";
 

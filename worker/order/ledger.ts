@@ -19,8 +19,8 @@
  *   the excess crypto's fiat value is recorded as overpaid;
  * - `partially_paid`: `received × fiatAmount ÷ expected`, capped at the fiat amount.
  */
-import type { InvoiceStatus } from "../api/contract.ts";
-import { add, cmp, div, isPositive, min, mul, sub } from "../money/decimal.ts";
+import type { InvoiceStatus } from "../lib/api/contract.ts";
+import { add, cmp, div, isPositive, min, mul, sub } from "../lib/money/decimal.ts";
 import { acceptsStatus, ENDED, FINAL, SETTLED } from "./status.ts";
 
 /** What an attempt has applied so far. */

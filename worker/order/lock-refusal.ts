@@ -4,9 +4,9 @@
  * before anything is asked of the service. The order-level refusals (refunded, paid by another
  * attempt) come first, in the order object; these are the attempt's own.
  */
-import type { PaymentMode } from "../config/mode-decision.ts";
-import { isPositive } from "../money/decimal.ts";
-import { failure, type Outcome } from "../outcome/outcome.ts";
+import type { PaymentMode } from "../core/config/mode-decision.ts";
+import { isPositive } from "../lib/money/decimal.ts";
+import { failure, type Outcome } from "../lib/outcome/outcome.ts";
 import type { AttemptRow } from "./store.ts";
 
 /**

@@ -1,7 +1,7 @@
 /**
  * @module
  * The per-checkout throttle of currency locks: at most `LOCKS_PER_MINUTE` upstream lock calls
- * in any 60 s window, through the shared per-object throttle (`events/throttle.ts`, rule
+ * in any 60 s window, through the shared per-object throttle (`core/events/throttle.ts`, rule
  * `currency_lock`), kept in the order object's own storage.
  *
  * Why in the object and not the rate-limit binding: the order object already runs every lock
@@ -10,7 +10,7 @@
  * the binding is per location and eventually consistent. Locks that do not call the service
  * (the currency already locked) take no slot.
  */
-import type { ThrottleRule } from "../events/throttle.ts";
+import type { ThrottleRule } from "../core/events/throttle.ts";
 
 /** Upstream lock calls one checkout may make per minute. */
 export const LOCKS_PER_MINUTE = 10;

@@ -5,11 +5,11 @@
  * turning paid is reported exactly once.
  */
 
-import type { OrderState } from "../api/contract.ts";
-import { type Notification, notification } from "../events/outbox.ts";
-import { formatFixed } from "../money/decimal.ts";
-import type { RefundRecord } from "../refunds/records.ts";
+import { type Notification, notification } from "../core/events/outbox.ts";
+import type { OrderState } from "../lib/api/contract.ts";
+import { formatFixed } from "../lib/money/decimal.ts";
 import { assertOnePaid } from "./ledger-invariants.ts";
+import type { RefundRecord } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 

@@ -5,7 +5,7 @@
  * Why one object per order: every request about the order (widget, webhooks, merchant API)
  * reaches this one place, so SSE subscribers hear every change from where it is made.
  *
- * Invariants (the shared core is `worker/converge/`):
+ * Invariants (the shared core is `worker/core/converge/`):
  * - everything that reads or writes upstream state runs in the object's one lane: opens,
  *   currency locks, retries, webhooks, reconciliation reads and the refund
  *   bookkeeping. So a retry works out what is due after every payment in flight was applied,
@@ -17,15 +17,15 @@
  * - the alarm reads every invoice that is not paid until its expiry + 24 h, faster while a
  *   shopper watches, so a lost webhook still converges.
  */
-import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
-import { cryptoCurrencies } from "../catalog/catalog.ts";
-import type { Config } from "../config/config.ts";
-import type { CoreEnv } from "../config/core-env.ts";
-import type { PaymentMode } from "../config/mode-decision.ts";
-import { switchToHosted } from "../config/payment-mode.ts";
-import { upstreamFor } from "../config/upstream.ts";
-import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import { afterLock, paymentTerms } from "../converge/facts.ts";
+
+import { cryptoCurrencies } from "../core/catalog/catalog.ts";
+import type { Config } from "../core/config/config.ts";
+import type { CoreEnv } from "../core/config/core-env.ts";
+import type { PaymentMode } from "../core/config/mode-decision.ts";
+import { switchToHosted } from "../core/config/payment-mode.ts";
+import { upstreamFor } from "../core/config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
+import { afterLock, paymentTerms } from "../core/converge/facts.ts";
 import {
   admitRead,
   type Followed,
@@ -33,32 +33,24 @@ import {
   forgetFollowed,
   hurryReads,
   knownFacts,
-} from "../converge/followed.ts";
-import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { CATCH_UP_MS } from "../converge/schedule.ts";
-import type { Change } from "../events/apply-sequence.ts";
-import { EventStream } from "../events/event-stream.ts";
-import { feedHas, feedPut } from "../events/index-feed.ts";
-import type { Appended } from "../events/live-events.ts";
-import type { Notification } from "../events/outbox.ts";
-import { StoredObject } from "../events/stored-object.ts";
-import { takeSlot } from "../events/throttle.ts";
-import { attemptOrderId } from "../ids/upstream-order-id.ts";
-import { cmp } from "../money/decimal.ts";
-import { failure, type Outcome, success } from "../outcome/outcome.ts";
-import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
-import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
-import { refundAddressChange } from "../refunds/address.ts";
-import { type RefundStart, readHold, releaseHold, takeHold } from "../refunds/hold.ts";
-import {
-  isLive,
-  liveRefund,
-  type RefundRecord,
-  readRefunds,
-  writeRefund,
-} from "../refunds/records.ts";
-import type { Invoice } from "../upstream/client.ts";
-import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../upstream/currency-lock.ts";
+} from "../core/converge/followed.ts";
+import { RECONCILE_READ } from "../core/converge/reconcile.ts";
+import { CATCH_UP_MS } from "../core/converge/schedule.ts";
+import type { Change } from "../core/events/apply-sequence.ts";
+import { EventStream } from "../core/events/event-stream.ts";
+import { feedHas, feedPut } from "../core/events/index-feed.ts";
+import type { Appended } from "../core/events/live-events.ts";
+import type { Notification } from "../core/events/outbox.ts";
+import { StoredObject } from "../core/events/stored-object.ts";
+import { takeSlot } from "../core/events/throttle.ts";
+import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
+import { attemptOrderId } from "../lib/ids/upstream-order-id.ts";
+import { cmp } from "../lib/money/decimal.ts";
+import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
+import type { Invoice } from "../service/client.ts";
+import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../service/currency-lock.ts";
+import { isUncertainFailure, upstreamFailure } from "../service/upstream-failure.ts";
 import { applyInvoiceRead, invoiceFacts, inWords, type Recording } from "./apply-invoice.ts";
 import { createAttemptInvoice, type InvoiceOrder, isOrderIdTaken } from "./attempt-invoice.ts";
 import { newAttempt } from "./attempts.ts";
@@ -72,11 +64,20 @@ import { type Claims, OrderSettings } from "./order-settings.ts";
 import { orderSummary } from "./order-summary.ts";
 import { refundedRefusal, retryRefusal } from "./payment-refusals.ts";
 import { refundFacts } from "./refund-facts.ts";
+import { refundAddressChange } from "./refunds/address.ts";
+import { type RefundStart, readHold, releaseHold, takeHold } from "./refunds/hold.ts";
+import {
+  isLive,
+  liveRefund,
+  type RefundRecord,
+  readRefunds,
+  writeRefund,
+} from "./refunds/records.ts";
 import { ORDER_MIGRATIONS, ORDER_SCHEMA } from "./schema.ts";
 import { buildSnapshot, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import { type AttemptRow, type OrderRow, OrderStore } from "./store.ts";
 
-/** The order's row in its index feed (`events/index-feed.ts`). */
+/** The order's row in its index feed (`core/events/index-feed.ts`). */
 const ORDER_FEED_KEY = "order";
 
 /** Attempt orderIds a retry skips at most when the service holds them with other terms. */
@@ -417,7 +418,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Runs a read's change through the one apply sequence (`events/apply-sequence.ts`) and
+   * Runs a read's change through the one apply sequence (`core/events/apply-sequence.ts`) and
    * answers the snapshot: the new event's, or the current one when nothing was appended.
    */
   async #commitRead(
@@ -618,7 +619,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   /**
    * Stores the shopper's refund address (already validated by the route); frozen once a refund
-   * is in flight, throttled per checkout (`refunds/address.ts`).
+   * is in flight, throttled per checkout (`order/refunds/address.ts`).
    */
   async setRefundAddress(
     cryptoCurrencyCode: string,
@@ -724,8 +725,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
   }
 
   /**
-   * Begins a refund (`refunds/refund-order.ts`): the order's live refund when it has one, else
-   * checks what the order allows and takes the refund hold in one step (`refunds/hold.ts`), so
+   * Begins a refund (`payout/refunds/refund-order.ts`): the order's live refund when it has one, else
+   * checks what the order allows and takes the refund hold in one step (`order/refunds/hold.ts`), so
    * no retry or currency lock slips in between the check and the commit. 409 `attempt_open`
    * while a payment attempt is being opened.
    */
@@ -777,7 +778,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     return success(readLedger(this.store, this.log, order, this.#terms()));
   }
 
-  /** `GET …/events`: the SSE stream (`events/event-stream.ts`). */
+  /** `GET …/events`: the SSE stream (`core/events/event-stream.ts`). */
   override async fetch(request: Request): Promise<Response> {
     const render = this.#current() ? (seq: number) => this.#snapshotAt(seq) : null;
     return this.events.stream(request, render, "No such checkout.");

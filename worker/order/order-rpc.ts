@@ -6,16 +6,16 @@
  * module the object needs); `OrderObject implements OrderRpc` keeps the two in step.
  */
 
-import type { CheckoutSnapshot, CryptoCurrency } from "../api/contract.ts";
-import type { PaymentMode } from "../config/mode-decision.ts";
-import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import type { NotifierRpc } from "../events/notifier-rpc.ts";
-import type { Outcome } from "../outcome/outcome.ts";
-import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
-import type { RefundStart } from "../refunds/hold.ts";
-import type { RefundRecord } from "../refunds/records.ts";
-import type { Invoice } from "../upstream/types.ts";
+import type { PaymentMode } from "../core/config/mode-decision.ts";
+import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
+import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
+import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
+import type { Outcome } from "../lib/outcome/outcome.ts";
+import type { Invoice } from "../service/types.ts";
 import type { OrderLedger } from "./ledger-view.ts";
+import type { RefundStart } from "./refunds/hold.ts";
+import type { RefundRecord } from "./refunds/records.ts";
 
 /** What the worker passes when a widget opens a checkout. */
 export interface OpenCheckout {

@@ -4,8 +4,8 @@
  * storage: one key per fact, each written where this module says and read nowhere else. The
  * key names are stored data: renaming one forgets it in every existing order.
  */
-import type { PaymentMode } from "../config/mode-decision.ts";
-import type { LockFact } from "../converge/facts.ts";
+import type { PaymentMode } from "../core/config/mode-decision.ts";
+import type { LockFact } from "../core/converge/facts.ts";
 
 /** The terms a checkout token fixes; two tokens for one order must agree on them. */
 export interface Claims {
@@ -35,7 +35,7 @@ const KEYS = {
    */
   lockUnconfirmed: "lock_unconfirmed",
   /**
-   * `{invoiceId, terms, replaced}`: the last confirmed lock's fact (`converge/facts.ts`
+   * `{invoiceId, terms, replaced}`: the last confirmed lock's fact (`core/converge/facts.ts`
    * `LockFact`), written once a lock's answer is applied. Reads that would undo it change
    * nothing; it counts only for its invoice and only while no later lock is unconfirmed.
    */

@@ -1,11 +1,11 @@
 /**
  * @module
- * How the worker reaches an order object: by its checkout id (`ids/checkout-id.ts`, kind
+ * How the worker reaches an order object: by its checkout id (`lib/ids/checkout-id.ts`, kind
  * `invoice`). `orderStubFromUrl` answers 404 for an id of the wrong shape without touching any
  * object.
  */
-import { ApiError } from "../http/api-error.ts";
-import { CHECKOUT_ID, checkoutIdFor } from "../ids/checkout-id.ts";
+import { ApiError } from "../lib/api-error.ts";
+import { CHECKOUT_ID, checkoutIdFor } from "../lib/ids/checkout-id.ts";
 import type { OrdersBinding } from "./order-rpc.ts";
 
 /**

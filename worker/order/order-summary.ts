@@ -10,12 +10,13 @@
  * - `updatedAt`: the time of the order's newest event; `paidAt`: when its one `order.paid`
  *   was made (null if none was).
  */
-import type { OrderSummary } from "../api/merchant-ops.ts";
-import type { EventLog } from "../events/event-log.ts";
-import { outboxRows } from "../events/outbox-store.ts";
-import { add } from "../money/decimal.ts";
-import { readRefunds } from "../refunds/records.ts";
+
+import type { EventLog } from "../core/events/event-log.ts";
+import { outboxRows } from "../core/events/outbox-store.ts";
+import type { OrderSummary } from "../lib/api/merchant-ops.ts";
+import { add } from "../lib/money/decimal.ts";
 import { serviceStatus } from "./ledger-view.ts";
+import { readRefunds } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore, PaymentRow } from "./store.ts";
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * What the order tells a refund about itself (`refunds/plan.ts` `RefundFacts`): its state with
+ * What the order tells a refund about itself (`order/refunds/plan.ts` `RefundFacts`): its state with
  * its refunds, the shopper's refund address, each attempt's money and whether it is still open,
  * and the refunds already made. Nothing else of the order (no log, no payments, no outbox).
  *
@@ -8,9 +8,10 @@
  * status rules (`status.ts`): not ended, and its status neither ending nor final. The status
  * given is the service's (`ledger-view.ts`), as the merchant's ledger shows it.
  */
-import type { RefundFacts } from "../refunds/plan.ts";
-import { readRefunds } from "../refunds/records.ts";
+
 import { serviceStatus } from "./ledger-view.ts";
+import type { RefundFacts } from "./refunds/plan.ts";
+import { readRefunds } from "./refunds/records.ts";
 import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import { ENDED, FINAL } from "./status.ts";
 import type { OrderRow, OrderStore } from "./store.ts";

@@ -3,12 +3,12 @@
  * Builds the `CheckoutSnapshot` the widget sees from an order's rows. Pure: the same rows
  * always give the same snapshot, which is what lets the event log replay it verbatim.
  */
-import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../api/contract.ts";
-import { add, cmp, div, formatFixed, isPositive, mul, sub } from "../money/decimal.ts";
-import { refundHint } from "../refunds/hint.ts";
-import { type RefundRecord, refundViews, stateWithRefunds } from "../refunds/records.ts";
-import { networkLabel } from "../wallet/networks.ts";
-import { walletUri } from "../wallet/wallet-uri.ts";
+import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../lib/api/contract.ts";
+import { add, cmp, div, formatFixed, isPositive, mul, sub } from "../lib/money/decimal.ts";
+import { networkLabel } from "../lib/wallet/networks.ts";
+import { walletUri } from "../lib/wallet/wallet-uri.ts";
+import { refundHint } from "./refunds/hint.ts";
+import { type RefundRecord, refundViews, stateWithRefunds } from "./refunds/records.ts";
 import { ENDED } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
 

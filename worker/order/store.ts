@@ -1,10 +1,10 @@
 /**
  * @module
- * The order's own SQLite tables, each described once as columns (`storage/table.ts`): their
+ * The order's own SQLite tables, each described once as columns (`core/storage/table.ts`): their
  * DDL (`schema.ts`), reads and writes are all made from that description. No business rules
  * here: those live in `ledger.ts` and `status.ts`; this file only maps rows.
  */
-import type { CryptoCurrency, InvoiceStatus } from "../api/contract.ts";
+
 import {
   flag,
   integer,
@@ -17,7 +17,8 @@ import {
   unique,
   withDefault,
   writeRow,
-} from "../storage/table.ts";
+} from "../core/storage/table.ts";
+import type { CryptoCurrency, InvoiceStatus } from "../lib/api/contract.ts";
 
 export interface OrderRow {
   checkoutId: string;

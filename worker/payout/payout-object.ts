@@ -4,14 +4,14 @@
  * `payout:<orderId>`): its quote, its one commit, and the withdrawal's status afterwards.
  *
  * Invariants:
- * - every upstream call of this object runs one at a time in its lane (`converge/lane.ts`), so
+ * - every upstream call of this object runs one at a time in its lane (`core/converge/lane.ts`), so
  *   20 concurrent commits make one `POST /withdrawal/commit` and the rest read the stored
  *   withdrawal;
  * - a commit whose answer is lost, garbled or a 5xx leaves the payout `uncertain`, never
  *   failed: the withdrawal is read back by orderId (before any further commit, and by the
  *   alarm) and adopted, or the payout returns to `quoted` when the service has none;
  * - withdrawal reads, and the withdrawals webhooks carry, are admitted against the
- *   withdrawal's known facts (an older one changes nothing; `converge/delivery.ts`),
+ *   withdrawal's known facts (an older one changes nothing; `core/converge/delivery.ts`),
  *   and the alarm reads the withdrawal until it is final, so a lost webhook still converges;
  * - the same orderId always carries the same parameters (409 `checkout_conflict` otherwise),
  *   and is the only orderId sent upstream, so the service collapses every quote to one and
@@ -26,24 +26,25 @@
  *   the call returns, so the order's refund bookkeeping never lags the payout; a webhook whose
  *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
-import type { PayoutView } from "../api/contract.ts";
-import type { CoreEnv } from "../config/core-env.ts";
-import { upstreamFor } from "../config/upstream.ts";
-import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import { type Facts, isOlder } from "../converge/facts.ts";
-import { admitRead, type Followed, forgetFollowed, knownFacts } from "../converge/followed.ts";
-import { RECONCILE_READ } from "../converge/reconcile.ts";
-import { StoredObject } from "../events/stored-object.ts";
-import { webhookUrl } from "../ids/webhook-url.ts";
-import { cmp } from "../money/decimal.ts";
+
+import type { CoreEnv } from "../core/config/core-env.ts";
+import { upstreamFor } from "../core/config/upstream.ts";
+import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
+import { type Facts, isOlder } from "../core/converge/facts.ts";
+import { admitRead, type Followed, forgetFollowed, knownFacts } from "../core/converge/followed.ts";
+import { RECONCILE_READ } from "../core/converge/reconcile.ts";
+import { StoredObject } from "../core/events/stored-object.ts";
+import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
+import type { PayoutView } from "../lib/api/contract.ts";
+import { webhookUrl } from "../lib/ids/webhook-url.ts";
+import { cmp } from "../lib/money/decimal.ts";
+import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { OrdersBinding } from "../order/order-rpc.ts";
-import { failure, type Outcome, success } from "../outcome/outcome.ts";
-import { isUncertainFailure, upstreamFailure } from "../outcome/upstream-failure.ts";
-import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
-import { reportRefund } from "../refunds/report.ts";
-import { UpstreamError } from "../upstream/errors.ts";
-import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
+import { UpstreamError } from "../service/errors.ts";
+import type { Withdrawal, WithdrawalQuote } from "../service/types.ts";
+import { isUncertainFailure, upstreamFailure } from "../service/upstream-failure.ts";
 import type { PayoutRpc } from "./payout-rpc.ts";
+import { reportRefund } from "./refunds/report.ts";
 import { acceptsPayoutStatus, FINAL_PAYOUT } from "./status.ts";
 import {
   PAYOUT_SCHEMA,
@@ -97,7 +98,7 @@ type QuoteAnswer = { quote: WithdrawalQuote } | { committed: Withdrawal };
 /** The followed target of an uncertain commit: the withdrawal is known only by its orderId. */
 const byOrderId = (orderId: string): Followed => ({ kind: "withdrawal", id: `order:${orderId}` });
 
-/** The progress facts of a withdrawal read (`converge/facts.ts`). */
+/** The progress facts of a withdrawal read (`core/converge/facts.ts`). */
 const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received: "0" });
 
 /** What a payout reaches: the core, and the order it reports a refund to. */
@@ -410,7 +411,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
         );
       }
       // The alarm's read fails with the upstream error itself, so the budget's refusal is
-      // deferred and a failure backs off (`converge/reconcile.ts` `readOne`).
+      // deferred and a failure backs off (`core/converge/reconcile.ts` `readOne`).
       if (priority === "reconcile") throw error;
       return upstreamFailure(error, this.logger());
     }

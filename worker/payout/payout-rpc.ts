@@ -5,12 +5,12 @@
  * `PayoutObject implements PayoutRpc` keeps the two in step.
  */
 
-import type { PayoutView } from "../api/contract.ts";
-import type { Delivery, DeliveryOutcome } from "../converge/delivery.ts";
-import type { NotifierRpc } from "../events/notifier-rpc.ts";
-import type { Outcome } from "../outcome/outcome.ts";
-import type { FollowerRpc } from "../reconciler/reconciler-rpc.ts";
-import type { Withdrawal } from "../upstream/types.ts";
+import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
+import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
+import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
+import type { PayoutView } from "../lib/api/contract.ts";
+import type { Outcome } from "../lib/outcome/outcome.ts";
+import type { Withdrawal } from "../service/types.ts";
 import type { PayoutRequest } from "./store.ts";
 
 /** The payout's RPC methods (see `payout-object.ts` for what each does). */

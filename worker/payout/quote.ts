@@ -1,19 +1,20 @@
 /**
  * @module
  * A payout request checked against the live currency list and quoted: the merchant's payouts
- * (`routes/payouts.ts`) and the order refunds (`refunds/refund-order.ts`) go through this one
+ * (`edge/routes/payouts.ts`) and the order refunds (`payout/refunds/refund-order.ts`) go through this one
  * path, so a refund meets exactly the currency, address and amount rules of a payout.
  *
  * Invariant: nothing reaches the payout object (and so the service) before the currency is
  * known, the address passes the shared address rules and the amount the currency's rules.
  */
-import { requireAddress } from "../addresses/address-guard.ts";
-import type { PayoutView } from "../api/contract.ts";
-import { cryptoEntry } from "../catalog/live-entry.ts";
-import type { Config } from "../config/config.ts";
-import type { Logger } from "../http/log.ts";
+
+import { cryptoEntry } from "../core/catalog/live-entry.ts";
+import type { Config } from "../core/config/config.ts";
+import { requireAddress } from "../lib/addresses/address-guard.ts";
+import type { PayoutView } from "../lib/api/contract.ts";
+import type { Logger } from "../lib/log.ts";
+import { unwrap } from "../lib/outcome/outcome.ts";
 import type { OrdersBinding } from "../order/order-rpc.ts";
-import { unwrap } from "../outcome/outcome.ts";
 import type { PayoutsBinding } from "./payout-rpc.ts";
 import { payoutStub } from "./payout-stub.ts";
 import type { PayoutRequest } from "./store.ts";

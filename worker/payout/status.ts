@@ -2,13 +2,14 @@
  * @module
  * Payout status rules. `quoted` (no withdrawal yet) → `uncertain` (a commit was sent but its
  * answer was lost, garbled or a 5xx: the withdrawal may exist) → the withdrawal's statuses,
- * which move forward only, ranked by the one withdrawal table (`converge/status-rank.ts`):
+ * which move forward only, ranked by the one withdrawal table (`core/converge/status-rank.ts`):
  * `created` → `processing` → `completed` | `failed`; `cancelled` from `created`.
  * Final statuses are never replaced (webhooks arrive duplicated and out of order). An
  * `uncertain` payout goes back to `quoted` only when a read by orderId finds no withdrawal.
  */
-import type { PayoutStatus } from "../api/contract.ts";
-import { WITHDRAWAL_RANK } from "../converge/status-rank.ts";
+
+import { WITHDRAWAL_RANK } from "../core/converge/status-rank.ts";
+import type { PayoutStatus } from "../lib/api/contract.ts";
 
 const rank = (status: PayoutStatus): number =>
   status === "quoted" ? -2 : status === "uncertain" ? -1 : WITHDRAWAL_RANK[status];

@@ -3,10 +3,11 @@
  * The one row of a payout's Durable Object (`payout_info`): what the merchant asked for, the
  * current quote and, once committed, the withdrawal. Typed reads and writes only.
  */
-import type { PayoutStatus } from "../api/contract.ts";
-import { EVENT_LOG_SCHEMA } from "../events/event-log.ts";
-import { integer, json, optionalJson, SingleRowTable, text } from "../storage/table.ts";
-import type { Withdrawal, WithdrawalQuote } from "../upstream/types.ts";
+
+import { EVENT_LOG_SCHEMA } from "../core/events/event-log.ts";
+import { integer, json, optionalJson, SingleRowTable, text } from "../core/storage/table.ts";
+import type { PayoutStatus } from "../lib/api/contract.ts";
+import type { Withdrawal, WithdrawalQuote } from "../service/types.ts";
 
 /** The parameters of a payout; a repeated orderId must repeat them exactly. */
 export interface PayoutRequest {

@@ -3,15 +3,15 @@
  * Payout amount rules, checked before anything is sent: a plain decimal string, within the
  * currency's `decimalPlaces`, at least its `minWithdrawalAmount` (both from the live list).
  */
-import type { CryptoCurrency } from "../api/contract.ts";
-import { ApiError } from "../http/api-error.ts";
+import type { CryptoCurrency } from "../lib/api/contract.ts";
+import { ApiError } from "../lib/api-error.ts";
 import {
   cmp,
   fitsDecimalPlaces,
   isDecimalString,
   isPositive,
   toDecimal,
-} from "../money/decimal.ts";
+} from "../lib/money/decimal.ts";
 
 /**
  * Returns the canonical amount, or throws 400 `validation_failed` (not a decimal string),

@@ -2,8 +2,9 @@
  * @module
  * The merchant's view of a payout (`PayoutView`) and its notification. Pure mapping.
  */
-import type { PayoutView } from "../api/contract.ts";
-import { type Notification, notification } from "../events/outbox.ts";
+
+import { type Notification, notification } from "../core/events/outbox.ts";
+import type { PayoutView } from "../lib/api/contract.ts";
 import type { PayoutRow } from "./store.ts";
 
 /**

@@ -3,7 +3,7 @@
  * Builds the package into `dist/`: `index.js` (ESM) and `index.cjs` (CommonJS) bundled by
  * esbuild with nothing external (there are no dependencies), and type declarations by `tsc`
  * for both (`.d.ts` beside the ESM build, `.d.cts` beside the CommonJS one). The types come
- * from the worker's contract module (`worker/api/contract.ts`), so they are emitted under
+ * from the worker's contract module (`worker/lib/api/contract.ts`), so they are emitted under
  * `dist/types/` with the repository's layout, and `dist/index.d.ts` re-exports them.
  *
  * Run from the repository (devDependencies esbuild and typescript): `npm run build -w @crypto-checkout/server`.

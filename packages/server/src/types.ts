@@ -1,7 +1,7 @@
 /**
  * @module
  * The merchant API's types, re-exported from the worker's one contract module
- * (`worker/api/contract.ts`), so the package and the worker cannot disagree. The build copies
+ * (`worker/lib/api/contract.ts`), so the package and the worker cannot disagree. The build copies
  * their declarations into `dist/`; nothing here exists at run time.
  */
 export type {
@@ -25,4 +25,4 @@ export type {
   PayoutView,
   RefundView,
   WithdrawalStatus,
-} from "../../../worker/api/contract.ts";
+} from "../../../worker/lib/api/contract.ts";

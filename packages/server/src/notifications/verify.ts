@@ -4,7 +4,7 @@
  * `constructEvent`: the raw body, the `x-checkout-signature` header and the secret in; the typed
  * event out, or a `NotificationVerificationError`.
  *
- * Scheme (the worker's `events/outbox.ts`): `v1 = hex HMAC-SHA256(secret, "<t>.<raw body>")`.
+ * Scheme (the worker's `core/events/outbox.ts`): `v1 = hex HMAC-SHA256(secret, "<t>.<raw body>")`.
  * The MAC is compared by `crypto.subtle.verify` (constant time). `t` is inside what is signed,
  * so a captured delivery cannot be replayed once it is older than the tolerance.
  */

@@ -1,7 +1,7 @@
 /**
  * @module
  * The checkout token's claim rules, as plain predicates: the one place they are written. The
- * worker builds its zod schema from them (`worker/token/claims.ts`), so a token this package
+ * worker builds its zod schema from them (`worker/edge/token/claims.ts`), so a token this package
  * mints is one the worker accepts, and `mintCheckoutToken` refuses what the worker would refuse
  * before a shopper ever sees it. No dependencies: it runs wherever the package runs.
  */

@@ -2,7 +2,7 @@
  * @module
  * Mints checkout tokens: a JWT, header `{"alg":"HS256","typ":"JWT"}`, signed with HMAC-SHA256
  * keyed by the UTF-8 bytes of `CHECKOUT_SIGNING_SECRET`. The worker verifies them in
- * `worker/token/verify.ts` against the rules of `claim-rules.ts`.
+ * `worker/edge/token/verify.ts` against the rules of `claim-rules.ts`.
  *
  * Any other language: claims `sub` (invoice number), `amount` (decimal string), `currency`
  * (ISO 4217), `exp` (unix seconds), optional `description`, `customerId`, `returnUrl`,

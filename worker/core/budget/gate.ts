@@ -1,0 +1,130 @@
+/**
+ * @module
+ * The isolate's side of the upstream budget: a gate the transport passes before each attempt
+ * (`service/transport.ts` `UpstreamGate`). Calls are taken from a lease this isolate holds
+ * for the priority; only when it has none left does it ask the budget object for more, so a
+ * burst of creates pays one round trip per lease, not one per call.
+ *
+ * Invariants:
+ * - a leased call is only sent before its `spendUntil` (what is left after is dropped: it was
+ *   counted in its window, and spending it later could exceed the next one);
+ * - a lease asks for one call more than this isolate used in the last window at that
+ *   priority, at most `MAX_BATCH`: an idle isolate holds nothing unused, a busy one rarely asks;
+ * - a 429 from the service drops every lease this isolate holds for that budget (each call
+ *   left would meet the same 429); the budget object pauses the others' next grants;
+ * - a caller that cannot be granted a call before its deadline (or `MAX_WAIT_MS`) gets a 429 `UpstreamError`
+ *   (code `budget.exhausted`, `retryAfterMs` = when to try again): the same failure as the
+ *   service's own 429, which every caller already handles; it is never reported back as the
+ *   service's.
+ */
+import { UpstreamError } from "../../service/errors.ts";
+import { GATE_REFUSAL, type UpstreamGate } from "../../service/transport.ts";
+import { type BudgetRpc, type Lease, PRIORITIES, type Priority } from "./budget-rpc.ts";
+import { SEND_MARGIN_MS } from "./window.ts";
+
+/**
+ * How long a call waits for the budget before it is refused: a shopper's until its deadline; a
+ * webhook refetch a second (then 503: the service redelivers); a reconciliation read only
+ * across a window's edge (the last `SEND_MARGIN_MS` of a window grant nothing: refused there, a
+ * sweep or read would be put off a whole second for 25 ms), never longer (it holds its object's
+ * lane: the object reschedules it instead).
+ */
+export const MAX_WAIT_MS: Record<Priority, number> = {
+  interactive: Number.POSITIVE_INFINITY,
+  webhook: 1_000,
+  reconcile: SEND_MARGIN_MS + 5,
+};
+
+/** Most calls one isolate leases at once. */
+export const MAX_BATCH = 8;
+
+interface Held {
+  left: number;
+  spendUntil: number;
+  /** Calls taken in the window `windowEnd` closes, and in the one before. */
+  used: number;
+  usedBefore: number;
+  windowEnd: number;
+}
+
+/** Leases this isolate holds, by budget key and priority (plain numbers only: no I/O objects). */
+const held = new Map<string, Held>();
+
+/** Test hook: drops every lease this isolate holds. */
+export function forgetLeases(): void {
+  held.clear();
+}
+
+/**
+ * A gate over the budget `budget()` names, for calls of `priority`.
+ *
+ * @example
+ * const gate = budgetGate(() => budgetStub(env, key), key, "interactive", 10);
+ * await gate.admit(Date.now() + 15_000);
+ */
+export function budgetGate(
+  budget: () => BudgetRpc,
+  key: string,
+  priority: Priority,
+  ratePerSecond: number,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): UpstreamGate {
+  const slot = `${key}|${priority}`;
+  return {
+    async admit(deadline) {
+      for (;;) {
+        const now = Date.now();
+        const h = held.get(slot);
+        if (h && h.left > 0 && now < h.spendUntil) {
+          h.left -= 1;
+          countUse(h, now);
+          return;
+        }
+        const want = Math.min(MAX_BATCH, 1 + recentUse(h, now));
+        const lease: Lease = await budget().lease({ priority, want, ratePerSecond });
+        if (lease.granted > 0) {
+          const next = reuse(h, Date.now());
+          held.set(slot, { ...next, left: lease.granted, spendUntil: lease.spendUntil });
+          continue;
+        }
+        const wait = Math.max(1, lease.retryAt - Date.now());
+        if (wait > MAX_WAIT_MS[priority] || Date.now() + wait >= deadline) {
+          throw new UpstreamError(
+            "http",
+            `upstream budget: no ${priority} call free for ${wait} ms`,
+            { status: 429, code: GATE_REFUSAL, retryAfterMs: wait },
+          );
+        }
+        await sleep(wait);
+      }
+    },
+    async rateLimited(retryAfterMs) {
+      // What this isolate still holds of the key's window would meet the same 429.
+      for (const p of PRIORITIES) held.delete(`${key}|${p}`);
+      await budget().rateLimited(retryAfterMs ?? 1_000);
+    },
+  };
+}
+
+const WINDOW_MS = 1_000;
+
+/** Calls taken in the last full window (what the next lease is sized by). */
+function recentUse(h: Held | undefined, now: number): number {
+  if (!h) return 0;
+  if (now < h.windowEnd) return h.usedBefore;
+  return now < h.windowEnd + WINDOW_MS ? h.used : 0;
+}
+
+/** The use counters moved to the window `now` is in. */
+function reuse(h: Held | undefined, now: number): Held {
+  const windowEnd = Math.floor(now / WINDOW_MS) * WINDOW_MS + WINDOW_MS;
+  if (!h) return { left: 0, spendUntil: 0, used: 0, usedBefore: 0, windowEnd };
+  if (now < h.windowEnd) return h;
+  const usedBefore = now < h.windowEnd + WINDOW_MS ? h.used : 0;
+  return { ...h, used: 0, usedBefore, windowEnd };
+}
+
+function countUse(h: Held, now: number): void {
+  Object.assign(h, reuse(h, now));
+  h.used += 1;
+}

@@ -1,0 +1,17 @@
+/**
+ * @module
+ * Puts every upstream client of this isolate behind the deployment's budget
+ * (`core/config/upstream.ts` `installUpstreamGates`). Imported once by the worker's entry, which is
+ * where the `BUDGETS` binding exists; importing it twice changes nothing.
+ */
+import { env } from "cloudflare:workers";
+import { accountKey } from "../account/account-key.ts";
+import type { CoreEnv } from "../config/core-env.ts";
+import { installUpstreamGates } from "../config/upstream.ts";
+import { budgetStub } from "../objects/stubs.ts";
+import { budgetGate } from "./gate.ts";
+
+installUpstreamGates((config, priority) => {
+  const key = accountKey(config);
+  return budgetGate(() => budgetStub(env as CoreEnv, key), key, priority, config.UPSTREAM_MAX_RPS);
+});

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * Builds the upstream client from the configuration: the one place that decides the service's
+ * base URL (sandbox / production / override) and puts every call behind the deployment's
+ * upstream budget (`budget/`), at the caller's priority. Whether the service offers the
+ * in-page currency lock is asked of the service itself (`payment-mode.ts`).
+ *
+ * The budget is installed by the worker's entry (`core/budget/install.ts`), which owns the Durable
+ * Object binding; a Node script (`npm run doctor`) builds clients without one.
+ */
+
+import { resolveUpstreamBaseUrl } from "../../service/base-url.ts";
+import { createUpstreamClient } from "../../service/client.ts";
+import type { CallLimits, UpstreamGate } from "../../service/transport.ts";
+import type { Priority } from "../budget/budget-rpc.ts";
+import type { Config } from "./config.ts";
+
+/** The service's base URL for this configuration. */
+export function upstreamBaseUrl(config: Config): string {
+  return resolveUpstreamBaseUrl({ sandbox: config.SANDBOX, override: config.UPSTREAM_BASE_URL });
+}
+
+/** Makes the gate of one priority for a configuration (installed by `core/budget/install.ts`). */
+export type GateFactory = (config: Config, priority: Priority) => UpstreamGate;
+
+let gates: GateFactory | null = null;
+
+/**
+ * Puts every client `upstreamFor` builds from now on behind `factory`'s gates (null: none).
+ *
+ * @example
+ * installUpstreamGates((config, priority) => budgetGate(...));
+ */
+export function installUpstreamGates(factory: GateFactory | null): void {
+  gates = factory;
+}
+
+/** Limits of one client, and whose calls they are (default `interactive`). */
+export type ClientLimits = CallLimits & { priority?: Priority };
+
+/**
+ * The upstream client for this configuration. `limits` override the per-call defaults
+ * (8 s per attempt, 3 attempts, 15 s in all; see `service/transport.ts`) and name the
+ * calls' priority in the budget.
+ *
+ * @example
+ * const invoice = await upstreamFor(config).getInvoice({ id });
+ * // A webhook refetch: one short attempt, no retries, after shoppers' calls.
+ * await upstreamFor(config, WEBHOOK_REFETCH).getInvoice({ id });
+ */
+export function upstreamFor(config: Config, limits: ClientLimits = {}) {
+  const { priority = "interactive", ...callLimits } = limits;
+  const gate = gates?.(config, priority);
+  return createUpstreamClient({
+    baseUrl: upstreamBaseUrl(config),
+    apiKey: config.API_KEY,
+    accountId: config.ACCOUNT_ID,
+    ...callLimits,
+    ...(gate ? { gate } : {}),
+  });
+}
+
+/**
+ * Limits of every webhook-path refetch (invoice, deposit, withdrawal): one attempt of at most
+ * 5 s. The service redelivers on our 503, so a quick "not now" beats holding its request.
+ */
+export const WEBHOOK_REFETCH = {
+  timeoutMs: 5_000,
+  maxAttempts: 1,
+  priority: "webhook",
+} as const satisfies ClientLimits;

@@ -1,0 +1,81 @@
+/**
+ * @module
+ * The worker's HTTP surface, assembled from route modules. See README "HTTP API".
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { openApiJson } from "../lib/api/openapi/document.ts";
+import { ApiError, errorHeaders, errorResponse } from "../lib/api-error.ts";
+import { noSniff } from "./http/no-sniff.ts";
+import { objectUnavailable } from "./http/object-unavailable.ts";
+import { requireConfig } from "./http/require-config.ts";
+import { storefrontCors } from "./http/storefront-cors.ts";
+import type { AppEnv } from "./http/types.ts";
+import { checkoutRoutes } from "./routes/checkouts.ts";
+import { currencyRoutes } from "./routes/currencies.ts";
+import { depositRoutes } from "./routes/deposits.ts";
+import { merchantRoutes } from "./routes/merchant.ts";
+import { merchantOpsRoutes } from "./routes/merchant-ops.ts";
+import { payoutRoutes } from "./routes/payouts.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+
+export const app = new Hono<AppEnv>();
+
+// First, so it wraps every answer below it: routes, errors and not-found alike.
+app.use("*", noSniff);
+
+// Before requireConfig: the contract is public and the same for every deployment, so it is
+// served even before the worker is configured, and may be cached.
+app.get("/v1/openapi.json", () => {
+  return new Response(openApiJson(), {
+    headers: {
+      "content-type": "application/json; charset=UTF-8",
+      "cache-control": "public, max-age=3600",
+      "access-control-allow-origin": "*",
+    },
+  });
+});
+
+app.use("/v1/*", requireConfig);
+app.use("/webhooks/*", requireConfig);
+// "/x/*" also matches "/x": listing both ran CORS twice ("Vary: Origin, Origin").
+for (const path of ["/v1/currencies/*", "/v1/checkouts/*", "/v1/deposits/*"]) {
+  app.use(path, storefrontCors);
+}
+
+app.route("/v1/currencies", currencyRoutes);
+app.route("/v1/checkouts", checkoutRoutes);
+app.route("/v1/deposits", depositRoutes);
+app.route("/v1", merchantRoutes);
+app.route("/v1", merchantOpsRoutes);
+// After merchantRoutes: its Bearer guard on /v1/payouts* must run first.
+app.route("/v1/payouts", payoutRoutes);
+app.route("/webhooks", webhookRoutes);
+
+app.get("/", (c) => c.json({ name: "crypto-checkout", widget: "/widget.js" }));
+
+app.notFound(() => errorResponse(404, "not_found", "No such route."));
+
+app.onError((caught) => {
+  // Thrown by hono middleware (bearer auth): their responses are already JSON errors.
+  if (caught instanceof HTTPException) return caught.getResponse();
+  let error = caught;
+  if (objectUnavailable(error)) {
+    console.log(JSON.stringify({ level: "warn", event: "object.unavailable", name: error.name }));
+    error = new ApiError(
+      503,
+      "service_busy",
+      "The checkout was busy for a moment; try again in a second.",
+      1,
+    );
+  }
+  if (error instanceof ApiError) {
+    return Response.json(error.toBody(), {
+      status: error.status,
+      headers: errorHeaders(error.status, error.retryAfter),
+    });
+  }
+  // Unknown errors: log the name only (messages of third-party errors may echo inputs).
+  console.log(JSON.stringify({ level: "error", event: "unhandled", name: error.name }));
+  return errorResponse(500, "internal", "Something went wrong; try again.");
+});

@@ -1,0 +1,96 @@
+/**
+ * @module
+ * The widget's checkout routes: open (token → order object → upstream invoice), snapshot,
+ * currency lock, retry, refund address, and the SSE stream.
+ */
+import { Hono } from "hono";
+import { fiatCurrencies } from "../../core/catalog/catalog.ts";
+import { cryptoEntry, liveList } from "../../core/catalog/live-entry.ts";
+import { paymentModeFor } from "../../core/config/payment-mode.ts";
+import { requireAddress } from "../../lib/addresses/address-guard.ts";
+import {
+  lockCurrencyBody,
+  openCheckoutBody,
+  refundAddressBody,
+} from "../../lib/api/schemas/requests.ts";
+import { ApiError } from "../../lib/api-error.ts";
+import { checkoutIdFor } from "../../lib/ids/checkout-id.ts";
+import { checkFiatAmount } from "../../lib/money/fiat-rules.ts";
+import { unwrap } from "../../lib/outcome/outcome.ts";
+import { orderStubFromUrl } from "../../order/order-stub.ts";
+import { readJson } from "../http/json-body.ts";
+import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import type { AppEnv } from "../http/types.ts";
+import { verifyCheckoutToken } from "../token/verify.ts";
+
+export const checkoutRoutes = new Hono<AppEnv>();
+
+checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
+  const { config, log } = c.var;
+  const { token } = await readJson(c, openCheckoutBody);
+  const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET, {
+    sandbox: config.SANDBOX,
+  });
+  if (claims.mode === "deposit") {
+    throw new ApiError(
+      400,
+      "validation_failed",
+      "This is a top-up token; open it with POST /v1/deposits.",
+    );
+  }
+  const fiatList = await liveList(fiatCurrencies, config, log);
+  const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
+  const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
+  // Kept by the order when it opens: the service's answer, asked once per deployment.
+  const { mode } = await paymentModeFor(c.env, config);
+  const stub = orderStubFromUrl(c.env, checkoutId);
+  const { created, snapshot } = unwrap(
+    await stub.open({
+      checkoutId,
+      invoiceNumber: claims.sub,
+      amount: claims.amount,
+      currency: claims.currency,
+      fiatDecimalPlaces: fiat.decimalPlaces,
+      minInvoiceAmount: fiat.minInvoiceAmount,
+      description: claims.description ?? null,
+      customerId: claims.customerId ?? null,
+      returnUrl: claims.returnUrl ?? null,
+      successUrl: claims.successUrl ?? null,
+      failedUrl: claims.failedUrl ?? null,
+      mode,
+    }),
+  );
+  return c.json({ data: snapshot }, created ? 201 : 200);
+});
+
+checkoutRoutes.get("/:id", async (c) => {
+  const snapshot = unwrap(await orderStubFromUrl(c.env, c.req.param("id")).view());
+  return c.json({ data: snapshot }, 200, { "cache-control": "no-store" });
+});
+
+checkoutRoutes.post("/:id/currency", limitBody(), async (c) => {
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
+  const { cryptoCurrencyCode } = await readJson(c, lockCurrencyBody);
+  const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
+  return c.json({ data: unwrap(await stub.lockCurrency(entry)) });
+});
+
+checkoutRoutes.post("/:id/retry", limitBody(), async (c) => {
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
+  return c.json({ data: unwrap(await stub.retry()) });
+});
+
+checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
+  const { cryptoCurrencyCode, address } = await readJson(c, refundAddressBody);
+  const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
+  const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
+  return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, checked)) });
+});
+
+checkoutRoutes.get("/:id/events", async (c) => {
+  const stub = orderStubFromUrl(c.env, c.req.param("id"));
+  const res = await stub.fetch(c.req.raw);
+  // Responses from a stub have immutable headers; copy so CORS can add its own.
+  return new Response(res.body, res);
+});

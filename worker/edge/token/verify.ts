@@ -1,0 +1,86 @@
+/**
+ * @module
+ * Verifies a checkout token: HS256 only (never `none`, never another algorithm), signature,
+ * expiry, the claims' shape, then its lifetime: `exp` at most `MAX_TOKEN_LIFETIME_S` (24 h)
+ * after now (plus `CLOCK_SKEW_S` for the minting server's clock) and after `iat` when present.
+ * A token that lives longer (a leaked one would open checkouts for years) is 401
+ * `token_lifetime_exceeded`. Fiat rules (known currency, decimals, minimum) are checked by the
+ * caller against the live fiat list.
+ */
+import { decode, verify } from "hono/jwt";
+import { JwtTokenExpired } from "hono/utils/jwt/types";
+import { MAX_TOKEN_LIFETIME_S } from "../../../packages/server/src/token/claim-rules.ts";
+import { ApiError } from "../../lib/api-error.ts";
+import { type CheckoutClaims, checkoutClaimsSchema } from "./claims.ts";
+
+/** The longest a checkout token may live: 24 h (`exp` after now, and after `iat`); one rule with the package's `mintCheckoutToken`. */
+export { MAX_TOKEN_LIFETIME_S };
+/** How far ahead of the worker's clock the minting server's may be: 5 min. */
+export const CLOCK_SKEW_S = 5 * 60;
+
+/** How a deployment verifies: loopback http redirects only against a sandbox. */
+export interface VerifyOptions {
+  sandbox: boolean;
+  /** The worker's clock, epoch ms (tests). */
+  now?: number;
+}
+
+/**
+ * Returns the verified claims or throws `ApiError` 401 `token_invalid` / `token_expired` /
+ * `token_lifetime_exceeded`, or 400 `validation_failed` for well-signed but malformed claims.
+ *
+ * @example
+ * const claims = await verifyCheckoutToken(body.token, config.CHECKOUT_SIGNING_SECRET, { sandbox: config.SANDBOX });
+ */
+export async function verifyCheckoutToken(
+  token: string,
+  secret: string,
+  options: VerifyOptions,
+): Promise<CheckoutClaims> {
+  if (token.length > 8192 || token.split(".").length !== 3) {
+    throw new ApiError(401, "token_invalid", "The checkout token is not a valid JWT.");
+  }
+  let alg: unknown;
+  try {
+    alg = decode(token).header.alg;
+  } catch {
+    throw new ApiError(401, "token_invalid", "The checkout token is not a valid JWT.");
+  }
+  if (alg !== "HS256") {
+    throw new ApiError(401, "token_invalid", "The checkout token must be signed with HS256.");
+  }
+  let payload: unknown;
+  try {
+    payload = await verify(token, secret, { alg: "HS256", iat: false });
+  } catch (error) {
+    if (error instanceof JwtTokenExpired) {
+      throw new ApiError(401, "token_expired", "The checkout token has expired; reload the page.");
+    }
+    throw new ApiError(401, "token_invalid", "The checkout token's signature is not valid.");
+  }
+  const claims = checkoutClaimsSchema(options.sandbox).safeParse(payload);
+  if (!claims.success) {
+    const issue = claims.error.issues[0];
+    const where = issue?.path.join(".") || "claims";
+    throw new ApiError(
+      400,
+      "validation_failed",
+      `Checkout token claim ${where}: ${issue?.message}`,
+    );
+  }
+  refuseLongLived(claims.data, Math.floor((options.now ?? Date.now()) / 1000));
+  return claims.data;
+}
+
+/** 401 `token_lifetime_exceeded` when `exp` is further than the maximum from now or `iat`. */
+function refuseLongLived(claims: { exp: number; iat?: number | undefined }, now: number): void {
+  const fromNow = claims.exp - now > MAX_TOKEN_LIFETIME_S + CLOCK_SKEW_S;
+  const fromIat = claims.iat !== undefined && claims.exp - claims.iat > MAX_TOKEN_LIFETIME_S;
+  if (fromNow || fromIat) {
+    throw new ApiError(
+      401,
+      "token_lifetime_exceeded",
+      "The checkout token lives too long: exp may be at most 24 h after now (and after iat).",
+    );
+  }
+}

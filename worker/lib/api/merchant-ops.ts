@@ -1,0 +1,176 @@
+/**
+ * @module
+ * The merchant operations API's schemas, in one place: the query, body and response of
+ * `GET /v1/orders`, `GET /v1/orders.csv`, `GET /v1/notifications`,
+ * `POST /v1/notifications/:id/redeliver` and `POST /v1/notifications/test`
+ * (`edge/routes/merchant-ops.ts` validates with them; the OpenAPI document is generated from them).
+ *
+ * Query schemas are plain strings with checks (no transforms), so they describe the wire
+ * exactly; the route turns a validated string into its value (a list, a number, an instant).
+ * The README's "Merchant operations" section describes each route. The answers' plain types
+ * are `contract.ts`'s (what `@crypto-checkout/server` publishes); the checks at the end of this
+ * file make each schema's output the very same type, so neither can drift.
+ */
+import * as z from "zod/mini";
+import type {
+  NotificationType as ContractNotificationType,
+  NotificationView,
+  OrderSummary,
+} from "./contract.ts";
+import { decimalString, type Same } from "./schemas/common.ts";
+import { invoiceStatus, orderState } from "./schemas/responses.ts";
+
+export type { NotificationView, OrderSummary };
+
+/** Notification kinds (the `type` of every notification body). */
+export const NOTIFICATION_TYPES = [
+  "order.status_changed",
+  "order.payment_applied",
+  "order.paid",
+  "order.underpaid",
+  "deposit.status_changed",
+  "deposit.completed",
+  "payout.status_changed",
+] as const;
+
+/** A notification's kind. */
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
+
+/** A notification's kind, as the notification body (and the OpenAPI document's webhook) names it. */
+export const notificationType = z.enum(NOTIFICATION_TYPES);
+
+/** Delivery states of a notification. */
+export const NOTIFICATION_STATUSES = ["pending", "delivered", "failed"] as const;
+
+/** Page sizes: 1..100, 50 when absent. */
+export const MAX_PAGE = 100;
+export const DEFAULT_PAGE = 50;
+
+const limit = z
+  .string()
+  .check(z.regex(/^(100|[1-9][0-9]?)$/, "must be a whole number from 1 to 100"));
+const cursor = z
+  .string()
+  .check(
+    z.maxLength(512, "is not a cursor from nextCursor"),
+    z.regex(/^[A-Za-z0-9_-]+$/, "is not a cursor from nextCursor"),
+  );
+const instant = z.iso.datetime({
+  offset: true,
+  error: "must be an ISO 8601 instant with a zone, e.g. 2026-01-31T00:00:00Z",
+});
+const stateList = z
+  .string()
+  .check(
+    z.regex(
+      /^(unpaid|partially_paid|paid|refunded)(,(unpaid|partially_paid|paid|refunded))*$/,
+      "must be unpaid, partially_paid, paid or refunded (comma-separated for several)",
+    ),
+  );
+
+/** The filters `GET /v1/orders` and `GET /v1/orders.csv` share. */
+const orderFilters = {
+  state: z.optional(stateList),
+  createdFrom: z.optional(instant),
+  createdTo: z.optional(instant),
+  invoicePrefix: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")),
+  ),
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "must be a fiat code such as USD"))),
+  cryptoCurrencyCode: z.optional(
+    z.string().check(z.regex(/^[A-Z0-9_]{1,32}$/, "must be a currency code such as USDT_TRC20")),
+  ),
+};
+
+/** `GET /v1/orders` query. Unknown parameters are refused (a typo is never a silent no-filter). */
+export const ordersListQuery = z.strictObject({
+  ...orderFilters,
+  limit: z.optional(limit),
+  cursor: z.optional(cursor),
+});
+
+/** `GET /v1/orders.csv` query: the same filters, no paging (every matching order). */
+export const ordersCsvQuery = z.strictObject(orderFilters);
+
+/** One order in the list. Amounts are exact decimal strings. */
+export const orderSummary = z.object({
+  invoiceNumber: z.string(),
+  state: orderState,
+  /** The token's fiat amount and code. */
+  amount: decimalString,
+  currency: z.string(),
+  /** Fiat applied so far ("0" if none). */
+  amountPaid: decimalString,
+  /** The crypto currency of the newest attempt that has one (locked or paid in). */
+  cryptoCurrencyCode: z.nullable(z.string()),
+  /** Crypto received in that currency, over every attempt paid in it. */
+  cryptoAmountReceived: z.nullable(decimalString),
+  lastInvoiceStatus: z.nullable(invoiceStatus),
+  attempts: z.int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** When the order's one `order.paid` was made; null if never. */
+  paidAt: z.nullable(z.string()),
+});
+
+/** The CSV's columns: `OrderSummary`'s keys, in order. */
+export const ORDER_CSV_COLUMNS = Object.keys(orderSummary.shape) as (keyof OrderSummary)[];
+
+/** `GET /v1/orders` answer. */
+export const ordersListResponse = z.object({
+  data: z.array(orderSummary),
+  nextCursor: z.nullable(z.string()),
+});
+
+/** `GET /v1/notifications` query. */
+export const notificationsListQuery = z.strictObject({
+  status: z.optional(z.enum(NOTIFICATION_STATUSES, "must be pending, delivered or failed")),
+  limit: z.optional(limit),
+  cursor: z.optional(cursor),
+  invoiceNumber: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")),
+  ),
+});
+
+/** A notification's id in a path (`evt_<uuid>`). */
+export const NOTIFICATION_ID = /^evt_[0-9a-f-]{36}$/;
+
+/** One notification and its delivery state. `lastError` never carries a secret. */
+export const notificationView = z.object({
+  id: z.string(),
+  type: notificationType,
+  invoiceNumber: z.nullable(z.string()),
+  status: z.enum(NOTIFICATION_STATUSES),
+  attempts: z.int(),
+  lastAttemptAt: z.nullable(z.string()),
+  /** "HTTP 500", "timeout", "network error", "not sent: no MERCHANT_WEBHOOK_URL". */
+  lastError: z.nullable(z.string()),
+  nextAttemptAt: z.nullable(z.string()),
+  createdAt: z.string(),
+  deliveredAt: z.nullable(z.string()),
+});
+
+/** `GET /v1/notifications` answer. */
+export const notificationsListResponse = z.object({
+  data: z.array(notificationView),
+  nextCursor: z.nullable(z.string()),
+});
+
+/** `POST /v1/notifications/:id/redeliver` answer (202). */
+export const redeliverResponse = z.object({ data: notificationView });
+
+/** `POST /v1/notifications/test` body: one type, or (absent or empty body) one of each. */
+export const testNotificationsBody = z.strictObject({
+  type: z.optional(z.enum(NOTIFICATION_TYPES, "must be one of the notification types")),
+});
+
+/** `POST /v1/notifications/test` answer (202). */
+export const testNotificationsResponse = z.object({ data: z.array(notificationView) });
+
+// Each schema's output is exactly the contract's type (an optional field on one side fails).
+const checked: [
+  Same<z.output<typeof orderSummary>, OrderSummary>,
+  Same<z.output<typeof notificationView>, NotificationView>,
+  Same<NotificationType, ContractNotificationType>,
+] = [true, true, true];
+void checked;
