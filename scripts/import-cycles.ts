@@ -7,9 +7,13 @@
  * changed or moved one without the other (`Env` naming every object class made ten files one
  * knot). Dependency tools that drop type imports, or skip `import("…")` in type positions,
  * report such a project as clean, so the graph is read with the TypeScript scanner itself.
+ *
+ * It also fails on an import that runs upward between the worker's layers (`worker/layers.json`:
+ * which folder is which layer and what each may import), type-only imports included, and on a
+ * worker file that belongs to no layer.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
@@ -99,16 +103,109 @@ export function projectGraph(root: string): Map<string, string[]> {
   return new Map(files.map((file) => [file, importsOf(file, known)]));
 }
 
+/** One layer of `worker/layers.json`. */
+export interface Layer {
+  name: string;
+  /** A folder or file, repository-relative: the layer holds it and everything below it. */
+  path: string;
+  holds: string;
+  /** The layers directly below this one: it may import them and, through them, their `below`. */
+  below: string[];
+}
+
+/** The layers file of the project below `root`. */
+export const LAYERS_FILE = "worker/layers.json";
+
+/** The layers declared in `root`'s `worker/layers.json`. */
+export function readLayers(root: string): Layer[] {
+  return (JSON.parse(readFileSync(join(root, LAYERS_FILE), "utf8")) as { layers: Layer[] }).layers;
+}
+
+/**
+ * The layer a repository-relative file belongs to: the longest layer path containing it; null
+ * when none does.
+ */
+function layerOf(file: string, layers: readonly Layer[]): Layer | null {
+  let best: Layer | null = null;
+  for (const layer of layers) {
+    const holds = file === layer.path || file.startsWith(`${layer.path}/`);
+    if (holds && (best === null || layer.path.length > best.path.length)) best = layer;
+  }
+  return best;
+}
+
+/** Each layer's name → every layer it may import (its `below`, transitively). */
+function reachable(layers: readonly Layer[]): Map<string, Set<string>> {
+  const byName = new Map(layers.map((l) => [l.name, l]));
+  const out = new Map<string, Set<string>>();
+  for (const layer of layers) {
+    const seen = new Set<string>();
+    const todo = [...layer.below];
+    while (todo.length > 0) {
+      const name = todo.pop() as string;
+      if (seen.has(name)) continue;
+      if (!byName.has(name))
+        throw new Error(`${LAYERS_FILE}: ${layer.name} names unknown layer ${name}`);
+      seen.add(name);
+      todo.push(...(byName.get(name) as Layer).below);
+    }
+    if (seen.has(layer.name)) throw new Error(`${LAYERS_FILE}: ${layer.name} is below itself`);
+    out.set(layer.name, seen);
+  }
+  return out;
+}
+
+/**
+ * Every import between the worker's files that runs against the layers (a lower layer importing
+ * a higher one, or a layer importing one that is not below it), and every worker file in no
+ * layer, as readable lines. Only files below `worker/` are judged.
+ *
+ * @example
+ * layerViolations(projectGraph(root), root, readLayers(root))
+ * // ["worker/lib/log.ts → worker/edge/http/types.ts (lib may not import edge)"]
+ */
+export function layerViolations(
+  graph: ReadonlyMap<string, readonly string[]>,
+  root: string,
+  layers: readonly Layer[],
+): string[] {
+  const may = reachable(layers);
+  const found: string[] = [];
+  for (const [file, imports] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    const from = relative(root, file).split(sep).join("/");
+    if (!from.startsWith("worker/")) continue;
+    const own = layerOf(from, layers);
+    if (own === null) {
+      found.push(`${from} is in no layer (${LAYERS_FILE})`);
+      continue;
+    }
+    for (const target of imports) {
+      const to = relative(root, target).split(sep).join("/");
+      const theirs = layerOf(to, layers);
+      if (theirs === null || theirs === own || may.get(own.name)?.has(theirs.name)) continue;
+      found.push(`${from} → ${to} (${own.name} may not import ${theirs.name})`);
+    }
+  }
+  return found;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   const graph = projectGraph(root);
   const found = cycles(graph);
+  const upward = layerViolations(graph, root, readLayers(root));
   if (found.length === 0) {
     console.log(`import cycles: none in ${graph.size} modules`);
   } else {
     console.error(`import cycles: ${found.length} (type-only imports count)`);
     for (const cycle of found)
       console.error(`  ${cycle.map((f) => relative(root, f)).join(" ↔ ")}`);
-    process.exit(1);
   }
+  if (upward.length === 0) {
+    console.log(`layers: no import against ${LAYERS_FILE}`);
+  } else {
+    console.error(`layers: ${upward.length} imports against ${LAYERS_FILE}`);
+    for (const line of upward) console.error(`  ${line}`);
+  }
+  if (found.length > 0 || upward.length > 0) process.exit(1);
 }

@@ -1,9 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { cycles, projectGraph } from "../../scripts/import-cycles.ts";
+import {
+  cycles,
+  type Layer,
+  layerViolations,
+  projectGraph,
+  readLayers,
+} from "../../scripts/import-cycles.ts";
 
 /** A throwaway project tree: `files` maps a path below the root to its source. */
 function tree(files: Record<string, string>): string {
@@ -47,5 +53,69 @@ describe("import cycle check (scripts/import-cycles.ts)", () => {
 
   it("counts a module that imports itself", () => {
     expect(cycles(new Map([["a", ["a"]]]))).toEqual([["a"]]);
+  });
+});
+
+/** Three layers for the fixtures: top over mid over low, with a side layer beside mid. */
+const LAYERS: Layer[] = [
+  { name: "top", path: "worker/top", holds: "", below: ["mid", "side"] },
+  { name: "mid", path: "worker/mid", holds: "", below: ["low"] },
+  { name: "side", path: "worker/side", holds: "", below: ["low"] },
+  { name: "low", path: "worker/low", holds: "", below: [] },
+];
+
+describe("layer check (worker/layers.json)", () => {
+  it("finds no import against the layers in this project (type-only imports included)", () => {
+    expect(layerViolations(projectGraph(ROOT), ROOT, readLayers(ROOT))).toEqual([]);
+  });
+
+  it("keeps worker/ to at most 8 folders, each one a layer", () => {
+    const layers = new Set(readLayers(ROOT).map((l) => l.path));
+    const folders = readdirSync(join(ROOT, "worker"))
+      .filter((name) => statSync(join(ROOT, "worker", name)).isDirectory())
+      .map((name) => `worker/${name}`);
+    expect(folders.length).toBeLessThanOrEqual(8);
+    expect(folders.filter((f) => !layers.has(f))).toEqual([]);
+  });
+
+  it("reports an upward import, a type-only one too, with the layers it crosses", () => {
+    const root = tree({
+      "worker/top/a.ts": 'import { m } from "../mid/m.ts";\nexport const a = m;',
+      "worker/mid/m.ts": 'import { l } from "../low/l.ts";\nexport const m = l;',
+      "worker/low/l.ts": 'import type { A } from "../top/types.ts";\nexport const l: A = 1;',
+      "worker/top/types.ts": "export type A = number;",
+    });
+    expect(layerViolations(projectGraph(root), root, LAYERS)).toEqual([
+      "worker/low/l.ts → worker/top/types.ts (low may not import top)",
+    ]);
+  });
+
+  it("allows a layer below a layer below (transitively), refuses a sibling", () => {
+    const root = tree({
+      "worker/top/a.ts": 'import { l } from "../low/l.ts";\nexport const a = l;',
+      "worker/mid/m.ts": 'import { s } from "../side/s.ts";\nexport const m = s;',
+      "worker/side/s.ts": "export const s = 1;",
+      "worker/low/l.ts": "export const l = 1;",
+    });
+    expect(layerViolations(projectGraph(root), root, LAYERS)).toEqual([
+      "worker/mid/m.ts → worker/side/s.ts (mid may not import side)",
+    ]);
+  });
+
+  it("puts a file in the layer with the longest path, and reports a file in no layer", () => {
+    const nested: Layer[] = [
+      { name: "core", path: "worker/core", holds: "", below: ["core/rules"] },
+      { name: "core/rules", path: "worker/core/rules", holds: "", below: [] },
+    ];
+    const root = tree({
+      "worker/core/obj.ts": 'import { r } from "./rules/r.ts";\nexport const o = r;',
+      "worker/core/rules/r.ts": 'import { o } from "../other.ts";\nexport const r = o;',
+      "worker/core/other.ts": "export const o = 1;",
+      "worker/stray.ts": "export const s = 1;",
+    });
+    expect(layerViolations(projectGraph(root), root, nested)).toEqual([
+      "worker/core/rules/r.ts → worker/core/other.ts (core/rules may not import core)",
+      "worker/stray.ts is in no layer (worker/layers.json)",
+    ]);
   });
 });
