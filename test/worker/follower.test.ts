@@ -1,5 +1,5 @@
 /**
- * The Follower capability (`worker/core/converge/follower.ts`) on a real object's SQLite: it
+ * The Follower capability (`worker/core/events/follower.ts`) on a real object's SQLite: it
  * registers with the reconciler only what changed since the last registration (and a
  * registration for what is no longer followed), retries a registration that failed, and
  * reports its next wake only when no reconciler reads for the object.
@@ -8,7 +8,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { admitRead, forgetFollowed } from "../../worker/core/converge/followed.ts";
-import { Follower } from "../../worker/core/converge/follower.ts";
+import { Follower } from "../../worker/core/events/follower.ts";
 import type { Registration } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
 

@@ -20,7 +20,7 @@
  *   none with a reconciler binding), and `armAlarm` takes the earliest, never later than any;
  * - with the account's reconciler (`reconciler/`), every change to a followed object's
  *   schedule or watched state is registered with it when the alarm is armed (the Follower
- *   capability, `core/converge/follower.ts`: only what changed since the last registration); the
+ *   capability, `core/events/follower.ts`: only what changed since the last registration); the
  *   reconciler reads in batches and calls back `admitListed` / `reconcileRead`. A forced
  *   alarm still reads what is due here itself;
  * - every change runs through the one apply sequence (`applyChange`, `apply-sequence.ts`).
@@ -42,7 +42,6 @@ import {
   type Followed,
   hurryReads,
 } from "../converge/followed.ts";
-import { Follower } from "../converge/follower.ts";
 import { SerialLane } from "../converge/lane.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
@@ -53,6 +52,7 @@ import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migr
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
 import type { EventStreamHost } from "./event-stream.ts";
+import { Follower } from "./follower.ts";
 import { deliverFeed, nextFeedAt } from "./index-feed.ts";
 import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
 import { Outbox } from "./outbox-capability.ts";
@@ -291,7 +291,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
   }
 
   /**
-   * The Follower capability (`core/converge/follower.ts`): the followed objects' registration with
+   * The Follower capability (`core/events/follower.ts`): the followed objects' registration with
    * the reconciler and their next read.
    */
   readonly #follower: Follower;

@@ -13,9 +13,10 @@
  * - with a reconciler the object never wakes for reads (the reconciler reads in batches and
  *   calls back); without one, it wakes at the earliest due read.
  */
+
+import { followedRows, nextFollowedRead } from "../converge/followed.ts";
+import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { FollowerNamespace, Registration } from "../reconciler/reconciler-rpc.ts";
-import { followedRows, nextFollowedRead } from "./followed.ts";
-import type { UpstreamKind } from "./status-rank.ts";
 
 /** What the Follower needs of its object: a narrow face, no Durable Object. */
 export interface FollowerHost {
