@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { publishedOpenApiJson } from "./api/openapi/published.ts";
+import { publishedOpenApi } from "./api/openapi/published.ts";
 import { ApiError, errorHeaders, errorResponse } from "./http/api-error.ts";
 import { noSniff } from "./http/no-sniff.ts";
 import { objectUnavailable } from "./http/object-unavailable.ts";
@@ -26,8 +26,8 @@ app.use("*", noSniff);
 
 // Before requireConfig: the contract is public and the same for every deployment, so it is
 // served even before the worker is configured, and may be cached.
-app.get("/v1/openapi.json", () => {
-  return new Response(publishedOpenApiJson(), {
+app.get("/v1/openapi.json", async (c) => {
+  return new Response(await publishedOpenApi(c.env.ASSETS, c.req.url), {
     headers: {
       "content-type": "application/json; charset=UTF-8",
       "cache-control": "public, max-age=3600",

@@ -61,6 +61,30 @@ describe("GET /v1/openapi.json", () => {
     expect((await call("/v1/currencies/fiat")).status).toBe(503);
   });
 
+  it("is read from the static assets; a deployment built without it answers 500 internal saying so", async () => {
+    const asked: string[] = [];
+    const withoutAsset = {
+      ...env,
+      ASSETS: {
+        async fetch(url: URL) {
+          asked.push(new URL(url).pathname);
+          return new Response("Not Found", { status: 404 });
+        },
+      },
+    } as unknown as Env;
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} };
+    const res = await app.fetch(
+      new Request("http://127.0.0.1:8787/v1/openapi.json"),
+      withoutAsset,
+      context as never,
+    );
+    expect(asked).toEqual(["/v1/openapi.json"]);
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("internal");
+    expect(body.error.message).toContain("npm run build:widget");
+  });
+
   it("documents every /v1 route the app serves, and serves every documented one", () => {
     const served = new Set(
       app.routes
