@@ -2,13 +2,14 @@
  * @module
  * The worker's HTTP surface, assembled from route modules. See README "HTTP API".
  */
-import { Hono } from "hono";
+
 import { HTTPException } from "hono/http-exception";
 import { publishedOpenApi } from "./api/openapi/published.ts";
 import { ApiError, errorHeaders, errorResponse } from "./http/api-error.ts";
 import { noSniff } from "./http/no-sniff.ts";
 import { objectUnavailable } from "./http/object-unavailable.ts";
 import { requireConfig } from "./http/require-config.ts";
+import { Hono } from "./http/router.ts";
 import { storefrontCors } from "./http/storefront-cors.ts";
 import type { AppEnv } from "./http/types.ts";
 import { checkoutRoutes } from "./routes/checkouts.ts";

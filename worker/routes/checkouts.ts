@@ -3,7 +3,7 @@
  * The widget's checkout routes: open (token → order object → upstream invoice), snapshot,
  * currency lock, retry, refund address, and the SSE stream.
  */
-import { Hono } from "hono";
+
 import { requireAddress } from "../addresses/address-guard.ts";
 import { lockCurrencyBody, openCheckoutBody, refundAddressBody } from "../api/schemas/requests.ts";
 import { fiatCurrencies } from "../catalog/catalog.ts";
@@ -12,6 +12,7 @@ import { paymentModeFor } from "../config/payment-mode.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { checkFiatAmount } from "../money/fiat-rules.ts";

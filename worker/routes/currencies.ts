@@ -4,12 +4,13 @@
  * decimal strings, cacheable by browsers for a short while. A network is a filter over the one
  * cached full list (`catalog/catalog.ts`): any value costs the service nothing.
  */
-import { Hono } from "hono";
+
 import { NETWORK_QUERY } from "../api/schemas/requests.ts";
 import { cryptoCurrencies, fiatCurrencies } from "../catalog/catalog.ts";
 import { liveList } from "../catalog/live-entry.ts";
 import type { Config } from "../config/config.ts";
 import { ApiError } from "../http/api-error.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 
 export const currencyRoutes = new Hono<AppEnv>();

@@ -4,7 +4,7 @@
  * `POST /deposit`), snapshot, and the SSE stream. Mounted under the same CORS, body-size and
  * rate limits as `/v1/checkouts`.
  */
-import { Hono } from "hono";
+
 import { openDepositBody } from "../api/schemas/requests.ts";
 import { cryptoEntry } from "../catalog/live-entry.ts";
 import { depositStub, depositStubFromUrl } from "../deposit/deposit-stub.ts";
@@ -12,6 +12,7 @@ import type { DepositCurrency } from "../deposit/store.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { checkoutIdFor } from "../ids/checkout-id.ts";
 import { unwrap } from "../outcome/outcome.ts";

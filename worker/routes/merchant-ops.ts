@@ -6,7 +6,7 @@
  * `api/merchant-ops.ts`; a bad one is 400 `validation_failed` naming the parameter, and
  * reaches no object.
  */
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import type * as z from "zod/mini";
 import { accountKey } from "../account/account-key.ts";
 import type { OrderFilters } from "../account/account-rpc.ts";
@@ -24,6 +24,7 @@ import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { accountStub } from "../objects/stubs.ts";
 

@@ -3,7 +3,7 @@
  * The merchant's server-to-server API (Bearer `MERCHANT_API_TOKEN`): the order ledger, the
  * order refund (`refunds/refund-order.ts`) and the configuration doctor.
  */
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import { accountKey } from "../account/account-key.ts";
 import { refundOrderBody } from "../api/schemas/requests.ts";
 import { runDoctor } from "../config/doctor.ts";
@@ -12,6 +12,7 @@ import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { accountStub } from "../objects/stubs.ts";
 import { orderStubForInvoiceNumber } from "../order/order-stub.ts";

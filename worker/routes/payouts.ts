@@ -5,11 +5,12 @@
  * commit once (`POST /v1/payouts/:orderId/commit`) and view. The order refund goes through the
  * same quote (`payout/quote.ts`) → commit path from `refunds/refund-order.ts`.
  */
-import { Hono } from "hono";
+
 import { PAYOUT_ORDER_ID, payoutQuoteBody } from "../api/schemas/requests.ts";
 import { ApiError } from "../http/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { isRefundOrderId } from "../ids/upstream-order-id.ts";
 import { unwrap } from "../outcome/outcome.ts";

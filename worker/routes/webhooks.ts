@@ -12,9 +12,10 @@
  * read is older than what the delivery announced, so the service retries
  * (`converge/delivery.ts`).
  */
-import { Hono } from "hono";
+
 import { tallyRefused, tallyVerified } from "../account/webhook-tally.ts";
 import { errorResponse } from "../http/api-error.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { parseExactJson } from "../money/exact-json.ts";
 import { orderStub } from "../order/order-stub.ts";
