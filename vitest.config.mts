@@ -14,13 +14,16 @@
 import { mkdirSync } from "node:fs";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { writeOpenApiAsset } from "./scripts/openapi-asset.ts";
 import { quietExpectedFaults } from "./test/expected-faults.ts";
 
 // Deliberate faults (`test/expected-faults.ts`) stay quiet; anything else is printed.
 quietExpectedFaults();
 
-// wrangler.toml serves dist/public as static assets; it must exist even before a widget build.
+// wrangler.toml serves dist/public as static assets; it must exist even before a widget build,
+// with the OpenAPI document the worker serves from it.
 mkdirSync("dist/public", { recursive: true });
+writeOpenApiAsset();
 
 /**
  * The worker inside workerd, with every var the tests rely on: wrangler.toml's [vars] are

@@ -23,6 +23,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
 import { CATALOGUES, exportName } from "../widget/i18n/locales.ts";
 import { HOOKS_KEY, SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
+import { writeOpenApiAsset } from "./openapi-asset.ts";
 
 /** A stylesheet, minified, inlined as a string (`import css from "./styles.css?inline"`). */
 const minifiedCss = async (path: string) =>
@@ -132,6 +133,8 @@ const noEnglish: Plugin = {
 mkdirSync("dist/public/i18n", { recursive: true });
 // Static assets never run the worker: the platform adds their headers from this file.
 writeFileSync("dist/public/_headers", "/*\n  X-Content-Type-Options: nosniff\n");
+// The OpenAPI document the worker serves from the assets (`openapi-asset.ts`).
+writeOpenApiAsset();
 await build({
   ...common,
   plugins: [...(common.plugins ?? []), lazyViews],

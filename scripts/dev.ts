@@ -13,9 +13,12 @@ import { fileURLToPath } from "node:url";
 import { startChild } from "../demo/run/child.ts";
 import { watchParent } from "../demo/run/parent-watch.ts";
 import { writeDevVars } from "./dev-vars.ts";
+import { writeOpenApiAsset } from "./openapi-asset.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const devVars = writeDevVars();
+// `/v1/openapi.json` is a static asset the worker reads (the widget build writes it too).
+writeOpenApiAsset();
 console.log(devVars.written ? `Wrote ${devVars.path}` : devVars.reason);
 
 const worker = startChild({

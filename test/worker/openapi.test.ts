@@ -19,7 +19,7 @@ import type {
   NotificationType,
   OrderLedgerView,
 } from "../../worker/lib/api/contract.ts";
-import { openApiDocument } from "../../worker/lib/api/openapi/document.ts";
+import { openApiDocument, openApiJson } from "../../worker/lib/api/openapi/document.ts";
 import type { Same } from "../../worker/lib/api/schemas/common.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { worker } from "./helpers.ts";
@@ -42,7 +42,10 @@ describe("GET /v1/openapi.json", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
     expect(res.headers.get("cache-control")).toBe("public, max-age=3600");
-    const served = (await res.json()) as Doc;
+    // The committed build-time document, byte for byte what the route table generates.
+    const text = await res.text();
+    expect(text).toBe(openApiJson());
+    const served = JSON.parse(text) as Doc;
     expect(served).toEqual(openApiDocument());
     expect(served.openapi).toBe("3.1.0");
   });
@@ -56,6 +59,30 @@ describe("GET /v1/openapi.json", () => {
     expect(spec.status).toBe(200);
     expect(await spec.json()).toEqual(openApiDocument());
     expect((await call("/v1/currencies/fiat")).status).toBe(503);
+  });
+
+  it("is read from the static assets; a deployment built without it answers 500 internal saying so", async () => {
+    const asked: string[] = [];
+    const withoutAsset = {
+      ...env,
+      ASSETS: {
+        async fetch(url: URL) {
+          asked.push(new URL(url).pathname);
+          return new Response("Not Found", { status: 404 });
+        },
+      },
+    } as unknown as Env;
+    const context = { waitUntil() {}, passThroughOnException() {}, props: {} };
+    const res = await app.fetch(
+      new Request("http://127.0.0.1:8787/v1/openapi.json"),
+      withoutAsset,
+      context as never,
+    );
+    expect(asked).toEqual(["/v1/openapi.json"]);
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe("internal");
+    expect(body.error.message).toContain("npm run build:widget");
   });
 
   it("documents every /v1 route the app serves, and serves every documented one", () => {

@@ -2,13 +2,13 @@
  * @module
  * The worker's HTTP surface, assembled from route modules. See README "HTTP API".
  */
-import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { openApiJson } from "../lib/api/openapi/document.ts";
+import { publishedOpenApi } from "../lib/api/openapi/published.ts";
 import { ApiError, errorHeaders, errorResponse } from "../lib/api-error.ts";
 import { noSniff } from "./http/no-sniff.ts";
 import { objectUnavailable } from "./http/object-unavailable.ts";
 import { requireConfig } from "./http/require-config.ts";
+import { Hono } from "./http/router.ts";
 import { storefrontCors } from "./http/storefront-cors.ts";
 import type { AppEnv } from "./http/types.ts";
 import { checkoutRoutes } from "./routes/checkouts.ts";
@@ -26,8 +26,8 @@ app.use("*", noSniff);
 
 // Before requireConfig: the contract is public and the same for every deployment, so it is
 // served even before the worker is configured, and may be cached.
-app.get("/v1/openapi.json", () => {
-  return new Response(openApiJson(), {
+app.get("/v1/openapi.json", async (c) => {
+  return new Response(await publishedOpenApi(c.env.ASSETS, c.req.url), {
     headers: {
       "content-type": "application/json; charset=UTF-8",
       "cache-control": "public, max-age=3600",

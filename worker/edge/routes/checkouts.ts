@@ -3,7 +3,7 @@
  * The widget's checkout routes: open (token → order object → upstream invoice), snapshot,
  * currency lock, retry, refund address, and the SSE stream.
  */
-import { Hono } from "hono";
+
 import { fiatCurrencies } from "../../core/catalog/catalog.ts";
 import { cryptoEntry, liveList } from "../../core/catalog/live-entry.ts";
 import { paymentModeFor } from "../../core/config/payment-mode.ts";
@@ -20,6 +20,7 @@ import { unwrap } from "../../lib/outcome/outcome.ts";
 import { orderStubFromUrl } from "../../order/order-stub.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 

@@ -4,12 +4,13 @@
  * decimal strings, cacheable by browsers for a short while. A network is a filter over the one
  * cached full list (`core/catalog/catalog.ts`): any value costs the service nothing.
  */
-import { Hono } from "hono";
+
 import { cryptoCurrencies, fiatCurrencies } from "../../core/catalog/catalog.ts";
 import { liveList } from "../../core/catalog/live-entry.ts";
 import type { Config } from "../../core/config/config.ts";
 import { NETWORK_QUERY } from "../../lib/api/schemas/requests.ts";
 import { ApiError } from "../../lib/api-error.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 
 export const currencyRoutes = new Hono<AppEnv>();

@@ -4,7 +4,7 @@
  * `POST /deposit`), snapshot, and the SSE stream. Mounted under the same CORS, body-size and
  * rate limits as `/v1/checkouts`.
  */
-import { Hono } from "hono";
+
 import { cryptoEntry } from "../../core/catalog/live-entry.ts";
 import { depositStub, depositStubFromUrl } from "../../deposit/deposit-stub.ts";
 import type { DepositCurrency } from "../../deposit/store.ts";
@@ -15,6 +15,7 @@ import { unwrap } from "../../lib/outcome/outcome.ts";
 import type { UpstreamCryptoCurrency } from "../../service/types.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 

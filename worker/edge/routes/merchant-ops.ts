@@ -6,7 +6,7 @@
  * `lib/api/merchant-ops.ts`; a bad one is 400 `validation_failed` naming the parameter, and
  * reaches no object.
  */
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import type * as z from "zod/mini";
 import { accountKey } from "../../core/account/account-key.ts";
 import type { OrderFilters } from "../../core/account/account-rpc.ts";
@@ -25,6 +25,7 @@ import { ApiError } from "../../lib/api-error.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 
 export const merchantOpsRoutes = new Hono<AppEnv>();

@@ -3,7 +3,7 @@
  * The merchant's server-to-server API (Bearer `MERCHANT_API_TOKEN`): the order ledger, the
  * order refund (`payout/refunds/refund-order.ts`) and the configuration doctor.
  */
-import { type Context, Hono } from "hono";
+import type { Context } from "hono";
 import { accountKey } from "../../core/account/account-key.ts";
 import { paymentModeFor } from "../../core/config/payment-mode.ts";
 import { accountStub } from "../../core/objects/stubs.ts";
@@ -16,6 +16,7 @@ import { runDoctor } from "../doctor/doctor.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { INVOICE_NUMBER } from "../token/claims.ts";
 

@@ -5,7 +5,7 @@
  * commit once (`POST /v1/payouts/:orderId/commit`) and view. The order refund goes through the
  * same quote (`payout/quote.ts`) → commit path from `payout/refunds/refund-order.ts`.
  */
-import { Hono } from "hono";
+
 import { PAYOUT_ORDER_ID, payoutQuoteBody } from "../../lib/api/schemas/requests.ts";
 import { ApiError } from "../../lib/api-error.ts";
 import { isRefundOrderId } from "../../lib/ids/upstream-order-id.ts";
@@ -14,6 +14,7 @@ import { payoutStub } from "../../payout/payout-stub.ts";
 import { quotePayout } from "../../payout/quote.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 
 export const payoutRoutes = new Hono<AppEnv>();

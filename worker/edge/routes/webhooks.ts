@@ -12,11 +12,12 @@
  * read is older than what the delivery announced, so the service retries
  * (`core/converge/delivery.ts`).
  */
-import { Hono } from "hono";
+
 import { tallyRefused, tallyVerified } from "../../core/account/webhook-tally.ts";
 import { errorResponse } from "../../lib/api-error.ts";
 import { parseExactJson } from "../../lib/money/exact-json.ts";
 import { orderStub } from "../../order/order-stub.ts";
+import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { appliedAnswer, missingFacts, notOurs } from "../webhooks/answers.ts";
 import { handleDepositWebhook } from "../webhooks/deposit-webhook.ts";

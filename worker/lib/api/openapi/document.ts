@@ -2,7 +2,9 @@
  * @module
  * The OpenAPI 3.1 document of `/v1` (`GET /v1/openapi.json`), generated from the route table
  * (`operations.ts`) and its zod schemas with zod's own JSON Schema output (draft 2020-12, the
- * dialect of OpenAPI 3.1): never written by hand beside the routes. Built once per isolate.
+ * dialect of OpenAPI 3.1): never written by hand beside the routes. Run at build time
+ * (`npm run build:openapi` writes `openapi.json`, which the worker serves through
+ * `published.ts`), so the worker bundle carries neither this code nor zod's JSON Schema output.
  */
 import * as z from "zod/mini";
 import { notificationType } from "../merchant-ops.ts";
