@@ -13,6 +13,7 @@
  * 125, 130, 191 of the budget merge).
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { expectedFault } from "../expected-faults.ts";
 import { deploymentBudget, deploymentReconciler } from "../worker/helpers.ts";
 
 /** Whether the object's storage has made table `name` yet (objects create tables on first use). */
@@ -202,7 +203,7 @@ export async function reconcilerSweeps(restart: boolean): Promise<unknown> {
   const stub = deploymentReconciler();
   if (restart) {
     await runInDurableObject(stub, (_o, state: DurableObjectState) => {
-      state.abort("simulated restart");
+      state.abort(expectedFault("simulated restart"));
     }).catch(() => {});
   }
   await budgetPauseOver();

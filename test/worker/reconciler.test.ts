@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { expectedFault } from "../expected-faults.ts";
 import {
   deploymentBudget,
   deploymentReconciler,
@@ -215,7 +216,7 @@ describe("reconciler", () => {
     const { orderId } = await lockedCheckout("33.00", "rec");
     const before = (await reconciler().tracked()).rows;
     await runInDurableObject(reconciler(), (_o, state: DurableObjectState) => {
-      state.abort("restart");
+      state.abort(expectedFault("restart"));
     }).catch(() => {});
     expect((await reconciler().tracked()).rows).toBe(before);
     await simulate(orderId, "processing");
