@@ -37,58 +37,71 @@ function sameFailure(seed: number, stats: Stats) {
   };
 }
 
-it(`${options.seed ?? `${options.runs} seeded`} histories converge to the service's truth`, async () => {
-  const stats = new Stats();
-  const started = Date.now();
-  // The merchant's balance for payouts and refunds (a refund needs the received crypto).
-  await admin("/sandbox/balances", {
-    body: { cryptoCurrencyCode: "USDT_TRC20", amount: "1000000" },
-  });
-  await admin("/sandbox/balances", { body: { cryptoCurrencyCode: "TRX", amount: "1000000" } });
-  const seeds =
-    options.seed !== null
-      ? [options.seed]
-      : Array.from({ length: options.runs }, (_, i) => options.seedBase + i);
-  const shrunk: string[] = [];
-  const play = async (seed: number) => {
-    stats.histories += 1;
-    const shrink = options.shrink && shrunk.length === 0;
-    const keepTrace = shrink || options.seed !== null;
-    try {
-      await fc.assert(fc.asyncProperty(historyArb(options.maxSteps), sameFailure(seed, stats)), {
-        seed,
-        numRuns: 1,
-        endOnFailure: !shrink,
-        interruptAfterTimeLimit: 120_000,
-      });
-    } catch (error) {
-      const cause = (error as { cause?: unknown }).cause;
-      const failed = cause instanceof HistoryFailed ? cause : null;
-      // The original failure's first invariant (the one a shrunk history keeps).
-      const first = failed?.violations[0];
-      stats.failures.push({
-        seed,
-        invariant: first?.invariant ?? "error",
-        detail: first?.detail ?? String(error).slice(0, 300),
-      });
-      if (keepTrace) {
-        shrunk.push(`SIM_SEED=${seed}\n${(error as Error).message}\n${failed?.message ?? ""}`);
+/**
+ * A safety net, not a budget (speed is the bench's): the project's 15 minutes, or 1 s per
+ * history for a long run (`npm run simulate`'s 5,000 took 16 min on a busy machine once
+ * quiescence waited for budget-deferred reads, and were cut off with 0 failed).
+ */
+function simulationTimeoutMs(runs: number): number {
+  return Math.max(900_000, runs * 1_000);
+}
+
+it(
+  `${options.seed ?? `${options.runs} seeded`} histories converge to the service's truth`,
+  async () => {
+    const stats = new Stats();
+    const started = Date.now();
+    // The merchant's balance for payouts and refunds (a refund needs the received crypto).
+    await admin("/sandbox/balances", {
+      body: { cryptoCurrencyCode: "USDT_TRC20", amount: "1000000" },
+    });
+    await admin("/sandbox/balances", { body: { cryptoCurrencyCode: "TRX", amount: "1000000" } });
+    const seeds =
+      options.seed !== null
+        ? [options.seed]
+        : Array.from({ length: options.runs }, (_, i) => options.seedBase + i);
+    const shrunk: string[] = [];
+    const play = async (seed: number) => {
+      stats.histories += 1;
+      const shrink = options.shrink && shrunk.length === 0;
+      const keepTrace = shrink || options.seed !== null;
+      try {
+        await fc.assert(fc.asyncProperty(historyArb(options.maxSteps), sameFailure(seed, stats)), {
+          seed,
+          numRuns: 1,
+          endOnFailure: !shrink,
+          interruptAfterTimeLimit: 120_000,
+        });
+      } catch (error) {
+        const cause = (error as { cause?: unknown }).cause;
+        const failed = cause instanceof HistoryFailed ? cause : null;
+        // The original failure's first invariant (the one a shrunk history keeps).
+        const first = failed?.violations[0];
+        stats.failures.push({
+          seed,
+          invariant: first?.invariant ?? "error",
+          detail: first?.detail ?? String(error).slice(0, 300),
+        });
+        if (keepTrace) {
+          shrunk.push(`SIM_SEED=${seed}\n${(error as Error).message}\n${failed?.message ?? ""}`);
+        }
       }
-    }
-  };
-  // Histories side by side (each its own order, its faults scoped to it), seeds in order.
-  let next = 0;
-  let done = 0;
-  const lane = async () => {
-    while (next < seeds.length) {
-      await play(seeds[next++]!);
-      done += 1;
-      if (done % 500 === 0) console.log(stats.progress(Date.now() - started));
-    }
-  };
-  await Promise.all(Array.from({ length: options.concurrency }, lane));
-  console.log(stats.report(Date.now() - started));
-  if (shrunk.length > 0)
-    console.log(`first failure${options.shrink ? ", shrunk" : ""}:\n${shrunk[0]}`);
-  expect(stats.failures.map((f) => `SIM_SEED=${f.seed} ${f.invariant}`)).toEqual([]);
-});
+    };
+    // Histories side by side (each its own order, its faults scoped to it), seeds in order.
+    let next = 0;
+    let done = 0;
+    const lane = async () => {
+      while (next < seeds.length) {
+        await play(seeds[next++]!);
+        done += 1;
+        if (done % 500 === 0) console.log(stats.progress(Date.now() - started));
+      }
+    };
+    await Promise.all(Array.from({ length: options.concurrency }, lane));
+    console.log(stats.report(Date.now() - started));
+    if (shrunk.length > 0)
+      console.log(`first failure${options.shrink ? ", shrunk" : ""}:\n${shrunk[0]}`);
+    expect(stats.failures.map((f) => `SIM_SEED=${f.seed} ${f.invariant}`)).toEqual([]);
+  },
+  simulationTimeoutMs(options.runs),
+);
