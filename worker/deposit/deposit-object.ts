@@ -107,7 +107,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
     input: OpenDeposit,
   ): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>> {
     if (!this.hasSchema) this.ensureSchema();
-    return this.openOnce(
+    return this.lane.openOnce(
       () => {
         const row = this.#row();
         return row ? this.#reopen(row, input) : null;
@@ -228,14 +228,14 @@ export class DepositObject extends StoredObject implements DepositRpc {
   /**
    * Handles a verified `deposit.statusChanged`: its signed deposit is admitted and applied as a
    * read (refetched only when the delivery carries no whole deposit); 2xx only as
-   * `StoredObject.applyWebhook` rules.
+   * `Lane.webhook` rules (`core/events/lane-capability.ts`).
    */
   applyDepositWebhook(delivery: Delivery<Deposit>): Promise<DeliveryOutcome> {
     const apply = async (deposit: Deposit) => {
       await this.#applyFacts(deposit, "webhook");
       return undefined;
     };
-    return this.applyWebhook("deposit", delivery, {
+    return this.lane.webhook("deposit", delivery, {
       owns: () => this.#row()?.depositId === delivery.id,
       admit: apply,
       refetch: async (client) => apply(await client.getDeposit({ id: delivery.id })),

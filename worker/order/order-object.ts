@@ -128,7 +128,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const existing = this.hasSchema ? this.store.order() : null;
     const conflict = openConflict(existing ?? this.settings.pendingClaims(), input);
     if (conflict) return conflict;
-    return this.openOnce(
+    return this.lane.openOnce(
       () => (this.#opened() ? success({ created: false, snapshot: this.journal.current() }) : null),
       async () => {
         const outcome = await whileOpening(this.#host, () => createFirst(this.#host, input));
@@ -172,13 +172,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   /**
    * Handles a verified `invoice.statusChanged`: its signed invoice is applied as a quiet read
-   * (refetched only when the delivery carries none); 2xx only as `applyWebhook` rules. The
+   * (refetched only when the delivery carries none); 2xx only as `Lane.webhook` rules. The
    * currency is named from the catalogue before the lane (no catalogue call holds it).
    */
   async applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome> {
     const hint = delivery.record ? await catalogueEntry(this.#host, delivery.record) : null;
     const apply = webhookApply(this.#host, hint);
-    return this.applyWebhook("invoice", delivery, {
+    return this.lane.webhook("invoice", delivery, {
       owns: () => this.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
       admit: apply,
       refetch: async (client) => apply(await client.getInvoice({ id: delivery.id })),

@@ -492,7 +492,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
    * Handles a verified `withdrawal.statusChanged`: its signed withdrawal (or, when it carries
    * none whole, a read of it) is checked against the payout, applied under the monotonic rules
    * and reported to a refund's order; 2xx only when all of that happened, as
-   * `StoredObject.applyWebhook` rules.
+   * `Lane.webhook` rules (`core/events/lane-capability.ts`).
    */
   applyWithdrawalWebhook(delivery: Delivery<Withdrawal>): Promise<DeliveryOutcome> {
     const apply = async (w: Withdrawal): Promise<DeliveryOutcome | undefined> => {
@@ -505,7 +505,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
       if (await this.#applyWithdrawal(row, w, "payout.status")) return undefined;
       return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
     };
-    return this.applyWebhook("withdrawal", delivery, {
+    return this.lane.webhook("withdrawal", delivery, {
       owns: () => {
         const row = this.#row();
         return row !== null && (!row.withdrawal || row.withdrawal.id === delivery.id);

@@ -87,10 +87,11 @@ export interface DeliveryMemory {
 
 /**
  * Handles one verified delivery about a followed object the caller owns. Run it inside the
- * object's lane (`StoredObject.applyWebhook` does, and is the one caller). `admit` applies the
- * delivery's record as a read (no upstream call); `refetch` reads the object from the service
- * and applies it, throwing the upstream error when the read fails. Either may answer an
- * outcome itself (not ours, or a failure): that answer is returned and nothing is remembered.
+ * object's lane (`Lane.webhook` in `core/events/lane-capability.ts` does, and is the one
+ * caller). `admit` applies the delivery's record as a read (no upstream call); `refetch`
+ * reads the object from the service and applies it, throwing the upstream error when the
+ * read fails. Either may answer an outcome itself (not ours, or a failure): that answer is
+ * returned and nothing is remembered.
  *
  * @example
  * return this.lane.run(() => applyDelivery({ log: this.log, sql, kind: "deposit", delivery,
