@@ -9,13 +9,14 @@
  * subscribers hear each change from the one place that makes it. A webhook's whole deposit is a
  * read: admitted only if not older than what is known, with no upstream call; a webhook without
  * one is a prompt, acknowledged only when a re-read covers it (`core/converge/delivery.ts`).
- * The alarm reads the deposit until it is final, so a lost webhook still converges.
+ * The alarm reads the deposit until it is final, so a lost webhook still converges. What a
+ * read does to the top-up is the pure `applyDepositRead` (`apply-deposit.ts`); the object
+ * reads the state, writes the answer through the one apply sequence and publishes.
  */
 
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
-import { type Facts, isOlder } from "../core/converge/facts.ts";
 import {
   admitRead,
   type Followed,
@@ -34,20 +35,15 @@ import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { CreatedDeposit, Deposit } from "../service/client.ts";
 import { upstreamFailure } from "../service/upstream-failure.ts";
+import { applyDepositRead, depositFacts } from "./apply-deposit.ts";
 import type { DepositRpc, OpenDeposit } from "./deposit-rpc.ts";
 import { depositNotifications } from "./notifications.ts";
-import { settlementAgrees, settlementView } from "./settlement.ts";
 import { buildDepositSnapshot } from "./snapshot.ts";
-import { acceptsDepositStatus, FINAL_DEPOSIT } from "./status.ts";
+import { FINAL_DEPOSIT } from "./status.ts";
 import { DEPOSIT_INFO, DEPOSIT_SCHEMA, type DepositRow } from "./store.ts";
 
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
-
-/** The progress facts of a deposit read (`core/converge/facts.ts`). */
-function depositFacts(status: string, deposit: Deposit | null): Facts {
-  return { status, received: deposit?.settlement?.amountPaid ?? "0" };
-}
 
 export class DepositObject extends StoredObject implements DepositRpc {
   /** Watchers; when the last leaves, the reconciler hears the top-up is no longer watched. */
@@ -243,59 +239,43 @@ export class DepositObject extends StoredObject implements DepositRpc {
   }
 
   /**
-   * Applies an authoritative deposit under the monotonic rules (an older read changes
-   * nothing); sets the alarm after the write committed (awaited, so the caller answers only
-   * once it is set).
+   * Applies an authoritative deposit (`apply-deposit.ts` `applyDepositRead`: stale, or what it
+   * changes) through the one apply sequence; the alarm is set after the write committed
+   * (awaited, so the caller answers only once it is set).
    */
   async #applyFacts(deposit: Deposit, source: "webhook" | "read"): Promise<void> {
     // Re-read: another call may have changed the row while the fetch was in flight.
     const row = this.#row()!;
-    const incoming = deposit.status ?? row.status;
     const sql = this.ctx.storage.sql;
-    const facts = depositFacts(incoming, deposit);
     const known = knownFacts(sql, "deposit", row.depositId);
-    const older = known !== null && isOlder("deposit", facts, known);
-    const statusMoves = !older && acceptsDepositStatus(row.status, incoming);
-    const newSettlement = !older && deposit.settlement !== null && row.settlement === null;
-    const stale = !statusMoves && !newSettlement;
-    if (stale) {
-      this.logger().debug("deposit.unchanged", {
-        topUpId: row.topUpId,
-        status: row.status,
-        incoming,
-      });
-    }
-    const now = new Date().toISOString();
-    const next: DepositRow = {
-      ...row,
-      status: statusMoves ? incoming : row.status,
-      settlement: deposit.settlement ?? row.settlement,
-      minimumAmount: deposit.minimumAmount ?? row.minimumAmount,
-      expiresAt: deposit.expiresAt ?? row.expiresAt,
-      updatedAt: now,
-    };
-    if (
-      !stale &&
-      next.settlement &&
-      !settlementAgrees(settlementView(next.settlement), next.currency)
-    ) {
+    const read = applyDepositRead({ row, known, now: new Date().toISOString() }, deposit, source);
+    const log = this.logger();
+    const { topUpId } = row;
+    if (read.kind === "stale") {
+      log.debug("deposit.unchanged", { topUpId, status: row.status, incoming: read.incoming });
+    } else if (read.settlementUnexpected) {
       // The service is authoritative; a disagreement with the published rule is worth a look.
-      this.logger().warn("deposit.settlement_unexpected", { topUpId: row.topUpId });
+      log.warn("deposit.settlement_unexpected", { topUpId });
     }
     await this.applyChange(
       {
-        stale,
+        stale: read.kind === "stale",
         // Planned with the new status: a final deposit is no longer read.
         record: () =>
-          admitRead(sql, "deposit", row.depositId, facts, this.#plan(stale ? row : next)),
+          admitRead(
+            sql,
+            "deposit",
+            row.depositId,
+            read.facts,
+            this.#plan(read.kind === "stale" ? row : read.next),
+          ),
         write: () => {
-          DEPOSIT_INFO.write(sql, next);
-          return depositNotifications(next, row, now);
+          if (read.kind === "stale") return [];
+          DEPOSIT_INFO.write(sql, read.next);
+          return read.notifications;
         },
         append: () =>
-          stale
-            ? null
-            : this.#append(next, "deposit.status", `${source}: ${row.orderId} is ${incoming}`),
+          read.kind === "stale" ? null : this.#append(read.next, "deposit.status", read.event),
       },
       (appended) => this.#publish(appended, "deposit.status"),
     );

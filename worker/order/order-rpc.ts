@@ -32,7 +32,7 @@ export interface OpenCheckout {
   /** Where the service's page sends the payer after paid/overpaid, and after failed/suspended/partially_paid. */
   successUrl: string | null;
   failedUrl: string | null;
-  /** The deployment's mode when the order opens; the order keeps it (see `#mode`). */
+  /** The deployment's mode when the order opens; the order keeps it (see `order-journal.ts` `mode`). */
   mode: PaymentMode;
 }
 

@@ -50,7 +50,7 @@ export interface WebhookTarget<R> {
  *
  * @example
  * readonly lane = new Lane({ sql, log, logger, webhookClient, arm });
- * await lane.run(() => this.#lock(currency));
+ * await lane.run(() => lockCurrency(host, currency));
  */
 export class Lane {
   readonly #serial = new SerialLane();
