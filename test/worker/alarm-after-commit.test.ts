@@ -21,7 +21,7 @@ import {
 } from "./helpers.ts";
 import { SHOPPER_TRON as TRON } from "./orders.ts";
 
-/** Replaces the object's scheduleAlarm by a slow one; `done()` says whether it finished. */
+/** Replaces the object host's scheduleAlarm by a slow one; `done()` says whether it finished. */
 function slowAlarm(object: object): () => boolean {
   let finished = false;
   (object as { scheduleAlarm: () => Promise<void> }).scheduleAlarm = async () => {
@@ -42,7 +42,7 @@ describe("the outbox alarm is awaited after the commit", () => {
     // The namespace is typed by the RPC face; the instance inside is the class.
     const stub = payoutStub(env as Env, orderId) as DurableObjectStub<PayoutObject>;
     const finished = await runInDurableObject(stub, async (o: PayoutObject) => {
-      const done = slowAlarm(o);
+      const done = slowAlarm(o.host);
       const result = await o.commit();
       expect(result.ok).toBe(true);
       return done();
@@ -73,7 +73,7 @@ describe("the outbox alarm is awaited after the commit", () => {
     const depositId = (JSON.parse(hook!.body) as { data: { id: string } }).data.id;
     const stub = env.DEPOSITS.get(env.DEPOSITS.idFromName(checkoutId));
     const finished = await runInDurableObject(stub, async (o: DepositObject) => {
-      const done = slowAlarm(o);
+      const done = slowAlarm(o.host);
       const result = await o.applyDepositWebhook({
         id: depositId,
         key: `test-${sub}`,

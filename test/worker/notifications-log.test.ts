@@ -239,7 +239,7 @@ describe("a notification that used up its tries", () => {
       },
     );
     expect((await list(`invoiceNumber=${sub}`)).data).toEqual([]);
-    // What a start does (`StoredObject`'s constructor): report, then arm the alarm.
+    // What a start does (`ObjectHost`'s constructor): report, then arm the alarm.
     const reported = await runInDurableObject(stub, async (o: OrderObject, state) => {
       const n = backfillFeed(o.store.sql, Date.now());
       await state.storage.setAlarm(Date.now());

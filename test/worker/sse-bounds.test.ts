@@ -19,14 +19,14 @@ function appendEvents(checkoutId: string, n: number) {
     const view = await o.view();
     if (!view.ok) throw new Error("no order");
     for (let i = 0; i < n; i++) {
-      o.log.append(
+      o.host.log.append(
         "test.noise",
         `noise ${i}`,
         (seq) => JSON.stringify({ ...view.value, seq }),
         new Date().toISOString(),
       );
     }
-    const rows = o.log.sql
+    const rows = o.host.log.sql
       .exec<{ rows: number; kept: number; last: number }>(
         "SELECT COUNT(*) AS rows, SUM(snapshot != '') AS kept, MAX(seq) AS last FROM events",
       )

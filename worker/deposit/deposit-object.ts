@@ -14,6 +14,7 @@
  * reads the state, writes the answer through the one apply sequence and publishes.
  */
 
+import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
@@ -27,9 +28,10 @@ import { RECONCILE_READ } from "../core/converge/reconcile.ts";
 import { LATE_PAYMENT_MS } from "../core/converge/schedule.ts";
 import { EventStream } from "../core/events/event-stream.ts";
 import type { Appended } from "../core/events/live-events.ts";
-import { StoredObject } from "../core/events/stored-object.ts";
+import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { DepositSnapshot } from "../lib/api/contract.ts";
+import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { depositOrderId } from "../lib/ids/upstream-order-id.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
@@ -45,25 +47,30 @@ import { DEPOSIT_INFO, DEPOSIT_SCHEMA, type DepositRow } from "./store.ts";
 /** A deposit without an expiry is still read this long after it was opened (then given up). */
 const OPEN_DEPOSIT_FOLLOW_MS = 30 * 24 * 3_600_000;
 
-export class DepositObject extends StoredObject implements DepositRpc {
-  /** Watchers; when the last leaves, the reconciler hears the top-up is no longer watched. */
-  readonly events = new EventStream<DepositSnapshot>(this.log, this.streamHost);
+/** The top-up's schema: its table, the marker that says it exists, how it is named. */
+const DEPOSIT_OBJECT: ObjectSchema = {
+  ddl: DEPOSIT_SCHEMA,
+  marker: "deposit_info",
+  notifier: "deposit",
+  namespace: "DEPOSITS",
+};
 
-  constructor(ctx: DurableObjectState, env: CoreEnv) {
-    super(ctx, env, {
-      ddl: DEPOSIT_SCHEMA,
-      marker: "deposit_info",
-      notifier: "deposit",
-      namespace: "DEPOSITS",
-    });
-  }
+export class DepositObject extends DurableObject<CoreEnv> implements DepositRpc {
+  /** The capabilities and the one alarm (`core/events/object-host.ts`). */
+  readonly host: ObjectHost<CoreEnv> = new ObjectHost(this.ctx, () => this.env, DEPOSIT_OBJECT, {
+    watched: (): boolean => this.events.watched,
+    readFollowed: (target) => this.#readFollowed(target),
+    applyListed: (listed) => this.#applyListed(listed),
+  } satisfies HostedObject);
+  /** Watchers; when the last leaves, the reconciler hears the top-up is no longer watched. */
+  readonly events = new EventStream<DepositSnapshot>(this.host.log, this.host.streamHost);
 
   #row(): DepositRow | null {
-    return this.hasSchema ? DEPOSIT_INFO.read(this.ctx.storage.sql) : null;
+    return this.host.hasSchema ? DEPOSIT_INFO.read(this.ctx.storage.sql) : null;
   }
 
   #snapshotAt(row: DepositRow, seq: number): DepositSnapshot {
-    const config = this.config();
+    const config = this.host.config();
     return buildDepositSnapshot(row, {
       displayName: config.DISPLAY_NAME,
       sandbox: config.SANDBOX,
@@ -95,15 +102,15 @@ export class DepositObject extends StoredObject implements DepositRpc {
         `Top-up ${input.topUpId} already has a ${row.currency.code} deposit address; it cannot reuse it for ${input.currency.code}.`,
       );
     }
-    return success({ created: false, snapshot: this.#snapshotAt(row, this.log.lastSeq()) });
+    return success({ created: false, snapshot: this.#snapshotAt(row, this.host.log.lastSeq()) });
   }
 
   /** Opens the top-up: creates the upstream deposit once, or returns the existing one. */
   async open(
     input: OpenDeposit,
   ): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>> {
-    if (!this.hasSchema) this.ensureSchema();
-    return this.lane.openOnce(
+    if (!this.host.hasSchema) this.host.ensureSchema();
+    return this.host.lane.openOnce(
       () => {
         const row = this.#row();
         return row ? this.#reopen(row, input) : null;
@@ -116,7 +123,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   }
 
   async #create(input: OpenDeposit): Promise<Outcome<DepositSnapshot>> {
-    const config = this.config();
+    const config = this.host.config();
     const orderId = depositOrderId(config.ORDER_ID_PREFIX, input.topUpId);
     let deposit: CreatedDeposit;
     try {
@@ -127,7 +134,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
         ...(input.customerId ? { customerId: input.customerId } : {}),
       });
     } catch (error) {
-      return upstreamFailure(error, this.logger());
+      return upstreamFailure(error, this.host.logger());
     }
     if (deposit.cryptoCurrencyCode && deposit.cryptoCurrencyCode !== input.currency.code) {
       return failure(
@@ -156,7 +163,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
     // or this object was reset mid-create): the merchant hears that state as from `created`.
     const notes = depositNotifications(row, { status: "created", settlement: null }, now);
     const sql = this.ctx.storage.sql;
-    const event = await this.applyChange(
+    const event = await this.host.applyChange(
       {
         stale: false,
         record: () =>
@@ -187,7 +194,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
   async view(): Promise<Outcome<DepositSnapshot>> {
     const row = this.#row();
     if (!row) return failure(404, "not_found", "No such top-up.");
-    return success(this.#snapshotAt(row, this.log.lastSeq()));
+    return success(this.#snapshotAt(row, this.host.log.lastSeq()));
   }
 
   /** How the deposit is followed after a read (until final; expiry + the late-payment window). */
@@ -200,23 +207,21 @@ export class DepositObject extends StoredObject implements DepositRpc {
       now,
       follow: !FINAL_DEPOSIT.has(row.status),
       keepUntil: Number.isFinite(end) ? end : now + OPEN_DEPOSIT_FOLLOW_MS,
-      watched: this.watched(),
+      watched: this.events.watched,
     };
   }
 
-  protected override watched(): boolean {
-    return this.events.watched;
-  }
-
-  protected override async readFollowed(target: Followed): Promise<void> {
+  async #readFollowed(target: Followed): Promise<void> {
     const row = this.#row();
     if (!row || target.kind !== "deposit" || row.depositId !== target.id) return;
-    const deposit = await upstreamFor(this.config(), RECONCILE_READ).getDeposit({ id: target.id });
+    const deposit = await upstreamFor(this.host.config(), RECONCILE_READ).getDeposit({
+      id: target.id,
+    });
     await this.#applyFacts(deposit, "read");
   }
 
   /** A listed deposit from the reconciler, applied as a read (inside the lane). */
-  protected override async applyListed(listed: ListedRecord): Promise<void> {
+  async #applyListed(listed: ListedRecord): Promise<void> {
     if (listed.kind !== "deposit" || this.#row()?.depositId !== listed.record.id) return;
     await this.#applyFacts(listed.record, "read");
   }
@@ -231,7 +236,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
       await this.#applyFacts(deposit, "webhook");
       return undefined;
     };
-    return this.lane.webhook("deposit", delivery, {
+    return this.host.lane.webhook("deposit", delivery, {
       owns: () => this.#row()?.depositId === delivery.id,
       admit: apply,
       refetch: async (client) => apply(await client.getDeposit({ id: delivery.id })),
@@ -249,7 +254,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
     const sql = this.ctx.storage.sql;
     const known = knownFacts(sql, "deposit", row.depositId);
     const read = applyDepositRead({ row, known, now: new Date().toISOString() }, deposit, source);
-    const log = this.logger();
+    const log = this.host.logger();
     const { topUpId } = row;
     if (read.kind === "stale") {
       log.debug("deposit.unchanged", { topUpId, status: row.status, incoming: read.incoming });
@@ -257,7 +262,7 @@ export class DepositObject extends StoredObject implements DepositRpc {
       // The service is authoritative; a disagreement with the published rule is worth a look.
       log.warn("deposit.settlement_unexpected", { topUpId });
     }
-    await this.applyChange(
+    await this.host.applyChange(
       {
         stale: read.kind === "stale",
         // Planned with the new status: a final deposit is no longer read.
@@ -286,5 +291,25 @@ export class DepositObject extends StoredObject implements DepositRpc {
     const row = this.#row();
     const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
     return this.events.stream(request, render, "No such top-up.");
+  }
+
+  /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */
+  override alarm(): Promise<void> {
+    return this.host.alarm();
+  }
+
+  /** The reconciler hands a listed record that shows something new (`FollowerRpc`). */
+  admitListed(listed: ListedRecord): Promise<void> {
+    return this.host.admitListed(listed);
+  }
+
+  /** The reconciler found a followed object in no open list: one `GET` (`FollowerRpc`). */
+  reconcileRead(target: Followed): Promise<void> {
+    return this.host.reconcileRead(target);
+  }
+
+  /** Sends one of this object's notifications again (`NotifierRpc`). */
+  redeliverNotification(id: string): Promise<NotificationView | null> {
+    return this.host.redeliverNotification(id);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * @module
  * `OrderObject`: the Durable Object that owns one merchant order (one invoice number). A thin
- * shell: it wires the order's parts (store, settings, journal, the capabilities of its host
- * `StoredObject`) into one narrow face (`OrderHost`) and delegates each RPC method to a step
+ * shell: it wires the order's parts (store, settings, journal, the capabilities of its
+ * `ObjectHost`) into one narrow face (`OrderHost`) and delegates each RPC method to a step
  * of its own module: opening (`open-order.ts`), locks (`lock-currency.ts`), retries
  * (`next-attempt.ts`), reads (`apply-read.ts` over the pure `apply-invoice.ts`), refunds
  * (`refund-steps.ts`), the ledger (`ledger-view.ts`).
@@ -22,14 +22,16 @@
  *   shopper watches, so a lost webhook still converges.
  */
 
+import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { Followed } from "../core/converge/followed.ts";
 import { EventStream } from "../core/events/event-stream.ts";
 import { feedHas } from "../core/events/index-feed.ts";
-import { StoredObject } from "../core/events/stored-object.ts";
+import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
+import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/client.ts";
 import {
@@ -54,51 +56,65 @@ import { OrderStore } from "./store.ts";
 
 const NO_CHECKOUT = "No such checkout.";
 
-export class OrderObject extends StoredObject implements OrderRpc {
+/** The order's schema: its tables and migrations, the marker that says it exists, its name. */
+const ORDER_OBJECT: ObjectSchema = {
+  ddl: ORDER_SCHEMA,
+  migrations: ORDER_MIGRATIONS,
+  marker: "order_info",
+  notifier: "order",
+  namespace: "ORDERS",
+};
+
+export class OrderObject extends DurableObject<CoreEnv> implements OrderRpc {
+  /** The capabilities and the one alarm (`core/events/object-host.ts`). */
+  readonly host: ObjectHost<CoreEnv> = new ObjectHost(this.ctx, () => this.env, ORDER_OBJECT, {
+    watched: (): boolean => this.events.watched,
+    readFollowed: (target) => this.#readFollowed(target),
+    applyListed: (listed) => this.#applyListed(listed),
+  } satisfies HostedObject);
   readonly store: OrderStore;
   /** Watchers; when the last leaves, the reconciler hears the order is no longer watched. */
-  readonly events = new EventStream<CheckoutSnapshot>(this.log, this.streamHost);
+  readonly events = new EventStream<CheckoutSnapshot>(this.host.log, this.host.streamHost);
   readonly settings: OrderSettings;
   readonly journal: OrderJournal;
   /** The face every step of the order sees (`order-host.ts`). */
-  readonly #host: OrderHost;
+  readonly #order: OrderHost;
 
   constructor(ctx: DurableObjectState, env: CoreEnv) {
-    super(ctx, env, {
-      ddl: ORDER_SCHEMA,
-      migrations: ORDER_MIGRATIONS,
-      marker: "order_info",
-      notifier: "order",
-      namespace: "ORDERS",
-    });
+    super(ctx, env);
     this.store = new OrderStore(ctx.storage.sql);
     this.settings = new OrderSettings(ctx.storage.kv);
-    const config = () => this.config();
-    const { store, settings, log, events } = this;
+    const config = () => this.host.config();
+    const { store, settings, events } = this;
+    const { host } = this;
+    const { log } = host;
     this.journal = new OrderJournal({ store, settings, log, events, config });
-    this.#host = {
-      env,
+    this.#order = {
+      // Read when used: the host's bindings are the object's (tests swap them).
+      get env() {
+        return host.env;
+      },
       store,
       settings,
       journal: this.journal,
-      outbox: this.outbox,
+      outbox: this.host.outbox,
       kv: ctx.storage.kv,
       opening: { active: false },
       config,
-      logger: () => this.logger(),
-      watched: () => this.watched(),
-      hasSchema: () => this.hasSchema,
-      ensureSchema: () => this.ensureSchema(),
+      logger: () => this.host.logger(),
+      watched: (): boolean => this.events.watched,
+      hasSchema: () => this.host.hasSchema,
+      ensureSchema: () => this.host.ensureSchema(),
       transaction: (write) => ctx.storage.transactionSync(write),
-      applyChange: (change, publish) => this.applyChange(change, publish),
-      arm: () => this.armAlarm(),
+      applyChange: (change, publish) => this.host.applyChange(change, publish),
+      arm: () => this.host.arm(),
     };
     // An order made before the account index existed joins it when its object next starts.
     ctx.blockConcurrencyWhile(async () => {
-      if (!this.hasSchema || feedHas(this.store.sql, ORDER_FEED_KEY)) return;
+      if (!this.host.hasSchema || feedHas(this.store.sql, ORDER_FEED_KEY)) return;
       try {
         this.journal.syncIndex();
-        await this.armAlarm();
+        await this.host.arm();
       } catch (error) {
         // Invalid configuration: the next change of the order writes the summary.
         const name = error instanceof Error ? error.name : "error";
@@ -109,11 +125,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   /** True once a checkout was opened (its first attempt exists). */
   #opened(): boolean {
-    return this.hasSchema && this.store.currentAttempt() !== null;
-  }
-
-  protected override watched(): boolean {
-    return this.events.watched;
+    return this.host.hasSchema && this.store.currentAttempt() !== null;
   }
 
   /**
@@ -125,13 +137,13 @@ export class OrderObject extends StoredObject implements OrderRpc {
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
     this.settings.refreshFiatMinimum(input.minInvoiceAmount);
-    const existing = this.hasSchema ? this.store.order() : null;
+    const existing = this.host.hasSchema ? this.store.order() : null;
     const conflict = openConflict(existing ?? this.settings.pendingClaims(), input);
     if (conflict) return conflict;
-    return this.lane.openOnce(
+    return this.host.lane.openOnce(
       () => (this.#opened() ? success({ created: false, snapshot: this.journal.current() }) : null),
       async () => {
-        const outcome = await whileOpening(this.#host, () => createFirst(this.#host, input));
+        const outcome = await whileOpening(this.#order, () => createFirst(this.#order, input));
         return outcome.ok ? success({ created: !existing, snapshot: outcome.value }) : outcome;
       },
     );
@@ -145,7 +157,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
 
   /** Locks a crypto currency on the current attempt (in-page mode), in the lane (`lock-currency.ts`). */
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
-    return this.lane.run(() => lockCurrency(this.#host, currency));
+    return this.host.lane.run(() => lockCurrency(this.#order, currency));
   }
 
   /**
@@ -156,10 +168,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
     const attempt = this.#opened() ? this.store.currentAttempt() : null;
     const order = attempt ? this.store.order() : null;
     if (!order || !attempt) return failure(404, "not_found", NO_CHECKOUT);
-    const refused = nextAttemptRefusal(this.#host);
+    const refused = nextAttemptRefusal(this.#order);
     if (refused) return refused;
-    const next = () => nextAttempt(this.#host, order, attempt.number);
-    return this.lane.run(() => whileOpening(this.#host, next));
+    const next = () => nextAttempt(this.#order, order, attempt.number);
+    return this.host.lane.run(() => whileOpening(this.#order, next));
   }
 
   /** Stores the shopper's refund address (`refund-steps.ts`). */
@@ -167,7 +179,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
     cryptoCurrencyCode: string,
     address: string,
   ): Promise<Outcome<CheckoutSnapshot>> {
-    return saveRefundAddress(this.#host, cryptoCurrencyCode, address);
+    return saveRefundAddress(this.#order, cryptoCurrencyCode, address);
   }
 
   /**
@@ -176,50 +188,70 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * currency is named from the catalogue before the lane (no catalogue call holds it).
    */
   async applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome> {
-    const hint = delivery.record ? await catalogueEntry(this.#host, delivery.record) : null;
-    const apply = webhookApply(this.#host, hint);
-    return this.lane.webhook("invoice", delivery, {
-      owns: () => this.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
+    const hint = delivery.record ? await catalogueEntry(this.#order, delivery.record) : null;
+    const apply = webhookApply(this.#order, hint);
+    return this.host.lane.webhook("invoice", delivery, {
+      owns: () => this.host.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
       admit: apply,
       refetch: async (client) => apply(await client.getInvoice({ id: delivery.id })),
     });
   }
 
   /** Reads a followed invoice and applies it (alarm, inside the lane). */
-  protected override readFollowed(target: Followed): Promise<void> {
-    return readFollowedInvoice(this.#host, target);
+  #readFollowed(target: Followed): Promise<void> {
+    return readFollowedInvoice(this.#order, target);
   }
 
   /** A listed invoice from the reconciler, applied as a read (inside the lane). */
-  protected override applyListed(listed: ListedRecord): Promise<void> {
-    return applyListedInvoice(this.#host, listed);
+  #applyListed(listed: ListedRecord): Promise<void> {
+    return applyListedInvoice(this.#order, listed);
   }
 
   /** Records a committed refund or a later status of its withdrawal (idempotent), in the lane. */
   recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>> {
-    return this.lane.run(() => recordRefund(this.#host, refund));
+    return this.host.lane.run(() => recordRefund(this.#order, refund));
   }
 
   /** Begins a refund: the live one, or the hold taken in one step, in the lane. */
   beginRefund(): Promise<Outcome<RefundStart>> {
-    return this.lane.run(async () => beginRefund(this.#host));
+    return this.host.lane.run(async () => beginRefund(this.#order));
   }
 
   /** Ends a refund that never reached the service (its hold released), in the lane. */
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>> {
-    return this.lane.run(() => abandonRefund(this.#host, orderId));
+    return this.host.lane.run(() => abandonRefund(this.#order, orderId));
   }
 
   /** The merchant's ledger view. */
   async ledger(): Promise<Outcome<OrderLedger>> {
-    const order = this.hasSchema ? this.store.order() : null;
+    const order = this.host.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
-    return success(readLedger(this.store, this.log, order, this.journal.terms()));
+    return success(readLedger(this.store, this.host.log, order, this.journal.terms()));
   }
 
   /** `GET …/events`: the SSE stream (`core/events/event-stream.ts`). */
   override async fetch(request: Request): Promise<Response> {
     const render = this.#opened() ? (seq: number) => this.journal.snapshotAt(seq) : null;
     return this.events.stream(request, render, NO_CHECKOUT);
+  }
+
+  /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */
+  override alarm(): Promise<void> {
+    return this.host.alarm();
+  }
+
+  /** The reconciler hands a listed record that shows something new (`FollowerRpc`). */
+  admitListed(listed: ListedRecord): Promise<void> {
+    return this.host.admitListed(listed);
+  }
+
+  /** The reconciler found a followed object in no open list: one `GET` (`FollowerRpc`). */
+  reconcileRead(target: Followed): Promise<void> {
+    return this.host.reconcileRead(target);
+  }
+
+  /** Sends one of this object's notifications again (`NotifierRpc`). */
+  redeliverNotification(id: string): Promise<NotificationView | null> {
+    return this.host.redeliverNotification(id);
   }
 }

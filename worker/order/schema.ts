@@ -1,11 +1,11 @@
 /**
  * @module
- * SQLite schema of one order's Durable Object, created lazily by `StoredObject.ensureSchema`:
+ * SQLite schema of one order's Durable Object, created lazily by the object's schema (`core/events/object-schema.ts`):
  * by the call that opens the order, or on a later start when the object already has one (a
  * read of an unknown checkout creates no storage). Every table is described once, as columns,
  * by the module that owns it (`core/storage/table.ts`): this file only lists them. The DDL makes
  * the newest shape and is idempotent; older objects are brought to it by the numbered
- * migrations (`ORDER_MIGRATIONS`, run by `StoredObject` after the shared tracks).
+ * migrations (`ORDER_MIGRATIONS`, run by `core/events/object-schema.ts` after the shared tracks).
  *
  * - `order_info`: the order itself (one row; `store.ts`);
  * - `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …; `store.ts`);

@@ -27,15 +27,17 @@
  *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
 
+import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import { type Facts, isOlder } from "../core/converge/facts.ts";
 import { admitRead, type Followed, forgetFollowed, knownFacts } from "../core/converge/followed.ts";
 import { RECONCILE_READ } from "../core/converge/reconcile.ts";
-import { StoredObject } from "../core/events/stored-object.ts";
+import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { PayoutView } from "../lib/api/contract.ts";
+import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { cmp } from "../lib/money/decimal.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
@@ -104,18 +106,24 @@ const withdrawalFacts = (w: Withdrawal): Facts => ({ status: w.status, received:
 /** What a payout reaches: the core, and the order it reports a refund to. */
 type PayoutEnv = CoreEnv & OrdersBinding;
 
-export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
-  constructor(ctx: DurableObjectState, env: PayoutEnv) {
-    super(ctx, env, {
-      ddl: PAYOUT_SCHEMA,
-      marker: "payout_info",
-      notifier: "payout",
-      namespace: "PAYOUTS",
-    });
-  }
+/** The payout's schema: its table, the marker that says it exists, how it is named. */
+const PAYOUT_OBJECT: ObjectSchema = {
+  ddl: PAYOUT_SCHEMA,
+  marker: "payout_info",
+  notifier: "payout",
+  namespace: "PAYOUTS",
+};
+
+export class PayoutObject extends DurableObject<PayoutEnv> implements PayoutRpc {
+  /** The capabilities and the one alarm (`core/events/object-host.ts`); nobody watches a payout. */
+  readonly host: ObjectHost<PayoutEnv> = new ObjectHost(this.ctx, () => this.env, PAYOUT_OBJECT, {
+    watched: () => false,
+    readFollowed: (target) => this.#readFollowed(target),
+    applyListed: (listed) => this.#applyListed(listed),
+  } satisfies HostedObject);
 
   #row(): PayoutRow | null {
-    return this.hasSchema ? readPayout(this.ctx.storage.sql) : null;
+    return this.host.hasSchema ? readPayout(this.ctx.storage.sql) : null;
   }
 
   /** Reports a committed refund to its order; false (and logged) when the order did not answer. */
@@ -123,12 +131,12 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
     try {
       const answer = await reportRefund(
         this.env,
-        this.config().CHECKOUT_SIGNING_SECRET,
+        this.host.config().CHECKOUT_SIGNING_SECRET,
         payoutView(row),
       );
       return answer === null || answer.ok;
     } catch (error) {
-      this.logger().warn("payout.refund_report_failed", {
+      this.host.logger().warn("payout.refund_report_failed", {
         orderId: row.orderId,
         error: error instanceof Error ? error.message : String(error),
       });
@@ -149,7 +157,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
   ): Promise<PayoutRow> {
     const now = new Date().toISOString();
     const sql = this.ctx.storage.sql;
-    await this.applyChange(
+    await this.host.applyChange(
       {
         stale: false,
         // The withdrawal's facts are recorded by `#follow`, apart from the payout's row.
@@ -159,14 +167,15 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
           const moved = previous !== null && previous.status !== next.status;
           return moved ? [payoutNotification(next, previous.status, now)] : [];
         },
-        append: () => this.log.append(type, message, () => JSON.stringify(payoutView(next)), now),
+        append: () =>
+          this.host.log.append(type, message, () => JSON.stringify(payoutView(next)), now),
         // The callers record the withdrawal's follow after the save, then arm (`#follow`).
         arm: false,
       },
       // Nobody watches a payout live: its events are the merchant's log.
       () => {},
     );
-    this.logger().debug(type, { orderId: next.orderId, status: next.status });
+    this.host.logger().debug(type, { orderId: next.orderId, status: next.status });
     return next;
   }
 
@@ -186,8 +195,8 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
 
   /** Quotes the payout, or returns the existing one for this orderId (201 only when new). */
   quote(req: PayoutRequest): Promise<Outcome<{ created: boolean; view: PayoutView }>> {
-    return this.lane.run(async () => {
-      if (!this.hasSchema) this.ensureSchema();
+    return this.host.lane.run(async () => {
+      if (!this.host.hasSchema) this.host.ensureSchema();
       const row = this.#row();
       if (row) {
         if (!sameParams(row, req) || row.kind !== req.kind) return this.#conflict(req.orderId);
@@ -233,7 +242,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
 
   /** Commits the quote once; repeated calls return the same withdrawal. */
   commit(): Promise<Outcome<PayoutView>> {
-    return this.lane.run(async () => {
+    return this.host.lane.run(async () => {
       let row = this.#row();
       if (!row)
         return failure(404, "not_found", "No such payout; quote it first with POST /v1/payouts.");
@@ -273,18 +282,19 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
   }
 
   async #upstreamQuote(req: PayoutRequest): Promise<Outcome<QuoteAnswer>> {
-    const client = upstreamFor(this.config());
+    const client = upstreamFor(this.host.config());
     const { orderId, cryptoCurrencyCode, address, amount } = req;
     try {
       return success({
         quote: await client.quoteWithdrawal({ orderId, cryptoCurrencyCode, address, amount }),
       });
     } catch (error) {
-      if (reasonOf(error) !== "orderIdAlreadyExists") return upstreamFailure(error, this.logger());
+      if (reasonOf(error) !== "orderIdAlreadyExists")
+        return upstreamFailure(error, this.host.logger());
       try {
         return success({ committed: await client.getWithdrawal({ orderId }) });
       } catch (readError) {
-        return upstreamFailure(readError, this.logger());
+        return upstreamFailure(readError, this.host.logger());
       }
     }
   }
@@ -321,7 +331,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
     row: PayoutRow,
     mayRequote: boolean,
   ): Promise<Outcome<Withdrawal> | "quote_refused"> {
-    const config = this.config();
+    const config = this.host.config();
     try {
       return success(
         await upstreamFor(config).commitWithdrawal({
@@ -331,7 +341,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
         }),
       );
     } catch (error) {
-      const mapped = upstreamFailure(error, this.logger());
+      const mapped = upstreamFailure(error, this.host.logger());
       // First: an answer after an attempt that may have committed (a lost answer, then a 429 or
       // "quote expired" / "insufficient balance" caused by that very commit) is uncertain too.
       if (isUncertainFailure(error)) {
@@ -343,7 +353,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
           `commit not confirmed (${mapped.ok ? "?" : mapped.code}); reading the withdrawal back by orderId`,
         );
         this.#follow(byOrderId(row.orderId), { status: "created", received: "0" }, true);
-        await this.armAlarm();
+        await this.host.arm();
         return failure(
           503,
           "service_busy",
@@ -395,7 +405,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
   ): Promise<Outcome<PayoutRow>> {
     let w: Withdrawal;
     try {
-      w = await upstreamFor(this.config(), { ...RECONCILE_READ, priority }).getWithdrawal({
+      w = await upstreamFor(this.host.config(), { ...RECONCILE_READ, priority }).getWithdrawal({
         orderId: row.orderId,
       });
     } catch (error) {
@@ -413,7 +423,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
       // The alarm's read fails with the upstream error itself, so the budget's refusal is
       // deferred and a failure backs off (`core/converge/reconcile.ts` `readOne`).
       if (priority === "reconcile") throw error;
-      return upstreamFailure(error, this.logger());
+      return upstreamFailure(error, this.host.logger());
     }
     if (!sameParams(w, row)) return this.#conflict(row.orderId);
     forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
@@ -423,7 +433,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
   }
 
   /** Reconciliation (alarm, in the lane): an uncertain commit, or a withdrawal not yet final. */
-  protected override async readFollowed(target: Followed): Promise<void> {
+  async #readFollowed(target: Followed): Promise<void> {
     const row = this.#row();
     if (!row || target.kind !== "withdrawal") return forgetFollowed(this.ctx.storage.sql, target);
     if (target.id.startsWith("order:")) {
@@ -434,12 +444,14 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
     }
     if (!row.withdrawal || row.withdrawal.id !== target.id)
       return forgetFollowed(this.ctx.storage.sql, target);
-    const w = await upstreamFor(this.config(), RECONCILE_READ).getWithdrawal({ id: target.id });
+    const w = await upstreamFor(this.host.config(), RECONCILE_READ).getWithdrawal({
+      id: target.id,
+    });
     await this.#applyRead(row, w);
   }
 
   /** A listed withdrawal from the reconciler, applied as a read (inside the lane). */
-  protected override async applyListed(listed: ListedRecord): Promise<void> {
+  async #applyListed(listed: ListedRecord): Promise<void> {
     const row = this.#row();
     if (listed.kind !== "withdrawal" || !row || row.withdrawal?.id !== listed.record.id) return;
     await this.#applyRead(row, listed.record);
@@ -470,7 +482,7 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
       withdrawalFacts(w),
       !FINAL_PAYOUT.has(next.status),
     );
-    await this.armAlarm();
+    await this.host.arm();
     return this.#reportRefund(next);
   }
 
@@ -498,14 +510,14 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
     const apply = async (w: Withdrawal): Promise<DeliveryOutcome | undefined> => {
       const row = this.#row()!;
       if (w.orderId !== row.orderId || !sameParams(w, row)) {
-        this.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
+        this.host.logger().warn("payout.webhook_mismatch", { orderId: row.orderId });
         return success({ known: false, duplicate: false });
       }
       if (row.status === "uncertain") forgetFollowed(this.ctx.storage.sql, byOrderId(row.orderId));
       if (await this.#applyWithdrawal(row, w, "payout.status")) return undefined;
       return failure(503, "service_busy", "The refund's order did not answer; redeliver later.");
     };
-    return this.lane.webhook("withdrawal", delivery, {
+    return this.host.lane.webhook("withdrawal", delivery, {
       owns: () => {
         const row = this.#row();
         return row !== null && (!row.withdrawal || row.withdrawal.id === delivery.id);
@@ -513,5 +525,25 @@ export class PayoutObject extends StoredObject<PayoutEnv> implements PayoutRpc {
       admit: apply,
       refetch: async (client) => apply(await client.getWithdrawal({ id: delivery.id })),
     });
+  }
+
+  /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */
+  override alarm(): Promise<void> {
+    return this.host.alarm();
+  }
+
+  /** The reconciler hands a listed record that shows something new (`FollowerRpc`). */
+  admitListed(listed: ListedRecord): Promise<void> {
+    return this.host.admitListed(listed);
+  }
+
+  /** The reconciler found a followed object in no open list: one `GET` (`FollowerRpc`). */
+  reconcileRead(target: Followed): Promise<void> {
+    return this.host.reconcileRead(target);
+  }
+
+  /** Sends one of this object's notifications again (`NotifierRpc`). */
+  redeliverNotification(id: string): Promise<NotificationView | null> {
+    return this.host.redeliverNotification(id);
   }
 }

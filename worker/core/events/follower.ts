@@ -4,7 +4,7 @@
  * `upstream_objects` table (`followed.ts`: the known facts and the read schedule of every
  * upstream object it follows) and its registration with the account's reconciler, and reports
  * when the object next needs to wake for a read. It never touches the alarm: the object's one
- * `armAlarm` takes the earliest wake of all its parts.
+ * `arm()` (`object-host.ts`) takes the earliest wake of all its parts.
  *
  * Invariants:
  * - with a reconciler, every change to a followed object's schedule, facts or watched state is

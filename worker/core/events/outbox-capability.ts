@@ -4,7 +4,7 @@
  * owes, in its `outbox` table (`outbox-store.ts`: the table, its migrations, every row's state
  * reported to the index feed). It talks to its object through a narrow face (where and how to
  * deliver, given by the alarm), reports when it next needs to wake, and never touches the alarm: the
- * object's one `armAlarm` takes the earliest wake of all its parts.
+ * object's one `arm()` (`object-host.ts`) takes the earliest wake of all its parts.
  *
  * Invariants (`outbox-store.ts`): a notification is queued in the same transaction as the
  * change it reports, delivered at least once, and never dropped (kept `failed` until it is

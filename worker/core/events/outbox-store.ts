@@ -104,7 +104,7 @@ function report(sql: SqlStorage, id: string, now: number): NotificationView | nu
  * Answers how many were reported.
  *
  * @example
- * if (backfillFeed(sql, Date.now()) > 0) await armAlarm();
+ * if (backfillFeed(sql, Date.now()) > 0) await host.arm();
  */
 export function backfillFeed(sql: SqlStorage, now: number): number {
   const missing = sql

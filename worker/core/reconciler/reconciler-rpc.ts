@@ -38,7 +38,7 @@ export type ListedRecord =
   | { kind: "deposit"; record: Deposit }
   | { kind: "withdrawal"; record: Withdrawal };
 
-/** What every following object answers the reconciler (`core/events/stored-object.ts`). */
+/** What every following object answers the reconciler (forwarded to `core/events/object-host.ts`). */
 export interface FollowerRpc {
   /** Admits a listed record as a read (older than known: changes nothing), then re-registers. */
   admitListed(listed: ListedRecord): Promise<void>;

@@ -1,27 +1,29 @@
 /**
  * @module
- * `StoredObject`: the thin host every Durable Object of the worker (order, top-up, payout) is
- * built on. It holds no logic of its own: it wires the capabilities (each owns its table(s)
- * and talks to the host through a narrow face, modelled on `cloudflare/agents`'
- * `capabilities/`), dispatches the one alarm to them, and arms that alarm at the earliest wake
- * they report (`wakes.ts`).
+ * `ObjectHost`: what every Durable Object of the worker (order, top-up, payout) is built from,
+ * by composition: each object holds one host (`readonly host = new ObjectHost(…)`) and
+ * extends `DurableObject` itself; no base class. The host holds no logic of its own: it wires
+ * the capabilities (each owns its table(s) and talks to the host through a narrow face,
+ * modelled on `cloudflare/agents`' `capabilities/`), dispatches the one alarm to them, and
+ * arms that alarm at the earliest wake they report (`wakes.ts`). The object tells the host only
+ * what is its own (`HostedObject`: who watches, how a followed record is read and applied).
  *
  * Capabilities: the schema (`object-schema.ts`), the Lane (`lane-capability.ts`: the serial
  * queue of upstream work, opens, webhooks), the Outbox (`outbox-capability.ts`), the Follower
  * (`follower.ts`: followed objects, registration with the reconciler), the index feed
  * (`index-feed.ts`), the EventStream of objects shoppers watch (`event-stream.ts`, made by the
- * subclass over `streamHost`), and the one apply sequence (`apply-sequence.ts`).
+ * object over `streamHost`), and the one apply sequence (`apply-sequence.ts`).
  *
  * Invariants:
  * - an object that never opened creates no storage (`object-schema.ts`), always under
  *   `blockConcurrencyWhile`;
- * - one alarm per object, owned here and by no capability: `armAlarm` registers what changed
+ * - one alarm per object, owned here and by no capability: `arm()` registers what changed
  *   with the reconciler and brings the alarm forward to the earliest wake, never later;
  * - with the account's reconciler, the reconciler reads in batches and calls back
- *   `admitListed` / `reconcileRead`; a forced alarm still reads what is due here itself;
+ *   `admitListed` / `reconcileRead` (the object forwards its RPC methods here); a forced alarm
+ *   still reads what is due here itself;
  * - every change runs through the one apply sequence (`applyChange`).
  */
-import { DurableObject } from "cloudflare:workers";
 import type { NotificationView } from "../../lib/api/merchant-ops.ts";
 import type { LogFields, Logger } from "../../lib/log.ts";
 import { accountKey } from "../account/account-key.ts";
@@ -33,7 +35,7 @@ import { type Followed, hurryReads } from "../converge/followed.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
 import { accountStub, reconcilerStub } from "../objects/stubs.ts";
-import type { FollowerRpc, ListedRecord } from "../reconciler/reconciler-rpc.ts";
+import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
 import type { EventStreamHost } from "./event-stream.ts";
@@ -48,11 +50,37 @@ import { bringAlarmForward, earliestWake, type Wakes } from "./wakes.ts";
 
 export type { ObjectSchema } from "./object-schema.ts";
 
-export abstract class StoredObject<E extends CoreEnv = CoreEnv>
-  extends DurableObject<E>
-  implements FollowerRpc
-{
+/** What the host asks of its object: only what is the object's own. */
+export interface HostedObject {
+  /** True while someone watches the object live (an open SSE stream): reads come faster. */
+  watched(): boolean;
+  /**
+   * Reads one followed upstream object from the service and applies it (inside the lane;
+   * throws the upstream error when the read fails).
+   */
+  readFollowed(target: Followed): Promise<void>;
+  /** Applies a record the reconciler listed, as a read (inside the lane). */
+  applyListed(listed: ListedRecord): Promise<void>;
+}
+
+/**
+ * The capabilities of one Durable Object and its one alarm.
+ *
+ * @example
+ * export class DepositObject extends DurableObject<CoreEnv> {
+ *   readonly host = new ObjectHost(this.ctx, () => this.env, DEPOSIT_OBJECT, {
+ *     watched: () => this.events.watched,
+ *     readFollowed: (target) => this.#readFollowed(target),
+ *     applyListed: (listed) => this.#applyListed(listed),
+ *   });
+ *   override alarm() { return this.host.alarm(); }
+ * }
+ */
+export class ObjectHost<E extends CoreEnv = CoreEnv> {
+  readonly ctx: DurableObjectState;
+  readonly #env: () => E;
   readonly log: EventLog;
+  readonly #object: HostedObject;
   readonly #schema: StoredSchema;
   /** The Lane capability: everything that reads or writes upstream state runs here, in turn. */
   readonly lane: Lane;
@@ -60,15 +88,21 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
   readonly outbox: Outbox;
   /** The Follower capability: followed objects' registration with the reconciler, next read. */
   readonly #follower: Follower;
-  /** Every capability's wake; `armAlarm` takes the earliest. */
+  /** Every capability's wake; `arm()` takes the earliest. */
   readonly #wakes: readonly Wakes[];
 
-  constructor(ctx: DurableObjectState, env: E, schema: ObjectSchema) {
-    super(ctx, env);
+  /**
+   * `env` answers the object's bindings when asked (read at each use, as the object's own
+   * `this.env` is: a test may swap them).
+   */
+  constructor(ctx: DurableObjectState, env: () => E, schema: ObjectSchema, object: HostedObject) {
+    this.ctx = ctx;
+    this.#env = env;
+    this.#object = object;
     const sql = ctx.storage.sql;
     this.#schema = new StoredSchema(sql, schema);
     this.log = new EventLog(sql);
-    const arm = () => this.armAlarm();
+    const arm = () => this.arm();
     const logger = () => this.logger();
     this.lane = new Lane({
       sql,
@@ -82,7 +116,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
       sql,
       namespace: schema.namespace,
       owner: ctx.id.toString(),
-      watched: () => this.watched(),
+      watched: () => this.#object.watched(),
       reconciled: () => Boolean(this.env.RECONCILERS),
       reconciler: () => reconcilerStub(this.env, accountKey(this.config())),
     });
@@ -103,49 +137,40 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
       if (!this.#schema.stored()) return;
       this.#schema.ensure();
       // An object made before the account index: its notifications join the log now.
-      if (backfillFeed(sql, Date.now()) > 0) await this.armAlarm();
+      if (backfillFeed(sql, Date.now()) > 0) await this.arm();
     });
   }
 
+  /** The object's bindings. */
+  get env(): E {
+    return this.#env();
+  }
+
   /** True once this object holds a business object. */
-  protected get hasSchema(): boolean {
+  get hasSchema(): boolean {
     return this.#schema.made;
   }
 
   /** Creates the tables and runs the migrations not applied yet (`object-schema.ts`). */
-  protected ensureSchema(): void {
+  ensureSchema(): void {
     this.#schema.ensure();
   }
 
-  protected config(): Config {
+  config(): Config {
     const result = parseConfig(this.env);
     if (!result.ok) throw new Error(`configuration invalid: ${result.problems.join("; ")}`);
     return result.config;
   }
 
-  protected logger(): Logger {
+  logger(): Logger {
     return configLogger(this.config());
   }
-
-  /** True while someone watches this object live (an open SSE stream): reads come faster. */
-  protected watched(): boolean {
-    return false;
-  }
-
-  /**
-   * Reads one followed upstream object from the service and applies it (runs inside the lane;
-   * throws the upstream error when the read fails). Objects that follow nothing keep the default.
-   */
-  protected async readFollowed(_target: Followed): Promise<void> {}
-
-  /** Applies a record the reconciler listed, as a read (inside the lane). Default: nothing. */
-  protected async applyListed(_listed: ListedRecord): Promise<void> {}
 
   /** The reconciler hands a listed record that shows something new (`reconciler/`). */
   async admitListed(listed: ListedRecord): Promise<void> {
     if (!this.hasSchema) return;
-    await this.lane.run(() => this.applyListed(listed));
-    await this.armAlarm();
+    await this.lane.run(() => this.#object.applyListed(listed));
+    await this.arm();
   }
 
   /** The reconciler found this followed object in no open list: one `GET`, as the alarm does. */
@@ -154,11 +179,11 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
     await readOne({
       sql: this.ctx.storage.sql,
       target,
-      watched: this.watched(),
+      watched: this.#object.watched(),
       log: this.logger(),
-      read: (t) => this.lane.run(() => this.readFollowed(t)),
+      read: (t) => this.lane.run(() => this.#object.readFollowed(t)),
     });
-    await this.armAlarm();
+    await this.arm();
   }
 
   /**
@@ -166,9 +191,9 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    * brings every followed read to `WATCHED_READ_MS` at the latest; who watches re-arms.
    *
    * @example
-   * readonly events = new EventStream<DepositSnapshot>(this.log, this.streamHost);
+   * readonly events = new EventStream<DepositSnapshot>(this.host.log, this.host.streamHost);
    */
-  protected readonly streamHost: EventStreamHost;
+  readonly streamHost: EventStreamHost;
 
   /** What the apply sequence needs of this object: storage, its outbox and the one alarm. */
   readonly #applyHost: ApplyHost;
@@ -178,10 +203,10 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    * enqueue, append → publish → arm); answers the appended event, or null.
    *
    * @example
-   * await this.applyChange({ stale: false, record: () => admitRead(…), write: () => notes,
+   * await this.host.applyChange({ stale: false, record: () => admitRead(…), write: () => notes,
    *   append: () => appendSnapshot(this.log, type, message, render) }, (e) => this.#publish(e));
    */
-  protected applyChange<E>(change: Change<E>, publish: (event: E) => void): Promise<E | null> {
+  applyChange<C>(change: Change<C>, publish: (event: C) => void): Promise<C | null> {
     return applySequence(this.#applyHost, change, publish);
   }
 
@@ -189,7 +214,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    * Makes the alarm fire now, unless it already will sooner. Await it after the transaction
    * that enqueued the notifications committed, so the caller answers only once it is set.
    */
-  protected scheduleAlarm(): Promise<void> {
+  scheduleAlarm(): Promise<void> {
     return bringAlarmForward(this.ctx.storage, Date.now());
   }
 
@@ -210,7 +235,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    * forward to the earliest wake any capability reports (never postpones it). Await it after
    * the write that changed a schedule.
    */
-  protected async armAlarm(): Promise<void> {
+  async arm(): Promise<void> {
     if (!this.hasSchema) return;
     await this.#follower
       .register()
@@ -240,7 +265,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
   #alarmTail: Promise<void> = Promise.resolve();
 
   /** Delivers due notifications, reconciles due upstream objects, then re-arms itself. */
-  override alarm(): Promise<void> {
+  alarm(): Promise<void> {
     const run = this.#alarmTail.then(() => this.#runAlarm());
     this.#alarmTail = run.catch(() => {});
     return run;
@@ -261,9 +286,9 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
     await reconcileDue({
       sql,
       now: Date.now(),
-      watched: this.watched(),
+      watched: this.#object.watched(),
       log,
-      read: (target) => this.lane.run(() => this.readFollowed(target)),
+      read: (target) => this.lane.run(() => this.#object.readFollowed(target)),
     });
     // Last: what the outbox and the reads changed reaches the account's index in this run.
     const source = notificationSource(this.#schema.kind.notifier, this.ctx.id.toString());
