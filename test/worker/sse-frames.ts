@@ -56,8 +56,8 @@ export async function hubState(checkoutId: string): Promise<{ size: number; watc
   const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
   return runInDurableObject(stub, (order: OrderObject) => ({
     size: order.events.hub.size,
-    // `watched()` is what the reconciliation schedule reads (protected on the class).
-    watched: (order as unknown as { watched(): boolean }).watched(),
+    // What the reconciliation schedule reads: the object's host (`core/events/object-host.ts`).
+    watched: order.host.watched(),
   }));
 }
 

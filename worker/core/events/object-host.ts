@@ -146,6 +146,11 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
     return this.#env();
   }
 
+  /** True while someone watches the object live: what reconciliation and the Follower read. */
+  watched(): boolean {
+    return this.#object.watched();
+  }
+
   /** True once this object holds a business object. */
   get hasSchema(): boolean {
     return this.#schema.made;
