@@ -189,7 +189,11 @@ describe("reconciler", () => {
       printed.push(String(line));
     });
     const outcome = await runInDurableObject(order, async (instance, state) => {
-      const object = instance as unknown as { env: Env; armAlarm(): Promise<void> };
+      const object = instance as unknown as {
+        env: Env;
+        armAlarm(): Promise<void>;
+        registrationsSettled(): Promise<void>;
+      };
       const real = object.env;
       // A schedule changed since the last registration, and a configuration that fails to parse.
       state.storage.sql.exec(
@@ -198,6 +202,8 @@ describe("reconciler", () => {
       object.env = { ...real, API_KEY: "" };
       try {
         await object.armAlarm();
+        // The registration runs after the alarm is armed (the answer never waits for it).
+        await object.registrationsSettled();
         return "armed";
       } catch (error) {
         return `threw ${String(error)}`;

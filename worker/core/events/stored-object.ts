@@ -53,7 +53,7 @@ import { type ApplyHost, applyChange as applySequence, type Change } from "./app
 import { EventLog } from "./event-log.ts";
 import type { EventStreamHost } from "./event-stream.ts";
 import { Follower } from "./follower.ts";
-import { deliverFeed, nextFeedAt } from "./index-feed.ts";
+import { deliverFeed, feedWakeAt } from "./index-feed.ts";
 import { type NotifierKind, notificationSource } from "./notifier-rpc.ts";
 import { Outbox } from "./outbox-capability.ts";
 import { backfillFeed, OUTBOX_MIGRATIONS } from "./outbox-store.ts";
@@ -303,7 +303,7 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
    */
   readonly #wakes: readonly (() => number | null)[] = [
     () => this.outbox.nextWake(),
-    () => nextFeedAt(this.ctx.storage.sql),
+    () => feedWakeAt(this.ctx.storage.sql),
     () => this.#follower.nextWake(),
   ];
 
@@ -315,20 +315,25 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
 
   /**
    * Brings the alarm forward to the next due outbox retry or reconciliation read (never
-   * postpones it), and registers what changed with the reconciler. Await it after the write
-   * that changed either schedule.
+   * postpones it), and registers what changed with the reconciler in the background (in
+   * order, `follower.ts` `registerSoon`). Await it after the write that changed either schedule.
    */
   protected async armAlarm(): Promise<void> {
     if (!this.#hasSchema) return;
-    await this.#follower
-      .register()
-      .catch((error: unknown) =>
-        this.#warnSafely("reconciler.register_failed", { error: String(error) }),
-      );
+    // Not awaited: the answer does not wait for the reconciler (see `follower.ts`).
+    const registering = this.#follower.registerSoon((error: unknown) =>
+      this.#warnSafely("reconciler.register_failed", { error: String(error) }),
+    );
+    this.ctx.waitUntil(registering);
     const next = this.#nextAlarm();
     if (next === null) return;
     const at = await this.ctx.storage.getAlarm();
     if (at === null || at > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Resolves once every registration with the reconciler asked for so far has ended (tests). */
+  registrationsSettled(): Promise<void> {
+    return this.#follower.settled();
   }
 
   /**
