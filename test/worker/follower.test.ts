@@ -2,7 +2,8 @@
  * The Follower capability (`worker/core/events/follower.ts`) on a real object's SQLite: it
  * registers with the reconciler only what changed since the last registration (and a
  * registration for what is no longer followed), retries a registration that failed, and
- * reports its next wake only when no reconciler reads for the object.
+ * reports its next wake only when no reconciler reads for the object. `registerSoon` never
+ * makes its caller wait for the reconciler, and runs registrations one at a time, in order.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -11,6 +12,22 @@ import { admitRead, forgetFollowed } from "../../worker/core/converge/followed.t
 import { Follower } from "../../worker/core/events/follower.ts";
 import type { Registration } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
+
+/** A reconciler whose registrations wait until the test releases them, one by one. */
+function heldReconciler() {
+  const calls: { rows: string[]; release: () => void; fail: (e: Error) => void }[] = [];
+  return {
+    calls,
+    reconciler: () => ({
+      register: (rows: Registration[]) =>
+        new Promise<void>((release, fail) => {
+          calls.push({ rows: rows.map((r) => `${r.id}:${r.status}`), release, fail });
+        }),
+    }),
+  };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 10));
 
 describe("the Follower capability", () => {
   it("registers what changed only, what ended, retries a failed registration, and wakes only without a reconciler", async () => {
@@ -70,5 +87,50 @@ describe("the Follower capability", () => {
     expect(result.calls).toEqual([["inv_extra:processing"], ["inv_extra:end"]]);
     expect(result.withReconciler).toBeNull();
     expect(typeof result.without).toBe("number");
+  });
+
+  it("registerSoon answers before the reconciler does, runs one registration at a time in the order asked, and reports a failure without marking anything registered", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("follower-soon") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const result = await runInDurableObject(
+      stub,
+      async (_o: unknown, state: DurableObjectState) => {
+        const sql = state.storage.sql;
+        const held = heldReconciler();
+        const follower = new Follower({
+          sql,
+          namespace: "ORDERS",
+          owner: "owner-2",
+          watched: () => false,
+          reconciled: () => true,
+          reconciler: held.reconciler,
+        });
+        const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+        const failures: string[] = [];
+        const failed = (e: unknown) => failures.push((e as Error).message);
+        // The caller goes on at once, although the reconciler has not answered.
+        const first = follower.registerSoon(failed);
+        await tick();
+        const callsWhileHeld = held.calls.length;
+        admitRead(sql, "invoice", "inv_second", { status: "processing", received: "0" }, plan);
+        const second = follower.registerSoon(failed);
+        await tick();
+        // The second waits for the first: one registration at a time.
+        const callsBeforeRelease = held.calls.length;
+        held.calls[0]!.fail(new Error("unreachable"));
+        await first;
+        await tick();
+        // The failed one marked nothing: the next registration sends its row again.
+        const secondRows = held.calls[1]?.rows ?? [];
+        held.calls[1]!.release();
+        await second;
+        return { callsWhileHeld, callsBeforeRelease, failures, secondRows };
+      },
+    );
+    expect(result.callsWhileHeld).toBe(1);
+    expect(result.callsBeforeRelease).toBe(1);
+    expect(result.failures).toEqual(["unreachable"]);
+    expect(result.secondRows).toHaveLength(2);
+    expect(result.secondRows).toContain("inv_second:processing");
   });
 });

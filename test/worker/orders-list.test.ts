@@ -3,9 +3,10 @@
  * listed newest first with a cursor and filters, exported as exact CSV. Bad queries are a 400
  * naming the parameter.
  */
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { FEED_COALESCE_MS, feedOwed } from "../../worker/core/events/index-feed.ts";
 import { ORDER_CSV_COLUMNS, type OrderSummary } from "../../worker/lib/api/merchant-ops.ts";
 import { eventually, seedOrders, summary, testIndex } from "./account-index.ts";
 import {
@@ -31,6 +32,28 @@ async function list(query: string): Promise<Page> {
 const prefix = () => uniqueSub("L").replace(/[^A-Za-z0-9]/g, "");
 
 describe("GET /v1/orders", () => {
+  it("an open and a lock within a second reach the index in one run of the order's own alarm, about a second after the open (FEED_COALESCE_MS), never before the open answers", async () => {
+    const sub = uniqueSub("lsc");
+    const before = Date.now();
+    const { body } = await openCheckout({ sub, amount: "30.00" });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const alarmAt = await runInDurableObject(stub, (_o, state) => state.storage.getAlarm());
+    expect(alarmAt).not.toBeNull();
+    expect(alarmAt! - before).toBeGreaterThanOrEqual(FEED_COALESCE_MS);
+    expect(alarmAt! - Date.now()).toBeLessThanOrEqual(FEED_COALESCE_MS);
+    await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+    // The lock's summary joins the same delivery: the alarm was not brought forward.
+    expect(await runInDurableObject(stub, (_o, state) => state.storage.getAlarm())).toBe(alarmAt);
+    // Not forced: the runtime runs the alarm on its own.
+    const listed = await eventually(async () => {
+      const [row] = (await list(`invoicePrefix=${sub}`)).data;
+      return row?.cryptoCurrencyCode === "USDT_TRC20" ? row : null;
+    });
+    expect(listed.invoiceNumber).toBe(sub);
+    const owed = await runInDurableObject(stub, (_o, state) => feedOwed(state.storage.sql));
+    expect(owed).toBe(0);
+  });
+
   it("lists a paid order, from its own outbox, equal to its ledger", async () => {
     const sub = uniqueSub("lst");
     const { body } = await openCheckout({ sub, amount: "30.00" });

@@ -189,7 +189,10 @@ describe("reconciler", () => {
       printed.push(String(line));
     });
     const outcome = await runInDurableObject(order, async (instance, state) => {
-      const object = instance as unknown as { env: Env; host: { arm(): Promise<void> } };
+      const object = instance as unknown as {
+        env: Env;
+        host: { arm(): Promise<void>; registrationsSettled(): Promise<void> };
+      };
       const real = object.env;
       // A schedule changed since the last registration, and a configuration that fails to parse.
       state.storage.sql.exec(
@@ -199,6 +202,8 @@ describe("reconciler", () => {
       try {
         // The object's one arm() is its host's (`core/events/object-host.ts`).
         await object.host.arm();
+        // The registration runs after the alarm is armed (the answer never waits for it).
+        await object.host.registrationsSettled();
         return "armed";
       } catch (error) {
         return `threw ${String(error)}`;

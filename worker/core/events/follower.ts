@@ -10,6 +10,11 @@
  * - with a reconciler, every change to a followed object's schedule, facts or watched state is
  *   registered with it (only what changed since the last registration, and those no longer
  *   followed); a failed registration marks nothing registered, so the next one retries it;
+ * - registrations run one at a time, in the order they were asked for (`registerSoon` chains
+ *   them): an older schedule never reaches the reconciler after a newer one. The object's
+ *   answers do not wait for them (a shopper's create does not wait for the reconciler's own
+ *   write): the call leaves with the object's next output, so the reconciler still hears of
+ *   an object before anyone hears of its answer;
  * - with a reconciler the object never wakes for reads (the reconciler reads in batches and
  *   calls back); without one, it wakes at the earliest due read.
  */
@@ -44,6 +49,8 @@ export class Follower {
   readonly #host: FollowerHost;
   /** What was last registered with the reconciler, per followed object (`kind|id`). */
   readonly #registered = new Map<string, string>();
+  /** The last registration asked for (`registerSoon`): the next one starts after it. */
+  #tail: Promise<void> = Promise.resolve();
 
   constructor(host: FollowerHost) {
     this.#host = host;
@@ -52,6 +59,25 @@ export class Follower {
   /** When the object must wake for a read: never with a reconciler, else the earliest due. */
   nextWake(): number | null {
     return this.#host.reconciled() ? null : nextFollowedRead(this.#host.sql);
+  }
+
+  /**
+   * Registers (`register`) after every registration asked for before, without the caller
+   * waiting for it; a failure goes to `failed` (nothing is then marked registered: the next
+   * registration retries it). Answers when this one has ended, failed or not.
+   *
+   * @example
+   * ctx.waitUntil(follower.registerSoon((error) => log.warn("reconciler.register_failed", …)));
+   */
+  registerSoon(failed: (error: unknown) => void): Promise<void> {
+    const run = this.#tail.then(() => this.register()).catch(failed);
+    this.#tail = run;
+    return run;
+  }
+
+  /** Resolves once every registration asked for so far has ended (tests, the simulation). */
+  settled(): Promise<void> {
+    return this.#tail;
   }
 
   /**

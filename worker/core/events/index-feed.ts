@@ -10,7 +10,9 @@
  *   when the body changes, so the index can refuse a stale row (it keeps the highest version);
  * - rows are never deleted (a deleted row would restart its version at 1 and be refused);
  * - a row is owed while `sent_version < version`; delivery retries with backoff (capped at
- *   5 min) and never gives up, so the index converges after any fault.
+ *   5 min) and never gives up, so the index converges after any fault;
+ * - the object's alarm wakes for the feed `FEED_COALESCE_MS` after a row is due (`feedWakeAt`),
+ *   so the bookkeeping of several changes travels together, after the answers that made them.
  */
 
 /** DDL of the feed table (idempotent; part of every object's shared tables). */
@@ -124,6 +126,28 @@ export async function deliverFeed(
     }
     if (due.length < FEED_BATCH) return;
   }
+}
+
+/**
+ * How long after its earliest owed row is due an object's alarm wakes for the feed. The changes
+ * of a checkout's first moments (its open, the widget's stream, the currency lock) then reach
+ * the index in one delivery and one alarm run instead of one each, and that run does not compete
+ * with the answer of the change that wrote the row (the shopper's create). An alarm that runs
+ * sooner for another reason (a notification, a read) delivers every due row anyway; the index
+ * still learns each change within about a second.
+ */
+export const FEED_COALESCE_MS = 1_000;
+
+/**
+ * When the object's alarm should wake for the feed: `FEED_COALESCE_MS` after its earliest owed
+ * row is due; null when none is owed.
+ *
+ * @example
+ * const wake = feedWakeAt(sql); // nextFeedAt(sql) + 1 000, or null
+ */
+export function feedWakeAt(sql: SqlStorage): number | null {
+  const due = nextFeedAt(sql);
+  return due === null ? null : due + FEED_COALESCE_MS;
 }
 
 /** When the next owed row is due, or null when none is owed. */

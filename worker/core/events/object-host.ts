@@ -40,7 +40,7 @@ import { type ApplyHost, applyChange as applySequence, type Change } from "./app
 import { EventLog } from "./event-log.ts";
 import type { EventStreamHost } from "./event-stream.ts";
 import { Follower } from "./follower.ts";
-import { deliverFeed, nextFeedAt } from "./index-feed.ts";
+import { deliverFeed, feedWakeAt } from "./index-feed.ts";
 import { Lane } from "./lane-capability.ts";
 import { notificationSource } from "./notifier-rpc.ts";
 import { type ObjectSchema, StoredSchema } from "./object-schema.ts";
@@ -120,7 +120,7 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
       reconciled: () => Boolean(this.env.RECONCILERS),
       reconciler: () => reconcilerStub(this.env, accountKey(this.config())),
     });
-    const indexFeed: Wakes = { nextWake: () => nextFeedAt(sql) };
+    const indexFeed: Wakes = { nextWake: () => feedWakeAt(sql) };
     this.#wakes = [this.outbox, indexFeed, this.#follower, this.lane];
     this.#applyHost = {
       storage: ctx.storage,
@@ -236,18 +236,23 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
   }
 
   /**
-   * The one `arm()`: registers what changed with the reconciler, then brings the alarm
-   * forward to the earliest wake any capability reports (never postpones it). Await it after
-   * the write that changed a schedule.
+   * The one `arm()`: registers what changed with the reconciler in the background (in order,
+   * `follower.ts` `registerSoon`: the answer that caused it does not wait for the reconciler),
+   * then brings the alarm forward to the earliest wake any capability reports (never
+   * postpones it). Await it after the write that changed a schedule.
    */
   async arm(): Promise<void> {
     if (!this.hasSchema) return;
-    await this.#follower
-      .register()
-      .catch((error: unknown) =>
-        this.#warnSafely("reconciler.register_failed", { error: String(error) }),
-      );
+    const registering = this.#follower.registerSoon((error: unknown) =>
+      this.#warnSafely("reconciler.register_failed", { error: String(error) }),
+    );
+    this.ctx.waitUntil(registering);
     await bringAlarmForward(this.ctx.storage, earliestWake(this.#wakes));
+  }
+
+  /** Resolves once every registration with the reconciler asked for so far has ended (tests). */
+  registrationsSettled(): Promise<void> {
+    return this.#follower.settled();
   }
 
   /**
