@@ -14,7 +14,8 @@
  *   made by `ensureSchema()` in the call that creates the business object, and on later
  *   constructions only if the marker table exists (re-running the idempotent DDL then also adds
  *   tables of newer versions, and the numbered migrations not yet applied bring older tables
- *   to the newest shape), always under `blockConcurrencyWhile`;
+ *   to the newest shape; a start that finds this DDL recorded and every migration applied runs
+ *   none of it: `ensureTables`), always under `blockConcurrencyWhile`;
  * - one alarm per object, owned here and by no part: each part reports when it next needs to
  *   wake (the outbox's next retry, the index feed's next report, the Follower's next read,
  *   none with a reconciler binding), and `armAlarm` takes the earliest, never later than any;
@@ -48,7 +49,7 @@ import { WATCHED_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import { accountStub, reconcilerStub } from "../objects/stubs.ts";
 import type { FollowerNamespace, FollowerRpc, ListedRecord } from "../reconciler/reconciler-rpc.ts";
-import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migrations.ts";
+import { ensureTables, MIGRATIONS_SCHEMA, type MigrationTrack } from "../storage/migrations.ts";
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
 import type { EventStreamHost } from "./event-stream.ts";
@@ -119,12 +120,14 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
 
   /**
    * Creates the tables (idempotent, the newest shape) and runs the numbered migrations this
-   * object has not applied yet (`core/storage/migrations.ts`): the shared tracks, then its own.
+   * object has not applied yet (`core/storage/migrations.ts`): the shared tracks, then its own;
+   * nothing when the object recorded this DDL and every track current (`ensureTables`).
    */
   protected ensureSchema(): void {
-    const sql = this.ctx.storage.sql;
-    sql.exec(this.#schema.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA);
-    migrate(sql, [...SHARED_MIGRATIONS, ...(this.#schema.migrations ?? [])]);
+    ensureTables(this.ctx.storage.sql, this.#schema.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA, [
+      ...SHARED_MIGRATIONS,
+      ...(this.#schema.migrations ?? []),
+    ]);
     this.#hasSchema = true;
   }
 
