@@ -393,9 +393,12 @@ try {
       rounds: env("BENCH_LOAD_ROUNDS", 10),
     }).catch((error: Error) => row("load", `failed: ${error.message.split("\n")[0]}`));
     row("load: setup opens retried after a 503", String(setupRetries));
-    await floorWatchers({ port: floor.port, count: env("BENCH_LOAD_CHECKOUTS", 1000), run }).catch(
-      (error: Error) => row("floor watchers", `failed: ${error.message.split("\n")[0]}`),
-    );
+    await floorWatchers({
+      port: floor.port,
+      count: env("BENCH_LOAD_CHECKOUTS", 1000),
+      run,
+      rounds: env("BENCH_LOAD_ROUNDS", 10),
+    }).catch((error: Error) => row("floor watchers", `failed: ${error.message.split("\n")[0]}`));
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);

@@ -5,7 +5,8 @@
  * cheapest thing that does what a watched checkout does. Measured as the checkout is: workerd
  * RSS with the streams open minus before them (`floor_rss_mb_per_1000_watchers`), and with the
  * objects' own cost counted too, from before the first object was made
- * (`floor_rss_mb_per_1000_watched_objects`).
+ * (`floor_rss_mb_per_1000_watched_objects`); then the load stage's connect + disconnect rounds
+ * (`floor_rss_growth_mb_over_rounds`).
  *
  * Bounded: `count` objects and streams, every wait has a deadline, loopback only.
  */
@@ -37,7 +38,13 @@ export async function floorRuntimeUrl(port: number): Promise<string> {
  * @example
  * await floorWatchers({ port: floor.port, count: 1000, run: "x1" });
  */
-export async function floorWatchers(o: { port: number; count: number; run: string }) {
+export async function floorWatchers(o: {
+  port: number;
+  count: number;
+  run: string;
+  /** Connect + disconnect rounds of the same watchers afterwards, as the load stage does. */
+  rounds: number;
+}) {
   const direct = await floorRuntimeUrl(o.port);
   const names = Array.from({ length: o.count }, (_, i) => `watched-${o.run}-${i}`);
   const empty = workerdRssMb(o.port);
@@ -68,4 +75,21 @@ export async function floorWatchers(o: { port: number; count: number; run: strin
   );
   keep("floor_rss_mb_per_1000_watchers", per(open - before));
   keep("floor_rss_mb_per_1000_watched_objects", per(open - empty));
+  const after: number[] = [];
+  for (let r = 0; r < o.rounds; r++) {
+    const w = await openWatchers(
+      names.map((name) => `${direct}/sse/${name}`),
+      20_000,
+    );
+    await w.close();
+    await sleep(1000);
+    after.push(workerdRssMb(o.port));
+  }
+  if (after.length) {
+    row(
+      `floor: workerd RSS after each of ${o.rounds} connect + disconnect rounds (MB)`,
+      after.map((m) => m.toFixed(0)).join(" "),
+    );
+    keep("floor_rss_growth_mb_over_rounds", after.at(-1)! - after[0]!);
+  }
 }
