@@ -31,6 +31,16 @@ export async function floorRuntimeUrl(port: number): Promise<string> {
   return direct;
 }
 
+/** Calls `call` for each name, 8 at a time, reading each answer to its end. */
+async function pool(names: readonly string[], call: (name: string) => Promise<Response>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < names.length) await (await call(names[next++]!)).arrayBuffer();
+    }),
+  );
+}
+
 /**
  * Makes `count` floor objects (one row each), then holds one stream on each; prints the rows
  * and keeps the floor's figures.
@@ -48,16 +58,7 @@ export async function floorWatchers(o: {
   const direct = await floorRuntimeUrl(o.port);
   const names = Array.from({ length: o.count }, (_, i) => `watched-${o.run}-${i}`);
   const empty = workerdRssMb(o.port);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: 8 }, async () => {
-      while (next < names.length) {
-        const name = names[next++]!;
-        const res = await fetch(`${direct}/write/${name}`, { method: "POST" });
-        await res.arrayBuffer();
-      }
-    }),
-  );
+  await pool(names, (name) => fetch(`${direct}/write/${name}`, { method: "POST" }));
   await sleep(1000);
   const before = workerdRssMb(o.port);
   const watchers = await openWatchers(names.map((name) => `${direct}/sse/${name}`));
@@ -82,6 +83,15 @@ export async function floorWatchers(o: {
       20_000,
     );
     await w.close();
+    // The floor's streams have no heartbeat, and a local workerd learns that a connection
+    // closed only when it writes to it: a frame to every stream (twice, as the connect-and-abort
+    // rounds do) ends the closed ones, as our heartbeat and probe do.
+    for (let pass = 0; pass < 2; pass++) {
+      await sleep(500);
+      await pool(names, (name) =>
+        fetch(`${direct}/fanout/${name}?status=probe`, { method: "POST" }),
+      );
+    }
     await sleep(1000);
     after.push(workerdRssMb(o.port));
   }
