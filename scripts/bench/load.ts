@@ -200,17 +200,21 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
   keep("workerd_rss_mb_per_1000_watched_checkouts", perWatchedCheckout);
 
   const after: number[] = [];
+  const heaps: string[] = [];
   for (let r = 0; r < o.rounds; r++) {
     const w = await openWatchers(urls, 20_000);
     await w.close();
     await sleep(1000);
     after.push(workerdRssMb(o.workerPort));
+    heaps.push((await workerHeapMb(o.workerPort))?.toFixed(0) ?? "—");
   }
   row(
     `workerd RSS after each of ${o.rounds} connect + disconnect rounds (MB)`,
     after.map((m) => m.toFixed(0)).join(" "),
     "target: no growth",
   );
+  // A JS leak grows the heap with the rounds; memory the runtime keeps outside it does not.
+  row("  the isolate's JS heap after each round (MB)", heaps.join(" "));
   keep(
     "workerd_rss_growth_mb_over_rounds",
     (after.at(-1) ?? Number.NaN) - (after[0] ?? Number.NaN),
