@@ -15,7 +15,8 @@
  *    after connecting and a later one, beside one frame fanned out to 1,000 floor streams;
  * 5. realistic load: 1,000 checkouts with one watcher each, 100 webhooks/s for 30 s, after a
  *    pass at 30/s (where this machine's knee is); workerd memory per 1,000 watchers and over 10
- *    connect + disconnect rounds;
+ *    connect + disconnect rounds; beside it the floor: as many floor objects, each with one row
+ *    and one SSE stream (`bench/floor-watchers.ts`);
  * 6. widget first paint in Chromium (4× CPU, slow 4G);
  * 7. the order list: a page of 50 out of 100,000 orders seeded into the account index
  *    (`bench/index/`, its own `wrangler dev`), p50 and p99.
@@ -50,6 +51,7 @@ import { mintCheckoutToken } from "../packages/server/src/index.ts";
 import { abortRounds } from "./bench/abort-rounds.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
+import { floorWatchers } from "./bench/floor-watchers.ts";
 import { realisticLoad } from "./bench/load.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
@@ -391,6 +393,12 @@ try {
       rounds: env("BENCH_LOAD_ROUNDS", 10),
     }).catch((error: Error) => row("load", `failed: ${error.message.split("\n")[0]}`));
     row("load: setup opens retried after a 503", String(setupRetries));
+    await floorWatchers({
+      port: floor.port,
+      count: env("BENCH_LOAD_CHECKOUTS", 1000),
+      run,
+      rounds: env("BENCH_LOAD_ROUNDS", 10),
+    }).catch((error: Error) => row("floor watchers", `failed: ${error.message.split("\n")[0]}`));
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);

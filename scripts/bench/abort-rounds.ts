@@ -14,6 +14,7 @@
  * at most `width` connections in flight, every stream aborted within `timeoutMs`.
  */
 
+import { floorRuntimeUrl } from "./floor-watchers.ts";
 import { workerHeapMb } from "./heap.ts";
 import { keep, row, sleep } from "./report.ts";
 import { rssMb, workerdPids, wranglerPid } from "./rss.ts";
@@ -159,11 +160,7 @@ export async function abortRounds(o: AbortRoundsOptions): Promise<void> {
     // each name after a round (twice: a local workerd learns a closed connection only when it
     // writes to it) ends the dead ones, as our probe does.
     const floor = o.floor;
-    const floorDirect = await runtimeUrl(floor.port, async (url) => {
-      const res = await fetch(`${url}/json`, { signal: AbortSignal.timeout(2_000) });
-      return res.ok && "data" in ((await res.json()) as object);
-    });
-    if (floorDirect.endsWith(`:${floor.port}`)) throw new Error("the floor's runtime not found");
+    const floorDirect = await floorRuntimeUrl(floor.port);
     const names = Array.from({ length: o.checkouts }, (_, i) => `abort-${i}`);
     const fanout = async () => {
       for (const name of names)

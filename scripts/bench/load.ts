@@ -12,8 +12,9 @@
  * only.
  */
 import { cpuMs } from "./cpu.ts";
+import { workerHeapMb } from "./heap.ts";
 import { keep, ms, pct, row, sleep, sorted } from "./report.ts";
-import { workerdRssMb } from "./rss.ts";
+import { rssMb, workerdRssMb } from "./rss.ts";
 import { runtimePids, runtimeUrl } from "./runtime.ts";
 import { openWatchers, type Watchers } from "./watchers.ts";
 
@@ -77,17 +78,36 @@ async function setWebhookUrl(sandboxUrl: string, url: string, all: boolean): Pro
 
 async function measure(o: LoadOptions, direct: string): Promise<void> {
   const checkouts: { id: string; orderId: string }[] = [];
+  const rssEmpty = workerdRssMb(o.workerPort);
   const t0 = performance.now();
   await pool(o.count, 8, async (i) => {
     checkouts[i] = await o.open(i, direct);
   });
   row(`load: ${o.count} checkouts opened and locked`, ms(performance.now() - t0));
+  // Every checkout's object resident before "before": workerd evicts an object 10 s after its
+  // last request, and a watcher loads it again, so without this pass the figure also counted
+  // the loading of the checkouts opened first and rose with how long the opening took (328,
+  // 370, 411 MB per 1,000 after openings of 22, 37, 35 s). The objects' own cost is
+  // `workerd_rss_mb_per_1000_watched_checkouts`.
+  await pool(o.count, 16, async (i) => {
+    const res = await fetch(`${direct}/v1/checkouts/${checkouts[i]!.id}`);
+    await res.arrayBuffer();
+  });
   await sleep(1000);
+  const runtimeProcs = runtimePids(o.workerPort);
   const rssBefore = workerdRssMb(o.workerPort);
+  const runtimeBefore = rssMb(runtimeProcs);
+  const heapBefore = await workerHeapMb(o.workerPort);
   const urls = checkouts.map((c) => `${direct}/v1/checkouts/${c.id}/events`);
   const watchers = await openWatchers(urls);
   await sleep(2000);
   const rssOpen = workerdRssMb(o.workerPort);
+  const runtimeOpen = rssMb(runtimeProcs);
+  const heapOpen = await workerHeapMb(o.workerPort);
+  row(
+    "load: runtime RSS / JS heap, before watchers → with them (MB)",
+    `${runtimeBefore.toFixed(0)} → ${runtimeOpen.toFixed(0)} / ${heapBefore?.toFixed(1)} → ${heapOpen?.toFixed(1)}`,
+  );
   row("load: watchers connected (one per checkout)", `${watchers.opened} / ${o.count}`);
   // The runtime's CPU with every watcher open and no webhooks: reconciliation reads (one per
   // watched checkout every 10 s at most) and heartbeats. A pass's cost per webhook is its CPU
@@ -170,19 +190,31 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
     `${rssBefore.toFixed(0)} / ${rssOpen.toFixed(0)} / ${perThousand.toFixed(1)} MB`,
   );
   keep("workerd_rss_mb_per_1000_watchers", perThousand);
+  // With the objects' own cost, from before the first checkout: beside the floor's
+  // `floor_rss_mb_per_1000_watched_objects` (a checkout's object is resident while watched).
+  const perWatchedCheckout = ((rssOpen - rssEmpty) * 1000) / Math.max(1, watchers.opened);
+  row(
+    "workerd RSS: before the checkouts / per 1,000 watched checkouts (objects + streams)",
+    `${rssEmpty.toFixed(0)} / ${perWatchedCheckout.toFixed(1)} MB`,
+  );
+  keep("workerd_rss_mb_per_1000_watched_checkouts", perWatchedCheckout);
 
   const after: number[] = [];
+  const heaps: string[] = [];
   for (let r = 0; r < o.rounds; r++) {
     const w = await openWatchers(urls, 20_000);
     await w.close();
     await sleep(1000);
     after.push(workerdRssMb(o.workerPort));
+    heaps.push((await workerHeapMb(o.workerPort))?.toFixed(0) ?? "—");
   }
   row(
     `workerd RSS after each of ${o.rounds} connect + disconnect rounds (MB)`,
     after.map((m) => m.toFixed(0)).join(" "),
     "target: no growth",
   );
+  // A JS leak grows the heap with the rounds; memory the runtime keeps outside it does not.
+  row("  the isolate's JS heap after each round (MB)", heaps.join(" "));
   keep(
     "workerd_rss_growth_mb_over_rounds",
     (after.at(-1) ?? Number.NaN) - (after[0] ?? Number.NaN),

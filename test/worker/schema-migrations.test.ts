@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import {
   appliedVersions,
+  ddlFingerprint,
   type MigrationTrack,
   migrate,
 } from "../../worker/core/storage/migrations.ts";
@@ -108,5 +109,67 @@ describe("migrate", () => {
     expect(result.version).toBe(3);
     expect(result.refused).toBe("migrations of gap: step 2 is numbered 3");
     expect(result.gap).toBeNull();
+  });
+});
+
+/** SQL texts every object in this isolate runs while `fn` runs (exec wrapped on its prototype). */
+async function statementsDuring(fn: () => Promise<void>): Promise<string[]> {
+  const probe = env.ORDERS.get(env.ORDERS.idFromName(uniqueSub("exec-probe")));
+  const proto = await runInDurableObject(
+    probe,
+    (_o: unknown, state: DurableObjectState) =>
+      Object.getPrototypeOf(state.storage.sql) as { exec: (...args: unknown[]) => unknown },
+  );
+  const exec = proto.exec;
+  const seen: string[] = [];
+  proto.exec = function (this: unknown, query: unknown, ...args: unknown[]) {
+    seen.push(String(query));
+    return exec.call(this, query, ...args);
+  };
+  try {
+    await fn();
+  } finally {
+    proto.exec = exec;
+  }
+  return seen;
+}
+
+describe("a later start of an object (ensureTables)", () => {
+  it("runs no DDL when the object recorded this DDL and every migration", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("ddl-current") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    await evictDurableObject(stub);
+    const seen = await statementsDuring(async () => {
+      await runInDurableObject(stub, () => undefined);
+    });
+    // The start did read its schema record (it was constructed), and made nothing.
+    expect(seen).toContain("SELECT track, version FROM schema_migrations");
+    expect(seen.filter((q) => /CREATE TABLE/i.test(q))).toEqual([]);
+  });
+
+  it("runs the DDL again when the recorded DDL differs: a table it lacks is made", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("ddl-changed") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      const sql = state.storage.sql;
+      // As if made by a deployment whose DDL had no `refund_hold` table.
+      sql.exec("DROP TABLE refund_hold");
+      sql.exec("UPDATE schema_migrations SET version = 1 WHERE track = 'ddl'");
+    });
+    await evictDurableObject(stub);
+    const tables = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => ({
+      hold: state.storage.sql
+        .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'refund_hold'")
+        .toArray().length,
+      versions: Object.fromEntries(appliedVersions(state.storage.sql)),
+    }));
+    expect(tables.hold).toBe(1);
+    expect(tables.versions).toEqual({ outbox: 2, followed: 1, refunds: 1 });
+  });
+
+  it("the fingerprint tells DDLs apart and is stable", () => {
+    expect(ddlFingerprint("CREATE TABLE a (x)")).toBe(ddlFingerprint("CREATE TABLE a (x)"));
+    expect(ddlFingerprint("CREATE TABLE a (x)")).not.toBe(ddlFingerprint("CREATE TABLE a (y)"));
+    expect(ddlFingerprint("")).toBe(0x811c9dc5);
   });
 });

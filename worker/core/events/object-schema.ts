@@ -10,11 +10,13 @@
  *   marker table exists (`stored()`);
  * - `ensure()` is idempotent: the DDL makes the newest shape and the numbered migrations not
  *   yet applied bring older tables to it (`core/storage/migrations.ts`): the shared tracks
- *   first, then the object's own.
+ *   first, then the object's own; a start that finds this DDL recorded and every migration
+ *   applied runs none of it (`ensureTables`: workerd keeps every statement an object ran
+ *   prepared for its lifetime, so a skipped DDL is memory saved per loaded object).
  */
 import { FOLLOWED_MIGRATIONS, FOLLOWED_SCHEMA } from "../converge/followed.ts";
 import type { FollowerNamespace } from "../reconciler/reconciler-rpc.ts";
-import { MIGRATIONS_SCHEMA, type MigrationTrack, migrate } from "../storage/migrations.ts";
+import { ensureTables, MIGRATIONS_SCHEMA, type MigrationTrack } from "../storage/migrations.ts";
 import type { NotifierKind } from "./notifier-rpc.ts";
 import { OUTBOX_MIGRATIONS } from "./outbox-store.ts";
 
@@ -68,10 +70,15 @@ export class StoredSchema {
     return n > 0;
   }
 
-  /** Creates the tables (the newest shape) and runs the migrations not applied yet. */
+  /**
+   * Creates the tables (the newest shape) and runs the migrations not applied yet; nothing
+   * when the object recorded this DDL and every track is current.
+   */
   ensure(): void {
-    this.#sql.exec(this.kind.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA);
-    migrate(this.#sql, [...SHARED_MIGRATIONS, ...(this.kind.migrations ?? [])]);
+    ensureTables(this.#sql, this.kind.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA, [
+      ...SHARED_MIGRATIONS,
+      ...(this.kind.migrations ?? []),
+    ]);
     this.#made = true;
   }
 }

@@ -13,7 +13,12 @@
  *   earlier shape of its tables: the first steps of each track are therefore idempotent
  *   (`addColumn` checks the column first). The DDL always makes the newest shape, so on a
  *   new object those steps find nothing to do and only their number is recorded;
- * - a step that throws throws out of `migrate` with nothing after it applied or recorded.
+ * - a step that throws throws out of `migrate` with nothing after it applied or recorded;
+ * - `ensureTables` runs the DDL only when the object recorded no DDL, another DDL (by its
+ *   fingerprint, the `ddl` row, which is no track) or a track behind its newest step: a later
+ *   start of a current object prepares no DDL. Why: workerd keeps every statement an object
+ *   ever ran prepared for the object's lifetime (about 2 KB each, measured), and the DDL is
+ *   a dozen statements; objects are loaded again each time a watcher or an alarm wakes them.
  */
 
 /** One numbered step of a track. */
@@ -77,10 +82,74 @@ export function columnAdded(
  * appliedVersions(sql).get("outbox"); // 2
  */
 export function appliedVersions(sql: SqlStorage): Map<string, number> {
+  const versions = recordedRows(sql);
+  versions.delete(DDL_ROW);
+  return versions;
+}
+
+/** Every row of `schema_migrations`, the DDL's fingerprint included. */
+function recordedRows(sql: SqlStorage): Map<string, number> {
   const rows = sql
     .exec<{ track: string; version: number }>("SELECT track, version FROM schema_migrations")
     .toArray();
   return new Map(rows.map((r) => [String(r.track), Number(r.version)]));
+}
+
+/** The `schema_migrations` row that records which DDL made the tables (not a track). */
+const DDL_ROW = "ddl";
+
+/**
+ * A 32-bit FNV-1a fingerprint of `text`: tells one DDL from another (not a security hash).
+ *
+ * @example
+ * ddlFingerprint("CREATE TABLE t (a)"); // a number in 0..2^32-1
+ */
+export function ddlFingerprint(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+/**
+ * Makes the tables (`ddl`, which must include `MIGRATIONS_SCHEMA`) and runs the steps of
+ * `tracks` not applied yet, then records the DDL's fingerprint; runs nothing when this object
+ * already recorded this very DDL and every track at its newest step. Answers whether it ran.
+ * Synchronous: call it inside the write (or `blockConcurrencyWhile`) that needs the tables.
+ *
+ * @example
+ * ensureTables(sql, DDL + MIGRATIONS_SCHEMA, [OUTBOX_MIGRATIONS]); // true on a new object
+ * ensureTables(sql, DDL + MIGRATIONS_SCHEMA, [OUTBOX_MIGRATIONS]); // false: current
+ */
+export function ensureTables(
+  sql: SqlStorage,
+  ddl: string,
+  tracks: readonly MigrationTrack[],
+): boolean {
+  const fingerprint = ddlFingerprint(ddl);
+  const { n } = sql
+    .exec<{ n: number }>(
+      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
+      "schema_migrations",
+    )
+    .one();
+  if (n > 0) {
+    const recorded = recordedRows(sql);
+    const current =
+      recorded.get(DDL_ROW) === fingerprint &&
+      tracks.every(({ track, steps }) => (recorded.get(track) ?? 0) >= steps.length);
+    if (current) return false;
+  }
+  sql.exec(ddl);
+  migrate(sql, tracks);
+  sql.exec(
+    "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
+    DDL_ROW,
+    fingerprint,
+  );
+  return true;
 }
 
 /**
