@@ -223,7 +223,14 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const reads = async () =>
       (await upstreamRequests("/invoice", "GET")).filter((r) => r.query.id === id).length;
     const before = await reads();
-    await fault({ path: "/invoice", method: "GET", mode: "status", status: 500, times: 1 });
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "status",
+      status: 500,
+      times: 1,
+      scope: orderId,
+    });
     const failed = await deliver(prompt);
     expect(failed.status).toBe(503);
     // One short read, no retries: the service retries the delivery instead.
