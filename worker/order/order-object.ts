@@ -383,6 +383,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
         invoice.id,
         invoiceFacts(invoice),
         this.#plan(order, row, invoice.cryptoCurrencyCode),
+        invoice,
       );
     if (read.kind === "stale") {
       return this.#commitRead(recording.type, {
