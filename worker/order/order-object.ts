@@ -129,10 +129,10 @@ export class OrderObject extends StoredObject implements OrderRpc {
    * Writes the order's summary to its index feed (inside the caller's write, so the index
    * learns exactly what committed); unchanged summaries cost no new version.
    */
-  #syncIndex(): void {
-    const order = this.store.order();
+  #syncIndex(read?: OrderRead): void {
+    const order = read?.order ?? this.store.order();
     if (!order) return;
-    const summary = orderSummary(this.store, this.log, order, this.#terms());
+    const summary = orderSummary(this.store, this.log, order, read?.terms ?? this.#terms(), read);
     feedPut(this.store.sql, ORDER_FEED_KEY, "order", JSON.stringify(summary), Date.now());
   }
 
@@ -198,7 +198,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
    */
   #append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
     const appended = this.events.append(type, message, (seq) => this.#snapshotAt(seq, read));
-    this.#syncIndex();
+    this.#syncIndex(read);
     return appended;
   }
 
@@ -325,8 +325,8 @@ export class OrderObject extends StoredObject implements OrderRpc {
    */
   async #catalogueEntry(invoice: Invoice): Promise<CryptoCurrency | null> {
     const code = invoice.cryptoCurrencyCode;
-    const attempt = this.hasSchema ? this.store.attemptByInvoiceId(invoice.id) : null;
-    if (!code || !attempt || attempt.currency?.code === code) return null;
+    const held = this.hasSchema ? this.store.attemptCurrencyCode(invoice.id) : undefined;
+    if (!code || held === undefined || held === code) return null;
     try {
       return (await cryptoCurrencies(this.config())).find((c) => c.code === code) ?? null;
     } catch {
@@ -660,7 +660,7 @@ export class OrderObject extends StoredObject implements OrderRpc {
       return undefined;
     };
     return this.applyWebhook("invoice", delivery, {
-      owns: () => this.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
+      owns: () => this.hasSchema && this.store.hasInvoice(delivery.id),
       admit: apply,
       refetch: async (client) => apply(await client.getInvoice({ id: delivery.id })),
     });

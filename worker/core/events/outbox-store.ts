@@ -127,6 +127,24 @@ export function outboxHas(sql: SqlStorage, type: string): boolean {
   return sql.exec("SELECT 1 FROM outbox WHERE type = ? LIMIT 1", type).toArray().length > 0;
 }
 
+/**
+ * When the first notification of `type` was made (`created_at`), or null when none was
+ * queued: one row, not a read of every row (the order's summary
+ * asks it on every change).
+ *
+ * @example
+ * firstQueuedAt(sql, "order.paid"); // "2026-11-23T19:11:15.123Z"
+ */
+export function firstQueuedAt(sql: SqlStorage, type: string): string | null {
+  const row = sql
+    .exec<Row>(
+      "SELECT created_at FROM outbox WHERE type = ? ORDER BY created_at, rowid LIMIT 1",
+      type,
+    )
+    .toArray()[0];
+  return row ? String(row.created_at) : null;
+}
+
 /** Adds a notification to the outbox, due now; answers its view (pending). */
 export function enqueue(sql: SqlStorage, note: Notification, now: number): NotificationView {
   sql.exec(
