@@ -174,12 +174,14 @@ export class OrderStore {
    */
   attemptCurrencyCode(invoiceId: string): string | null | undefined {
     const row = this.sql
-      .exec<{ code: string | null }>(
-        "SELECT json_extract(currency_json, '$.code') AS code FROM attempts WHERE invoice_id = ?",
+      .exec<{ currency_json: string | null }>(
+        "SELECT currency_json FROM attempts WHERE invoice_id = ?",
         invoiceId,
       )
       .toArray()[0];
-    return row ? (row.code ?? null) : undefined;
+    if (!row) return undefined;
+    const currency = ATTEMPTS.columns.currency.decode(row.currency_json);
+    return currency?.code ?? null;
   }
 
   /** True when an attempt of this order has invoice `invoiceId`. */
