@@ -325,10 +325,11 @@ export abstract class StoredObject<E extends CoreEnv = CoreEnv>
       .catch((error: unknown) =>
         this.#warnSafely("reconciler.register_failed", { error: String(error) }),
       );
-    const next = this.#nextAlarm();
-    if (next === null) return;
     const at = await this.ctx.storage.getAlarm();
-    if (at === null || at > next) await this.ctx.storage.setAlarm(next);
+    // Already due (queued notifications woke it, as after most webhooks): nothing is earlier.
+    if (at !== null && at <= Date.now()) return;
+    const next = this.#nextAlarm();
+    if (next !== null && (at === null || at > next)) await this.ctx.storage.setAlarm(next);
   }
 
   /**
