@@ -28,7 +28,8 @@
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
  * BENCH_LOAD_RATE (30,100: one pass per rate, the highest gives the issue's figures),
- * BENCH_LOAD_SECONDS (30), BENCH_LOAD_ROUNDS (10), BENCH_STATE_DIR (/dev/shm when it exists:
+ * BENCH_LOAD_SECONDS (30), BENCH_LOAD_ROUNDS (10), BENCH_LOAD_SETTLE_MS (15000: rest before the
+ * load's quiet baseline), BENCH_STATE_DIR (/dev/shm when it exists:
  * where wrangler keeps local Durable Object storage),
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
