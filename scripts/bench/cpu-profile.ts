@@ -24,17 +24,22 @@ export interface Profile {
   endTime: number;
 }
 
+/** Self time (ms) per profile node: each sample's time delta, summed on the node it hit. */
+function selfMsById(profile: Profile): Map<number, number> {
+  const self = new Map<number, number>();
+  const deltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, i) => {
+    self.set(id, (self.get(id) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0) / 1000);
+  });
+  return self;
+}
+
 /** Self time (ms) per function (name + location), and the sample total. */
 export function selfTimes(profile: Profile): { rows: [string, number][]; totalMs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const hits = new Map<number, number>();
-  const deltas = profile.timeDeltas ?? [];
-  (profile.samples ?? []).forEach((id, i) => {
-    hits.set(id, (hits.get(id) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0) / 1000);
-  });
   const byName = new Map<string, number>();
   let totalMs = 0;
-  for (const [id, msSpent] of hits) {
+  for (const [id, msSpent] of selfMsById(profile)) {
     const f = byId.get(id)!.callFrame;
     const file = f.url.split("/").slice(-2).join("/");
     const key = `${f.functionName || "(anonymous)"} ${file}:${f.lineNumber + 1}`;
@@ -47,11 +52,7 @@ export function selfTimes(profile: Profile): { rows: [string, number][]; totalMs
 /** Total (inclusive) time per function name, over the whole tree. */
 export function totalTimes(profile: Profile): Map<string, number> {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<number, number>();
-  const deltas = profile.timeDeltas ?? [];
-  (profile.samples ?? []).forEach((id, i) => {
-    self.set(id, (self.get(id) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0) / 1000);
-  });
+  const self = selfMsById(profile);
   const totals = new Map<string, number>();
   const walk = (id: number, onPath: Set<string>): number => {
     const node = byId.get(id)!;
@@ -74,9 +75,8 @@ export function totalTimes(profile: Profile): Map<string, number> {
 /** Self time (ms) per source file (the path from `worker/`, `node_modules/<pkg>` or `node:`). */
 export function selfByFile(profile: Profile): [string, number][] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const deltas = profile.timeDeltas ?? [];
   const files = new Map<string, number>();
-  (profile.samples ?? []).forEach((id, i) => {
+  for (const [id, msSpent] of selfMsById(profile)) {
     const url = byId.get(id)!.callFrame.url;
     const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
     const file = m
@@ -86,7 +86,7 @@ export function selfByFile(profile: Profile): [string, number][] {
         : url.includes("/scripts/") || url.includes("/demo/")
           ? "(harness)"
           : url || `(${byId.get(id)!.callFrame.functionName || "native"})`;
-    files.set(file, (files.get(file) ?? 0) + (deltas[i + 1] ?? deltas[i] ?? 0) / 1000);
-  });
+    files.set(file, (files.get(file) ?? 0) + msSpent);
+  }
   return [...files].sort((a, b) => b[1] - a[1]);
 }
