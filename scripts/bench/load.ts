@@ -18,6 +18,9 @@ import { rssMb, workerdRssMb } from "./rss.ts";
 import { runtimePids, runtimeUrl } from "./runtime.ts";
 import { openWatchers, type Watchers } from "./watchers.ts";
 
+/** How long the open watchers rest before the quiet baseline (`BENCH_LOAD_SETTLE_MS`). */
+const SETTLE_MS = Number(process.env.BENCH_LOAD_SETTLE_MS ?? 15_000);
+
 export interface LoadOptions {
   sandboxUrl: string;
   workerUrl: string;
@@ -108,6 +111,11 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
     "load: runtime RSS / JS heap, before watchers → with them (MB)",
     `${runtimeBefore.toFixed(0)} → ${runtimeOpen.toFixed(0)} / ${heapBefore?.toFixed(1)} → ${heapOpen?.toFixed(1)}`,
   );
+  // The baseline below is the load at rest: the opening's aftermath (first registrations with
+  // the reconciler, its first sweeps every 6 s, the index feed) is over first. Measured from
+  // 3 s after opening, it took that work as baseline (98 ms/s on main vs 11 ms/s once it
+  // stopped handing objects their own records), which skewed the per-webhook figure.
+  await sleep(SETTLE_MS);
   row("load: watchers connected (one per checkout)", `${watchers.opened} / ${o.count}`);
   // The runtime's CPU with every watcher open and no webhooks: reconciliation reads (one per
   // watched checkout every 10 s at most) and heartbeats. A pass's cost per webhook is its CPU

@@ -53,6 +53,23 @@ describe("bringAlarmForward", () => {
     await bringAlarmForward(sooner, null);
     expect(sooner.sets).toEqual([]);
   });
+
+  it("asks the capabilities only when the alarm is not already due", async () => {
+    let asked = 0;
+    const earliest = () => {
+      asked++;
+      return 100;
+    };
+    const due = alarmStorage(900);
+    await bringAlarmForward(due, earliest, 1000);
+    expect([asked, due.sets]).toEqual([0, []]);
+    const future = alarmStorage(5000);
+    await bringAlarmForward(future, earliest, 1000);
+    expect([asked, future.sets]).toEqual([1, [100]]);
+    const none = alarmStorage(null);
+    await bringAlarmForward(none, () => null, 1000);
+    expect(none.sets).toEqual([]);
+  });
 });
 
 describe("Lane", () => {

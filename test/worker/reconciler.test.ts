@@ -12,6 +12,8 @@ import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
+  deliver,
+  deliveriesFor,
   deploymentBudget,
   deploymentReconciler,
   forgetBudget,
@@ -110,6 +112,36 @@ describe("reconciler", () => {
       data: CheckoutSnapshot;
     };
     expect(after.data.seq).toBe(before.data.seq);
+  });
+
+  it("a record a webhook already brought is not handed again by the next sweep: the list page shows what the object has", async () => {
+    const { id, orderId } = await lockedCheckout("32.00", "rec");
+    await reconciler().sweepNow(); // every object settled: only what follows is new
+    await simulate(orderId, "partial", "5");
+    const delivery = (await deliveriesFor(orderId)).at(-1)!;
+    expect((await deliver(delivery)).status).toBe(200);
+    const applied = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(applied.data.attempt.status).toBe("partially_paid");
+    // The page shows the same invoice the webhook carried: nothing to hand (was one hand-over,
+    // and one more apply in the object, per webhook).
+    const report = await reconciler().sweepNow();
+    expect(report.handed).toBe(0);
+    expect(report.unchanged).toBeGreaterThanOrEqual(1);
+    const after = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(after.data.seq).toBe(applied.data.seq);
+    // What the object has not seen still reaches it: the rest paid at the service (the paid
+    // invoice left the open lists: one single read).
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    const next = await reconciler().sweepNow();
+    expect(next.handed + next.singleReads).toBeGreaterThanOrEqual(1);
+    const paid = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
+      data: CheckoutSnapshot;
+    };
+    expect(paid.data.attempt.status).toBe("paid");
   });
 
   it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {

@@ -41,8 +41,8 @@ export async function catalogueEntry(
   invoice: Invoice,
 ): Promise<CryptoCurrency | null> {
   const code = invoice.cryptoCurrencyCode;
-  const attempt = host.hasSchema() ? host.store.attemptByInvoiceId(invoice.id) : null;
-  if (!code || !attempt || attempt.currency?.code === code) return null;
+  const held = host.hasSchema() ? host.store.attemptCurrencyCode(invoice.id) : undefined;
+  if (!code || held === undefined || held === code) return null;
   try {
     return (await cryptoCurrencies(host.config())).find((c) => c.code === code) ?? null;
   } catch {
@@ -108,7 +108,7 @@ export async function applyInvoice(
       Date.now(),
       host.watched(),
     );
-    admitRead(sql, "invoice", invoice.id, invoiceFacts(invoice), plan);
+    admitRead(sql, "invoice", invoice.id, invoiceFacts(invoice), plan, invoice);
   };
   if (read.kind === "stale") {
     return commitRead(host, recording.type, {

@@ -113,20 +113,21 @@ export class OrderJournal {
 
   /**
    * Writes the order's summary to its index feed (inside the caller's write); an unchanged
-   * summary costs no new version.
+   * summary costs no new version. `read`: what the apply already computed (the order, its
+   * terms, attempts, refunds and totals), reused rather than read and computed again.
    */
-  syncIndex(): void {
+  syncIndex(read?: OrderRead): void {
     const { store, log } = this.#host;
-    const order = store.order();
+    const order = read?.order ?? store.order();
     if (!order) return;
-    const summary = orderSummary(store, log, order, this.terms());
+    const summary = orderSummary(store, log, order, read?.terms ?? this.terms(), read);
     feedPut(store.sql, ORDER_FEED_KEY, "order", JSON.stringify(summary), Date.now());
   }
 
   /** Appends an event with its snapshot and the index summary (inside the caller's transaction). */
   append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
     const appended = this.#host.events.append(type, message, (seq) => this.snapshotAt(seq, read));
-    this.syncIndex();
+    this.syncIndex(read);
     return appended;
   }
 

@@ -191,7 +191,7 @@ export class OrderObject extends DurableObject<CoreEnv> implements OrderRpc {
     const hint = delivery.record ? await catalogueEntry(this.#order, delivery.record) : null;
     const apply = webhookApply(this.#order, hint);
     return this.host.lane.webhook("invoice", delivery, {
-      owns: () => this.host.hasSchema && this.store.attemptByInvoiceId(delivery.id) !== null,
+      owns: () => this.host.hasSchema && this.store.hasInvoice(delivery.id),
       admit: apply,
       refetch: async (client) => apply(await client.getInvoice({ id: delivery.id })),
     });

@@ -12,11 +12,11 @@
  */
 
 import type { EventLog } from "../core/events/event-log.ts";
-import { outboxRows } from "../core/events/outbox-store.ts";
+import { firstQueuedAt } from "../core/events/outbox-store.ts";
 import type { OrderSummary } from "../lib/api/merchant-ops.ts";
 import { add } from "../lib/money/decimal.ts";
 import { serviceStatus } from "./ledger-view.ts";
-import { readRefunds } from "./refunds/records.ts";
+import { type RefundRecord, readRefunds } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore, PaymentRow } from "./store.ts";
 
@@ -26,7 +26,18 @@ function codeOf(a: AttemptRow, payments: readonly PaymentRow[]): string | null {
 }
 
 /**
- * The order's summary now.
+ * What the caller already read and computed in the same transaction (an invoice apply): the
+ * attempts and refunds as the change leaves them and the order's totals then, so the summary
+ * does not read and compute them again.
+ */
+export interface SummaryParts {
+  attempts: readonly AttemptRow[];
+  refunds: readonly RefundRecord[];
+  totals: ReturnType<typeof orderTotals>;
+}
+
+/**
+ * The order's summary now (`known`: parts the caller holds, read in the same transaction).
  *
  * @example
  * orderSummary(store, log, order, terms).state; // "paid"
@@ -36,10 +47,11 @@ export function orderSummary(
   log: EventLog,
   order: OrderRow,
   terms: PaymentTerms,
+  known?: SummaryParts,
 ): OrderSummary {
-  const attempts = store.attempts();
+  const attempts = known?.attempts ?? store.attempts();
   const payments = store.payments();
-  const totals = orderTotals(order, attempts, readRefunds(store.sql), terms);
+  const totals = known?.totals ?? orderTotals(order, attempts, readRefunds(store.sql), terms);
   const current = attempts[attempts.length - 1];
   const code =
     [...attempts]
@@ -52,7 +64,6 @@ export function orderSummary(
       : attempts
           .filter((a) => codeOf(a, payments) === code)
           .reduce((sum, a) => add(sum, a.cryptoReceived), "0");
-  const paid = outboxRows(store.sql).find((n) => n.type === "order.paid");
   return {
     invoiceNumber: order.invoiceNumber,
     state: totals.state,
@@ -65,6 +76,6 @@ export function orderSummary(
     attempts: attempts.length,
     createdAt: order.createdAt,
     updatedAt: log.lastAt() ?? order.createdAt,
-    paidAt: paid?.createdAt ?? null,
+    paidAt: firstQueuedAt(store.sql, "order.paid"),
   };
 }

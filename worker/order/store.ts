@@ -167,6 +167,30 @@ export class OrderStore {
     return ATTEMPTS.select(this.sql, "WHERE invoice_id = ?", invoiceId)[0] ?? null;
   }
 
+  /**
+   * The code of the crypto currency an attempt with invoice `invoiceId` holds: null when none
+   * yet, undefined when no attempt has that invoice. One column, not a whole decoded row (the
+   * webhook path asks it before the lane).
+   */
+  attemptCurrencyCode(invoiceId: string): string | null | undefined {
+    const row = this.sql
+      .exec<{ currency_json: string | null }>(
+        "SELECT currency_json FROM attempts WHERE invoice_id = ?",
+        invoiceId,
+      )
+      .toArray()[0];
+    if (!row) return undefined;
+    const currency = ATTEMPTS.columns.currency.decode(row.currency_json);
+    return currency?.code ?? null;
+  }
+
+  /** True when an attempt of this order has invoice `invoiceId`. */
+  hasInvoice(invoiceId: string): boolean {
+    return (
+      this.sql.exec("SELECT 1 FROM attempts WHERE invoice_id = ?", invoiceId).toArray().length > 0
+    );
+  }
+
   /** Inserts or replaces an attempt row (the whole row is always written). */
   saveAttempt(a: AttemptRow): void {
     ATTEMPTS.write(this.sql, "INSERT OR REPLACE", a);

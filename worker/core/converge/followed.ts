@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS upstream_objects (
   keep_until INTEGER,
   failures INTEGER NOT NULL DEFAULT 0,
   acked_at INTEGER,
+  seen TEXT,
   PRIMARY KEY (kind, id)
 );
 CREATE INDEX IF NOT EXISTS upstream_objects_due ON upstream_objects (next_read_at);
@@ -51,6 +52,13 @@ export const FOLLOWED_MIGRATIONS: MigrationTrack = {
   track: "followed",
   steps: [
     columnAdded(1, "upstream_objects", "acked_at", "INTEGER", "the newest acknowledged send time"),
+    columnAdded(
+      2,
+      "upstream_objects",
+      "seen",
+      "TEXT",
+      "the fingerprint of the newest record admitted",
+    ),
   ],
 };
 
@@ -130,12 +138,27 @@ export function recordAcked(sql: SqlStorage, kind: UpstreamKind, id: string, sen
 }
 
 /**
- * Admits one read of an upstream object: drops it when older than the known facts, else
- * stores its facts; either way schedules the next read. Call it synchronously with the write
- * that applies the read, so facts and business rows never disagree.
+ * The fingerprint of an upstream record (a read, a webhook's signed record or a list page's
+ * item, all parsed with the same schemas): its JSON. The reconciler hands a listed record to its
+ * object only when its fingerprint differs from the newest one the object admitted (or the
+ * reconciler handed), so a record the object already has costs no hand-over.
  *
  * @example
- * const { older } = admitRead(sql, "invoice", invoice.id, facts, plan);
+ * recordFingerprint(invoice) === recordFingerprint(listed.record); // the same record
+ */
+export function recordFingerprint(record: unknown): string {
+  return JSON.stringify(record);
+}
+
+/**
+ * Admits one read of an upstream object: drops it when older than the known facts, else
+ * stores its facts and, when given, the record's fingerprint (`seen`: what the object has, so
+ * the reconciler does not hand the same record back); either way schedules the next read. Call
+ * it synchronously with the write that applies the read, so facts and business rows never
+ * disagree.
+ *
+ * @example
+ * const { older } = admitRead(sql, "invoice", invoice.id, facts, plan, invoice);
  * if (older) return; // a lagging read: change nothing
  */
 export function admitRead(
@@ -144,9 +167,14 @@ export function admitRead(
   id: string,
   read: Facts,
   plan: FollowPlan,
+  record?: unknown,
 ): { older: boolean; changed: boolean } {
   const row = sql
-    .exec<Row>("SELECT * FROM upstream_objects WHERE kind = ? AND id = ?", kind, id)
+    .exec<Row>(
+      "SELECT status, received, gap_ms, seen FROM upstream_objects WHERE kind = ? AND id = ?",
+      kind,
+      id,
+    )
     .toArray()[0];
   const known = row ? { status: String(row.status), received: String(row.received) } : null;
   const older = known !== null && isOlder(kind, read, known);
@@ -157,13 +185,17 @@ export function admitRead(
   const next = plan.follow
     ? nextReadAt({ now: plan.now, gap, watched: plan.watched, keepUntil: plan.keepUntil })
     : null;
+  // An older record is not what the object has: the newest admitted one stays `seen`.
+  const previous = row?.seen === null || row?.seen === undefined ? null : String(row.seen);
+  const seen = record === undefined || older ? previous : recordFingerprint(record);
   // An upsert, not a REPLACE: the row's other columns (`acked_at`) are not the read's to reset.
   sql.exec(
     `INSERT INTO upstream_objects (kind, id, status, received, read_at, gap_ms, next_read_at,
-      keep_until, failures) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+      keep_until, failures, seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
      ON CONFLICT (kind, id) DO UPDATE SET status = excluded.status,
       received = excluded.received, read_at = excluded.read_at, gap_ms = excluded.gap_ms,
-      next_read_at = excluded.next_read_at, keep_until = excluded.keep_until, failures = 0`,
+      next_read_at = excluded.next_read_at, keep_until = excluded.keep_until, failures = 0,
+      seen = excluded.seen`,
     kind,
     id,
     facts.status,
@@ -172,6 +204,7 @@ export function admitRead(
     gap,
     next,
     plan.keepUntil,
+    seen,
   );
   return { older, changed: changed && !older };
 }
@@ -308,6 +341,8 @@ export interface FollowedRow {
   gapMs: number;
   nextReadAt: number | null;
   keepUntil: number | null;
+  /** The fingerprint of the newest record the object admitted (`recordFingerprint`), or null. */
+  seen: string | null;
 }
 
 /**
@@ -319,7 +354,7 @@ export interface FollowedRow {
 export function followedRows(sql: SqlStorage): FollowedRow[] {
   return sql
     .exec<Row>(
-      "SELECT kind, id, status, received, gap_ms, next_read_at, keep_until FROM upstream_objects",
+      "SELECT kind, id, status, received, gap_ms, next_read_at, keep_until, seen FROM upstream_objects",
     )
     .toArray()
     .map((r) => ({
@@ -330,5 +365,6 @@ export function followedRows(sql: SqlStorage): FollowedRow[] {
       gapMs: Number(r.gap_ms),
       nextReadAt: r.next_read_at === null ? null : Number(r.next_read_at),
       keepUntil: r.keep_until === null ? null : Number(r.keep_until),
+      seen: r.seen === null || r.seen === undefined ? null : String(r.seen),
     }));
 }

@@ -111,6 +111,7 @@ export class Follower {
         watched,
         status: "",
         received: "0",
+        seen: null,
       });
     }
     if (changed.length === 0) return;

@@ -247,7 +247,7 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
       this.#warnSafely("reconciler.register_failed", { error: String(error) }),
     );
     this.ctx.waitUntil(registering);
-    await bringAlarmForward(this.ctx.storage, earliestWake(this.#wakes));
+    await bringAlarmForward(this.ctx.storage, () => earliestWake(this.#wakes));
   }
 
   /** Resolves once every registration with the reconciler asked for so far has ended (tests). */

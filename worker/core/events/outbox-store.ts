@@ -92,9 +92,16 @@ const SELECT_ROW =
 /** Reports one row's current state to the index feed (same write as the change). */
 function report(sql: SqlStorage, id: string, now: number): NotificationView | null {
   const row = sql.exec<Row>(`${SELECT_ROW} WHERE id = ?`, id).toArray()[0];
-  if (!row) return null;
+  return row ? reportRow(sql, row, now) : null;
+}
+
+/**
+ * Reports a row the caller holds as it now is in the table (every `SELECT_ROW` column, just
+ * written in this transaction), without reading it back.
+ */
+function reportRow(sql: SqlStorage, row: Row, now: number): NotificationView {
   const view = notificationViewOf(row);
-  feedPut(sql, id, "notification", JSON.stringify(view), now);
+  feedPut(sql, String(row.id), "notification", JSON.stringify(view), now);
   return view;
 }
 
@@ -127,19 +134,52 @@ export function outboxHas(sql: SqlStorage, type: string): boolean {
   return sql.exec("SELECT 1 FROM outbox WHERE type = ? LIMIT 1", type).toArray().length > 0;
 }
 
+/**
+ * When the first notification of `type` was made (`created_at`), or null when none was
+ * queued: one row, not a read of every row (the order's summary
+ * asks it on every change).
+ *
+ * @example
+ * firstQueuedAt(sql, "order.paid"); // "2026-11-23T19:11:15.123Z"
+ */
+export function firstQueuedAt(sql: SqlStorage, type: string): string | null {
+  const row = sql
+    .exec<Row>(
+      "SELECT created_at FROM outbox WHERE type = ? ORDER BY created_at, rowid LIMIT 1",
+      type,
+    )
+    .toArray()[0];
+  return row ? String(row.created_at) : null;
+}
+
 /** Adds a notification to the outbox, due now; answers its view (pending). */
 export function enqueue(sql: SqlStorage, note: Notification, now: number): NotificationView {
+  const body = JSON.stringify(note);
   sql.exec(
     "INSERT INTO outbox (id, type, body, next_at, created_at) VALUES (?, ?, ?, ?, ?)",
     note.id,
     note.type,
-    JSON.stringify(note),
+    body,
     now,
     note.createdAt,
   );
-  const view = report(sql, note.id, now);
-  if (!view) throw new Error("outbox row vanished inside its own write");
-  return view;
+  // The row as inserted (the other columns take their defaults), reported without a read back.
+  return reportRow(
+    sql,
+    {
+      id: note.id,
+      type: note.type,
+      body,
+      attempts: 0,
+      next_at: now,
+      delivered_at: null,
+      last_status: null,
+      created_at: note.createdAt,
+      last_attempt_at: null,
+      attempt_limit: MAX_ATTEMPTS,
+    },
+    now,
+  );
 }
 
 /**

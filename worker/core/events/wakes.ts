@@ -29,16 +29,25 @@ export function earliestWake(parts: readonly Wakes[]): number | null {
 }
 
 /**
- * Brings the alarm forward to `at` (null: nothing to do); never postpones it.
+ * Brings the alarm forward to `at` (null: nothing to do); never postpones it. `at` may be a
+ * function: it is asked only when the alarm is not already due (`now` or earlier), since
+ * nothing can be earlier than a due alarm: after most webhooks the queued notification has
+ * already made it due, and the capabilities' wake queries are skipped.
  *
  * @example
- * await bringAlarmForward(ctx.storage, earliestWake(parts));
+ * await bringAlarmForward(ctx.storage, () => earliestWake(parts));
  */
 export async function bringAlarmForward(
   storage: Pick<DurableObjectStorage, "getAlarm" | "setAlarm">,
-  at: number | null,
+  at: number | null | (() => number | null),
+  now: number = Date.now(),
 ): Promise<void> {
   if (at === null) return;
   const set = await storage.getAlarm();
+  if (typeof at === "function") {
+    if (set !== null && set <= now) return;
+    at = at();
+    if (at === null) return;
+  }
   if (set === null || set > at) await storage.setAlarm(at);
 }

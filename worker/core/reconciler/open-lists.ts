@@ -10,6 +10,7 @@
 import type { UpstreamClient } from "../../service/client.ts";
 import type { Page } from "../../service/types.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
+import { recordFingerprint } from "../converge/followed.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { ListedRecord } from "./reconciler-rpc.ts";
 import type { Tracked } from "./tracked.ts";
@@ -59,14 +60,15 @@ export const listedId = (listed: ListedRecord): string => listed.record.id;
 
 /**
  * What to do with a due object's listed record: hand it to its object when it shows something
- * the reconciler has not handed before and is not older than what the object knows; else the
- * read found nothing new.
+ * the object has not seen (neither handed by the reconciler nor admitted by the object itself,
+ * e.g. from a webhook) and is not older than what the object knows; else the read found nothing
+ * new.
  *
  * @example
  * if (offer(row, listed) === "hand") await stub.admitListed(listed);
  */
 export function offer(row: Tracked, listed: ListedRecord): { hand: boolean; fingerprint: string } {
-  const fingerprint = JSON.stringify(listed.record);
+  const fingerprint = recordFingerprint(listed.record);
   const known = { status: row.status, received: row.received };
   const older = isOlder(row.kind, listedFacts(listed), known);
   return { hand: !older && fingerprint !== row.fingerprint, fingerprint };

@@ -59,6 +59,7 @@ import {
   TRACKED_SCHEMA,
   type Tracked,
   trackedCounts,
+  trackedRow,
 } from "./tracked.ts";
 
 /**
@@ -224,8 +225,11 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
   }
 
   /** Hands a listed record to its object when it shows something new; else backs off. */
-  async #offer(row: Tracked, listed: ListedRecord, report: SweepReport): Promise<void> {
+  async #offer(due: Tracked, listed: ListedRecord, report: SweepReport): Promise<void> {
     const sql = this.ctx.storage.sql;
+    // As registered now: the sweep's pages took awaits, and objects registered meanwhile.
+    const row = trackedRow(sql, due.kind, due.id);
+    if (!row) return; // no longer followed: nothing to hand
     const { hand, fingerprint } = offer(row, listed);
     if (!hand) {
       report.unchanged += 1;

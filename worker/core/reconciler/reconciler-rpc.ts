@@ -30,6 +30,11 @@ export interface Registration {
   /** The object's known facts (`core/converge/facts.ts`). */
   status: string;
   received: string;
+  /**
+   * The fingerprint of the newest record the object admitted (`core/converge/followed.ts`
+   * `recordFingerprint`), so that record is not handed back; null or absent when not known.
+   */
+  seen?: string | null;
 }
 
 /** A full record from a list page, by kind. */

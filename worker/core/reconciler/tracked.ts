@@ -61,8 +61,10 @@ const toTracked = (r: Row): Tracked => ({
 
 /**
  * Records what objects registered: a schedule replaces the one kept (the object has just read
- * or changed it), a null `nextReadAt` removes the row. The fingerprint is kept: it is what the
- * reconciler last handed, and the object's facts now include it.
+ * or changed it), a null `nextReadAt` removes the row. The fingerprint becomes the newest record
+ * the object says it admitted (`seen`: a webhook's record, a read), so a list page showing that
+ * same record hands nothing; without one, the fingerprint kept is what the reconciler last
+ * handed, and the object's facts now include it.
  *
  * @example
  * register(sql, [{ kind: "invoice", id, namespace: "ORDERS", owner, nextReadAt, … }]);
@@ -75,11 +77,12 @@ export function register(sql: SqlStorage, rows: readonly Registration[]): void {
     }
     sql.exec(
       `INSERT INTO tracked (kind, id, namespace, owner, next_read_at, gap_ms, keep_until, watched,
-        status, received) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        status, received, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (kind, id) DO UPDATE SET namespace = excluded.namespace,
         owner = excluded.owner, next_read_at = excluded.next_read_at, gap_ms = excluded.gap_ms,
         keep_until = excluded.keep_until, watched = excluded.watched, status = excluded.status,
-        received = excluded.received`,
+        received = excluded.received,
+        fingerprint = COALESCE(excluded.fingerprint, tracked.fingerprint)`,
       r.kind,
       r.id,
       r.namespace,
@@ -90,6 +93,7 @@ export function register(sql: SqlStorage, rows: readonly Registration[]): void {
       r.watched ? 1 : 0,
       r.status,
       r.received,
+      r.seen ?? null,
     );
   }
 }
@@ -109,6 +113,19 @@ export function dueTracked(sql: SqlStorage, until: number, limit: number): Track
     )
     .toArray()
     .map(toTracked);
+}
+
+/**
+ * One tracked object as it is now, or null when it is no longer tracked: a sweep offers each
+ * listed record against this, not against the row it read before its awaits (objects register
+ * meanwhile, e.g. after a webhook brought the very record the page shows).
+ *
+ * @example
+ * const row = trackedRow(sql, "invoice", id);
+ */
+export function trackedRow(sql: SqlStorage, kind: UpstreamKind, id: string): Tracked | null {
+  const r = sql.exec<Row>("SELECT * FROM tracked WHERE kind = ? AND id = ?", kind, id).toArray()[0];
+  return r ? toTracked(r) : null;
 }
 
 /** The earliest due read, or null when nothing is tracked. */
