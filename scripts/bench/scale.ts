@@ -101,21 +101,36 @@ async function watchedPass(o: ScaleOptions): Promise<void> {
 
     const createsFrom = new Date().toISOString();
     const gap = (o.createSeconds * 1000) / o.creates;
-    const answers: Promise<number>[] = [];
+    const answers: Promise<{ status: number; code: string }>[] = [];
     for (let i = 0; i < o.creates; i += 1) {
       answers.push(
         o
           .open(workerUrl, `scale-c-${o.run}-${i}`, 300_000 + i)
           .then(async (r) => {
-            await r.arrayBuffer();
-            return r.status;
+            const body = await r.text();
+            if (r.ok) return { status: r.status, code: "" };
+            const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? "";
+            return { status: r.status, code };
           })
-          .catch(() => 0),
+          .catch((e: Error) => ({ status: 0, code: e.message })),
       );
       await sleep(gap);
     }
-    const statuses = await Promise.all(answers);
+    const answered = await Promise.all(answers);
+    const statuses = answered.map((a) => a.status);
     const failed = statuses.filter((s) => s < 200 || s >= 300).length;
+    // What a shopper saw when a create failed: "429 budget_wait × 3", so the cause is named.
+    const seen = new Map<string, number>();
+    for (const a of answered.filter((x) => x.status < 200 || x.status >= 300)) {
+      const what = `${a.status} ${a.code}`.trim();
+      seen.set(what, (seen.get(what) ?? 0) + 1);
+    }
+    if (seen.size > 0) {
+      row(
+        "scale: what the failed creates answered",
+        [...seen].map(([what, n]) => `${what} × ${n}`).join(", "),
+      );
+    }
     const refused = (await statusesSince(sandboxUrl, createsFrom)).filter((s) => s === 429).length;
     row(
       `scale: ${o.creates} new checkouts over ${o.createSeconds} s beside them (key limited to 20/s): failed / service 429s`,
