@@ -138,12 +138,16 @@ describe("class 1: a delivery without a whole record is acknowledged only when i
       mode: "stale",
       asStatus: "processing",
       times: 3,
+      scope: orderId,
     });
-    const reads = (await upstreamRequests("/invoice", "GET")).length;
+    const invoiceId = JSON.parse(hooks[1]!.body).data.id as string;
+    const invoiceReads = async () =>
+      (await upstreamRequests("/invoice", "GET")).filter((r) => r.query.id === invoiceId).length;
+    const reads = await invoiceReads();
     expect((await deliver(hooks[1]!)).status).toBe(200);
     // The older `processing` delivery arrives late: acknowledged, nothing moves back.
     expect(await (await deliver(hooks[0]!)).json()).toMatchObject({ received: true });
-    expect((await upstreamRequests("/invoice", "GET")).length).toBe(reads);
+    expect(await invoiceReads()).toBe(reads);
     const l = await ledgerOf(sub);
     expect([l.state, l.attempts[0]!.status]).toEqual(["paid", "paid"]);
     expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
@@ -158,7 +162,13 @@ describe("class 1: a delivery without a whole record is acknowledged only when i
     const paid = await withoutRecord(hooks[1]!);
 
     // The `processing` webhook was lost; the `paid` one's refetch hits a lagging replica.
-    await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "processing" });
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "stale",
+      asStatus: "processing",
+      scope: orderId,
+    });
     const lagging = await deliver(paid);
     expect(lagging.status).toBe(503);
     expect((await ledgerOf(sub)).attempts[0]!.status).toBe("processing");
@@ -182,7 +192,13 @@ describe("class 1: a delivery without a whole record is acknowledged only when i
     expect(JSON.parse(whole.body).data.status).toBe("expired");
     const expired = await withoutRecord(whole);
 
-    await fault({ path: "/invoice", method: "GET", mode: "stale", asStatus: "partially_paid" });
+    await fault({
+      path: "/invoice",
+      method: "GET",
+      mode: "stale",
+      asStatus: "partially_paid",
+      scope: orderId,
+    });
     expect((await deliver(expired)).status).toBe(503);
     expect((await snapshot(id)).canRetry).toBe(false);
 
@@ -199,7 +215,13 @@ describe("class 1: a delivery without a whole record is acknowledged only when i
     const data = await completedTopUp(sub);
     const hooks = (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
     const completed = await withoutRecord(hooks[1]!);
-    await fault({ path: "/deposit", method: "GET", mode: "stale", asStatus: "processing" });
+    await fault({
+      path: "/deposit",
+      method: "GET",
+      mode: "stale",
+      asStatus: "processing",
+      scope: orderId,
+    });
     expect((await deliver(completed)).status).toBe(503);
     const view = async () =>
       ((await (await worker(`/v1/deposits/${data.id}`)).json()) as { data: DepositSnapshot }).data;
@@ -226,7 +248,13 @@ describe("class 1: a delivery without a whole record is acknowledged only when i
       (d) => d.event === "withdrawal.statusChanged",
     );
     const completed = await withoutRecord(hooks[1]!);
-    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
+    await fault({
+      path: "/withdrawal",
+      method: "GET",
+      mode: "stale",
+      asStatus: "processing",
+      scope: orderId,
+    });
     expect((await deliver(completed)).status).toBe(503);
     const view = async () =>
       ((await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView }).data;
@@ -348,6 +376,7 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
       mode: "status",
       status: 429,
       msBeforeNext: 120_000,
+      scope: orderId,
     });
     const before = Date.now();
     await reconcileNow(stub);

@@ -414,7 +414,14 @@ describe("deposit.statusChanged webhooks", () => {
     const [whole] = await depositDeliveries(orderId);
     const hook = await withoutRecord(whole!);
     // The webhook path reads once (WEBHOOK_REFETCH) and answers 503; the service redelivers.
-    await fault({ path: "/deposit", method: "GET", mode: "status", status: 500, times: 1 });
+    await fault({
+      path: "/deposit",
+      method: "GET",
+      mode: "status",
+      status: 500,
+      times: 1,
+      scope: orderId,
+    });
     const readsBefore = (await upstreamRequests("/deposit", "GET")).length;
     const refused = await deliver(hook);
     expect(refused.status).toBe(503);

@@ -480,7 +480,13 @@ describe("withdrawal.statusChanged webhooks", () => {
       "completed",
     );
     // The service's next read lags behind (a replica): GET /withdrawal answers "processing" once.
-    await fault({ path: "/withdrawal", method: "GET", mode: "stale", asStatus: "processing" });
+    await fault({
+      path: "/withdrawal",
+      method: "GET",
+      mode: "stale",
+      asStatus: "processing",
+      scope: orderId,
+    });
     const reads = (await upstreamRequests("/withdrawal", "GET")).length;
     // The older whole `processing` record is a read older than what is known: acknowledged and
     // ignored, and nothing is read for it.

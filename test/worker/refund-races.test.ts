@@ -181,6 +181,7 @@ describe("retry while a webhook of the ended attempt is in flight", () => {
       mode: "timeout-after-create",
       delayMs: 1500,
       times: 1,
+      scope: orderId,
     });
     const slow = deliver(hook);
     await sleep(400);
