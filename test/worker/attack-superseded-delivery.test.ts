@@ -35,7 +35,7 @@ afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
 
-type Envelope = { event: string; data: { status: string }; timestamp: string };
+type Envelope = { event: string; data: { id: string; status: string }; timestamp: string };
 const envelope = (d: Delivery) => JSON.parse(d.body) as Envelope;
 
 /** The sandbox stamps in milliseconds: a short pause keeps two steps' stamps apart. */
@@ -77,7 +77,7 @@ describe("a webhook about a status the service already left (processing ⇄ susp
     });
     await runDurableObjectAlarm(stub);
 
-    const invoiceId = envelope(back).data.id as string;
+    const invoiceId = envelope(back).data.id;
     const reads = await invoiceReads(invoiceId);
     const older = await deliver(suspended);
     expect(older.status, "the superseded delivery").toBe(200);
