@@ -35,9 +35,10 @@
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
  * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts,scale (stages to skip;
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,scale (stages to skip;
  * aborts-floor: the connect-and-abort rounds without the floor's; the scale stage alone:
- * BENCH_SKIP=sizes,create,currencies,fanout,load,paint,orders,aborts).
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts; the
+ * floor's webhook pass alone: every stage but floor-webhooks).
  *
  * The main stack runs with `UPSTREAM_MAX_RPS=1000`: its stages measure the worker, not the
  * budget's pacing (a sequential create loop runs faster than the shipped 10 a second).
@@ -53,6 +54,7 @@ import { abortRounds } from "./bench/abort-rounds.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
 import { floorWatchers } from "./bench/floor-watchers.ts";
+import { floorWebhooks } from "./bench/floor-webhooks.ts";
 import { realisticLoad } from "./bench/load.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
@@ -406,6 +408,15 @@ try {
       run,
       rounds: env("BENCH_LOAD_ROUNDS", 10),
     }).catch((error: Error) => row("floor watchers", `failed: ${error.message.split("\n")[0]}`));
+  }
+  if (!SKIP.has("floor-webhooks")) {
+    await floorWebhooks({
+      port: floor.port,
+      count: env("BENCH_LOAD_CHECKOUTS", 1000),
+      rate: Math.max(...(process.env.BENCH_LOAD_RATE ?? "30,100").split(",").map(Number)),
+      seconds: env("BENCH_LOAD_SECONDS", 30),
+      run,
+    }).catch((error: Error) => row("floor webhooks", `failed: ${error.message.split("\n")[0]}`));
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);

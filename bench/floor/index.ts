@@ -6,7 +6,11 @@
  * - `GET /json`: a JSON answer the size of a currency list, from memory;
  * - `POST /write/:name`: one Durable Object call that inserts one SQLite row;
  * - `GET /sse/:name` + `POST /fanout/:name`: SSE streams held by one Durable Object, and one
- *   frame written to all of them (encoded once, as `worker/core/events/sse.ts` does).
+ *   frame written to all of them (encoded once, as `worker/core/events/sse.ts` does);
+ * - `POST /webhook/:name`: the least a signed webhook can cost: the body's HMAC-SHA256 checked
+ *   (`x-webhook-signature`, hex, key `FLOOR_WEBHOOK_KEY`), the JSON parsed, one Durable Object
+ *   call that stores the record in one row, writes one frame to the object's streams and POSTs
+ *   one notification to `x-notify-url` (the merchant's backend), then 200.
  *
  * Frames carry `"orderId":…,"status":…` like a checkout snapshot, so the bench's watcher
  * threads read both the same way.
@@ -15,6 +19,25 @@ import { DurableObject } from "cloudflare:workers";
 
 interface FloorEnv {
   FLOOR: DurableObjectNamespace<FloorObject>;
+}
+
+/** The floor's webhook key (bench only: the floor is never deployed). */
+const FLOOR_WEBHOOK_KEY = "floor-webhook-key";
+let webhookKey: Promise<CryptoKey> | null = null;
+
+/** True when `signature` is the hex HMAC-SHA256 of `body` under the floor's key. */
+async function signed(body: string, signature: string | null): Promise<boolean> {
+  if (!signature || !/^[0-9a-f]{64}$/.test(signature)) return false;
+  webhookKey ??= crypto.subtle.importKey(
+    "raw",
+    encoder.encode(FLOOR_WEBHOOK_KEY),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["verify"],
+  );
+  const bytes = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) bytes[i] = Number.parseInt(signature.slice(i * 2, i * 2 + 2), 16);
+  return crypto.subtle.verify("HMAC", await webhookKey, bytes, encoder.encode(body));
 }
 
 const encoder = new TextEncoder();
@@ -56,6 +79,19 @@ export class FloorObject extends DurableObject<FloorEnv> {
     return this.#writers.size;
   }
 
+  /** One webhook's record: stored, one frame to the streams, one notification sent. */
+  async hook(record: string, status: string, notifyUrl: string): Promise<number> {
+    this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", record);
+    const sent = this.fanout(status);
+    const res = await fetch(notifyUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "order.status", status }),
+    });
+    await res.arrayBuffer();
+    return sent;
+  }
+
   override async fetch(): Promise<Response> {
     const { readable, writable } = new IdentityTransformStream();
     const writer = writable.getWriter();
@@ -84,6 +120,14 @@ export default {
       return Response.json({ id: await stub().write() });
     if (route === "fanout" && request.method === "POST")
       return Response.json({ sent: await stub().fanout(url.searchParams.get("status") ?? "x") });
+    if (route === "webhook" && request.method === "POST") {
+      const body = await request.text();
+      if (!(await signed(body, request.headers.get("x-webhook-signature"))))
+        return Response.json({ error: { code: "signature_invalid" } }, { status: 401 });
+      const { data } = JSON.parse(body) as { data: { status: string } };
+      const notify = request.headers.get("x-notify-url") ?? "";
+      return Response.json({ sent: await stub().hook(body, data.status, notify) });
+    }
     if (route === "sse") {
       const res = await stub().fetch(request);
       return new Response(res.body, res);
