@@ -82,6 +82,21 @@ describe("WatchedEntry: subscribe first, then replay", () => {
     expect(await ids(response, 2)).toEqual({ ids: [10], ended: true });
   });
 
+  it("a gap in the relayed ids (a publish lost on the way) closes the streams, so they reconnect and are replayed", async () => {
+    const entry = new WatchedEntry(() => {});
+    const opening = entry.beginOpening();
+    const { response } = entry.finishOpening(opening, answer(1, 1));
+    entry.relay([event(2)]);
+    const pending = entry.beginOpening();
+    // Event 3 never arrived.
+    entry.relay([event(4)]);
+    expect(await ids(response, 5)).toEqual({ ids: [1, 2], ended: true });
+    // A stream being opened then closes after its own frames too.
+    const late = entry.finishOpening(pending, answer(1, 4));
+    expect(late.live).toBe(false);
+    expect(await ids(late.response, 5)).toEqual({ ids: [1, 2, 3, 4], ended: true });
+  });
+
   it("is idle only with no stream and none being opened", () => {
     const entry = new WatchedEntry(() => {});
     expect(entry.idle).toBe(true);

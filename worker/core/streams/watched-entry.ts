@@ -11,6 +11,9 @@
  * events after the opening's `lastSeq` (event ids are per object and only grow: nothing twice,
  * nothing missed, in order), and from then on the stream is a subscriber like the others.
  *
+ * A lost publish (a gap in the relayed ids) closes the streams, which reconnect and are
+ * replayed (`relay`).
+ *
  * Bounds: at most `MAX_OPENING_FRAMES` buffered events per opening stream (more, and the stream
  * closes after its opening frames: EventSource reconnects with `Last-Event-ID` and is replayed
  * the rest); the subscribers per object are `SseHub`'s `MAX_SUBSCRIBERS`.
@@ -81,11 +84,23 @@ export class WatchedEntry {
     return { response: this.streams.open(frames, { close, lastSeq }), live: !close };
   }
 
-  /** Relays published events: each new id to every stream and every opening, oldest first. */
+  /**
+   * Relays published events: each new id to every stream and every opening, oldest first. The
+   * object publishes every event it appends while watched, so after the first relayed id the
+   * ids run without a gap; a gap means a publish was lost on the way (its tries failed): every
+   * stream is closed (and every opening closes after its frames), and each reconnects with
+   * `Last-Event-ID` and is replayed what it missed.
+   */
   relay(frames: readonly HubFrame[]): void {
     for (const event of frames) {
       if (event.seq <= this.lastSeq) continue;
+      const gap = this.lastSeq > 0 && event.seq > this.lastSeq + 1;
       this.lastSeq = event.seq;
+      if (gap) {
+        for (const opening of this.#openings) opening.overflowed = true;
+        this.streams.closeAll();
+        continue;
+      }
       for (const opening of this.#openings) {
         if (opening.frames.length >= MAX_OPENING_FRAMES) opening.overflowed = true;
         else opening.frames.push(event);
