@@ -23,7 +23,9 @@
  * 8. connect-and-abort rounds: workerd memory (RSS per process, the isolate's JS heap) over
  *    BENCH_ABORT_ROUNDS (30) rounds of BENCH_ABORT_STREAMS (500) SSE streams aborted by the
  *    client, then the same rounds on the floor worker (issue 20, item 13);
- * 9. the core at scale (`bench/scale.ts`, stacks of its own): watched checkouts at rest under the
+ * 9. watched phases (`bench/watched-phases.ts`): a second thousand of watched checkouts after
+ *    the first rested past workerd's idle eviction: does a watched checkout stay resident?
+ * 10. the core at scale (`bench/scale.ts`, stacks of its own): watched checkouts at rest under the
  *    shipped upstream budget, new checkouts under a per-key limit, many open checkouts at rest.
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
@@ -35,9 +37,10 @@
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
  * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,scale (stages to skip;
+ * BENCH_PHASE_CHECKOUTS (1000), BENCH_PHASE_REST_MS (20000),
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,scale (stages to skip;
  * aborts-floor: the connect-and-abort rounds without the floor's; the scale stage alone:
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts; the
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases; the
  * floor's webhook pass alone: every stage but floor-webhooks).
  *
  * The main stack runs with `UPSTREAM_MAX_RPS=1000`: its stages measure the worker, not the
@@ -59,6 +62,7 @@ import { realisticLoad } from "./bench/load.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
 import { scalePasses } from "./bench/scale.ts";
+import { watchedPhases } from "./bench/watched-phases.ts";
 import { openWatchers } from "./bench/watchers.ts";
 import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
 
@@ -417,6 +421,14 @@ try {
       seconds: env("BENCH_LOAD_SECONDS", 30),
       run,
     }).catch((error: Error) => row("floor webhooks", `failed: ${error.message.split("\n")[0]}`));
+  }
+  if (!SKIP.has("phases")) {
+    await watchedPhases({
+      workerPort: demo.ports.worker,
+      count: env("BENCH_PHASE_CHECKOUTS", 1000),
+      restMs: env("BENCH_PHASE_REST_MS", 20_000),
+      open: (i, baseUrl) => openLocked(baseUrl, `phase-${run}-${i}`, 300_000 + i),
+    }).catch((error: Error) => row("phases", `failed: ${error.message.split("\n")[0]}`));
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);

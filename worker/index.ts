@@ -10,6 +10,7 @@ export { BudgetObject } from "./core/budget/budget-object.ts";
 export { CatalogObject } from "./core/catalog/catalog-object.ts";
 export { PaymentModeObject } from "./core/config/payment-mode-object.ts";
 export { ReconcilerObject } from "./core/reconciler/reconciler-object.ts";
+export { StreamHubObject } from "./core/streams/stream-hub-object.ts";
 export { DepositObject } from "./deposit/deposit-object.ts";
 export { OrderObject } from "./order/order-object.ts";
 export { PayoutObject } from "./payout/payout-object.ts";

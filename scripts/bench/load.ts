@@ -128,6 +128,16 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
     "load: watchers open, no webhooks: runtime CPU (ms per s) / invoice reads per s",
     `${quiet.toFixed(0)} / ${quietReads.toFixed(1)}`,
   );
+  // The same figure after the rest (settle + quiet pass, past workerd's idle eviction of ~10 s):
+  // with the stream hubs a watched checkout's object may be evicted between events, which the
+  // figure 2 s after connecting cannot show.
+  const rssRest = workerdRssMb(o.workerPort);
+  const perWatchedAtRest = ((rssRest - rssEmpty) * 1000) / Math.max(1, watchers.opened);
+  row(
+    "workerd RSS at rest with the watchers / per 1,000 watched checkouts at rest",
+    `${rssRest.toFixed(0)} / ${perWatchedAtRest.toFixed(1)} MB`,
+  );
+  keep("workerd_rss_mb_per_1000_watched_checkouts_at_rest", perWatchedAtRest);
 
   // Passes at each rate in turn, over the same checkouts and watchers. Webhook k of the whole
   // run goes to checkout k % count; its round decides the move (processing ⇄ suspended).

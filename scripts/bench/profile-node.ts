@@ -108,6 +108,7 @@ async function main(): Promise<void> {
     ACCOUNTS: new Namespace(worker.AccountObject as never, bindings),
     BUDGETS: new Namespace(worker.BudgetObject as never, bindings),
     RECONCILERS: new Namespace(worker.ReconcilerObject as never, bindings),
+    STREAM_HUBS: new Namespace(worker.StreamHubObject as never, bindings),
   };
   Object.assign(workersEnv, namespaces, {
     CHECKOUT_RATE_LIMIT: { limit: async () => ({ success: true }) },

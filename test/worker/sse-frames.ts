@@ -1,10 +1,12 @@
 /**
  * Reads server-sent events from a worker response in tests: snapshots until `count` arrived
  * or the stream ended, and whether the server closed the stream right after; and the state of
- * an order's SSE hub.
+ * an order's streams in its stream hub.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { streamHubName } from "../../worker/core/streams/hub-name.ts";
+import type { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 
 export interface Frame<T> {
@@ -51,11 +53,21 @@ export async function readFrames<T>(
   return { frames, ended };
 }
 
-/** An order's SSE hub as the reconciliation sees it: open streams, and whether it is watched. */
+/**
+ * An order's streams as the reconciliation sees them: open streams in its stream hub
+ * (`worker/core/streams/`), once the hub's "unwatched" message (if one is in flight) reached
+ * the order, and whether the order is watched.
+ */
 export async function hubState(checkoutId: string): Promise<{ size: number; watched: boolean }> {
   const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
+  const key = `order:${stub.id.toString()}`;
+  const hub = env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(checkoutId)));
+  const size = await runInDurableObject(hub, async (h: StreamHubObject) => {
+    await h.settled(key);
+    return h.streams(key);
+  });
   return runInDurableObject(stub, (order: OrderObject) => ({
-    size: order.events.hub.size,
+    size,
     // What the reconciliation schedule reads: the object's host (`core/events/object-host.ts`).
     watched: order.host.watched(),
   }));

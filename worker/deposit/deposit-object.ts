@@ -27,9 +27,10 @@ import {
 import { RECONCILE_READ } from "../core/converge/reconcile.ts";
 import { LATE_PAYMENT_MS } from "../core/converge/schedule.ts";
 import { EventStream } from "../core/events/event-stream.ts";
-import type { Appended } from "../core/events/live-events.ts";
+import { type Appended, streamNotFound } from "../core/events/live-events.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
+import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
 import type { DepositSnapshot } from "../lib/api/contract.ts";
 import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { depositOrderId } from "../lib/ids/upstream-order-id.ts";
@@ -286,11 +287,24 @@ export class DepositObject extends DurableObject<CoreEnv> implements DepositRpc 
     );
   }
 
-  /** `GET …/events`: the SSE stream (`core/events/event-stream.ts`). */
-  override async fetch(request: Request): Promise<Response> {
+  /** A stream hub opens a stream of this top-up (`WatchedRpc`, `core/events/event-stream.ts`). */
+  streamOpen(hub: string, key: string, lastId: number | null): Promise<StreamOpening> {
     const row = this.#row();
     const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
-    return this.events.stream(request, render, "No such top-up.");
+    return this.events.open(hub, key, lastId, render, "No such top-up.");
+  }
+
+  /**
+   * No HTTP reaches the object any more (its stream is served by its stream hub,
+   * `core/streams/`): 404. Kept so the object's stub keeps its `fetch`, as every stub has.
+   */
+  override async fetch(_request: Request): Promise<Response> {
+    return streamNotFound("Streams are served by the stream hubs.");
+  }
+
+  /** The hub's last stream of this top-up ended (`WatchedRpc`). */
+  streamUnwatched(hub: string): Promise<void> {
+    return this.events.unwatched(hub);
   }
 
   /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */

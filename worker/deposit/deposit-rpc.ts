@@ -8,6 +8,7 @@
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
 import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
+import type { WatchedRpc } from "../core/streams/stream-hub-rpc.ts";
 import type { DepositSnapshot } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
 import type { Deposit } from "../service/types.ts";
@@ -22,11 +23,10 @@ export interface OpenDeposit {
 }
 
 /** The top-up's RPC methods (see `deposit-object.ts` for what each does). */
-export interface DepositRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc {
+export interface DepositRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc, WatchedRpc {
   open(input: OpenDeposit): Promise<Outcome<{ created: boolean; snapshot: DepositSnapshot }>>;
   view(): Promise<Outcome<DepositSnapshot>>;
   applyDepositWebhook(delivery: Delivery<Deposit>): Promise<DeliveryOutcome>;
-  fetch(request: Request): Promise<Response>;
 }
 
 /** The binding that reaches these objects (part of `Env`; taken alone by who calls them). */

@@ -28,8 +28,10 @@ import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { Followed } from "../core/converge/followed.ts";
 import { EventStream } from "../core/events/event-stream.ts";
 import { feedHas } from "../core/events/index-feed.ts";
+import { streamNotFound } from "../core/events/live-events.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
+import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
 import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
@@ -229,10 +231,23 @@ export class OrderObject extends DurableObject<CoreEnv> implements OrderRpc {
     return success(readLedger(this.store, this.host.log, order, this.journal.terms()));
   }
 
-  /** `GET …/events`: the SSE stream (`core/events/event-stream.ts`). */
-  override async fetch(request: Request): Promise<Response> {
+  /** A stream hub opens a stream of this checkout (`WatchedRpc`, `core/events/event-stream.ts`). */
+  streamOpen(hub: string, key: string, lastId: number | null): Promise<StreamOpening> {
     const render = this.#opened() ? (seq: number) => this.journal.snapshotAt(seq) : null;
-    return this.events.stream(request, render, NO_CHECKOUT);
+    return this.events.open(hub, key, lastId, render, NO_CHECKOUT);
+  }
+
+  /**
+   * No HTTP reaches the object any more (its stream is served by its stream hub,
+   * `core/streams/`): 404. Kept so the object's stub keeps its `fetch`, as every stub has.
+   */
+  override async fetch(_request: Request): Promise<Response> {
+    return streamNotFound("Streams are served by the stream hubs.");
+  }
+
+  /** The hub's last stream of this checkout ended (`WatchedRpc`). */
+  streamUnwatched(hub: string): Promise<void> {
+    return this.events.unwatched(hub);
   }
 
   /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */

@@ -10,6 +10,7 @@ import type { PaymentMode } from "../core/config/mode-decision.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
 import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
+import type { WatchedRpc } from "../core/streams/stream-hub-rpc.ts";
 import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/types.ts";
@@ -37,7 +38,7 @@ export interface OpenCheckout {
 }
 
 /** The order's RPC methods (see `order-object.ts` for what each does). */
-export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc {
+export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc, WatchedRpc {
   open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
   view(): Promise<Outcome<CheckoutSnapshot>>;
   lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;
@@ -48,7 +49,6 @@ export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, Followe
   beginRefund(): Promise<Outcome<RefundStart>>;
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>>;
   ledger(): Promise<Outcome<OrderLedger>>;
-  fetch(request: Request): Promise<Response>;
 }
 
 /** The binding that reaches these objects (part of `Env`; taken alone by who calls them). */

@@ -16,6 +16,7 @@ import type { AccountRpc } from "../account/account-rpc.ts";
 import type { BudgetRpc } from "../budget/budget-rpc.ts";
 import type { CatalogRpc } from "../catalog/catalog-rpc.ts";
 import type { ReconcilerRpc } from "../reconciler/reconciler-rpc.ts";
+import type { StreamHubRpc } from "../streams/stream-hub-rpc.ts";
 import type { PaymentModeRpc } from "./payment-mode-rpc.ts";
 
 /**
@@ -56,6 +57,8 @@ export interface CoreEnv {
   ACCOUNTS: DurableObjectNamespace<AccountRpc>;
   BUDGETS: DurableObjectNamespace<BudgetRpc>;
   RECONCILERS: DurableObjectNamespace<ReconcilerRpc>;
+  /** `STREAM_HUB_COUNT` hubs holding every watcher's SSE stream (`core/streams/`). */
+  STREAM_HUBS: DurableObjectNamespace<StreamHubRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

@@ -1,11 +1,12 @@
 /**
  * @module
  * Events that carry a snapshot: append one to the log (inside the caller's transaction) and
- * answer an SSE request with exactly what the client missed. Shared by orders and top-ups.
+ * open a client's stream with exactly what it missed (`streamOpening`). Shared by orders and top-ups.
  */
 
+import type { StreamOpening } from "../streams/stream-hub-rpc.ts";
 import type { EventLog } from "./event-log.ts";
-import { type SseHub, sseFrame } from "./sse.ts";
+import { sseFrame } from "./sse.ts";
 
 /** An appended event: its SSE frame and the snapshot it carries. */
 export interface Appended<S> {
@@ -60,21 +61,34 @@ const freshFrames = new WeakMap<
 const FRESH_FRAME_MS = 1_000;
 
 /**
- * `GET …/events`: a fresh client gets the current snapshot; `Last-Event-ID` (or
- * `?lastEventId=`) gets exactly the events after it, at most `MAX_REPLAY_EVENTS` (50) of them:
- * a client further behind (`Last-Event-ID: 0` on a long log) gets the current snapshot, as a
- * fresh client does, never the whole history; a client that already saw the final event gets
- * 204, which makes EventSource stop for good.
+ * The id a client resumes after: `Last-Event-ID`, else `?lastEventId=`; null for a fresh
+ * client (or an id of another shape).
+ *
+ * @example
+ * lastEventId(new Request("https://x/e?lastEventId=4")) // 4
  */
-export function eventStream<S extends { final: boolean }>(
-  request: Request,
+export function lastEventId(request: Request): number | null {
+  const header =
+    request.headers.get("last-event-id") ?? new URL(request.url).searchParams.get("lastEventId");
+  return header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
+}
+
+/**
+ * What a new stream of `GET …/events` starts with: a fresh client gets the current snapshot;
+ * a client resuming after `lastId` gets exactly the events after it, at most
+ * `MAX_REPLAY_EVENTS` (50) of them: a client further behind (`Last-Event-ID: 0` on a long log)
+ * gets the current snapshot, as a fresh client does, never the whole history; a client that
+ * already saw the final event gets `gone` (204, which makes EventSource stop for good). The
+ * stream hub (`core/streams/`) sends these frames, then every event published after `lastSeq`.
+ *
+ * @example
+ * const opening = streamOpening(null, log, (seq) => snapshotAt(seq)); // { kind: "frames", … }
+ */
+export function streamOpening<S extends { final: boolean }>(
+  lastId: number | null,
   log: EventLog,
-  hub: SseHub,
   current: (seq: number) => S,
-): Response {
-  const url = new URL(request.url);
-  const header = request.headers.get("last-event-id") ?? url.searchParams.get("lastEventId");
-  const lastId = header !== null && /^\d{1,12}$/.test(header) ? Number(header) : null;
+): StreamOpening {
   const lastSeq = log.lastSeq();
   const now = Date.now();
   let fresh = freshFrames.get(log);
@@ -88,11 +102,10 @@ export function eventStream<S extends { final: boolean }>(
     };
     freshFrames.set(log, fresh);
   }
-  if (fresh.final && lastId !== null && lastId >= lastSeq)
-    return new Response(null, { status: 204 });
+  if (fresh.final && lastId !== null && lastId >= lastSeq) return { kind: "gone" };
   const missed = lastId === null || lastId > lastSeq ? null : log.after(lastId);
   const frames = missed ? missed.map((e) => sseFrame(e.seq, e.snapshot)) : [fresh.frame];
-  return hub.open(frames, { close: fresh.final });
+  return { kind: "frames", frames, lastSeq, final: fresh.final };
 }
 
 /**

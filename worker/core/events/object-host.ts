@@ -34,7 +34,7 @@ import { upstreamFor, WEBHOOK_REFETCH } from "../config/upstream.ts";
 import { type Followed, hurryReads } from "../converge/followed.ts";
 import { readOne, reconcileDue } from "../converge/reconcile.ts";
 import { WATCHED_READ_MS } from "../converge/schedule.ts";
-import { accountStub, reconcilerStub } from "../objects/stubs.ts";
+import { accountStub, reconcilerStub, streamHubStub } from "../objects/stubs.ts";
 import type { ListedRecord } from "../reconciler/reconciler-rpc.ts";
 import { type ApplyHost, applyChange as applySequence, type Change } from "./apply-sequence.ts";
 import { EventLog } from "./event-log.ts";
@@ -52,7 +52,7 @@ export type { ObjectSchema } from "./object-schema.ts";
 
 /** What the host asks of its object: only what is the object's own. */
 export interface HostedObject {
-  /** True while someone watches the object live (an open SSE stream): reads come faster. */
+  /** True while someone watches the object live (a stream hub holds a stream): reads come faster. */
   watched(): boolean;
   /**
    * Reads one followed upstream object from the service and applies it (inside the lane;
@@ -132,6 +132,9 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
       hurryReads: () => hurryReads(sql, Date.now() + WATCHED_READ_MS),
       arm,
       logger,
+      kv: ctx.storage.kv,
+      publishTo: (hub, key, frames) => streamHubStub(this.env, hub).publish(key, frames),
+      waitUntil: (promise) => ctx.waitUntil(promise),
     };
     ctx.blockConcurrencyWhile(async () => {
       if (!this.#schema.stored()) return;
@@ -193,7 +196,8 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
 
   /**
    * The EventStream capability's face on this object (`event-stream.ts`): the first watcher
-   * brings every followed read to `WATCHED_READ_MS` at the latest; who watches re-arms.
+   * brings every followed read to `WATCHED_READ_MS` at the latest; who watches re-arms; events
+   * go to the stream hub that holds the watchers.
    *
    * @example
    * readonly events = new EventStream<DepositSnapshot>(this.host.log, this.host.streamHost);

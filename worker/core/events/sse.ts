@@ -1,7 +1,8 @@
 /**
  * @module
- * Server-sent events for one order: every open widget is a subscriber of its order's Durable
- * Object, which pushes each new snapshot to all of them.
+ * Server-sent events for one order or top-up: every open widget is a subscriber of the
+ * object's entry in its stream hub (`core/streams/`), which pushes each new snapshot to all of
+ * them.
  *
  * Invariants:
  * - a gone client is dropped as soon as workerd cancels its stream: each stream is a JS
@@ -47,6 +48,8 @@ interface Subscriber {
   /** Writes go straight into the stream's queue, which workerd drains to the connection. */
   controller: ReadableStreamDefaultController<Uint8Array>;
   openedAt: number;
+  /** The newest event id this stream was sent (a broadcast of it or an older one skips it). */
+  lastSeq: number;
 }
 
 /** Headers of every event stream. */
@@ -102,10 +105,12 @@ export class SseHub {
   /**
    * Opens a stream that starts with `frames`; closes it right after when `close` is true.
    *
+   * `lastSeq`: the newest event id among `frames` (a later broadcast of it is not sent twice).
+   *
    * @example
-   * return hub.open([sseFrame(seq, json)], { close: snapshot.final });
+   * return hub.open([sseFrame(seq, json)], { close: snapshot.final, lastSeq: seq });
    */
-  open(frames: readonly string[], options: { close: boolean }): Response {
+  open(frames: readonly string[], options: { close: boolean; lastSeq?: number }): Response {
     // A plain ReadableStream, not a TransformStream: a frame is one `enqueue` (no JS writer
     // and no transform step between it and the response pipe), and its `cancel()` is the one
     // signal workerd gives when the client goes away. A thousand-watcher fan-out measured the
@@ -113,7 +118,7 @@ export class SseHub {
     let subscriber: Subscriber | undefined;
     const readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        subscriber = { controller, openedAt: Date.now() };
+        subscriber = { controller, openedAt: Date.now(), lastSeq: options.lastSeq ?? 0 };
       },
       cancel: () => {
         if (subscriber) this.#drop(subscriber, false);
@@ -141,11 +146,13 @@ export class SseHub {
    * Sends a frame to every subscriber; when `final`, closes the streams a moment later.
    * Why later: closing a thousand streams at once competes with delivering the final frame
    * itself (measured: p99 1.3 s instead of 0.25 s at 1,000 watchers), and a client that got
-   * the final event has nothing more to wait for. The grace grows with the audience.
+   * the final event has nothing more to wait for. The grace grows with the audience. `seq`:
+   * the event's id; a stream that opened with it (or a later one) is not sent it again.
    */
-  broadcast(frame: string, final: boolean): void {
+  broadcast(frame: string, final: boolean, seq = Number.POSITIVE_INFINITY): void {
     const bytes = encoder.encode(frame);
-    for (const subscriber of this.#subscribers) this.#writeBytes(subscriber, bytes);
+    for (const subscriber of this.#subscribers)
+      if (subscriber.lastSeq < seq) this.#writeBytes(subscriber, bytes);
     if (!final) return;
     const closing = [...this.#subscribers];
     this.#subscribers.clear();

@@ -10,6 +10,7 @@
  * - top-up: its checkout id (kind `deposit`, `d` + 22 characters);
  * - payout: `payout:<orderId>`;
  * - currency list: its cache key; payment-mode record: service + account;
+ * - stream hub: `stream-hub-<n>` (`core/streams/hub-name.ts`);
  * - account index, upstream budget and reconciler: the account's key (`core/account/account-key.ts`
  *   `accountKey`: service base URL + account id), one of each per service account.
  *
@@ -18,6 +19,7 @@
  */
 import type { CoreEnv } from "../config/core-env.ts";
 import type { NotifierRpc } from "../events/notifier-rpc.ts";
+import type { WatchedKind, WatchedRpc } from "../streams/stream-hub-rpc.ts";
 
 /** The currency list kept under a cache key. */
 export function catalogStub(env: CoreEnv, key: string) {
@@ -76,4 +78,25 @@ export function budgetStub(env: CoreEnv, key: string) {
  */
 export function reconcilerStub(env: CoreEnv, key: string) {
   return env.RECONCILERS.get(env.RECONCILERS.idFromName(key));
+}
+
+/**
+ * A watched object (order or top-up) by its id's hex, as a stream hub calls it.
+ *
+ * @example
+ * await watchedStub(env, "order", "8f3c…").streamUnwatched("stream-hub-3");
+ */
+export function watchedStub(env: CoreEnv, kind: WatchedKind, idHex: string): WatchedRpc {
+  const namespace = kind === "order" ? env.ORDERS : env.DEPOSITS;
+  return namespace.get(namespace.idFromString(idHex)) as unknown as WatchedRpc;
+}
+
+/**
+ * The stream hub named `name` (`core/streams/hub-name.ts` `streamHubName`).
+ *
+ * @example
+ * await streamHubStub(env, streamHubName(checkoutId)).publish(key, frames);
+ */
+export function streamHubStub(env: CoreEnv, name: string) {
+  return env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(name));
 }

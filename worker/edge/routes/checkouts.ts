@@ -7,6 +7,7 @@
 import { fiatCurrencies } from "../../core/catalog/catalog.ts";
 import { cryptoEntry, liveList } from "../../core/catalog/live-entry.ts";
 import { paymentModeFor } from "../../core/config/payment-mode.ts";
+import { streamThroughHub } from "../../core/streams/hub-route.ts";
 import { requireAddress } from "../../lib/addresses/address-guard.ts";
 import {
   lockCurrencyBody,
@@ -90,8 +91,6 @@ checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
 });
 
 checkoutRoutes.get("/:id/events", async (c) => {
-  const stub = orderStubFromUrl(c.env, c.req.param("id"));
-  const res = await stub.fetch(c.req.raw);
-  // Responses from a stub have immutable headers; copy so CORS can add its own.
-  return new Response(res.body, res);
+  const id = c.req.param("id");
+  return streamThroughHub(c.env, c.req.raw, id, "order", orderStubFromUrl(c.env, id).id);
 });

@@ -6,6 +6,7 @@
  */
 
 import { cryptoEntry } from "../../core/catalog/live-entry.ts";
+import { streamThroughHub } from "../../core/streams/hub-route.ts";
 import { depositStub, depositStubFromUrl } from "../../deposit/deposit-stub.ts";
 import type { DepositCurrency } from "../../deposit/store.ts";
 import { openDepositBody } from "../../lib/api/schemas/requests.ts";
@@ -78,7 +79,6 @@ depositRoutes.get("/:id", async (c) => {
 });
 
 depositRoutes.get("/:id/events", async (c) => {
-  const res = await depositStubFromUrl(c.env, c.req.param("id")).fetch(c.req.raw);
-  // Responses from a stub have immutable headers; copy so CORS can add its own.
-  return new Response(res.body, res);
+  const id = c.req.param("id");
+  return streamThroughHub(c.env, c.req.raw, id, "deposit", depositStubFromUrl(c.env, id).id);
 });
