@@ -101,9 +101,9 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
         ? new Response(null, { status: 204 })
         : streamNotFound(answer.message);
     }
-    const { response, live } = entry.finishOpening(opening, answer);
-    if (live) this.#announce(key, entry);
-    else this.#release(key);
+    const { response, live, watched } = entry.finishOpening(opening, answer);
+    if (watched) this.#announce(key, entry);
+    if (!live) this.#release(key);
     return response;
   }
 

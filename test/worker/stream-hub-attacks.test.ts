@@ -1,0 +1,157 @@
+/**
+ * The stream hubs under attack (`worker/core/streams/`): what each bad or forged request to
+ * `GET /v1/checkouts/:id/events` and `GET /v1/deposits/:id/events` gets, and that it leaves no
+ * state behind; what a `Last-Event-ID` of any shape gets; and the races of an opening with a
+ * final event and with a lost publish, which must leave the checkout neither watched with no
+ * stream (read every 10 s for nobody) nor streamed with an event missing.
+ */
+import { runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { sseFrame } from "../../worker/core/events/sse.ts";
+import { streamHubName } from "../../worker/core/streams/hub-name.ts";
+import type { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import { openCheckout, postJson, uniqueSub, worker } from "./helpers.ts";
+import { hubUntil } from "./sse-frames.ts";
+
+const orderOf = (id: string) => env.ORDERS.get(env.ORDERS.idFromName(id));
+const depositOf = (id: string) => env.DEPOSITS.get(env.DEPOSITS.idFromName(id));
+const hubOf = (id: string) => env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(id)));
+
+async function locked() {
+  const { body } = await openCheckout({ sub: uniqueSub("attack"), amount: "20.00" });
+  await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+  return body.data.id as string;
+}
+
+/** A well-shaped checkout id nobody created (22 base64url characters). */
+function forgedId(prefix = ""): string {
+  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  let id = "";
+  for (let i = 0; i < 22; i++) id += chars[Math.floor(Math.random() * chars.length)];
+  return prefix + id;
+}
+
+/** What the hub keeps of one object: its open streams, and whether its table names it. */
+async function hubHolds(checkoutId: string, key: string) {
+  return runInDurableObject(hubOf(checkoutId), async (h: StreamHubObject, state) => {
+    await h.settled(key);
+    const rows = state.storage.sql.exec("SELECT 1 FROM watching WHERE key = ?", key).toArray();
+    return { streams: h.streams(key), recorded: rows.length > 0 };
+  });
+}
+
+/** The user tables and the watch record of an object (a forged id must create neither). */
+async function objectState(stub: DurableObjectStub) {
+  return runInDurableObject(stub, (_o, state: DurableObjectState) => ({
+    tables: state.storage.sql
+      .exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf%'")
+      .toArray().length,
+    watch: state.storage.kv.get("events.watch") ?? null,
+  }));
+}
+
+/** The first chunk of a stream's ids (its opening frames), then the stream is cancelled. */
+async function openingIds(res: Response): Promise<number[]> {
+  const reader = res.body!.getReader();
+  const { value } = await reader.read();
+  await reader.cancel().catch(() => {});
+  return [...new TextDecoder().decode(value).matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+}
+
+describe("stream routes: bad and forged ids", () => {
+  it("an id of the wrong shape gets 404 not_found (JSON) and reaches no hub", async () => {
+    for (const path of [
+      "/v1/checkouts/short/events",
+      `/v1/checkouts/${"x".repeat(23)}/events`,
+      "/v1/deposits/not-a-top-up/events",
+      `/v1/deposits/${forgedId()}/events`, // an order's shape, not a top-up's
+    ]) {
+      const res = await worker(path);
+      expect(res.status, path).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe(
+        "not_found",
+      );
+    }
+  });
+
+  it("a well-shaped id nobody created gets 404 not_found and leaves nothing in its hub or its object", async () => {
+    for (const [id, stub, kind] of [
+      [forgedId(), (i: string) => orderOf(i), "order"],
+      [forgedId("d"), (i: string) => depositOf(i), "deposit"],
+    ] as const) {
+      const path = `/v1/${kind === "order" ? "checkouts" : "deposits"}/${id}/events`;
+      const res = await worker(path);
+      expect(res.status, path).toBe(404);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("not_found");
+      const key = `${kind}:${stub(id).id.toString()}`;
+      expect(await hubHolds(id, key)).toEqual({ streams: 0, recorded: false });
+      expect(await objectState(stub(id))).toEqual({ tables: 0, watch: null });
+    }
+  });
+});
+
+describe("Last-Event-ID of every shape", () => {
+  it("negative, non-numeric, fractional, over 12 digits or beyond the newest id: the current snapshot, as a fresh client", async () => {
+    const id = await locked();
+    const fresh = await openingIds(await worker(`/v1/checkouts/${id}/events`));
+    expect(fresh).toHaveLength(1);
+    for (const bad of ["-1", "abc", "1.5", "9".repeat(13), String(fresh[0]! + 1000), "1e3"]) {
+      const res = await worker(`/v1/checkouts/${id}/events`, {
+        headers: { "last-event-id": bad },
+      });
+      expect(res.status, bad).toBe(200);
+      expect(await openingIds(res), bad).toEqual(fresh);
+    }
+    expect(await hubUntil(id, (w) => w.size === 0)).toEqual({ size: 0, watched: false });
+  });
+});
+
+describe("races of an opening", () => {
+  it("a final event relayed while a stream opens: the stream closes after it and the order is not left watched", async () => {
+    const id = await locked();
+    const key = `order:${orderOf(id).id.toString()}`;
+    const newest = await runInDurableObject(orderOf(id), (o: OrderObject) => o.host.log.lastSeq());
+    const hub = hubOf(id);
+    // The hub registers the opening, then waits for the order's answer; the final event's
+    // publish arrives meanwhile and is buffered for the opening.
+    const request = new Request(`https://hub/v1/checkouts/${id}/events`, {
+      headers: { "x-stream-target": key, "x-stream-hub": streamHubName(id) },
+    });
+    const opening = hub.fetch(request);
+    const published = await hub.publish(key, [
+      { seq: newest + 1, frame: sseFrame(newest + 1, '{"final":true}'), final: true },
+    ]);
+    const res = await opening;
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    if (published) expect(text).toContain(`id: ${newest + 1}\n`);
+    expect(await hubHolds(id, key)).toEqual({ streams: 0, recorded: false });
+    expect(await objectState(orderOf(id))).toMatchObject({ watch: null });
+  });
+
+  it("a publish lost right after an opening (the next relayed id skips one) closes the stream, so it reconnects and is replayed", async () => {
+    const id = await locked();
+    const key = `order:${orderOf(id).id.toString()}`;
+    const res = await worker(`/v1/checkouts/${id}/events`);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    const seq = Number(/^id: (\d+)$/m.exec(first)![1]);
+    // seq + 1 never reached the hub; seq + 2 does.
+    expect(
+      await hubOf(id).publish(key, [
+        { seq: seq + 2, frame: sseFrame(seq + 2, "{}"), final: false },
+      ]),
+    ).toBe(true);
+    let rest = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    expect(rest).not.toContain(`id: ${seq + 2}\n`);
+    expect(await hubUntil(id, (w) => w.size === 0)).toEqual({ size: 0, watched: false });
+  });
+});
