@@ -155,3 +155,35 @@ describe("races of an opening", () => {
     expect(await hubUntil(id, (w) => w.size === 0)).toEqual({ size: 0, watched: false });
   });
 });
+
+describe("unwatched racing a new open", () => {
+  it("an orphan sweep that chains a second 'unwatched' while a new open waits for the first does not leave the live stream's order unwatched", async () => {
+    const id = await locked();
+    const key = `order:${orderOf(id).id.toString()}`;
+    const request = () =>
+      new Request(`https://hub/v1/checkouts/${id}/events`, {
+        headers: { "x-stream-target": key, "x-stream-hub": streamHubName(id) },
+      });
+    const reopened = await runInDurableObject(hubOf(id), async (h: StreamHubObject) => {
+      const first = await h.fetch(request());
+      expect(first.status).toBe(200);
+      // The last stream ends: the hub sends "unwatched" (in flight)...
+      await first.body!.cancel();
+      expect(h.streams(key)).toBe(0);
+      // ...a new open waits for it, and the orphan sweep runs meanwhile (the order's row is
+      // still in the table until that message is delivered).
+      const opening = h.fetch(request());
+      const sweep = h.alarm();
+      const second = await opening;
+      await sweep;
+      await h.settled(key);
+      expect(second.status).toBe(200);
+      return { streams: h.streams(key), body: second.body! };
+    });
+    expect(reopened.streams).toBe(1);
+    const watch = await objectState(orderOf(id));
+    // The stream belongs to the hub's context: cancelled there.
+    await runInDurableObject(hubOf(id), () => reopened.body.cancel());
+    expect(watch.watch).toEqual({ hub: streamHubName(id), key });
+  });
+});

@@ -45,6 +45,11 @@ export class WatchedEntry {
     this.streams = new SseHub({ ...options, onEmpty });
   }
 
+  /** Streams being opened (the hub counts them against its cap with the live ones). */
+  get openings(): number {
+    return this.#openings.size;
+  }
+
   /** No stream and none being opened: the hub forgets the object. */
   get idle(): boolean {
     return this.streams.size === 0 && this.#openings.size === 0;
