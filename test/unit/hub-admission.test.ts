@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { admission } from "../../worker/core/streams/hub-admission.ts";
 
 const loads = (...entries: [string, number, number?][]) =>
-  entries.map(([k, streams, openings = 0]) => [k, { streams, openings }] as const);
+  entries.map(([k, live, openings = 0]) => [k, { live, openings }] as const);
 
 describe("stream hub admission", () => {
   it("admits below the cap, counting the streams being opened", () => {

@@ -17,7 +17,7 @@
 
 /** What a hub holds of one checkout: its live streams and the streams being opened. */
 export interface EntryLoad {
-  readonly streams: number;
+  readonly live: number;
   readonly openings: number;
 }
 
@@ -28,7 +28,7 @@ export type Admission = { kind: "admit" } | { kind: "evict"; key: string } | { k
  * Whether a new stream of `key` may open in a hub holding `loads`, with at most `cap` streams.
  *
  * @example
- * admission(new Map([["order:a", { streams: 3, openings: 0 }]]), "order:b", 3)
+ * admission(new Map([["order:a", { live: 3, openings: 0 }]]), "order:b", 3)
  * // { kind: "evict", key: "order:a" }
  */
 export function admission(
@@ -39,15 +39,18 @@ export function admission(
   if (!Number.isInteger(cap) || cap < 1) throw new Error(`bad hub stream cap ${cap}`);
   let total = 0;
   let mine = 0;
-  let largest: { key: string; streams: number } | null = null;
+  let largestKey: string | null = null;
+  let largest = 0;
   for (const [k, load] of loads) {
-    total += load.streams + load.openings;
-    if (k === key) mine = load.streams + load.openings;
-    else if (!largest || load.streams > largest.streams)
-      largest = { key: k, streams: load.streams };
+    total += load.live + load.openings;
+    if (k === key) mine = load.live + load.openings;
+    else if (largestKey === null || load.live > largest) {
+      largestKey = k;
+      largest = load.live;
+    }
   }
   if (total < cap) return { kind: "admit" };
-  // After the move the largest keeps `streams - 1` ≥ `mine + 1`: shares only even out.
-  if (largest && largest.streams > mine + 1) return { kind: "evict", key: largest.key };
+  // After the move the largest keeps `largest - 1` ≥ `mine + 1`: shares only even out.
+  if (largestKey !== null && largest > mine + 1) return { kind: "evict", key: largestKey };
   return { kind: "busy" };
 }

@@ -45,6 +45,11 @@ export class WatchedEntry {
     this.streams = new SseHub({ ...options, onEmpty });
   }
 
+  /** Live streams (`EntryLoad`, with `openings`: what the hub counts against its cap). */
+  get live(): number {
+    return this.streams.size;
+  }
+
   /** Streams being opened (the hub counts them against its cap with the live ones). */
   get openings(): number {
     return this.#openings.size;
