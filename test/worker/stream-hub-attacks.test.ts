@@ -12,6 +12,7 @@ import { sseFrame } from "../../worker/core/events/sse.ts";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
 import type { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
+import { expectedFault } from "../expected-faults.ts";
 import { openCheckout, postJson, uniqueSub, worker } from "./helpers.ts";
 import { hubUntil } from "./sse-frames.ts";
 
@@ -185,5 +186,34 @@ describe("unwatched racing a new open", () => {
     // The stream belongs to the hub's context: cancelled there.
     await runInDurableObject(hubOf(id), () => reopened.body.cancel());
     expect(watch.watch).toEqual({ hub: streamHubName(id), key });
+  });
+});
+
+describe("an opening whose answer is lost", () => {
+  it("the order answered (and so is watched) but the answer never reached the hub: the hub still tells it 'unwatched'", async () => {
+    const id = await locked();
+    const key = `order:${orderOf(id).id.toString()}`;
+    // The order makes itself watched, then its answer is lost on the way back (RPC calls the
+    // class's method: patched on the prototype, for this one order, for this one request).
+    const proto = await runInDurableObject(orderOf(id), (o: OrderObject) => {
+      const prototype = Object.getPrototypeOf(o) as OrderObject;
+      const open = prototype.streamOpen;
+      prototype.streamOpen = async function (this: OrderObject, ...args) {
+        const answer = await open.apply(this, args);
+        if (this === o) throw new Error(expectedFault("answer lost"));
+        return answer;
+      };
+      return { prototype, open };
+    });
+    let res: Response;
+    try {
+      res = await worker(`/v1/checkouts/${id}/events`);
+    } finally {
+      proto.prototype.streamOpen = proto.open;
+    }
+    expect(res.status).toBe(500);
+    await runInDurableObject(hubOf(id), (h: StreamHubObject) => h.settled(key));
+    expect(await hubHolds(id, key)).toEqual({ streams: 0, recorded: false });
+    expect(await objectState(orderOf(id))).toMatchObject({ watch: null });
   });
 });

@@ -96,7 +96,10 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     try {
       answer = await object.streamOpen(name, key, lastEventId(request));
     } catch (error) {
+      // The object may have answered (and so be watched from here) with the answer lost on
+      // the way: recorded as told, so the release below (or the sweep) says "unwatched".
       entry.cancelOpening(opening);
+      this.#announce(key, entry);
       this.#release(key);
       throw error;
     }
