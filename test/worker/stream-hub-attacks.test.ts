@@ -10,7 +10,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sseFrame } from "../../worker/core/events/sse.ts";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
-import type { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
+import {
+  MAX_HUB_STREAMS,
+  type StreamHubObject,
+} from "../../worker/core/streams/stream-hub-object.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { expectedFault } from "../expected-faults.ts";
 import { openCheckout, postJson, uniqueSub, worker } from "./helpers.ts";
@@ -215,5 +218,50 @@ describe("an opening whose answer is lost", () => {
     await runInDurableObject(hubOf(id), (h: StreamHubObject) => h.settled(key));
     expect(await hubHolds(id, key)).toEqual({ streams: 0, recorded: false });
     expect(await objectState(orderOf(id))).toMatchObject({ watch: null });
+  });
+});
+
+describe("a full hub admits fairly", () => {
+  it("a checkout flooding its hub gives its oldest stream to another checkout of that hub; the flooder's next stream gets 503 busy", async () => {
+    const flooded = await locked();
+    const hubName = streamHubName(flooded);
+    // Another checkout whose streams the same hub holds.
+    let other = "";
+    for (let i = 0; i < 200 && !other; i++) {
+      const { body } = await openCheckout({ sub: uniqueSub("neighbour"), amount: "20.00" });
+      if (streamHubName(body.data.id) === hubName) other = body.data.id;
+    }
+    expect(other).not.toBe("");
+    const setCap = (cap: number) =>
+      runInDurableObject(hubOf(flooded), (h: StreamHubObject) => {
+        h.maxStreams = cap;
+      });
+    await setCap(3);
+    try {
+      const flood = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await worker(`/v1/checkouts/${flooded}/events`);
+        expect(res.status).toBe(200);
+        const reader = res.body!.getReader();
+        await reader.read();
+        flood.push(reader);
+      }
+      // Full: before, every other checkout of this hub got 503 here.
+      const neighbour = await worker(`/v1/checkouts/${other}/events`);
+      expect(neighbour.status).toBe(200);
+      // The flooder's oldest stream was closed to make room (its EventSource reconnects).
+      let rest = await flood[0]!.read();
+      while (!rest.done) rest = await flood[0]!.read();
+      const again = await worker(`/v1/checkouts/${flooded}/events`);
+      expect(again.status).toBe(503);
+      expect(again.headers.get("retry-after")).toBe("5");
+      expect(await again.json()).toEqual({
+        error: { code: "busy", message: "Too many live streams; poll the checkout instead." },
+      });
+      await neighbour.body!.cancel();
+      for (const reader of flood) await reader.cancel();
+    } finally {
+      await setCap(MAX_HUB_STREAMS);
+    }
   });
 });

@@ -61,6 +61,8 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
   /** Per object, the "unwatched" message in flight (an open waits for it). */
   readonly #releasing = new Map<string, Promise<void>>();
   #name: string | null = null;
+  /** `MAX_HUB_STREAMS`; lowered only by tests, to fill a hub with a few streams. */
+  maxStreams = MAX_HUB_STREAMS;
 
   constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env);
@@ -158,7 +160,7 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
   /** Null when a stream of `key` may open now (maybe in another's place), else 503 `busy`. */
   #admit(key: string): Response | null {
     // The entries themselves are the loads: no allocation per open (one scan of the entries).
-    const decision = admission(this.#entries, key, MAX_HUB_STREAMS);
+    const decision = admission(this.#entries, key, this.maxStreams);
     if (decision.kind === "admit") return null;
     if (decision.kind === "evict") {
       this.#entries.get(decision.key)?.streams.closeOldest();
