@@ -2,8 +2,10 @@
  * The stream hubs under attack (`worker/core/streams/`): what each bad or forged request to
  * `GET /v1/checkouts/:id/events` and `GET /v1/deposits/:id/events` gets, and that it leaves no
  * state behind; what a `Last-Event-ID` of any shape gets; and the races of an opening with a
- * final event and with a lost publish, which must leave the checkout neither watched with no
- * stream (read every 10 s for nobody) nor streamed with an event missing.
+ * final event, a lost publish, a lost answer and the orphan sweep, which must leave the
+ * checkout neither watched with no stream (read every 10 s for nobody), nor unwatched with a
+ * live stream, nor streamed with an event missing; and a full hub's fair admission (a checkout
+ * flooding its hub gives way to its neighbours).
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
