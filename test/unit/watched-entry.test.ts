@@ -97,6 +97,38 @@ describe("WatchedEntry: subscribe first, then replay", () => {
     expect(await ids(late.response, 5)).toEqual({ ids: [1, 2, 3, 4], ended: true });
   });
 
+  it("the first relay after an opening is checked for a gap against the opening's last id (a publish lost right after it closes the stream)", async () => {
+    const entry = new WatchedEntry(() => {});
+    const opening = entry.beginOpening();
+    const { response, live } = entry.finishOpening(opening, answer(1, 3));
+    expect(live).toBe(true);
+    // Event 4 never arrived.
+    entry.relay([event(5)]);
+    expect(await ids(response, 5)).toEqual({ ids: [1, 2, 3], ended: true });
+    // The same loss seen while a stream opens: it closes after its opening frames.
+    const again = new WatchedEntry(() => {});
+    const pending = again.beginOpening();
+    again.relay([event(5)]);
+    const late = again.finishOpening(pending, answer(1, 3));
+    expect(late.live).toBe(false);
+    expect(await ids(late.response, 5)).toEqual({ ids: [1, 2, 3], ended: true });
+  });
+
+  it("a non-final answer makes the object watched even when the stream closes at once (a final event buffered meanwhile): the hub must unwatch it", () => {
+    const entry = new WatchedEntry(() => {});
+    const closing = entry.beginOpening();
+    entry.relay([event(9, true)]);
+    expect(entry.finishOpening(closing, answer(8, 8))).toMatchObject({
+      live: false,
+      watched: true,
+    });
+    const final = entry.beginOpening();
+    expect(entry.finishOpening(final, answer(9, 9, true))).toMatchObject({
+      live: false,
+      watched: false,
+    });
+  });
+
   it("is idle only with no stream and none being opened", () => {
     const entry = new WatchedEntry(() => {});
     expect(entry.idle).toBe(true);

@@ -130,11 +130,7 @@ export class SseHub {
     if (options.close) {
       closeQuietly(opened);
     } else {
-      if (this.#subscribers.size >= this.#maxSubscribers) {
-        // A Set iterates in insertion order: the first is the oldest.
-        const oldest = this.#subscribers.values().next().value;
-        if (oldest) this.#drop(oldest, true);
-      }
+      if (this.#subscribers.size >= this.#maxSubscribers) this.closeOldest();
       this.#subscribers.add(opened);
       this.#ensureHeartbeat();
       this.#scheduleProbe(opened);
@@ -164,6 +160,13 @@ export class SseHub {
       },
       Math.min(FINAL_CLOSE_MAX_MS, 100 + 2 * closing.length),
     );
+  }
+
+  /** Closes the oldest stream (its EventSource reconnects): a full stream hub gives way. */
+  closeOldest(): void {
+    // A Set iterates in insertion order: the first is the oldest.
+    const oldest = this.#subscribers.values().next().value;
+    if (oldest) this.#drop(oldest, true);
   }
 
   closeAll(): void {

@@ -20,8 +20,14 @@
  *   deploy) tells every object it no longer holds a stream of that it is unwatched; its
  *   streams ended with it, and each widget reconnects with `Last-Event-ID` and is replayed
  *   what it missed;
- * - at most `MAX_HUB_STREAMS` streams: a stream beyond is refused with 503 `busy` (the widget
- *   falls back to polling); per object, `SseHub`'s cap closes the oldest stream first.
+ * - at most `MAX_HUB_STREAMS` streams, live or being opened (admission and registration are one
+ *   synchronous step, so a burst of concurrent opens cannot pass it): when full, the new stream
+ *   takes the place of the oldest stream of the checkout with the most, if that one keeps at
+ *   least as many, else 503 `busy` (the widget polls; `hub-admission.ts`); per object,
+ *   `SseHub`'s cap closes the oldest stream first;
+ * - an open waits for every "unwatched" of its object in flight, including one the orphan
+ *   sweep chained while it waited, so no "unwatched" reaches the object after its new stream's
+ *   "watched".
  *
  * Memory: per stream, one JS subscriber record (≈ 100 B) plus the runtime's own held stream;
  * per watched object one `WatchedEntry` (its `SseHub`, one heartbeat timer) and, while a stream
@@ -32,6 +38,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../config/core-env.ts";
 import { lastEventId, streamNotFound } from "../events/live-events.ts";
 import { watchedStub } from "../objects/stubs.ts";
+import { admission } from "./hub-admission.ts";
 import type { HubFrame, StreamHubRpc } from "./stream-hub-rpc.ts";
 import { watchedTarget } from "./stream-hub-rpc.ts";
 import { WatchedEntry } from "./watched-entry.ts";
@@ -54,6 +61,8 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
   /** Per object, the "unwatched" message in flight (an open waits for it). */
   readonly #releasing = new Map<string, Promise<void>>();
   #name: string | null = null;
+  /** `MAX_HUB_STREAMS`; lowered only by tests, to fill a hub with a few streams. */
+  maxStreams = MAX_HUB_STREAMS;
 
   constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env);
@@ -73,12 +82,11 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     const name = request.headers.get(STREAM_HUB_HEADER);
     if (!target || !name) return streamNotFound("No such stream.");
     this.#rememberName(name);
-    if (this.#streamCount() >= MAX_HUB_STREAMS)
-      return Response.json(
-        { error: { code: "busy", message: "Too many live streams; poll the checkout instead." } },
-        { status: 503, headers: { "retry-after": "5" } },
-      );
-    await this.#releasing.get(key);
+    // Waits for every "unwatched" of this object in flight, even one chained while waiting.
+    for (let releasing = this.#releasing.get(key); releasing; releasing = this.#releasing.get(key))
+      await releasing;
+    const admitted = this.#admit(key);
+    if (admitted) return admitted;
     let entry = this.#entries.get(key);
     if (!entry) {
       entry = new WatchedEntry(() => this.#release(key));
@@ -90,7 +98,10 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     try {
       answer = await object.streamOpen(name, key, lastEventId(request));
     } catch (error) {
+      // The object may have answered (and so be watched from here) with the answer lost on
+      // the way: recorded as told, so the release below (or the sweep) says "unwatched".
       entry.cancelOpening(opening);
+      this.#announce(key, entry);
       this.#release(key);
       throw error;
     }
@@ -101,9 +112,9 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
         ? new Response(null, { status: 204 })
         : streamNotFound(answer.message);
     }
-    const { response, live } = entry.finishOpening(opening, answer);
-    if (live) this.#announce(key, entry);
-    else this.#release(key);
+    const { response, live, watched } = entry.finishOpening(opening, answer);
+    if (watched) this.#announce(key, entry);
+    if (!live) this.#release(key);
     return response;
   }
 
@@ -146,10 +157,19 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     this.ctx.storage.sql.exec("INSERT INTO hub (name) VALUES (?)", name);
   }
 
-  #streamCount(): number {
-    let count = 0;
-    for (const entry of this.#entries.values()) count += entry.streams.size;
-    return count;
+  /** Null when a stream of `key` may open now (maybe in another's place), else 503 `busy`. */
+  #admit(key: string): Response | null {
+    // The entries themselves are the loads: no allocation per open (one scan of the entries).
+    const decision = admission(this.#entries, key, this.maxStreams);
+    if (decision.kind === "admit") return null;
+    if (decision.kind === "evict") {
+      this.#entries.get(decision.key)?.streams.closeOldest();
+      return null;
+    }
+    return Response.json(
+      { error: { code: "busy", message: "Too many live streams; poll the checkout instead." } },
+      { status: 503, headers: { "retry-after": "5" } },
+    );
   }
 
   /** The object now publishes here: remembered, so a restarted hub can say "unwatched". */

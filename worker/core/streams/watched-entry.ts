@@ -45,6 +45,16 @@ export class WatchedEntry {
     this.streams = new SseHub({ ...options, onEmpty });
   }
 
+  /** Live streams (`EntryLoad`, with `openings`: what the hub counts against its cap). */
+  get live(): number {
+    return this.streams.size;
+  }
+
+  /** Streams being opened (the hub counts them against its cap with the live ones). */
+  get openings(): number {
+    return this.#openings.size;
+  }
+
   /** No stream and none being opened: the hub forgets the object. */
   get idle(): boolean {
     return this.streams.size === 0 && this.#openings.size === 0;
@@ -64,7 +74,8 @@ export class WatchedEntry {
 
   /**
    * Opens the stream: the object's opening frames, then what was buffered after them; closed
-   * right after when final (or when the buffer overflowed).
+   * right after when final (or when the buffer overflowed). `watched`: the object now
+   * publishes here (its answer was not final), whether or not this stream stays open.
    *
    * @example
    * const res = entry.finishOpening(opening, await object.streamOpen(hub, key, lastId));
@@ -72,16 +83,31 @@ export class WatchedEntry {
   finishOpening(
     opening: Opening,
     answer: Extract<StreamOpening, { kind: "frames" }>,
-  ): { response: Response; live: boolean } {
+  ): { response: Response; live: boolean; watched: boolean } {
     this.#openings.delete(opening);
+    // The object publishes every event after `answer.lastSeq` from now on, so what was
+    // buffered starts right after it, and when this stream is the entry's only one the next
+    // relayed id is checked against it (else a publish lost right after an opening went
+    // unnoticed and its stream missed that event). With other streams or openings the relays
+    // may still be behind the answer: they need those events, and are checked already.
     const later = opening.frames.filter((f) => f.seq > answer.lastSeq);
+    if (later.length > 0 && later[0]!.seq > answer.lastSeq + 1) opening.overflowed = true;
+    if (this.streams.size === 0 && this.#openings.size === 0)
+      this.lastSeq = Math.max(this.lastSeq, answer.lastSeq);
     const frames = opening.overflowed
       ? answer.frames
       : [...answer.frames, ...later.map((f) => f.frame)];
     const close = opening.overflowed || answer.final || later.some((f) => f.final);
     // A publish of an event the opening already carried may still arrive: it is skipped.
     const lastSeq = opening.overflowed ? answer.lastSeq : (later.at(-1)?.seq ?? answer.lastSeq);
-    return { response: this.streams.open(frames, { close, lastSeq }), live: !close };
+    // A non-final answer made the object watched by this hub (`event-stream.ts` `open`), even
+    // when this stream closes at once (a final event or an overflow buffered meanwhile): the
+    // hub must then tell it "unwatched", or it stays watched with no stream.
+    return {
+      response: this.streams.open(frames, { close, lastSeq }),
+      live: !close,
+      watched: !answer.final,
+    };
   }
 
   /**
