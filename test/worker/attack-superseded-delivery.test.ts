@@ -35,7 +35,7 @@ afterEach(async () => {
   await sandbox("/sandbox/faults", { method: "DELETE" });
 });
 
-type Envelope = { event: string; data: { status: string }; timestamp: string };
+type Envelope = { event: string; data: { id: string; status: string }; timestamp: string };
 const envelope = (d: Delivery) => JSON.parse(d.body) as Envelope;
 
 /** The sandbox stamps in milliseconds: a short pause keeps two steps' stamps apart. */
