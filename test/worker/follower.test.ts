@@ -3,7 +3,8 @@
  * registers with the reconciler only what changed since the last registration (and a
  * registration for what is no longer followed), retries a registration that failed, and
  * reports its next wake only when no reconciler reads for the object. `registerSoon` never
- * makes its caller wait for the reconciler, and runs registrations one at a time, in order.
+ * makes its caller wait for the reconciler, runs registrations one at a time, in order, and
+ * keeps at most one waiting (arms while one waits share it; it sends the newest state).
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -132,5 +133,52 @@ describe("the Follower capability", () => {
     expect(result.failures).toEqual(["unreachable"]);
     expect(result.secondRows).toHaveLength(2);
     expect(result.secondRows).toContain("inv_second:processing");
+  });
+
+  it("many quick arms while a registration runs reach the reconciler as at most two registrations, the second with the newest state", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("follower-coalesce") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const result = await runInDurableObject(
+      stub,
+      async (_o: unknown, state: DurableObjectState) => {
+        const sql = state.storage.sql;
+        const held = heldReconciler();
+        const follower = new Follower({
+          sql,
+          namespace: "ORDERS",
+          owner: "owner-3",
+          watched: () => false,
+          reconciled: () => true,
+          reconciler: held.reconciler,
+        });
+        const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+        const failed = () => {};
+        const runs = [follower.registerSoon(failed)]; // starts at once, held
+        await tick();
+        // Ten arms while it runs, each after a change: the newest status is "partially_paid".
+        const statuses = ["processing", "processing", "partially_paid"];
+        for (let i = 0; i < 10; i++) {
+          const status = statuses[Math.min(i, 2)]!;
+          admitRead(sql, "invoice", "inv_quick", { status, received: String(i) }, plan);
+          runs.push(follower.registerSoon(failed));
+        }
+        await tick();
+        const callsWhileHeld = held.calls.length;
+        held.calls[0]!.release();
+        await tick();
+        held.calls[1]?.release();
+        await Promise.all(runs);
+        await tick();
+        return {
+          callsWhileHeld,
+          calls: held.calls.map((c) => c.rows),
+          shared: runs.slice(2).every((r) => r === runs[1]),
+        };
+      },
+    );
+    expect(result.callsWhileHeld).toBe(1);
+    expect(result.calls).toHaveLength(2);
+    expect(result.calls[1]).toContain("inv_quick:partially_paid");
+    expect(result.shared).toBe(true);
   });
 });
