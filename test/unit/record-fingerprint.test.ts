@@ -82,4 +82,12 @@ describe("record fingerprint", () => {
     expect(recordFingerprint(invoice)).not.toBe(JSON.stringify(invoice));
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: 3 }] })).toBe('{"a":[{"c":3,"d":2}],"b":1}');
   });
+
+  it("gives 20,000 records that differ in one small field 20,000 fingerprints", () => {
+    const prints = new Set<string>();
+    for (let i = 0; i < 20_000; i++) {
+      prints.add(recordFingerprint({ ...invoice, cryptoAmountReceived: `5.${i}` }));
+    }
+    expect(prints.size).toBe(20_000);
+  });
 });
