@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
@@ -17,12 +17,17 @@ import {
   deploymentBudget,
   deploymentReconciler,
   forgetBudget,
+  merchant,
+  postJson,
   sandbox,
   simulate,
+  token,
+  uniqueIp,
+  uniqueSub,
   upstreamInvoice,
   worker,
 } from "./helpers.ts";
-import { lockedCheckout } from "./orders.ts";
+import { lockedCheckout, SHOPPER_TRON as TRON } from "./orders.ts";
 import { readFrames } from "./sse-frames.ts";
 
 const reconciler = deploymentReconciler;
@@ -142,6 +147,73 @@ describe("reconciler", () => {
       data: CheckoutSnapshot;
     };
     expect(paid.data.attempt.status).toBe("paid");
+  });
+
+  it("a deposit a webhook already brought is not handed again by the next sweep (the top-up registers its record's fingerprint as orders do)", async () => {
+    const sub = uniqueSub("rec-dep");
+    const orderId = `cc-${sub}`;
+    const opened = await postJson(
+      "/v1/deposits",
+      {
+        token: await token({
+          sub,
+          mode: "deposit",
+          customerId: "cust-9",
+          cryptoCurrencyCode: "TRX",
+        }),
+      },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    expect(opened.status).toBe(201);
+    const topUpId = ((await opened.json()) as { data: { id: string } }).data.id;
+    await reconciler().sweepNow(); // every object settled: only what follows is new
+    const moved = await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "processing" }),
+    });
+    expect(moved.status).toBe(200);
+    const delivery = (await deliveriesFor(orderId))
+      .filter((d) => d.event === "deposit.statusChanged")
+      .at(-1)!;
+    expect((await deliver(delivery)).status).toBe(200);
+    const view = await (await worker(`/v1/deposits/${topUpId}`)).json();
+    expect((view as { data: { status: string } }).data.status).toBe("processing");
+    // The deposit list shows the very deposit the webhook carried: nothing to hand (was one
+    // hand-over per deposit webhook, and one more apply).
+    const report = await reconciler().sweepNow();
+    expect(report.handed).toBe(0);
+    expect(report.unchanged).toBeGreaterThanOrEqual(1);
+  });
+
+  it("a withdrawal a webhook already brought is not handed again by the next sweep (the payout registers its record's fingerprint as orders do)", async () => {
+    const orderId = uniqueSub("rec-pay");
+    const quoted = await merchant("/v1/payouts", {
+      method: "POST",
+      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "20" }),
+    });
+    expect(quoted.status).toBe(201);
+    const committed = await merchant(`/v1/payouts/${encodeURIComponent(orderId)}/commit`, {
+      method: "POST",
+    });
+    const withdrawalId = ((await committed.json()) as { data: PayoutView }).data.withdrawal!.id;
+    await reconciler().sweepNow(); // every object settled: only what follows is new
+    const moved = await sandbox(`/sandbox/withdrawals/${withdrawalId}/simulate`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "processing" }),
+    });
+    expect(moved.status).toBe(200);
+    const delivery = (await deliveriesFor(orderId))
+      .filter((d) => d.event === "withdrawal.statusChanged")
+      .at(-1)!;
+    expect((await deliver(delivery)).status).toBe(200);
+    const view = (await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView };
+    expect(view.data.status).toBe("processing");
+    // The withdrawal list shows the very withdrawal the webhook carried: nothing to hand.
+    const report = await reconciler().sweepNow();
+    expect(report.handed).toBe(0);
+    expect(report.unchanged).toBeGreaterThanOrEqual(1);
   });
 
   it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {
