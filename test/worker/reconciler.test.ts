@@ -37,6 +37,28 @@ async function invoiceIdOf(orderId: string): Promise<string> {
   return String((await upstreamInvoice(orderId)).body.data.id);
 }
 
+/**
+ * Moves a top-up's deposit or a payout's withdrawal at the sandbox (`path`, e.g.
+ * `deposits/<orderId>`) and delivers the newest `event` webhook of `orderId` (answered 200).
+ */
+async function moveAndDeliver(path: string, orderId: string, event: string): Promise<void> {
+  const moved = await sandbox(`/sandbox/${path}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ action: "processing" }),
+  });
+  expect(moved.status).toBe(200);
+  const delivery = (await deliveriesFor(orderId)).filter((d) => d.event === event).at(-1)!;
+  expect((await deliver(delivery)).status).toBe(200);
+}
+
+/** The next sweep hands nothing: the list page shows the very record the object has. */
+async function expectNothingHanded(): Promise<void> {
+  const report = await reconciler().sweepNow();
+  expect(report.handed).toBe(0);
+  expect(report.unchanged).toBeGreaterThanOrEqual(1);
+}
+
 /** The service's GETs since `since`: list pages, and single reads of `invoiceId`. */
 async function readsSince(since: string, invoiceId: string) {
   const { body } = await sandbox<{ data: { path: string; query: Record<string, string> }[] }>(
@@ -167,23 +189,16 @@ describe("reconciler", () => {
     expect(opened.status).toBe(201);
     const topUpId = ((await opened.json()) as { data: { id: string } }).data.id;
     await reconciler().sweepNow(); // every object settled: only what follows is new
-    const moved = await sandbox(`/sandbox/deposits/${encodeURIComponent(orderId)}/simulate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "processing" }),
-    });
-    expect(moved.status).toBe(200);
-    const delivery = (await deliveriesFor(orderId))
-      .filter((d) => d.event === "deposit.statusChanged")
-      .at(-1)!;
-    expect((await deliver(delivery)).status).toBe(200);
+    await moveAndDeliver(
+      `deposits/${encodeURIComponent(orderId)}`,
+      orderId,
+      "deposit.statusChanged",
+    );
     const view = await (await worker(`/v1/deposits/${topUpId}`)).json();
     expect((view as { data: { status: string } }).data.status).toBe("processing");
     // The deposit list shows the very deposit the webhook carried: nothing to hand (was one
     // hand-over per deposit webhook, and one more apply).
-    const report = await reconciler().sweepNow();
-    expect(report.handed).toBe(0);
-    expect(report.unchanged).toBeGreaterThanOrEqual(1);
+    await expectNothingHanded();
   });
 
   it("a withdrawal a webhook already brought is not handed again by the next sweep (the payout registers its record's fingerprint as orders do)", async () => {
@@ -198,22 +213,11 @@ describe("reconciler", () => {
     });
     const withdrawalId = ((await committed.json()) as { data: PayoutView }).data.withdrawal!.id;
     await reconciler().sweepNow(); // every object settled: only what follows is new
-    const moved = await sandbox(`/sandbox/withdrawals/${withdrawalId}/simulate`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ action: "processing" }),
-    });
-    expect(moved.status).toBe(200);
-    const delivery = (await deliveriesFor(orderId))
-      .filter((d) => d.event === "withdrawal.statusChanged")
-      .at(-1)!;
-    expect((await deliver(delivery)).status).toBe(200);
+    await moveAndDeliver(`withdrawals/${withdrawalId}`, orderId, "withdrawal.statusChanged");
     const view = (await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView };
     expect(view.data.status).toBe("processing");
     // The withdrawal list shows the very withdrawal the webhook carried: nothing to hand.
-    const report = await reconciler().sweepNow();
-    expect(report.handed).toBe(0);
-    expect(report.unchanged).toBeGreaterThanOrEqual(1);
+    await expectNothingHanded();
   });
 
   it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {
