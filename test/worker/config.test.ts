@@ -1,8 +1,10 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { notificationSecret, parseConfig } from "../../worker/core/config/config.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import { token, worker } from "./helpers.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
+import { openCheckout, token, uniqueSub, worker } from "./helpers.ts";
 
 const valid = (): Env =>
   ({
@@ -70,6 +72,22 @@ describe("configuration (the gateway module's settings)", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.join("; ")).toContain(message);
+  });
+
+  it("parses each bindings object once: a second call answers the identical result, and an object's host (asked several times per webhook) neither parses again nor builds another logger", async () => {
+    const bindings = valid();
+    const first = parseConfig(bindings);
+    expect(parseConfig(bindings)).toBe(first);
+    // Other bindings (a test swapping them) are parsed on their own.
+    expect(parseConfig({ ...bindings, DISPLAY_NAME: "Other" } as Env)).not.toBe(first);
+    const { body } = await openCheckout({ sub: uniqueSub("config-once") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const same = await runInDurableObject(stub, (object: OrderObject) => {
+      const [config, again] = [object.host.config(), object.host.config()];
+      const [logger, loggerAgain] = [object.host.logger(), object.host.logger()];
+      return { config: config === again, logger: logger === loggerAgain };
+    });
+    expect(same).toEqual({ config: true, logger: true });
   });
 
   it("signs notifications with MERCHANT_WEBHOOK_SECRET, else (older deployments) MERCHANT_API_TOKEN", () => {

@@ -3,7 +3,8 @@
  * registers with the reconciler only what changed since the last registration (and a
  * registration for what is no longer followed), retries a registration that failed, and
  * reports its next wake only when no reconciler reads for the object. `registerSoon` never
- * makes its caller wait for the reconciler, and runs registrations one at a time, in order.
+ * makes its caller wait for the reconciler, runs registrations one at a time, in order, and
+ * keeps at most one waiting (arms while one waits share it; it sends the newest state).
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -25,6 +26,34 @@ function heldReconciler() {
         }),
     }),
   };
+}
+
+/**
+ * Runs `body` inside a new order object with a Follower whose reconciler is held (`heldReconciler`).
+ */
+async function withHeldFollower<T>(
+  name: string,
+  body: (input: {
+    sql: SqlStorage;
+    follower: Follower;
+    held: ReturnType<typeof heldReconciler>;
+  }) => Promise<T>,
+): Promise<T> {
+  const { body: opened } = await openCheckout({ sub: uniqueSub(name) });
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(opened.data.id));
+  return runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+    const sql = state.storage.sql;
+    const held = heldReconciler();
+    const follower = new Follower({
+      sql,
+      namespace: "ORDERS",
+      owner: name,
+      watched: () => false,
+      reconciled: () => true,
+      reconciler: held.reconciler,
+    });
+    return body({ sql, follower, held });
+  });
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 10));
@@ -90,47 +119,64 @@ describe("the Follower capability", () => {
   });
 
   it("registerSoon answers before the reconciler does, runs one registration at a time in the order asked, and reports a failure without marking anything registered", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("follower-soon") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const result = await runInDurableObject(
-      stub,
-      async (_o: unknown, state: DurableObjectState) => {
-        const sql = state.storage.sql;
-        const held = heldReconciler();
-        const follower = new Follower({
-          sql,
-          namespace: "ORDERS",
-          owner: "owner-2",
-          watched: () => false,
-          reconciled: () => true,
-          reconciler: held.reconciler,
-        });
-        const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
-        const failures: string[] = [];
-        const failed = (e: unknown) => failures.push((e as Error).message);
-        // The caller goes on at once, although the reconciler has not answered.
-        const first = follower.registerSoon(failed);
-        await tick();
-        const callsWhileHeld = held.calls.length;
-        admitRead(sql, "invoice", "inv_second", { status: "processing", received: "0" }, plan);
-        const second = follower.registerSoon(failed);
-        await tick();
-        // The second waits for the first: one registration at a time.
-        const callsBeforeRelease = held.calls.length;
-        held.calls[0]!.fail(new Error("unreachable"));
-        await first;
-        await tick();
-        // The failed one marked nothing: the next registration sends its row again.
-        const secondRows = held.calls[1]?.rows ?? [];
-        held.calls[1]!.release();
-        await second;
-        return { callsWhileHeld, callsBeforeRelease, failures, secondRows };
-      },
-    );
+    const result = await withHeldFollower("follower-soon", async ({ sql, follower, held }) => {
+      const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+      const failures: string[] = [];
+      const failed = (e: unknown) => failures.push((e as Error).message);
+      // The caller goes on at once, although the reconciler has not answered.
+      const first = follower.registerSoon(failed);
+      await tick();
+      const callsWhileHeld = held.calls.length;
+      admitRead(sql, "invoice", "inv_second", { status: "processing", received: "0" }, plan);
+      const second = follower.registerSoon(failed);
+      await tick();
+      // The second waits for the first: one registration at a time.
+      const callsBeforeRelease = held.calls.length;
+      held.calls[0]!.fail(new Error("unreachable"));
+      await first;
+      await tick();
+      // The failed one marked nothing: the next registration sends its row again.
+      const secondRows = held.calls[1]?.rows ?? [];
+      held.calls[1]!.release();
+      await second;
+      return { callsWhileHeld, callsBeforeRelease, failures, secondRows };
+    });
     expect(result.callsWhileHeld).toBe(1);
     expect(result.callsBeforeRelease).toBe(1);
     expect(result.failures).toEqual(["unreachable"]);
     expect(result.secondRows).toHaveLength(2);
     expect(result.secondRows).toContain("inv_second:processing");
+  });
+
+  it("many quick arms while a registration runs reach the reconciler as at most two registrations, the second with the newest state", async () => {
+    const result = await withHeldFollower("follower-coalesce", async ({ sql, follower, held }) => {
+      const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+      const failed = () => {};
+      const runs = [follower.registerSoon(failed)]; // starts at once, held
+      await tick();
+      // Ten arms while it runs, each after a change: the newest status is "partially_paid".
+      const statuses = ["processing", "processing", "partially_paid"];
+      for (let i = 0; i < 10; i++) {
+        const status = statuses[Math.min(i, 2)]!;
+        admitRead(sql, "invoice", "inv_quick", { status, received: String(i) }, plan);
+        runs.push(follower.registerSoon(failed));
+      }
+      await tick();
+      const callsWhileHeld = held.calls.length;
+      held.calls[0]!.release();
+      await tick();
+      held.calls[1]?.release();
+      await Promise.all(runs);
+      await tick();
+      return {
+        callsWhileHeld,
+        calls: held.calls.map((c) => c.rows),
+        shared: runs.slice(2).every((r) => r === runs[1]),
+      };
+    });
+    expect(result.callsWhileHeld).toBe(1);
+    expect(result.calls).toHaveLength(2);
+    expect(result.calls[1]).toContain("inv_quick:partially_paid");
+    expect(result.shared).toBe(true);
   });
 });

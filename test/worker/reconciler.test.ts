@@ -9,7 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
@@ -17,12 +17,17 @@ import {
   deploymentBudget,
   deploymentReconciler,
   forgetBudget,
+  merchant,
+  postJson,
   sandbox,
   simulate,
+  token,
+  uniqueIp,
+  uniqueSub,
   upstreamInvoice,
   worker,
 } from "./helpers.ts";
-import { lockedCheckout } from "./orders.ts";
+import { lockedCheckout, SHOPPER_TRON as TRON } from "./orders.ts";
 import { readFrames } from "./sse-frames.ts";
 
 const reconciler = deploymentReconciler;
@@ -30,6 +35,28 @@ const reconciler = deploymentReconciler;
 /** The service's id of the invoice with `orderId` (read before the part under test). */
 async function invoiceIdOf(orderId: string): Promise<string> {
   return String((await upstreamInvoice(orderId)).body.data.id);
+}
+
+/**
+ * Moves a top-up's deposit or a payout's withdrawal at the sandbox (`path`, e.g.
+ * `deposits/<orderId>`) and delivers the newest `event` webhook of `orderId` (answered 200).
+ */
+async function moveAndDeliver(path: string, orderId: string, event: string): Promise<void> {
+  const moved = await sandbox(`/sandbox/${path}/simulate`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ action: "processing" }),
+  });
+  expect(moved.status).toBe(200);
+  const delivery = (await deliveriesFor(orderId)).filter((d) => d.event === event).at(-1)!;
+  expect((await deliver(delivery)).status).toBe(200);
+}
+
+/** The next sweep hands nothing: the list page shows the very record the object has. */
+async function expectNothingHanded(): Promise<void> {
+  const report = await reconciler().sweepNow();
+  expect(report.handed).toBe(0);
+  expect(report.unchanged).toBeGreaterThanOrEqual(1);
 }
 
 /** The service's GETs since `since`: list pages, and single reads of `invoiceId`. */
@@ -142,6 +169,55 @@ describe("reconciler", () => {
       data: CheckoutSnapshot;
     };
     expect(paid.data.attempt.status).toBe("paid");
+  });
+
+  it("a deposit a webhook already brought is not handed again by the next sweep (the top-up registers its record's fingerprint as orders do)", async () => {
+    const sub = uniqueSub("rec-dep");
+    const orderId = `cc-${sub}`;
+    const opened = await postJson(
+      "/v1/deposits",
+      {
+        token: await token({
+          sub,
+          mode: "deposit",
+          customerId: "cust-9",
+          cryptoCurrencyCode: "TRX",
+        }),
+      },
+      { "cf-connecting-ip": uniqueIp() },
+    );
+    expect(opened.status).toBe(201);
+    const topUpId = ((await opened.json()) as { data: { id: string } }).data.id;
+    await reconciler().sweepNow(); // every object settled: only what follows is new
+    await moveAndDeliver(
+      `deposits/${encodeURIComponent(orderId)}`,
+      orderId,
+      "deposit.statusChanged",
+    );
+    const view = await (await worker(`/v1/deposits/${topUpId}`)).json();
+    expect((view as { data: { status: string } }).data.status).toBe("processing");
+    // The deposit list shows the very deposit the webhook carried: nothing to hand (was one
+    // hand-over per deposit webhook, and one more apply).
+    await expectNothingHanded();
+  });
+
+  it("a withdrawal a webhook already brought is not handed again by the next sweep (the payout registers its record's fingerprint as orders do)", async () => {
+    const orderId = uniqueSub("rec-pay");
+    const quoted = await merchant("/v1/payouts", {
+      method: "POST",
+      body: JSON.stringify({ orderId, cryptoCurrencyCode: "TRX", address: TRON, amount: "20" }),
+    });
+    expect(quoted.status).toBe(201);
+    const committed = await merchant(`/v1/payouts/${encodeURIComponent(orderId)}/commit`, {
+      method: "POST",
+    });
+    const withdrawalId = ((await committed.json()) as { data: PayoutView }).data.withdrawal!.id;
+    await reconciler().sweepNow(); // every object settled: only what follows is new
+    await moveAndDeliver(`withdrawals/${withdrawalId}`, orderId, "withdrawal.statusChanged");
+    const view = (await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView };
+    expect(view.data.status).toBe("processing");
+    // The withdrawal list shows the very withdrawal the webhook carried: nothing to hand.
+    await expectNothingHanded();
   });
 
   it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {

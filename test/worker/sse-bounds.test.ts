@@ -3,11 +3,17 @@
  * `Last-Event-ID: 0` on a long log gets the current snapshot (as a fresh client), never the
  * whole history; a client at most `MAX_REPLAY_EVENTS` behind still gets exactly what it
  * missed; the log keeps at most `MAX_LOG_EVENTS` rows, only the replay window with snapshots.
+ * The delivery dedupe table keeps the newest `MAX_REMEMBERED_DELIVERIES` (plus at most one
+ * pruning step) and still recognises a recent duplicate.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_LOG_EVENTS, MAX_REPLAY_EVENTS } from "../../worker/core/events/event-log.ts";
+import {
+  MAX_LOG_EVENTS,
+  MAX_REMEMBERED_DELIVERIES,
+  MAX_REPLAY_EVENTS,
+} from "../../worker/core/events/event-log.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { ledgerOf, openCheckout, uniqueSub, worker } from "./helpers.ts";
@@ -90,5 +96,31 @@ describe("bounded replay and log (issue 20, item 5)", () => {
     expect(events.at(-1)?.seq).toBe(more.last);
     // A fresh stream still opens with the current snapshot.
     expect(await openingIds(body.data.id, "0")).toEqual([more.last]);
+  });
+
+  it("the delivery dedupe table keeps only the newest deliveries and still recognises a duplicate of a recent one", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("deliveries") });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    const total = 500;
+    const result = await runInDurableObject(stub, (o: OrderObject) => {
+      const { log } = o.host;
+      const at = new Date().toISOString();
+      for (let i = 0; i < total; i++) log.rememberDelivery(`key-${i}`, at);
+      log.rememberDelivery(`key-${total - 1}`, at); // a duplicate: no new row
+      const { rows } = log.sql
+        .exec<{ rows: number }>("SELECT COUNT(*) AS rows FROM deliveries")
+        .one();
+      return {
+        rows: Number(rows),
+        oldest: log.hasDelivery("key-0"),
+        lastKept: Array.from({ length: MAX_REMEMBERED_DELIVERIES }, (_, i) =>
+          log.hasDelivery(`key-${total - 1 - i}`),
+        ),
+      };
+    });
+    expect(result.rows).toBeGreaterThanOrEqual(MAX_REMEMBERED_DELIVERIES);
+    expect(result.rows).toBeLessThan(MAX_REMEMBERED_DELIVERIES + 16);
+    expect(result.oldest).toBe(false);
+    expect(result.lastKept.every(Boolean)).toBe(true);
   });
 });

@@ -274,6 +274,8 @@ export class DepositObject extends DurableObject<CoreEnv> implements DepositRpc 
             row.depositId,
             read.facts,
             this.#plan(read.kind === "stale" ? row : read.next),
+            // Its fingerprint: the reconciler hands this very record back no more.
+            deposit,
           ),
         write: () => {
           if (read.kind === "stale") return [];

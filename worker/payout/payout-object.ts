@@ -383,14 +383,18 @@ export class PayoutObject extends DurableObject<PayoutEnv> implements PayoutRpc 
     }
   }
 
-  /** Starts or updates the follow of a withdrawal (or of the uncertain commit's orderId). */
-  #follow(target: Followed, facts: Facts, follow: boolean): { older: boolean } {
-    return admitRead(this.ctx.storage.sql, target.kind, target.id, facts, {
-      now: Date.now(),
-      follow,
-      keepUntil: null,
-      watched: false,
-    });
+  /**
+   * Starts or updates the follow of a withdrawal (or of the uncertain commit's orderId);
+   * `record`, the withdrawal read, is fingerprinted so the reconciler hands it back no more.
+   */
+  #follow(
+    target: Followed,
+    facts: Facts,
+    follow: boolean,
+    record?: Withdrawal,
+  ): { older: boolean } {
+    const plan = { now: Date.now(), follow, keepUntil: null, watched: false };
+    return admitRead(this.ctx.storage.sql, target.kind, target.id, facts, plan, record);
   }
 
   /**
@@ -481,6 +485,7 @@ export class PayoutObject extends DurableObject<PayoutEnv> implements PayoutRpc 
       { kind: "withdrawal", id: w.id },
       withdrawalFacts(w),
       !FINAL_PAYOUT.has(next.status),
+      w,
     );
     await this.host.arm();
     return this.#reportRefund(next);
@@ -490,7 +495,12 @@ export class PayoutObject extends DurableObject<PayoutEnv> implements PayoutRpc 
   #committed(row: PayoutRow, w: Withdrawal, type: string): Promise<PayoutRow> {
     const status = acceptsPayoutStatus(row.status, w.status) ? w.status : row.status;
     // Followed from now on (until final), so a lost webhook still converges.
-    this.#follow({ kind: "withdrawal", id: w.id }, withdrawalFacts(w), !FINAL_PAYOUT.has(status));
+    this.#follow(
+      { kind: "withdrawal", id: w.id },
+      withdrawalFacts(w),
+      !FINAL_PAYOUT.has(status),
+      w,
+    );
     const next: PayoutRow = { ...row, status, withdrawal: w, updatedAt: new Date().toISOString() };
     return this.#save(
       next,

@@ -16,6 +16,7 @@
  */
 import { columnAdded, type MigrationTrack } from "../storage/migrations.ts";
 import { type Facts, isOlder } from "./facts.ts";
+import { recordFingerprint } from "./record-fingerprint.ts";
 import { FIRST_READ_MS, nextGap, nextReadAt } from "./schedule.ts";
 import type { UpstreamKind } from "./status-rank.ts";
 
@@ -135,19 +136,6 @@ export function recordAcked(sql: SqlStorage, kind: UpstreamKind, id: string, sen
     kind,
     id,
   );
-}
-
-/**
- * The fingerprint of an upstream record (a read, a webhook's signed record or a list page's
- * item, all parsed with the same schemas): its JSON. The reconciler hands a listed record to its
- * object only when its fingerprint differs from the newest one the object admitted (or the
- * reconciler handed), so a record the object already has costs no hand-over.
- *
- * @example
- * recordFingerprint(invoice) === recordFingerprint(listed.record); // the same record
- */
-export function recordFingerprint(record: unknown): string {
-  return JSON.stringify(record);
 }
 
 /**

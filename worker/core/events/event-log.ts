@@ -2,7 +2,8 @@
  * @module
  * The bookkeeping tables every Durable Object (order, top-up, payout) keeps beside its own
  * rows: the append-only event log (each event stores the JSON it produced, so SSE replay after
- * `Last-Event-ID` is verbatim), webhook deliveries already applied (dedupe by body hash) and
+ * `Last-Event-ID` is verbatim), webhook deliveries already applied (dedupe by body hash, the
+ * newest `MAX_REMEMBERED_DELIVERIES`) and
  * the merchant-notification outbox (delivered by `outbox-store.ts`) with the index feed that
  * reports to the account's index (`index-feed.ts`).
  */
@@ -22,6 +23,22 @@ export const MAX_REPLAY_EVENTS = 50;
  * object's log stays under about 1,000 short rows + 50 snapshots (≈ 0.25 MB), not 34 MB a day.
  */
 export const MAX_LOG_EVENTS = 1_000;
+
+/**
+ * How many applied deliveries one object remembers for dedupe (`deliveries`): the newest this
+ * many. The service publishes no retry schedule (wire contract), so the bound is a count, not
+ * an age: a redelivery comes soon after its original, while an object sees a handful of
+ * deliveries per upstream object (one per status change). A duplicate older than the newest 64
+ * is not lost either: it is admitted again as a read, and the facts and the newest acknowledged
+ * send time (`core/converge/delivery.ts`) make an equal or older record change nothing.
+ */
+export const MAX_REMEMBERED_DELIVERIES = 64;
+
+/**
+ * Deliveries are pruned once every this many inserts (the insert's own rowid tells when), so
+ * most webhooks run no extra statement: the table holds at most 64 + 15 rows.
+ */
+const PRUNE_DELIVERIES_EVERY = 16;
 
 /** DDL of the shared tables; idempotent, run under `blockConcurrencyWhile`. */
 export const EVENT_LOG_SCHEMA = `
@@ -111,8 +128,25 @@ export class EventLog {
     return this.sql.exec<Row>("SELECT 1 FROM deliveries WHERE key = ?", key).toArray().length > 0;
   }
 
-  /** Records an applied delivery (idempotent). */
+  /**
+   * Records an applied delivery (idempotent) and keeps only the newest
+   * `MAX_REMEMBERED_DELIVERIES`: rowids grow by one per insert (the newest row is never
+   * deleted), so every `PRUNE_DELIVERIES_EVERY`th insert deletes the rows that many behind it.
+   *
+   * @example
+   * log.rememberDelivery(delivery.key, new Date().toISOString());
+   */
   rememberDelivery(key: string, at: string): void {
-    this.sql.exec("INSERT OR IGNORE INTO deliveries (key, at) VALUES (?, ?)", key, at);
+    const inserted = this.sql
+      .exec<Row>(
+        "INSERT OR IGNORE INTO deliveries (key, at) VALUES (?, ?) RETURNING rowid AS n",
+        key,
+        at,
+      )
+      .toArray()[0];
+    const n = inserted ? Number(inserted.n) : 0;
+    if (n > MAX_REMEMBERED_DELIVERIES && n % PRUNE_DELIVERIES_EVERY === 0) {
+      this.sql.exec("DELETE FROM deliveries WHERE rowid <= ?", n - MAX_REMEMBERED_DELIVERIES);
+    }
   }
 }

@@ -11,7 +11,9 @@
  *   registered with it (only what changed since the last registration, and those no longer
  *   followed); a failed registration marks nothing registered, so the next one retries it;
  * - registrations run one at a time, in the order they were asked for (`registerSoon` chains
- *   them): an older schedule never reaches the reconciler after a newer one. The object's
+ *   them): an older schedule never reaches the reconciler after a newer one. At most one runs
+ *   and one waits: an arm while one already waits shares it, since a registration reads the
+ *   object's state only when it starts and so sends the newest state anyway. The object's
  *   answers do not wait for them (a shopper's create does not wait for the reconciler's own
  *   write): the call leaves with the object's next output, so the reconciler still hears of
  *   an object before anyone hears of its answer;
@@ -47,10 +49,13 @@ export interface FollowerHost {
  */
 export class Follower {
   readonly #host: FollowerHost;
-  /** What was last registered with the reconciler, per followed object (`kind|id`). */
+  /** What was last registered with the reconciler, per followed object (`kind|id`): its
+   * `registrationKey` (a short line, not the registration's JSON). */
   readonly #registered = new Map<string, string>();
   /** The last registration asked for (`registerSoon`): the next one starts after it. */
   #tail: Promise<void> = Promise.resolve();
+  /** The registration asked for that has not started yet, shared by every arm until it does. */
+  #waiting: Promise<void> | null = null;
 
   constructor(host: FollowerHost) {
     this.#host = host;
@@ -64,13 +69,22 @@ export class Follower {
   /**
    * Registers (`register`) after every registration asked for before, without the caller
    * waiting for it; a failure goes to `failed` (nothing is then marked registered: the next
-   * registration retries it). Answers when this one has ended, failed or not.
+   * registration retries it). When a registration is already waiting to start, this shares it
+   * (it will read the newest state when it starts) and its failure goes to the `failed` of the
+   * arm that asked for it first. Answers when the registration has ended, failed or not.
    *
    * @example
    * ctx.waitUntil(follower.registerSoon((error) => log.warn("reconciler.register_failed", …)));
    */
   registerSoon(failed: (error: unknown) => void): Promise<void> {
-    const run = this.#tail.then(() => this.register()).catch(failed);
+    if (this.#waiting) return this.#waiting;
+    const run = this.#tail
+      .then(() => {
+        this.#waiting = null; // started: a later arm asks for one more, after this one
+        return this.register();
+      })
+      .catch(failed);
+    this.#waiting = run;
     this.#tail = run;
     return run;
   }
@@ -95,7 +109,7 @@ export class Follower {
       const key = `${row.kind}|${row.id}`;
       seen.add(key);
       const reg: Registration = { ...row, namespace, owner, watched };
-      if (this.#registered.get(key) !== JSON.stringify(reg)) changed.push(reg);
+      if (this.#registered.get(key) !== registrationKey(reg)) changed.push(reg);
     }
     for (const key of this.#registered.keys()) {
       if (seen.has(key)) continue;
@@ -119,7 +133,19 @@ export class Follower {
     for (const reg of changed) {
       const key = `${reg.kind}|${reg.id}`;
       if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
-      else this.#registered.set(key, JSON.stringify(reg));
+      else this.#registered.set(key, registrationKey(reg));
     }
   }
+}
+
+/**
+ * What the reconciler was told of one followed object, as one short line: every field that a
+ * registration carries and that can change (namespace and owner are the object's own, fixed).
+ *
+ * @example
+ * registrationKey(reg); // "1767225600000|15000|null|0|processing|5|3f1a…"
+ */
+function registrationKey(reg: Registration): string {
+  const watched = reg.watched ? 1 : 0;
+  return `${reg.nextReadAt}|${reg.gapMs}|${reg.keepUntil}|${watched}|${reg.status}|${reg.received}|${reg.seen ?? ""}`;
 }

@@ -10,7 +10,7 @@
 import type { UpstreamClient } from "../../service/client.ts";
 import type { Page } from "../../service/types.ts";
 import { type Facts, isOlder } from "../converge/facts.ts";
-import { recordFingerprint } from "../converge/followed.ts";
+import { recordFingerprint } from "../converge/record-fingerprint.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { ListedRecord } from "./reconciler-rpc.ts";
 import type { Tracked } from "./tracked.ts";

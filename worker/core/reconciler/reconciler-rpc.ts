@@ -31,8 +31,9 @@ export interface Registration {
   status: string;
   received: string;
   /**
-   * The fingerprint of the newest record the object admitted (`core/converge/followed.ts`
-   * `recordFingerprint`), so that record is not handed back; null or absent when not known.
+   * The fingerprint of the newest record the object admitted (32 hex characters,
+   * `core/converge/record-fingerprint.ts`), so that record is not handed back; null or absent
+   * when not known.
    */
   seen?: string | null;
 }
