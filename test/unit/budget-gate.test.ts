@@ -18,6 +18,7 @@ function scripted(leases: { granted: number; retryInMs: number }[]) {
       const now = Date.now();
       return {
         granted: next.granted,
+        sendFrom: 0,
         spendUntil: now + 500,
         retryAt: next.retryInMs === 0 ? 0 : now + next.retryInMs,
       };
