@@ -7,8 +7,9 @@
  *    a second per key (`SANDBOX_RATE_LIMIT=20`): `watched` checkouts open, one watcher each, no
  *    webhooks: runtime CPU and the service's reads per second at rest
  *    (`idle_cpu_ms_per_s_1000_watchers`, `upstream_reads_per_s_1000_watched`); then 100 new
- *    checkouts over 10 s: how many a shopper saw fail (`throttled_creates_failed`) and how
- *    many 429s the service answered;
+ *    checkouts over 10 s: how many a shopper saw fail (`throttled_creates_failed`), how long
+ *    the median and the slowest took (`throttled_create_p50_ms`, `throttled_create_max_ms`: the
+ *    budget's queue, first come first served) and how many 429s the service answered;
  * 2. `open` checkouts, nobody watching, budget 200 (so opening them is quick): the service's
  *    reads per second at rest (`upstream_reads_per_s_10000_open`).
  *
@@ -102,12 +103,15 @@ async function watchedPass(o: ScaleOptions): Promise<void> {
     const createsFrom = new Date().toISOString();
     const gap = (o.createSeconds * 1000) / o.creates;
     const answers: Promise<{ status: number; code: string }>[] = [];
+    const tookMs: number[] = [];
     for (let i = 0; i < o.creates; i += 1) {
+      const asked = performance.now();
       answers.push(
         o
           .open(workerUrl, `scale-c-${o.run}-${i}`, 300_000 + i)
           .then(async (r) => {
             const body = await r.text();
+            tookMs.push(performance.now() - asked);
             if (r.ok) return { status: r.status, code: "" };
             const code = (JSON.parse(body) as { error?: { code?: string } }).error?.code ?? "";
             return { status: r.status, code };
@@ -138,6 +142,15 @@ async function watchedPass(o: ScaleOptions): Promise<void> {
       "target 0 failed",
     );
     keep("throttled_creates_failed", failed);
+    tookMs.sort((a, b) => a - b);
+    const p50 = tookMs[Math.floor(tookMs.length / 2)] ?? 0;
+    const slowest = tookMs.at(-1) ?? 0;
+    row(
+      "scale: those creates, answered in (ms): median / slowest",
+      `${p50.toFixed(0)} / ${slowest.toFixed(0)}`,
+    );
+    keep("throttled_create_p50_ms", p50);
+    keep("throttled_create_max_ms", slowest);
     await watchers.close();
   } finally {
     await stack.stop();

@@ -10,7 +10,7 @@ import { UpstreamError } from "../../worker/service/errors.ts";
 import { GATE_REFUSAL } from "../../worker/service/transport.ts";
 
 /** A budget that answers `leases` in turn (retry times relative to the ask), then grants one. */
-function scripted(leases: { granted: number; retryInMs: number }[]) {
+function scripted(leases: { granted: number; retryInMs: number; sendInMs?: number }[]) {
   let asked = 0;
   const budget = {
     async lease(): Promise<Lease> {
@@ -18,7 +18,8 @@ function scripted(leases: { granted: number; retryInMs: number }[]) {
       const now = Date.now();
       return {
         granted: next.granted,
-        spendUntil: now + 500,
+        sendFrom: next.sendInMs ? now + next.sendInMs : 0,
+        spendUntil: now + (next.sendInMs ?? 0) + 500,
         retryAt: next.retryInMs === 0 ? 0 : now + next.retryInMs,
       };
     },
@@ -64,5 +65,38 @@ describe("upstream budget gate", () => {
     expect((refused as UpstreamError).code).toBe(GATE_REFUSAL);
     expect((refused as UpstreamError).retryAfterMs).toBeGreaterThan(MAX_WAIT_MS.reconcile);
     expect(slept).toEqual([]);
+  });
+
+  it("a shopper reserved a later window sleeps until it opens and is let through without asking again; a shopper the budget refuses is refused at once", async () => {
+    forgetLeases();
+    const { budget, asked } = scripted([{ granted: 1, retryInMs: 0, sendInMs: 700 }]);
+    const slept: number[] = [];
+    const gate = budgetGate(
+      () => budget,
+      `gate-${crypto.randomUUID()}`,
+      "interactive",
+      10,
+      async (ms) => {
+        slept.push(ms);
+      },
+    );
+    await gate.admit(Date.now() + 15_000);
+    expect(asked()).toBe(1);
+    expect(slept).toHaveLength(1);
+    expect(slept[0]).toBeGreaterThan(600);
+    // No window free before the deadline (or within the horizon): no waiting in the gate.
+    const refusing = scripted([{ granted: 0, retryInMs: 400 }]);
+    const shopper = budgetGate(
+      () => refusing.budget,
+      `gate-${crypto.randomUUID()}`,
+      "interactive",
+      10,
+    );
+    const refused = await shopper.admit(Date.now() + 15_000).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((refused as UpstreamError).code).toBe(GATE_REFUSAL);
+    expect(refusing.asked()).toBe(1);
   });
 });

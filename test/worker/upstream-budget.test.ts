@@ -181,4 +181,48 @@ describe("upstream budget", () => {
     expect(calls).toBeGreaterThanOrEqual(2 * RATE);
     expect(leases).toBeLessThan(calls);
   });
+
+  it("shoppers the budget cannot serve now are reserved later windows, first come first served, and sent from their window's start", async () => {
+    forgetLeases();
+    const key = `budget-test-${crypto.randomUUID()}`;
+    const stub = budgetStub(env, key);
+    await nextSecond();
+    const start = Math.floor(Date.now() / 1000) * 1000;
+    const first = await stub.lease({ priority: "interactive", want: RATE, ratePerSecond: RATE });
+    expect(first).toMatchObject({ granted: RATE, sendFrom: 0 });
+    const later: number[] = [];
+    for (let k = 1; k <= 2 * RATE; k += 1) {
+      const lease = await stub.lease({ priority: "interactive", want: 1, ratePerSecond: RATE });
+      expect(lease.granted).toBe(1);
+      later.push(lease.sendFrom);
+    }
+    const windows = later.map((at) => (at - start) / 1000);
+    expect(windows).toEqual([1, 1, 1, 2, 2, 2]);
+    // One whose deadline comes before the next free window is refused at once, with its time.
+    const refused = await stub.lease({
+      priority: "interactive",
+      want: 1,
+      ratePerSecond: RATE,
+      deadline: start + 2_500,
+    });
+    expect(refused).toMatchObject({ granted: 0, retryAt: start + 3_000 });
+    expect((await stub.status()).reserved).toEqual([RATE, RATE]);
+    // Through the gate: six shoppers at once on a fresh budget of 3 a second are let through
+    // three in this window, three from the next window's start, none refused.
+    forgetLeases();
+    const gate = budgetGate(
+      () => budgetStub(env, `${key}-gate`),
+      `${key}-gate`,
+      "interactive",
+      RATE,
+    );
+    await nextSecond();
+    const opened = Math.floor(Date.now() / 1000) * 1000;
+    const admitted = await Promise.all(
+      Array.from({ length: 2 * RATE }, () =>
+        gate.admit(Date.now() + 15_000).then(() => Math.floor((Date.now() - opened) / 1000)),
+      ),
+    );
+    expect(admitted.sort()).toEqual([0, 0, 0, 1, 1, 1]);
+  });
 });

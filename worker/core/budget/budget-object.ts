@@ -5,12 +5,13 @@
  * (`gate.ts`), so the whole deployment's calls to the service stay within `UPSTREAM_MAX_RPS`
  * per second, shopper-facing calls first and reconciliation last (`window.ts`).
  *
- * Memory only: the counts of one second are all it needs. An object evicted after being idle
- * starts with an empty window, which is right, since nobody took calls in it.
+ * Memory only: the counts of one second and the calls reserved in the next `MAX_AHEAD_WINDOWS`
+ * (16 s) are all it needs. An object is evicted only after being idle far longer than that,
+ * and then starts with an empty window, which is right, since nobody took calls in it.
  */
 import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../config/core-env.ts";
-import type { BudgetRpc, BudgetStatus, Lease, Priority } from "./budget-rpc.ts";
+import type { BudgetRpc, BudgetStatus, Lease, LeaseRequest } from "./budget-rpc.ts";
 import { emptyBudget, grant, rateLimited } from "./window.ts";
 
 /** Most calls one lease may ask for (a bound on what a caller can hold unused). */
@@ -20,20 +21,26 @@ export class BudgetObject extends DurableObject<CoreEnv> implements BudgetRpc {
   #state: BudgetStatus | null = null;
 
   /**
-   * Up to `want` calls of `priority` for this window (`window.ts` decides how many).
+   * Up to `want` calls of `priority` for this window, or an interactive caller's call reserved
+   * in a later window before its `deadline` (`window.ts` decides).
    *
    * @example
    * const lease = await budgetStub(env, key).lease({ priority: "interactive", want: 1, ratePerSecond: 10 });
    */
-  async lease(input: { priority: Priority; want: number; ratePerSecond: number }): Promise<Lease> {
+  async lease(input: LeaseRequest): Promise<Lease> {
     const want = Math.min(MAX_LEASE, Math.max(1, Math.floor(input.want)));
     const now = Date.now();
+    const deadline =
+      typeof input.deadline === "number" && !Number.isNaN(input.deadline)
+        ? input.deadline
+        : Number.POSITIVE_INFINITY;
     const { state, lease } = grant(
       this.#state ?? emptyBudget(input.ratePerSecond, now),
       input.priority,
       want,
       input.ratePerSecond,
       now,
+      deadline,
     );
     this.#state = state;
     return lease;

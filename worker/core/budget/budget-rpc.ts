@@ -15,11 +15,16 @@ export type Priority = "interactive" | "webhook" | "reconcile";
 /** Every priority, first to last. */
 export const PRIORITIES: readonly Priority[] = ["interactive", "webhook", "reconcile"];
 
-/** A lease of calls: how many may be sent, until when, and when to ask again if too few. */
+/**
+ * A lease of calls: how many may be sent, from and until when, and when to ask again if too
+ * few. A reservation (an interactive caller's one call in a later window) has `sendFrom` > now.
+ */
 export interface Lease {
-  /** Calls granted (0 when the budget has none for this priority now). */
+  /** Calls granted (0 when the budget has none for this priority now nor reserved later). */
   granted: number;
-  /** Epoch ms after which the granted calls may no longer be sent (end of their window). */
+  /** Epoch ms from which the granted calls may be sent (0: at once; else a reservation). */
+  sendFrom: number;
+  /** Epoch ms after which the granted calls may no longer be sent (the edge of their window). */
   spendUntil: number;
   /** Epoch ms when asking again may be granted more; 0 when everything asked was granted. */
   retryAt: number;
@@ -36,11 +41,21 @@ export interface BudgetStatus {
   reconcileCap: number;
   /** Epoch ms until which only interactive calls are granted (the service said 429). */
   pausedUntil: number;
+  /** Interactive calls reserved in each window after `windowStart` (first come, first served). */
+  reserved: number[];
+}
+
+/** What a caller asks the budget for; `deadline` (epoch ms): reserve no window starting later. */
+export interface LeaseRequest {
+  priority: Priority;
+  want: number;
+  ratePerSecond: number;
+  deadline?: number;
 }
 
 /** The budget's RPC methods (see `budget-object.ts`). */
 export interface BudgetRpc extends Rpc.DurableObjectBranded {
-  lease(input: { priority: Priority; want: number; ratePerSecond: number }): Promise<Lease>;
+  lease(input: LeaseRequest): Promise<Lease>;
   rateLimited(retryAfterMs: number): Promise<void>;
   status(): Promise<BudgetStatus>;
   /** Drops the counts and any pause (tests: "time passed"; an operator after a false alarm). */

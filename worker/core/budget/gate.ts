@@ -12,6 +12,9 @@
  *   priority, at most `MAX_BATCH`: an idle isolate holds nothing unused, a busy one rarely asks;
  * - a 429 from the service drops every lease this isolate holds for that budget (each call
  *   left would meet the same 429); the budget object pauses the others' next grants;
+ * - a reservation (an interactive caller's one call in a later window, `sendFrom`) is this
+ *   caller's alone: it sleeps until the window opens and sends, never asking again (first come,
+ *   first served across the deployment); it is never shared through the isolate's leases;
  * - a caller that cannot be granted a call before its deadline (or `MAX_WAIT_MS`) gets a 429 `UpstreamError`
  *   (code `budget.exhausted`, `retryAfterMs` = when to try again): the same failure as the
  *   service's own 429, which every caller already handles; it is never reported back as the
@@ -23,14 +26,15 @@ import { type BudgetRpc, type Lease, PRIORITIES, type Priority } from "./budget-
 import { SEND_MARGIN_MS } from "./window.ts";
 
 /**
- * How long a call waits for the budget before it is refused: a shopper's until its deadline; a
+ * How long a call waits for the budget before it is refused: a shopper's not at all (the
+ * budget reserves it a later window before its deadline, or there is none to wait for); a
  * webhook refetch a second (then 503: the service redelivers); a reconciliation read only
  * across a window's edge (the last `SEND_MARGIN_MS` of a window grant nothing: refused there, a
- * sweep or read would be put off a whole second for 25 ms), never longer (it holds its object's
- * lane: the object reschedules it instead).
+ * sweep or read would be put off a whole second for 200 ms), never longer (it holds its
+ * object's lane: the object reschedules it instead).
  */
 export const MAX_WAIT_MS: Record<Priority, number> = {
-  interactive: Number.POSITIVE_INFINITY,
+  interactive: 0,
   webhook: 1_000,
   reconcile: SEND_MARGIN_MS + 5,
 };
@@ -81,7 +85,14 @@ export function budgetGate(
           return;
         }
         const want = Math.min(MAX_BATCH, 1 + recentUse(h, now));
-        const lease: Lease = await budget().lease({ priority, want, ratePerSecond });
+        const lease: Lease = await budget().lease({ priority, want, ratePerSecond, deadline });
+        if (lease.granted > 0 && (lease.sendFrom ?? 0) > Date.now()) {
+          // A reservation: this caller's one call, in the window that opens at `sendFrom`.
+          await sleep(lease.sendFrom - Date.now());
+          if (Date.now() >= lease.spendUntil) continue; // woke past its window: lost, ask again
+          if (h) countUse(h, Date.now());
+          return;
+        }
         if (lease.granted > 0) {
           const next = reuse(h, Date.now());
           held.set(slot, { ...next, left: lease.granted, spendUntil: lease.spendUntil });

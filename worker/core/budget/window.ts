@@ -3,15 +3,34 @@
  * The upstream budget's grant rule, as pure functions over one window's counts.
  *
  * Time is cut into fixed one-second windows (epoch-aligned). Each window has `rate` calls
- * (`UPSTREAM_MAX_RPS`); a call granted in a window may only be sent until `SEND_MARGIN_MS`
- * before its end, so the deployment's calls per window never exceed `rate` at the service
- * either.
+ * (`UPSTREAM_MAX_RPS`, default 10: half a key limit of 20 a second, see the README), and the
+ * service counts a call in the second it *lands*, not the one it was granted in.
+ *
+ * Landing rule: a granted call lands in `[grant time, spendUntil + LANDING_LAG_MS]` (clocks in
+ * workerd only lag, never lead: `Date.now()` stands still while JavaScript runs; the lag bound
+ * covers the gate's stale clock plus the transit to the service). Every grant's landing interval
+ * lies inside the one window it is counted in: `spendUntil` is `LANDING_LAG_MS` before the
+ * window's end, and nothing is granted for a window in its last `LANDING_LAG_MS` (its "edge").
+ * So the calls landing at the service in any second never exceed `rate`, however late (≤ L) they
+ * leave. Cost at the default rate: none in calls per second (each window still grants all
+ * `rate`); a call asked in a window's edge waits for the next window (≤ 200 ms, one in five of
+ * an evenly spread load), and what an isolate leased but did not spend before the edge is lost
+ * to that window (it was counted). The rejected alternatives cost more: charging an edge call to
+ * both windows spends two calls for one; one call of slack per window is 10 % at 10/s and
+ * still overflows when two calls straddle an edge.
+ *
+ * First come, first served (interactive): an interactive caller that finds no call now gets a
+ * reservation: its one call counted in the first later window with room (`reserved`), to be
+ * sent from that window's start (`sendFrom`). So the k-th waiter is served in the ⌈k/room⌉-th
+ * window and nobody starves. Bounded: at most `MAX_AHEAD_WINDOWS` windows ahead and
+ * `MAX_RESERVED` calls in all, never a window starting after the caller's deadline; beyond
+ * that, an immediate refusal (`granted: 0`, `retryAt` = when a window is free again).
  *
  * Priorities (`budget-rpc.ts`):
- * - `interactive` may take every call left in the window;
+ * - `interactive` may take every call left in the window (reserved calls included);
  * - `webhook` and `reconcile` leave calls for interactive ones: `reserve(rate)`, or as many as
- *   interactive calls took in this window or the one before, whichever is more (they yield to
- *   demand);
+ *   interactive calls took in this window (reserved ones included) or the one before, whichever
+ *   is more (they yield to demand); they are never granted ahead;
  * - `reconcile` also stays within `reconcileCap` per window: a 429 from the service halves it
  *   (at least 1) and pauses webhook refetches and reconciliation until the service's
  *   `msBeforeNext` (at most `MAX_PAUSE_MS`); each window that opens after the pause gives
@@ -22,8 +41,21 @@ import type { BudgetStatus, Lease, Priority } from "./budget-rpc.ts";
 
 /** Length of one budget window. */
 export const WINDOW_MS = 1_000;
+/**
+ * How late a granted call may land at the service after its lease's `spendUntil` (by the
+ * gate's clock): the gate's clock lag on a busy runtime thread (`Date.now()` stands still
+ * while JavaScript runs; seed 100700 of `npm run simulate` saw a call land more than the old
+ * 25 ms margin late on loopback) plus the one-way transit from a Cloudflare location to the
+ * service (≈ 20–150 ms across a continent or an ocean). 200 ms covers both with room; it is
+ * also a window's "edge", where nothing is granted for that window.
+ */
+export const LANDING_LAG_MS = 200;
 /** Granted calls are sent this long before their window ends at the latest. */
-export const SEND_MARGIN_MS = 25;
+export const SEND_MARGIN_MS = LANDING_LAG_MS;
+/** How many windows after the current one interactive calls may be reserved in. */
+export const MAX_AHEAD_WINDOWS = 16;
+/** Most calls reserved ahead in all (a bound on a large rate's reservations). */
+export const MAX_RESERVED = 1_000;
 
 /**
  * Calls per window kept for interactive calls: a fifth of the rate, at least one.
@@ -43,7 +75,7 @@ const windowOf = (now: number) => Math.floor(now / WINDOW_MS) * WINDOW_MS;
 const none = (): Record<Priority, number> => ({ interactive: 0, webhook: 0, reconcile: 0 });
 
 /**
- * A fresh budget (nothing granted, no pause).
+ * A fresh budget (nothing granted or reserved, no pause).
  *
  * @example
  * const state = emptyBudget(10, Date.now());
@@ -56,31 +88,33 @@ export function emptyBudget(rate: number, now: number): BudgetStatus {
     lastInteractive: 0,
     reconcileCap: share(rate),
     pausedUntil: 0,
+    reserved: [],
   };
 }
 
-/** The budget at `now`: a new window when the old one ended. */
+/** The budget at `now`: a new window when the old one ended (opening with its reserved calls). */
 function roll(state: BudgetStatus, rate: number, now: number): BudgetStatus {
   const start = windowOf(now);
   if (start <= state.windowStart && rate === state.ratePerSecond) return state;
   const fresh = start > state.windowStart;
   const grow = fresh && now >= state.pausedUntil ? 1 : 0;
+  const passed = fresh ? (start - state.windowStart) / WINDOW_MS : 0;
   return {
     ratePerSecond: rate,
     windowStart: Math.max(start, state.windowStart),
-    granted: fresh ? none() : state.granted,
-    lastInteractive: !fresh
-      ? state.lastInteractive
-      : start - state.windowStart === WINDOW_MS
-        ? state.granted.interactive
-        : 0,
+    granted: fresh ? { ...none(), interactive: state.reserved[passed - 1] ?? 0 } : state.granted,
+    lastInteractive: !fresh ? state.lastInteractive : passed === 1 ? state.granted.interactive : 0,
     reconcileCap: Math.min(share(rate), state.reconcileCap + grow),
     pausedUntil: state.pausedUntil,
+    reserved: state.reserved.slice(passed),
   };
 }
 
 /**
- * Grants up to `want` calls of `priority` at `now` (see the module header).
+ * Grants up to `want` calls of `priority` at `now` (see the module header). An interactive
+ * caller granted nothing now is given one call reserved in the first later window with room
+ * that starts before its `deadline` (`lease.sendFrom`), or a refusal when none is within
+ * `MAX_AHEAD_WINDOWS` / `MAX_RESERVED`.
  *
  * @example
  * const { state: after, lease } = grant(state, "reconcile", 5, 10, Date.now());
@@ -92,6 +126,7 @@ export function grant(
   want: number,
   rate: number,
   now: number,
+  deadline = Number.POSITIVE_INFINITY,
 ): { state: BudgetStatus; lease: Lease } {
   if (!(Number.isInteger(rate) && rate >= 1)) throw new Error(`budget rate must be ≥ 1: ${rate}`);
   const state = roll(before, rate, now);
@@ -105,8 +140,11 @@ export function grant(
     room = rate - kept - granted.webhook - granted.reconcile;
     if (priority === "reconcile") room = Math.min(room, state.reconcileCap - granted.reconcile);
   }
+  // The edge: a call granted now could land in the next window, which grants its own calls.
   if ((paused && priority !== "interactive") || now >= spendUntil) room = 0;
   const given = Math.max(0, Math.min(Math.floor(want), room));
+  if (given === 0 && want >= 1 && priority === "interactive")
+    return reserveAhead(state, rate, deadline);
   const retryAt =
     given >= want
       ? 0
@@ -115,8 +153,36 @@ export function grant(
         : end;
   return {
     state: { ...state, granted: { ...granted, [priority]: granted[priority] + given } },
-    lease: { granted: given, spendUntil, retryAt },
+    lease: { granted: given, spendUntil, retryAt, sendFrom: 0 },
   };
+}
+
+/** One interactive call counted in the first later window with room (see `grant`). */
+function reserveAhead(
+  state: BudgetStatus,
+  rate: number,
+  deadline: number,
+): { state: BudgetStatus; lease: Lease } {
+  const total = state.reserved.reduce((sum, n) => sum + n, 0);
+  let ahead = 0;
+  while (ahead < MAX_AHEAD_WINDOWS && (state.reserved[ahead] ?? 0) >= rate) ahead += 1;
+  const start = state.windowStart + (ahead + 1) * WINDOW_MS;
+  if (ahead >= MAX_AHEAD_WINDOWS || total >= MAX_RESERVED || start >= deadline) {
+    // A refusal: the first window that may have room again (the one after the horizon when
+    // it is full; otherwise the free window that starts too late for this caller).
+    const lease = { granted: 0, spendUntil: 0, retryAt: start, sendFrom: 0 };
+    return { state, lease };
+  }
+  const reserved = Array.from({ length: Math.max(state.reserved.length, ahead + 1) }, (_, i) =>
+    i === ahead ? (state.reserved[i] ?? 0) + 1 : (state.reserved[i] ?? 0),
+  );
+  const lease = {
+    granted: 1,
+    spendUntil: start + WINDOW_MS - SEND_MARGIN_MS,
+    retryAt: 0,
+    sendFrom: start,
+  };
+  return { state: { ...state, reserved }, lease };
 }
 
 /**
