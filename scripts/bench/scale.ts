@@ -52,6 +52,10 @@ async function statusesSince(sandboxUrl: string, since: string): Promise<number[
   return ((await res.json()) as { data: { status: number }[] }).data.map((r) => r.status);
 }
 
+interface ErrorBody {
+  error?: { code?: string };
+}
+
 /** Opens `count` checkouts, `parallel` at a time; answers their ids (failures skipped). */
 async function openMany(
   o: ScaleOptions,
@@ -61,16 +65,29 @@ async function openMany(
   parallel = 16,
 ): Promise<string[]> {
   const ids: string[] = [];
+  const failed = new Map<string, number>();
   let next = 0;
   const lane = async () => {
     while (next < count) {
       const i = next++;
+      const asked = performance.now();
       const res = await o.open(workerUrl, `${prefix}-${i}`, 200_000 + i).catch(() => null);
-      if (res?.ok) ids.push(((await res.json()) as { data: { id: string } }).data.id);
-      else await res?.arrayBuffer();
+      if (res?.ok) {
+        ids.push(((await res.json()) as { data: { id: string } }).data.id);
+        continue;
+      }
+      const body = res ? await res.text() : "";
+      const code = body.startsWith("{") ? (JSON.parse(body) as ErrorBody).error?.code : "";
+      const what = `${res?.status ?? "no answer"} ${code ?? ""} after ~${Math.round((performance.now() - asked) / 1000)} s`;
+      failed.set(what, (failed.get(what) ?? 0) + 1);
     }
   };
   await Promise.all(Array.from({ length: parallel }, lane));
+  if (failed.size > 0)
+    row(
+      `scale: what the failed opens answered (${prefix})`,
+      [...failed].map(([what, n]) => `${what} × ${n}`).join(", "),
+    );
   return ids;
 }
 
