@@ -35,7 +35,9 @@
  * about 1 MB of JS; the runtime's streams are the rest (measured per 1,000 in the README).
  */
 import { DurableObject } from "cloudflare:workers";
+import { parseConfig } from "../config/config.ts";
 import type { CoreEnv } from "../config/core-env.ts";
+import { configLogger } from "../config/logger.ts";
 import { lastEventId, streamNotFound } from "../events/live-events.ts";
 import { watchedStub } from "../objects/stubs.ts";
 import { admission } from "./hub-admission.ts";
@@ -192,6 +194,13 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     if (entry.announced) this.#unwatch(key);
   }
 
+  /** A warning through the deployment's logger (secrets scrubbed), as every object logs. */
+  #warn(event: string, error: string): void {
+    const parsed = parseConfig(this.env);
+    if (parsed.ok) configLogger(parsed.config).warn(event, { error });
+    else console.log(JSON.stringify({ level: "warn", event, at: new Date().toISOString() }));
+  }
+
   /** Sends "unwatched" to the object of `key` (in order with later opens); the row goes after. */
   #unwatch(key: string): void {
     const target = watchedTarget(key);
@@ -203,14 +212,7 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
       .then(
         () => void this.ctx.storage.sql.exec("DELETE FROM watching WHERE key = ?", key),
         // Kept: the next sweep tries again.
-        (error: unknown) =>
-          console.log(
-            JSON.stringify({
-              level: "warn",
-              event: "stream_hub.unwatch_failed",
-              error: String(error),
-            }),
-          ),
+        (error: unknown) => this.#warn("stream_hub.unwatch_failed", String(error)),
       )
       .finally(() => {
         if (this.#releasing.get(key) === done) this.#releasing.delete(key);
