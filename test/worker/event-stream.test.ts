@@ -11,52 +11,70 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { EventLog } from "../../worker/core/events/event-log.ts";
-import { EventStream, PUBLISH_RETRY_MS } from "../../worker/core/events/event-stream.ts";
+import {
+  EventStream,
+  type EventStreamHost,
+  PUBLISH_RETRY_MS,
+} from "../../worker/core/events/event-stream.ts";
 import type { HubFrame } from "../../worker/core/streams/stream-hub-rpc.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
 
 type Snap = { final: boolean; seq: number; note: string };
+
+/**
+ * An EventStream over the object's real event log, with a host that records what it is asked
+ * (reads hurried, arms, warnings) and relays through `publishTo`.
+ */
+function recordingStream(state: DurableObjectState, publishTo: EventStreamHost["publishTo"]) {
+  const calls: string[] = [];
+  const warned: string[] = [];
+  const pending: Promise<unknown>[] = [];
+  // A fresh key-value space, so the order's own watch record is not touched.
+  const kv = new Map<string, unknown>();
+  const host: EventStreamHost = {
+    hurryReads: () => void calls.push("hurry"),
+    arm: async () => void calls.push("arm"),
+    logger: () => ({ debug: () => {}, warn: (event: string) => void warned.push(event) }),
+    kv: {
+      get: (k: string) => kv.get(k),
+      put: (k: string, v: unknown) => void kv.set(k, v),
+      delete: (k: string) => kv.delete(k),
+      list: () => kv.entries(),
+    } as unknown as SyncKvStorage,
+    publishTo,
+    waitUntil: (p: Promise<unknown>) => void pending.push(p),
+  };
+  const log = new EventLog(state.storage.sql);
+  const events = new EventStream<Snap>(log, host);
+  /** Appends and commits one event, then publishes it. */
+  const change = (note: string) => {
+    const event = state.storage.transactionSync(() =>
+      events.append("thing.changed", note, (seq) => ({ final: false, seq, note })),
+    );
+    return events.publish(event, "thing.changed", {});
+  };
+  /** Waits for every relay the stream started. */
+  const settle = async () => {
+    while (pending.length > 0) await pending.shift();
+  };
+  return { events, log, host, calls, warned, change, settle };
+}
 
 describe("the EventStream capability", () => {
   it("opens streams for a hub, relays published events to it while watched, and forgets the watch when told", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("stream") });
     const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
     const result = await runInDurableObject(stub, async (_o, state: DurableObjectState) => {
-      const calls: string[] = [];
       const sent: { hub: string; key: string; frames: HubFrame[] }[] = [];
       let held = true;
-      const pending: Promise<unknown>[] = [];
-      // A fresh key-value space, so the order's own watch record is not touched.
-      const kv = new Map<string, unknown>();
-      const host = {
-        hurryReads: () => void calls.push("hurry"),
-        arm: async () => void calls.push("arm"),
-        logger: () =>
-          ({ debug: () => {}, info: () => {}, warn: () => {}, error: () => {} }) as never,
-        kv: {
-          get: (k: string) => kv.get(k),
-          put: (k: string, v: unknown) => void kv.set(k, v),
-          delete: (k: string) => kv.delete(k),
-          list: () => kv.entries(),
-        } as unknown as SyncKvStorage,
-        publishTo: async (hub: string, key: string, frames: HubFrame[]) => {
+      const { events, log, host, calls, change, settle } = recordingStream(
+        state,
+        async (hub, key, frames) => {
           sent.push({ hub, key, frames });
           return held;
         },
-        waitUntil: (p: Promise<unknown>) => void pending.push(p),
-      };
-      const log = new EventLog(state.storage.sql);
-      const events = new EventStream<Snap>(log, host);
+      );
       const render = (seq: number): Snap => ({ final: false, seq, note: "now" });
-      const change = (note: string) => {
-        const event = state.storage.transactionSync(() =>
-          events.append("thing.changed", note, (seq) => ({ final: false, seq, note })),
-        );
-        return events.publish(event, "thing.changed", {});
-      };
-      const settle = async () => {
-        while (pending.length > 0) await pending.shift();
-      };
 
       const missing = await events.open("h1", "order:k", null, null, "No such thing.");
       change("unwatched");
@@ -116,43 +134,15 @@ describe("the EventStream capability", () => {
     const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
     const result = await runInDurableObject(stub, async (_o, state: DurableObjectState) => {
       const tries: { at: number; seqs: number[] }[] = [];
-      const warned: string[] = [];
       let failures = 2;
-      const pending: Promise<unknown>[] = [];
-      const kv = new Map<string, unknown>();
-      const host = {
-        hurryReads: () => {},
-        arm: async () => {},
-        logger: () =>
-          ({
-            debug: () => {},
-            info: () => {},
-            warn: (event: string) => void warned.push(event),
-            error: () => {},
-          }) as never,
-        kv: {
-          get: (k: string) => kv.get(k),
-          put: (k: string, v: unknown) => void kv.set(k, v),
-          delete: (k: string) => kv.delete(k),
-          list: () => kv.entries(),
-        } as unknown as SyncKvStorage,
-        publishTo: async (_hub: string, _key: string, frames: HubFrame[]) => {
+      const { events, warned, change, settle } = recordingStream(
+        state,
+        async (_hub, _key, frames) => {
           tries.push({ at: Date.now(), seqs: frames.map((f) => f.seq) });
           if (failures-- > 0) throw new Error("hub overloaded");
           return true;
         },
-        waitUntil: (p: Promise<unknown>) => void pending.push(p),
-      };
-      const events = new EventStream<Snap>(new EventLog(state.storage.sql), host);
-      const change = (note: string) => {
-        const event = state.storage.transactionSync(() =>
-          events.append("thing.changed", note, (seq) => ({ final: false, seq, note })),
-        );
-        events.publish(event, "thing.changed", {});
-      };
-      const settle = async () => {
-        while (pending.length > 0) await pending.shift();
-      };
+      );
       const render = (seq: number): Snap => ({ final: false, seq, note: "now" });
       await events.open("h1", "order:k", null, render, "No such thing.");
       change("first");
