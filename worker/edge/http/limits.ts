@@ -65,6 +65,8 @@ export async function underCreationLimit<T>(
   create: (prepared: T) => Promise<Response>,
 ): Promise<Response> {
   const allowed = creationAllowed(c);
+  // Looked at below; a binding that fails while `prepare` runs is no unhandled rejection.
+  allowed.catch(() => {});
   // Settled both ways before the limiter's answer is looked at: its refusal comes first.
   const prepared = await prepare().then(
     (value) => ({ ok: true as const, value }),
