@@ -6,7 +6,6 @@
 
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { createMiddleware } from "hono/factory";
 import { errorResponse } from "../../lib/api-error.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -44,17 +43,11 @@ async function creationAllowed(c: Context<AppEnv>): Promise<boolean> {
   return (await limiter.limit({ key })).success;
 }
 
-/** 429 `rate_limited` (+ `Retry-After`) when the client created too many checkouts recently. */
-export const limitCheckoutCreation = createMiddleware<AppEnv>(async (c, next) => {
-  if (!(await creationAllowed(c))) return overCreationLimit();
-  await next();
-});
-
 /**
  * Runs `prepare` (reading and checking the request: no write, no object touched) while the
  * rate-limit binding is asked, so the binding's round trip is not added to the create's
- * latency. A client over the limit gets 429 `rate_limited` whatever `prepare` answered or threw
- * (as with `limitCheckoutCreation`, which asks first), and `create` never runs for it.
+ * latency. A client over the limit gets 429 `rate_limited` (+ `Retry-After`: the limit's
+ * period) whatever `prepare` answered or threw, and `create` never runs for it.
  *
  * @example
  * return underCreationLimit(c, () => readAndVerify(c), (input) => open(c, input));
