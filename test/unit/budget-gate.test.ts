@@ -3,7 +3,7 @@
  * budget: how long each priority waits for a call before it is refused.
  */
 import { describe, expect, it } from "vitest";
-import type { BudgetRpc, Lease } from "../../worker/core/budget/budget-rpc.ts";
+import type { BudgetRpc, Lease, LeaseRequest } from "../../worker/core/budget/budget-rpc.ts";
 import { budgetGate, forgetLeases, MAX_WAIT_MS } from "../../worker/core/budget/gate.ts";
 import { SEND_MARGIN_MS } from "../../worker/core/budget/window.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
@@ -98,5 +98,90 @@ describe("upstream budget gate", () => {
     );
     expect((refused as UpstreamError).code).toBe(GATE_REFUSAL);
     expect(refusing.asked()).toBe(1);
+  });
+});
+
+/** A budget that records each lease asked and answers it with `answer` (or throws it). */
+function recording(answer: (now: number) => Lease | Error) {
+  const asks: LeaseRequest[] = [];
+  const budget = {
+    async lease(input: LeaseRequest): Promise<Lease> {
+      asks.push(input);
+      const lease = answer(Date.now());
+      if (lease instanceof Error) throw lease;
+      return lease;
+    },
+    async rateLimited() {},
+  };
+  return { budget: budget as unknown as BudgetRpc, asks };
+}
+
+const shopperGate = (budget: BudgetRpc) => {
+  forgetLeases();
+  return budgetGate(() => budget, `gate-${crypto.randomUUID()}`, "interactive", 10);
+};
+
+describe("a lease asked ahead of the call (prefetch)", () => {
+  const grantNow = (calls: number) => (now: number) => ({
+    granted: calls,
+    sendFrom: 0,
+    spendUntil: now + 500,
+    retryAt: 0,
+  });
+
+  it("the call that follows takes the prefetched lease: the budget is asked once, and never for a reservation", async () => {
+    const { budget, asks } = recording(grantNow(1));
+    const gate = shopperGate(budget);
+    const before = Date.now();
+    gate.prefetch();
+    gate.prefetch(); // one ask in flight is enough
+    await gate.admit(Date.now() + 15_000);
+    expect(asks).toHaveLength(1);
+    // A deadline no later than the ask: this window's calls or none (`window.ts` reserves no window).
+    expect(asks[0]?.deadline).toBeLessThanOrEqual(Date.now());
+    expect(asks[0]?.deadline).toBeGreaterThanOrEqual(before);
+  });
+
+  it("asks nothing while a lease of this window is held", async () => {
+    const { budget, asks } = recording(grantNow(2));
+    const gate = shopperGate(budget);
+    await gate.admit(Date.now() + 15_000); // leases 2, spends 1
+    gate.prefetch();
+    await gate.admit(Date.now() + 15_000); // the second call of that lease
+    expect(asks).toHaveLength(1);
+  });
+
+  it("a failed or empty prefetch is not a refusal: the call asks again and is granted", async () => {
+    let n = 0;
+    const { budget, asks } = recording((now) =>
+      n++ === 0 ? new Error("budget unreachable") : grantNow(1)(now),
+    );
+    const gate = shopperGate(budget);
+    gate.prefetch();
+    await gate.admit(Date.now() + 15_000);
+    expect(asks).toHaveLength(2);
+    let m = 0;
+    const empty = recording((now) =>
+      m++ === 0 ? { granted: 0, sendFrom: 0, spendUntil: 0, retryAt: now + 300 } : grantNow(1)(now),
+    );
+    const other = shopperGate(empty.budget);
+    other.prefetch();
+    await other.admit(Date.now() + 15_000);
+    expect(empty.asks).toHaveLength(2);
+  });
+
+  it("two leases of one window held at once add up: neither's calls are lost", async () => {
+    const spendUntil = Date.now() + 800;
+    const { budget, asks } = recording(() => ({ granted: 2, sendFrom: 0, spendUntil, retryAt: 0 }));
+    const gate = shopperGate(budget);
+    // Two calls at once, nothing held: both ask, each lease gives 2, each call spends 1.
+    await Promise.all([gate.admit(Date.now() + 15_000), gate.admit(Date.now() + 15_000)]);
+    expect(asks).toHaveLength(2);
+    // The two calls left (one of each lease) are spent without asking again.
+    await gate.admit(Date.now() + 15_000);
+    await gate.admit(Date.now() + 15_000);
+    expect(asks).toHaveLength(2);
+    await gate.admit(Date.now() + 15_000);
+    expect(asks).toHaveLength(3);
   });
 });

@@ -28,6 +28,11 @@ function take(state: BudgetStatus, asks: [Priority, number][], now: number) {
   return { state, got };
 }
 
+/** A budget at T0 with room in its window and the next window wholly reserved. */
+function nextWindowBooked(rate: number) {
+  return { ...emptyBudget(rate, T0), reserved: [rate] };
+}
+
 describe("upstream budget window", () => {
   it("never grants more than the rate in one window, whatever the mix of priorities", () => {
     let state = emptyBudget(RATE, T0);
@@ -88,12 +93,41 @@ describe("upstream budget window", () => {
     const none = grant(full.state, "webhook", 1, RATE, T0 + 6);
     expect(none.lease.granted).toBe(0);
     expect(none.lease.retryAt).toBe(T0 + WINDOW_MS);
-    // Past the send margin nothing is granted in the old window: an interactive caller is
-    // reserved the next one, a reconciliation read is told to ask again then.
-    const late = grant(emptyBudget(RATE, T0), "interactive", 1, RATE, T0 + WINDOW_MS - 10);
+    // Past the send margin nothing is granted in the old window alone: an interactive caller
+    // of a full window is reserved the next one (one with room: `edgeCall`, below), a
+    // reconciliation read is told to ask again then.
+    const late = grant(full.state, "interactive", 1, RATE, T0 + WINDOW_MS - 10);
     expect(late.lease).toMatchObject({ granted: 1, sendFrom: T0 + WINDOW_MS });
     const lateRead = grant(emptyBudget(RATE, T0), "reconcile", 1, RATE, T0 + WINDOW_MS - 10);
     expect(lateRead.lease).toMatchObject({ granted: 0, retryAt: T0 + WINDOW_MS });
+  });
+
+  it("a shopper asking in a window's edge is sent at once when this window and the next have room, counted in both; else reserved", () => {
+    const edge = T0 + WINDOW_MS - 10;
+    const early = grant(emptyBudget(RATE, T0), "interactive", RATE - 1, RATE, T0 + 5);
+    const call = grant(early.state, "interactive", 3, RATE, edge);
+    // One call (not the 3 asked), to be sent now, until the next window's edge.
+    expect(call.lease).toEqual({
+      granted: 1,
+      sendFrom: 0,
+      spendUntil: T0 + 2 * WINDOW_MS - SEND_MARGIN_MS,
+      retryAt: 0,
+    });
+    expect(call.state.granted.interactive).toBe(RATE);
+    expect(call.state.reserved).toEqual([1]);
+    // The next window opens with that call counted: RATE - 1 left.
+    const next = grant(call.state, "interactive", RATE, RATE, T0 + WINDOW_MS + 5);
+    expect(next.lease.granted).toBe(RATE - 1);
+    // This window full (the last call went to the edge one): the next shopper is reserved.
+    const after = grant(call.state, "interactive", 1, RATE, edge + 1);
+    expect(after.lease).toMatchObject({ granted: 1, sendFrom: T0 + WINDOW_MS });
+    // The next window full of reservations: an edge shopper is reserved the one after.
+    let booked = nextWindowBooked(RATE);
+    const queued = grant(booked, "interactive", 1, RATE, edge);
+    expect(queued.lease).toMatchObject({ granted: 1, sendFrom: T0 + 2 * WINDOW_MS });
+    // Webhook refetches and reconciliation never take an edge call.
+    booked = emptyBudget(RATE, T0);
+    expect(grant(booked, "webhook", 1, RATE, edge).lease.granted).toBe(0);
   });
 
   it("a 429 pauses refetches and reconciliation until msBeforeNext, halves reconciliation, which grows back; shoppers go on", () => {

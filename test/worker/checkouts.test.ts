@@ -438,4 +438,24 @@ describe("abuse limits", () => {
     );
     expect(other.status).toBe(401);
   });
+
+  it("a client over the limit with a valid token gets 429 and creates nothing (the token is checked while the limit is asked)", async () => {
+    const ip = uniqueIp();
+    for (let i = 0; i < 30; i++) {
+      const res = await postJson(
+        "/v1/checkouts",
+        { token: "not-a-token" },
+        { "cf-connecting-ip": ip },
+      );
+      expect(res.status).toBe(401);
+    }
+    const sub = uniqueSub("limited");
+    const limited = await openCheckout({ sub }, ip);
+    expect([limited.status, limited.body.error?.code]).toEqual([429, "rate_limited"]);
+    // No order object was opened and no invoice was asked of the service.
+    expect((await upstreamInvoice(`cc-${sub}`)).status).toBe(404);
+    expect((await merchant(`/v1/orders/${sub}`)).status).toBe(404);
+    // Another client opens the same order at once.
+    expect((await openCheckout({ sub })).status).toBe(201);
+  });
 });

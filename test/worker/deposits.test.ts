@@ -71,6 +71,29 @@ afterEach(async () => {
 });
 
 describe("POST /v1/deposits", () => {
+  it("a client over the per-client limit gets 429 rate_limited and opens no top-up, whatever its token", async () => {
+    const ip = { "cf-connecting-ip": uniqueIp() };
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await postJson("/v1/deposits", { token: "not-a-token" }, ip);
+      statuses.push(res.status);
+    }
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    const sub = uniqueSub("dep-limited");
+    const t = await token({ sub, mode: "deposit", cryptoCurrencyCode: "USDT_TRC20" });
+    const limited = await postJson("/v1/deposits", { token: t }, ip);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("60");
+    expect(((await limited.json()) as Body).error?.code).toBe("rate_limited");
+    const upstream = await sandbox(
+      `/deposit?accountId=00000000-0000-4000-8000-000000000001&orderId=cc-${sub}`,
+      { headers: { "x-tenant-api-key": "test-api-key-never-shown" } },
+    );
+    expect(upstream.status).toBe(404);
+    // The same top-up from another client opens.
+    expect((await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" })).status).toBe(201);
+  });
+
   it("opens a top-up with orderId <prefix>-<sub> and answers 201 with an exact snapshot", async () => {
     const sub = uniqueSub("dep");
     const { status, body } = await openTopUp(sub, { cryptoCurrencyCode: "USDT_TRC20" });

@@ -10,6 +10,8 @@ import { describe, expect, it } from "vitest";
 import {
   appliedVersions,
   ddlFingerprint,
+  ensureTables,
+  MIGRATIONS_SCHEMA,
   type MigrationTrack,
   migrate,
 } from "../../worker/core/storage/migrations.ts";
@@ -166,6 +168,43 @@ describe("a later start of an object (ensureTables)", () => {
     }));
     expect(tables.hold).toBe(1);
     expect(tables.versions).toEqual({ outbox: 2, followed: 2, refunds: 1 });
+  });
+
+  it("a new object's open runs no migration step: only the numbers are recorded", async () => {
+    const seen = await statementsDuring(async () => {
+      const opened = await openCheckout({ sub: uniqueSub("ddl-new") });
+      expect(opened.status).toBe(201);
+    });
+    // The DDL ran (the object is new) and no step checked a column (`addColumn`'s PRAGMA).
+    expect(seen.filter((q) => /CREATE TABLE IF NOT EXISTS attempts/i.test(q))).toHaveLength(1);
+    expect(seen.filter((q) => /PRAGMA table_info/i.test(q))).toEqual([]);
+  });
+
+  it("ensureTables: a database with no table of its own runs no step, one with a table runs them", async () => {
+    const ran: string[] = [];
+    const track: MigrationTrack = {
+      track: "scratch",
+      steps: [{ version: 1, does: "probe", up: () => ran.push("up") }],
+    };
+    const ddl = `CREATE TABLE IF NOT EXISTS scratch (a TEXT);${MIGRATIONS_SCHEMA}`;
+    const fresh = env.ORDERS.get(env.ORDERS.idFromName(uniqueSub("ddl-fresh")));
+    const onFresh = await runInDurableObject(fresh, (_o: unknown, state: DurableObjectState) => {
+      // The runtime's own key-value table (a create writes its claims there first) is no table
+      // of the object's.
+      state.storage.kv.put("pending_claims", { amount: "1", currency: "EUR" });
+      const made = ensureTables(state.storage.sql, ddl, [track]);
+      return { made, versions: Object.fromEntries(appliedVersions(state.storage.sql)) };
+    });
+    expect(onFresh).toEqual({ made: true, versions: { scratch: 1 } });
+    expect(ran).toEqual([]);
+    const old = env.ORDERS.get(env.ORDERS.idFromName(uniqueSub("ddl-old")));
+    const onOld = await runInDurableObject(old, (_o: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec("CREATE TABLE scratch (a TEXT)"); // made before migrations were kept
+      ensureTables(state.storage.sql, ddl, [track]);
+      return Object.fromEntries(appliedVersions(state.storage.sql));
+    });
+    expect(onOld).toEqual({ scratch: 1 });
+    expect(ran).toEqual(["up"]);
   });
 
   it("the fingerprint tells DDLs apart and is stable", () => {

@@ -12,6 +12,7 @@
  *   between the DDL and the transaction, so both land in one commit.
  */
 
+import { prefetchUpstream } from "../core/config/upstream.ts";
 import type { CheckoutSnapshot } from "../lib/api/contract.ts";
 import { attemptOrderId } from "../lib/ids/upstream-order-id.ts";
 import { cmp } from "../lib/money/decimal.ts";
@@ -57,6 +58,24 @@ export function createInvoice(
 ) {
   const redirects = host.settings.redirects();
   return createAttemptInvoice(host.config(), orderId, amount, order, redirects, host.logger());
+}
+
+/**
+ * Asks the upstream budget for the create's call before the open writes anything (the fiat
+ * minimum, the claims): a message sent before a write does not wait for its commit, so the
+ * budget's answer and that commit overlap, where the gate would otherwise ask only once the
+ * commit let it out. The create's own call still leaves only after the claims are committed.
+ * Nothing for an order already opened (a reopen calls nothing); never throws.
+ *
+ * @example
+ * if (!opened) prefetchCreate(host);
+ */
+export function prefetchCreate(host: Pick<OrderHost, "config">): void {
+  try {
+    prefetchUpstream(host.config());
+  } catch {
+    // Invalid configuration: the create itself reports it.
+  }
 }
 
 /**

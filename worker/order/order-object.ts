@@ -45,7 +45,7 @@ import {
 import { type OrderLedger, readLedger } from "./ledger-view.ts";
 import { lockCurrency } from "./lock-currency.ts";
 import { nextAttempt, nextAttemptRefusal } from "./next-attempt.ts";
-import { createFirst, openConflict } from "./open-order.ts";
+import { createFirst, openConflict, prefetchCreate } from "./open-order.ts";
 import { type OrderHost, whileOpening } from "./order-host.ts";
 import { ORDER_FEED_KEY, OrderJournal } from "./order-journal.ts";
 import type { OpenCheckout, OrderRpc } from "./order-rpc.ts";
@@ -138,6 +138,7 @@ export class OrderObject extends DurableObject<CoreEnv> implements OrderRpc {
   async open(
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
+    if (!this.#opened()) prefetchCreate(this.#order);
     this.settings.refreshFiatMinimum(input.minInvoiceAmount);
     const existing = this.host.hasSchema ? this.store.order() : null;
     const conflict = openConflict(existing ?? this.settings.pendingClaims(), input);

@@ -15,6 +15,11 @@
  * - a reservation (an interactive caller's one call in a later window, `sendFrom`) is this
  *   caller's alone: it sleeps until the window opens and sends, never asking again (first come,
  *   first served across the deployment); it is never shared through the isolate's leases;
+ * - `prefetch` asks for a lease before the call that needs it (a create asks while its claims
+ *   are being committed, so the budget's round trip and the commit overlap): only calls of the
+ *   current window (never a reservation: those are a caller's own), kept like any lease; the
+ *   call's `admit` waits for it rather than asking again. Two leases of one window held at
+ *   once add up (what is left of either may be spent, both were counted in that window);
  * - a caller that cannot be granted a call before its deadline (or `MAX_WAIT_MS`) gets a 429 `UpstreamError`
  *   (code `budget.exhausted`, `retryAfterMs` = when to try again): the same failure as the
  *   service's own 429, which every caller already handles; it is never reported back as the
@@ -54,9 +59,22 @@ interface Held {
 /** Leases this isolate holds, by budget key and priority (plain numbers only: no I/O objects). */
 const held = new Map<string, Held>();
 
+/** Leases asked ahead of a call (`prefetch`) and not answered yet, by slot. */
+const asking = new Map<string, Promise<void>>();
+
 /** Test hook: drops every lease this isolate holds. */
 export function forgetLeases(): void {
   held.clear();
+  asking.clear();
+}
+
+/** The gate of one priority, and its lease asked ahead of a call (`budgetGate`). */
+export interface BudgetGate extends UpstreamGate {
+  /**
+   * Asks for a lease now, unless one is held or being asked: the call that follows (`admit`)
+   * then finds it (or waits for it) instead of asking after. Never throws; never reserves.
+   */
+  prefetch(): void;
 }
 
 /**
@@ -72,11 +90,27 @@ export function budgetGate(
   priority: Priority,
   ratePerSecond: number,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
-): UpstreamGate {
+): BudgetGate {
   const slot = `${key}|${priority}`;
   return {
+    prefetch() {
+      const now = Date.now();
+      const h = held.get(slot);
+      if ((h && h.left > 0 && now < h.spendUntil) || asking.has(slot)) return;
+      const want = Math.min(MAX_BATCH, 1 + recentUse(h, now));
+      // A deadline of now: this window's calls or none (a reservation is a caller's own).
+      const ask = budget()
+        .lease({ priority, want, ratePerSecond, deadline: now })
+        .then((lease) => {
+          if (lease.granted > 0 && lease.sendFrom <= Date.now()) keep(slot, lease);
+        })
+        .catch(() => {}) // the call's own `admit` asks again
+        .finally(() => asking.delete(slot));
+      asking.set(slot, ask);
+    },
     async admit(deadline) {
       for (;;) {
+        await asking.get(slot);
         const now = Date.now();
         const h = held.get(slot);
         if (h && h.left > 0 && now < h.spendUntil) {
@@ -94,8 +128,7 @@ export function budgetGate(
           return;
         }
         if (lease.granted > 0) {
-          const next = reuse(h, Date.now());
-          held.set(slot, { ...next, left: lease.granted, spendUntil: lease.spendUntil });
+          keep(slot, lease);
           continue;
         }
         const wait = Math.max(1, lease.retryAt - Date.now());
@@ -118,6 +151,14 @@ export function budgetGate(
 }
 
 const WINDOW_MS = 1_000;
+
+/** Holds a granted lease's calls, added to what is left of another lease of the same window. */
+function keep(slot: string, lease: Lease): void {
+  const next = reuse(held.get(slot), Date.now());
+  const carried =
+    next.spendUntil === lease.spendUntil && Date.now() < next.spendUntil ? next.left : 0;
+  held.set(slot, { ...next, left: carried + lease.granted, spendUntil: lease.spendUntil });
+}
 
 /** Calls taken in the last full window (what the next lease is sized by). */
 function recentUse(h: Held | undefined, now: number): number {

@@ -13,11 +13,14 @@
  * window's end, and nothing is granted for a window in its last `LANDING_LAG_MS` (its "edge").
  * So the calls landing at the service in any second never exceed `rate`, however late (≤ L) they
  * leave. Cost at the default rate: none in calls per second (each window still grants all
- * `rate`); a call asked in a window's edge waits for the next window (≤ 200 ms, one in five of
- * an evenly spread load), and what an isolate leased but did not spend before the edge is lost
- * to that window (it was counted). The rejected alternatives cost more: charging an edge call to
- * both windows spends two calls for one; one call of slack per window is 10 % at 10/s and
- * still overflows when two calls straddle an edge.
+ * `rate`); what an isolate leased but did not spend before the edge is lost to that window (it
+ * was counted). A shopper's call asked in a window's edge (one in five of an evenly spread
+ * load) is sent at once when this window and the next both have room, counted in both (it
+ * lands in one of them: `edgeCall`): two calls spent for one, but only out of room nobody
+ * asked for, so no shopper waits up to 200 ms for the next window while the budget is idle;
+ * when either is full it waits for a later window (a reservation, below). Reconciliation and
+ * webhook refetches always wait. One call of slack per window was rejected: 10 % at 10/s, and
+ * it still overflows when two calls straddle an edge.
  *
  * First come, first served (interactive): an interactive caller that finds no call now gets a
  * reservation: its one call counted in the first later window with room (`reserved`), to be
@@ -140,8 +143,17 @@ export function grant(
     room = rate - kept - granted.webhook - granted.reconcile;
     if (priority === "reconcile") room = Math.min(room, state.reconcileCap - granted.reconcile);
   }
+  const edge = now >= spendUntil;
   // The edge: a call granted now could land in the next window, which grants its own calls.
-  if ((paused && priority !== "interactive") || now >= spendUntil) room = 0;
+  if (
+    edge &&
+    priority === "interactive" &&
+    want >= 1 &&
+    room >= 1 &&
+    (state.reserved[0] ?? 0) < rate
+  )
+    return edgeCall(state, rate);
+  if ((paused && priority !== "interactive") || edge) room = 0;
   const given = Math.max(0, Math.min(Math.floor(want), room));
   if (given === 0 && want >= 1 && priority === "interactive")
     return reserveAhead(state, rate, deadline);
@@ -155,6 +167,26 @@ export function grant(
     state: { ...state, granted: { ...granted, [priority]: granted[priority] + given } },
     lease: { granted: given, spendUntil, retryAt, sendFrom: 0 },
   };
+}
+
+/**
+ * A shopper's call asked in a window's edge, sent at once: it lands in this window or the next,
+ * so it is counted in both (this window's grants and the next one's reserved calls); its lease
+ * runs to the next window's edge. Only when both have room (see `grant`).
+ */
+function edgeCall(state: BudgetStatus, rate: number): { state: BudgetStatus; lease: Lease } {
+  const end = state.windowStart + WINDOW_MS;
+  const reserved = state.reserved.length > 0 ? [...state.reserved] : [0];
+  reserved[0] = (reserved[0] ?? 0) + 1;
+  if (reserved[0] > rate) throw new Error("budget: an edge call over the next window's rate");
+  const granted = { ...state.granted, interactive: state.granted.interactive + 1 };
+  const lease = {
+    granted: 1,
+    sendFrom: 0,
+    spendUntil: end + WINDOW_MS - SEND_MARGIN_MS,
+    retryAt: 0,
+  };
+  return { state: { ...state, granted, reserved }, lease };
 }
 
 /** One interactive call counted in the first later window with room (see `grant`). */

@@ -20,8 +20,14 @@ export function upstreamBaseUrl(config: Config): string {
   return resolveUpstreamBaseUrl({ sandbox: config.SANDBOX, override: config.UPSTREAM_BASE_URL });
 }
 
-/** Makes the gate of one priority for a configuration (installed by `core/budget/install.ts`). */
-export type GateFactory = (config: Config, priority: Priority) => UpstreamGate;
+/**
+ * Makes the gate of one priority for a configuration (installed by `core/budget/install.ts`);
+ * `prefetch` asks the budget for a call ahead of the call that needs it (`prefetchUpstream`).
+ */
+export type GateFactory = (
+  config: Config,
+  priority: Priority,
+) => UpstreamGate & { prefetch?(): void };
 
 let gates: GateFactory | null = null;
 
@@ -33,6 +39,18 @@ let gates: GateFactory | null = null;
  */
 export function installUpstreamGates(factory: GateFactory | null): void {
   gates = factory;
+}
+
+/**
+ * Asks the budget for a call of `priority` now, for a call this isolate is about to send (a
+ * create asks before committing its claims, so the budget's round trip overlaps the commit).
+ * Nothing without a budget; never throws (the call's own gate asks again).
+ *
+ * @example
+ * prefetchUpstream(config); // then write, then `upstreamFor(config).createInvoice(…)`
+ */
+export function prefetchUpstream(config: Config, priority: Priority = "interactive"): void {
+  gates?.(config, priority).prefetch?.();
 }
 
 /** Limits of one client, and whose calls they are (default `interactive`). */

@@ -12,7 +12,7 @@
  * - an object made before this table existed records nothing (version 0) and may hold any
  *   earlier shape of its tables: the first steps of each track are therefore idempotent
  *   (`addColumn` checks the column first). The DDL always makes the newest shape, so on a
- *   new object those steps find nothing to do and only their number is recorded;
+ *   new object (no table of its own yet) no step runs: only every track's number is recorded;
  * - a step that throws throws out of `migrate` with nothing after it applied or recorded;
  * - `ensureTables` runs the DDL only when the object recorded no DDL, another DDL (by its
  *   fingerprint, the `ddl` row, which is no track) or a track behind its newest step: a later
@@ -129,27 +129,52 @@ export function ensureTables(
   tracks: readonly MigrationTrack[],
 ): boolean {
   const fingerprint = ddlFingerprint(ddl);
-  const { n } = sql
-    .exec<{ n: number }>(
-      "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
-      "schema_migrations",
+  const { tables, recorded } = sql
+    .exec<{ tables: number; recorded: number }>(
+      `SELECT count(*) AS tables, coalesce(sum(name = 'schema_migrations'), 0) AS recorded
+       FROM sqlite_master
+       WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`,
     )
     .one();
-  if (n > 0) {
-    const recorded = recordedRows(sql);
+  if (recorded > 0) {
+    const rows = recordedRows(sql);
     const current =
-      recorded.get(DDL_ROW) === fingerprint &&
-      tracks.every(({ track, steps }) => (recorded.get(track) ?? 0) >= steps.length);
+      rows.get(DDL_ROW) === fingerprint &&
+      tracks.every(({ track, steps }) => (rows.get(track) ?? 0) >= steps.length);
     if (current) return false;
   }
   sql.exec(ddl);
-  migrate(sql, tracks);
+  // A database with no table of its own (only the runtime's: `_cf_*`, `sqlite_*`) is a new
+  // object: the DDL just made the newest shape, so every step would find nothing to do (each
+  // would still prepare its checks, `PRAGMA table_info`): only the numbers are recorded.
+  if (tables === 0) recordNewest(sql, tracks);
+  else migrate(sql, tracks);
   sql.exec(
     "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
     DDL_ROW,
     fingerprint,
   );
   return true;
+}
+
+/** Refuses a track whose steps are not numbered 1..n in order. */
+function checkNumbering({ track, steps }: MigrationTrack): void {
+  steps.forEach((step, i) => {
+    if (step.version !== i + 1)
+      throw new Error(`migrations of ${track}: step ${i + 1} is numbered ${step.version}`);
+  });
+}
+
+/** Records every track at its newest step without running one (a new object's tables). */
+function recordNewest(sql: SqlStorage, tracks: readonly MigrationTrack[]): void {
+  for (const track of tracks) {
+    checkNumbering(track);
+    sql.exec(
+      "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
+      track.track,
+      track.steps.length,
+    );
+  }
 }
 
 /**
@@ -165,10 +190,7 @@ export function migrate(sql: SqlStorage, tracks: readonly MigrationTrack[]): num
   const applied = appliedVersions(sql);
   let ran = 0;
   for (const { track, steps } of tracks) {
-    steps.forEach((step, i) => {
-      if (step.version !== i + 1)
-        throw new Error(`migrations of ${track}: step ${i + 1} is numbered ${step.version}`);
-    });
+    checkNumbering({ track, steps });
     const from = applied.get(track) ?? 0;
     // A newer deployment applied more (this one was rolled back to): its steps only added.
     if (from >= steps.length) continue;

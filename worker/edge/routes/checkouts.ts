@@ -20,50 +20,63 @@ import { checkFiatAmount } from "../../lib/money/fiat-rules.ts";
 import { unwrap } from "../../lib/outcome/outcome.ts";
 import { orderStubFromUrl } from "../../order/order-stub.ts";
 import { readJson } from "../http/json-body.ts";
-import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import { limitBody, underCreationLimit } from "../http/limits.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
 
-checkoutRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
-  const { config, log } = c.var;
-  const { token } = await readJson(c, openCheckoutBody);
-  const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET, {
-    sandbox: config.SANDBOX,
-  });
-  if (claims.mode === "deposit") {
-    throw new ApiError(
-      400,
-      "validation_failed",
-      "This is a top-up token; open it with POST /v1/deposits.",
-    );
-  }
-  const fiatList = await liveList(fiatCurrencies, config, log);
-  const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
-  const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
-  // Kept by the order when it opens: the service's answer, asked once per deployment.
-  const { mode } = await paymentModeFor(c.env, config);
-  const stub = orderStubFromUrl(c.env, checkoutId);
-  const { created, snapshot } = unwrap(
-    await stub.open({
-      checkoutId,
-      invoiceNumber: claims.sub,
-      amount: claims.amount,
-      currency: claims.currency,
-      fiatDecimalPlaces: fiat.decimalPlaces,
-      minInvoiceAmount: fiat.minInvoiceAmount,
-      description: claims.description ?? null,
-      customerId: claims.customerId ?? null,
-      returnUrl: claims.returnUrl ?? null,
-      successUrl: claims.successUrl ?? null,
-      failedUrl: claims.failedUrl ?? null,
-      mode,
-    }),
-  );
-  return c.json({ data: snapshot }, created ? 201 : 200);
-});
+/**
+ * Opens a checkout. The token, the fiat amount and the checkout's id are checked while the
+ * per-client limit is asked (`underCreationLimit`): the order object is touched only once both
+ * said yes.
+ */
+checkoutRoutes.post("/", limitBody(), (c) =>
+  underCreationLimit(
+    c,
+    async () => {
+      const { config, log } = c.var;
+      const { token } = await readJson(c, openCheckoutBody);
+      const claims = await verifyCheckoutToken(token, config.CHECKOUT_SIGNING_SECRET, {
+        sandbox: config.SANDBOX,
+      });
+      if (claims.mode === "deposit") {
+        throw new ApiError(
+          400,
+          "validation_failed",
+          "This is a top-up token; open it with POST /v1/deposits.",
+        );
+      }
+      const fiatList = await liveList(fiatCurrencies, config, log);
+      const fiat = checkFiatAmount(fiatList, claims.amount, claims.currency);
+      const checkoutId = await checkoutIdFor("invoice", claims.sub, config.CHECKOUT_SIGNING_SECRET);
+      return { claims, fiat, checkoutId };
+    },
+    async ({ claims, fiat, checkoutId }) => {
+      // Kept by the order when it opens: the service's answer, asked once per deployment.
+      const { mode } = await paymentModeFor(c.env, c.var.config);
+      const stub = orderStubFromUrl(c.env, checkoutId);
+      const { created, snapshot } = unwrap(
+        await stub.open({
+          checkoutId,
+          invoiceNumber: claims.sub,
+          amount: claims.amount,
+          currency: claims.currency,
+          fiatDecimalPlaces: fiat.decimalPlaces,
+          minInvoiceAmount: fiat.minInvoiceAmount,
+          description: claims.description ?? null,
+          customerId: claims.customerId ?? null,
+          returnUrl: claims.returnUrl ?? null,
+          successUrl: claims.successUrl ?? null,
+          failedUrl: claims.failedUrl ?? null,
+          mode,
+        }),
+      );
+      return c.json({ data: snapshot }, created ? 201 : 200);
+    },
+  ),
+);
 
 checkoutRoutes.get("/:id", async (c) => {
   const snapshot = unwrap(await orderStubFromUrl(c.env, c.req.param("id")).view());

@@ -5,6 +5,7 @@
  * rate limits as `/v1/checkouts`.
  */
 
+import type { Context } from "hono";
 import { cryptoEntry } from "../../core/catalog/live-entry.ts";
 import { streamThroughHub } from "../../core/streams/hub-route.ts";
 import { depositStub, depositStubFromUrl } from "../../deposit/deposit-stub.ts";
@@ -15,14 +16,15 @@ import { checkoutIdFor } from "../../lib/ids/checkout-id.ts";
 import { unwrap } from "../../lib/outcome/outcome.ts";
 import type { UpstreamCryptoCurrency } from "../../service/types.ts";
 import { readJson } from "../http/json-body.ts";
-import { limitBody, limitCheckoutCreation } from "../http/limits.ts";
+import { limitBody, underCreationLimit } from "../http/limits.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
 
 export const depositRoutes = new Hono<AppEnv>();
 
-depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
+/** Reads and checks a top-up open (no write, no object touched): run while the limit is asked. */
+async function prepareTopUp(c: Context<AppEnv>) {
   const { config, log } = c.var;
   const body = await readJson(c, openDepositBody);
   const claims = await verifyCheckoutToken(body.token, config.CHECKOUT_SIGNING_SECRET, {
@@ -58,20 +60,31 @@ depositRoutes.post("/", limitBody(), limitCheckoutCreation, async (c) => {
   const entry = await cryptoEntry(config, log, code, "top-ups");
   const { depositNetworkFee, ...currency } = entry as UpstreamCryptoCurrency;
   const checkoutId = await checkoutIdFor("deposit", claims.sub, config.CHECKOUT_SIGNING_SECRET);
-  const stub = depositStub(c.env, checkoutId);
-  const { created, snapshot } = unwrap(
-    await stub.open({
-      checkoutId,
-      topUpId: claims.sub,
-      customerId: claims.customerId ?? null,
-      currency: {
-        ...currency,
-        depositNetworkFee: depositNetworkFee?.amount ?? null,
-      } satisfies DepositCurrency,
-    }),
-  );
-  return c.json({ data: snapshot }, created ? 201 : 200);
-});
+  return { claims, currency, depositNetworkFee, checkoutId };
+}
+
+/** Opens a top-up; the token and currency are checked while the per-client limit is asked. */
+depositRoutes.post("/", limitBody(), (c) =>
+  underCreationLimit(
+    c,
+    () => prepareTopUp(c),
+    async ({ claims, currency, depositNetworkFee, checkoutId }) => {
+      const stub = depositStub(c.env, checkoutId);
+      const { created, snapshot } = unwrap(
+        await stub.open({
+          checkoutId,
+          topUpId: claims.sub,
+          customerId: claims.customerId ?? null,
+          currency: {
+            ...currency,
+            depositNetworkFee: depositNetworkFee?.amount ?? null,
+          } satisfies DepositCurrency,
+        }),
+      );
+      return c.json({ data: snapshot }, created ? 201 : 200);
+    },
+  ),
+);
 
 depositRoutes.get("/:id", async (c) => {
   const snapshot = unwrap(await depositStubFromUrl(c.env, c.req.param("id")).view());
