@@ -7,6 +7,7 @@
 import { sign, verify } from "hono/jwt";
 import { JwtTokenExpired } from "hono/utils/jwt/types";
 import { describe, expect, it } from "vitest";
+import { hmacSha256 } from "../../worker/lib/signing/hmac.ts";
 import { decodeJwtPart, JwtRefused, verifyHs256 } from "../../worker/lib/signing/jwt-hs256.ts";
 
 const SECRET = "checkout-signing-secret-for-tests";
@@ -17,14 +18,7 @@ const raw = (text: string) => Buffer.from(text).toString("base64url");
 /** A token with this header and payload, signed with `secret` (HS256 over the two parts). */
 async function forge(header: unknown, payload: unknown, secret = SECRET): Promise<string> {
   const signed = `${b64(header)}.${b64(payload)}`;
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(signed));
+  const mac = await hmacSha256(secret, signed);
   return `${signed}.${Buffer.from(mac).toString("base64url")}`;
 }
 
