@@ -62,8 +62,19 @@ const callbackUrl = z.pipe(
   z.transform((raw: string) => raw.replace(/\/+$/, "")),
 );
 
-/** What hono's bearer-auth accepts as a token (RFC 6750 b64token): anything else never matches. */
-const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+/**
+ * What the merchant API's Bearer check accepts as a token (RFC 6750 b64token,
+ * `edge/http/merchant-auth.ts`): a configured token outside it could never match.
+ */
+export const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+/**
+ * A UUID as zod's `z.uuid()` accepts it (its own pattern: any version 1-8 with the RFC 9562
+ * variant, and the nil and max UUIDs). A plain regex check keeps zod's UUID schema out of the
+ * worker bundle (README "Worker bundle size"); `test/unit/config-patterns.test.ts` compares both.
+ */
+export const UUID =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 
 const origins = z.pipe(
   z.optional(z.string()),
@@ -81,7 +92,9 @@ const secret = (min: number) =>
 const schema = z.object({
   DISPLAY_NAME: z.string().check(z.trim(), z.minLength(1, "is required")),
   API_KEY: z.string().check(z.minLength(1, "is required")),
-  ACCOUNT_ID: z.uuid("must be the account's UUID from the admin account list"),
+  ACCOUNT_ID: z
+    .string()
+    .check(z.regex(UUID, "must be the account's UUID from the admin account list")),
   WEBHOOK_SIGNING_KEY: z
     .string()
     .check(z.minLength(1, "is required: payments are confirmed only via signed webhooks")),

@@ -9,10 +9,9 @@
  * SHA-256 digests, so the time taken says nothing about the configured token.
  */
 import { createMiddleware } from "hono/factory";
+import { BEARER_TOKEN } from "../../core/config/config.ts";
 import type { AppEnv } from "./types.ts";
 
-/** RFC 6750's token68: what may follow `Bearer `. */
-const TOKEN68 = /^[A-Za-z0-9._~+/-]+=*$/;
 const encoder = new TextEncoder();
 
 /** Requires `Authorization: Bearer <MERCHANT_API_TOKEN>`. Must run after `requireConfig`. */
@@ -22,7 +21,7 @@ export const merchantAuth = createMiddleware<AppEnv>(async (c, next) => {
     return refusal(401, 'Bearer realm=""', "Send Authorization: Bearer <MERCHANT_API_TOKEN>.");
   }
   const presented = bearerToken(header);
-  if (!presented || !TOKEN68.test(presented)) {
+  if (!presented || !BEARER_TOKEN.test(presented)) {
     return refusal(400, 'Bearer error="invalid_request"', "Malformed Authorization header.");
   }
   if (!(await sameSecret(presented, c.var.config.MERCHANT_API_TOKEN))) {
