@@ -4,7 +4,7 @@
  * `GET /v1/orders`, `GET /v1/orders.csv`, `GET /v1/notifications` and
  * `POST /v1/notifications/test` accept (`edge/routes/merchant-ops.ts` validates with them; the
  * OpenAPI document is generated from them), the notification kinds and the CSV's columns.
- * The answers' schemas are `schemas/merchant-ops-answers.ts` (the document's and the tests',
+ * The answers' schemas (and the notification kind's) are `schemas/merchant-ops-answers.ts` (the document's and the tests',
  * kept out of the worker bundle).
  *
  * Query schemas are plain strings with checks (no transforms), so they describe the wire
@@ -30,9 +30,6 @@ export const NOTIFICATION_TYPES = [
 
 /** A notification's kind. */
 export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
-
-/** A notification's kind, as the notification body (and the OpenAPI document's webhook) names it. */
-export const notificationType = z.enum(NOTIFICATION_TYPES);
 
 /** Delivery states of a notification. */
 export const NOTIFICATION_STATUSES = ["pending", "delivered", "failed"] as const;

@@ -7,7 +7,8 @@
  * `published.ts`), so the worker bundle carries neither this code nor zod's JSON Schema output.
  */
 import * as z from "zod/mini";
-import { INSTANT, notificationType } from "../merchant-ops.ts";
+import { INSTANT } from "../merchant-ops.ts";
+import { notificationType } from "../schemas/merchant-ops-answers.ts";
 import { type Answer, NAMED, OPERATIONS, type Operation } from "./operations.ts";
 
 type Json = Record<string, unknown>;

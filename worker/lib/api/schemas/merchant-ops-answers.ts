@@ -13,9 +13,16 @@ import type {
   NotificationView,
   OrderSummary,
 } from "../contract.ts";
-import { NOTIFICATION_STATUSES, type NotificationType, notificationType } from "../merchant-ops.ts";
+import {
+  NOTIFICATION_STATUSES,
+  NOTIFICATION_TYPES,
+  type NotificationType,
+} from "../merchant-ops.ts";
 import { decimalString, type Same } from "./common.ts";
 import { invoiceStatus, orderState } from "./responses.ts";
+
+/** A notification's kind, as the notification body (and the OpenAPI document's webhook) names it. */
+export const notificationType = z.enum(NOTIFICATION_TYPES);
 
 /** One order in the list. Amounts are exact decimal strings. */
 export const orderSummary = z.object({
