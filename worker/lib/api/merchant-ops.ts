@@ -4,8 +4,8 @@
  * `GET /v1/orders`, `GET /v1/orders.csv`, `GET /v1/notifications` and
  * `POST /v1/notifications/test` accept (`edge/routes/merchant-ops.ts` validates with them; the
  * OpenAPI document is generated from them), the notification kinds and the CSV's columns.
- * The answers' schemas (and the notification kind's) are `schemas/merchant-ops-answers.ts` (the document's and the tests',
- * kept out of the worker bundle).
+ * The answers' schemas (and the notification kind's) are `schemas/merchant-ops-answers.ts`
+ * (the document's and the tests', kept out of the worker bundle).
  *
  * Query schemas are plain strings with checks (no transforms), so they describe the wire
  * exactly; the route turns a validated string into its value (a list, a number, an instant).
