@@ -57,7 +57,7 @@ app.get("/", (c) => c.json({ name: "crypto-checkout", widget: "/widget.js" }));
 app.notFound(() => errorResponse(404, "not_found", "No such route."));
 
 app.onError((caught) => {
-  // Thrown by hono middleware (bearer auth): their responses are already JSON errors.
+  // Thrown by hono middleware (none of ours throws one today): its response is already built.
   if (caught instanceof HTTPException) return caught.getResponse();
   let error = caught;
   if (objectUnavailable(error)) {

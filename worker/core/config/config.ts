@@ -29,7 +29,7 @@ const bool = z.pipe(
 const isLoopback = (host: string) =>
   host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
-/** `new URL`, or null: zod runs later checks even after `z.url()` failed, so they must not throw. */
+/** `new URL`, or null: zod runs later checks even after `urlString` refused, so they must not throw. */
 const tryUrl = (raw: string): URL | null => {
   try {
     return new URL(raw);
@@ -48,22 +48,51 @@ const LOOPBACK_HTTP_RULE =
   "must be an https:// URL (plain http is allowed only on loopback for local development)";
 
 /**
+ * A URL string as zod's `z.url()` takes it, spelled out (zod's URL schema is ≈ 0.4 KB of the
+ * gzip bundle, README "Worker bundle size"; `test/unit/config-patterns.test.ts` compares both):
+ * refused unless its trimmed form parses (`httpOnly`: and starts `http://` or `https://`, as
+ * `z.url({ protocol: /^https?$/ })` requires), and when accepted it becomes its trimmed form
+ * without ASCII tabs and newlines (the URL parser ignores those, so they must not move a host).
+ */
+export function urlString(message: string, httpOnly = false) {
+  const accepted = (raw: string) => {
+    const trimmed = raw.trim();
+    return (!httpOnly || /^https?:\/\//i.test(trimmed)) && URL.canParse(trimmed);
+  };
+  return z.string().check(
+    z.refine(accepted, message),
+    z.overwrite((raw: string) => (accepted(raw) ? raw.trim().replace(/[\t\n\r]/g, "") : raw)),
+  );
+}
+
+/**
  * A URL the service or the worker calls: https, or loopback http. Loopback http is further
  * allowed only against a loopback upstream (the local sandbox); `parseConfig` checks that.
  */
 const callbackUrl = z.pipe(
-  z.url("must be a valid https:// URL").check(
+  urlString("must be a valid https:// URL").check(
     z.refine((raw: string) => {
       const u = tryUrl(raw);
-      // An unparsable URL is already named by `z.url()` above.
+      // An unparsable URL is already named by `urlString` above.
       return u === null || u.protocol === "https:" || isLoopbackHttp(raw);
     }, LOOPBACK_HTTP_RULE),
   ),
   z.transform((raw: string) => raw.replace(/\/+$/, "")),
 );
 
-/** What hono's bearer-auth accepts as a token (RFC 6750 b64token): anything else never matches. */
-const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+/**
+ * What the merchant API's Bearer check accepts as a token (RFC 6750 b64token,
+ * `edge/http/merchant-auth.ts`): a configured token outside it could never match.
+ */
+export const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+/**
+ * A UUID as zod's `z.uuid()` accepts it (its own pattern: any version 1-8 with the RFC 9562
+ * variant, and the nil and max UUIDs). A plain regex check keeps zod's UUID schema out of the
+ * worker bundle (README "Worker bundle size"); `test/unit/config-patterns.test.ts` compares both.
+ */
+export const UUID =
+  /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 
 const origins = z.pipe(
   z.optional(z.string()),
@@ -81,7 +110,9 @@ const secret = (min: number) =>
 const schema = z.object({
   DISPLAY_NAME: z.string().check(z.trim(), z.minLength(1, "is required")),
   API_KEY: z.string().check(z.minLength(1, "is required")),
-  ACCOUNT_ID: z.uuid("must be the account's UUID from the admin account list"),
+  ACCOUNT_ID: z
+    .string()
+    .check(z.regex(UUID, "must be the account's UUID from the admin account list")),
   WEBHOOK_SIGNING_KEY: z
     .string()
     .check(z.minLength(1, "is required: payments are confirmed only via signed webhooks")),
@@ -138,7 +169,7 @@ const schema = z.object({
     ),
   ),
   UPSTREAM_BASE_URL: z.pipe(
-    z.optional(z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })),
+    z.optional(urlString("must be an http:// or https:// URL", true)),
     z.transform((v: string | undefined) => v?.replace(/\/+$/, "")),
   ),
 });

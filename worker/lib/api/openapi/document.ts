@@ -7,7 +7,8 @@
  * `published.ts`), so the worker bundle carries neither this code nor zod's JSON Schema output.
  */
 import * as z from "zod/mini";
-import { notificationType } from "../merchant-ops.ts";
+import { INSTANT } from "../merchant-ops.ts";
+import { notificationType } from "../schemas/merchant-ops-answers.ts";
 import { type Answer, NAMED, OPERATIONS, type Operation } from "./operations.ts";
 
 type Json = Record<string, unknown>;
@@ -28,6 +29,13 @@ function components(io: "input" | "output", schemas: [string, z.ZodMiniType][]):
     io,
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: "any",
+    override: ({ jsonSchema }) => {
+      // An instant is a plain pattern check in the worker (`INSTANT`): its format, named as
+      // `z.iso.datetime` names it, before the pattern.
+      if (jsonSchema.pattern !== INSTANT.source) return;
+      delete jsonSchema.pattern;
+      Object.assign(jsonSchema, { format: "date-time", pattern: INSTANT.source });
+    },
   }) as { schemas: Record<string, Json> };
   // Each is a component, not a standalone document.
   for (const schema of Object.values(converted)) {

@@ -8,18 +8,20 @@
 import * as z from "zod/mini";
 import {
   notificationsListQuery,
-  notificationsListResponse,
-  notificationView,
-  orderSummary,
   ordersCsvQuery,
   ordersListQuery,
-  ordersListResponse,
-  redeliverResponse,
   testNotificationsBody,
-  testNotificationsResponse,
 } from "../merchant-ops.ts";
 import { apiErrorSchema, dataOf } from "../schemas/common.ts";
 import { doctorReport, orderLedger } from "../schemas/merchant.ts";
+import {
+  notificationsListResponse,
+  notificationView,
+  orderSummary,
+  ordersListResponse,
+  redeliverResponse,
+  testNotificationsResponse,
+} from "../schemas/merchant-ops-answers.ts";
 import {
   lockCurrencyBody,
   NETWORK_QUERY,
