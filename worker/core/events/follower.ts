@@ -19,6 +19,9 @@
  *   and reaches the reconciler when its next sweep collects it from the account's index. Until
  *   then the reconciler at worst hands the object a record it already has (admitted as stale) or
  *   reads it a little early: never less than before;
+ * - what the reconciler was told is kept in each followed row (`told`), so an object evicted
+ *   between two webhooks (a watched one is: its streams live in the hubs) does not register
+ *   again, at every start, what the reconciler already knows;
  * - registrations run one at a time, in the order they were asked for (`registerSoon` chains
  *   them): an older schedule never reaches the reconciler after a newer one. At most one runs
  *   and one waits: an arm while one already waits shares it, since a registration reads the
@@ -30,10 +33,16 @@
  *   calls back); without one, it wakes at the earliest due read.
  */
 
-import { followedRows, nextFollowedRead } from "../converge/followed.ts";
+import { followedRows, nextFollowedRead, saveTold, toldRows } from "../converge/followed.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { FollowerNamespace, Registration } from "../reconciler/reconciler-rpc.ts";
 import { putFacts } from "./facts-feed.ts";
+
+/** What the reconciler was told of a followed object, as kept in its row (`told`). */
+type Told = Pick<
+  Registration,
+  "nextReadAt" | "gapMs" | "keepUntil" | "watched" | "status" | "received" | "seen"
+>;
 
 /** What the Follower needs of its object: a narrow face, no Durable Object. */
 export interface FollowerHost {
@@ -59,8 +68,11 @@ export interface FollowerHost {
  */
 export class Follower {
   readonly #host: FollowerHost;
-  /** What the reconciler was last told of each followed object (`kind|id`), by RPC or feed. */
-  readonly #registered = new Map<string, Registration>();
+  /**
+   * What the reconciler was last told of each followed object (`kind|id`), by RPC or feed;
+   * read from the followed table once (`told`), so a restarted object knows it too.
+   */
+  #registered: Map<string, Registration> | null = null;
   /** The last registration asked for (`registerSoon`): the next one starts after it. */
   #tail: Promise<void> = Promise.resolve();
   /** The registration asked for that has not started yet, shared by every arm until it does. */
@@ -114,14 +126,39 @@ export class Follower {
     if (!this.#host.reconciled()) return;
     const { namespace, owner } = this.#host;
     const watched = this.#host.watched();
+    const told = this.#told();
     for (const row of followedRows(this.#host.sql)) {
-      const key = `${row.kind}|${row.id}`;
-      const known = this.#registered.get(key);
+      const known = told.get(`${row.kind}|${row.id}`);
       const reg: Registration = { ...row, namespace, owner, watched };
       if (!known || !factsOnly(known, reg)) continue;
       putFacts(this.#host.sql, reg, Date.now());
-      this.#registered.set(key, reg);
+      this.#markTold(reg);
     }
+  }
+
+  /** What the reconciler was told, read from the followed table on first use. */
+  #told(): Map<string, Registration> {
+    if (this.#registered) return this.#registered;
+    const { namespace, owner } = this.#host;
+    const told = new Map<string, Registration>();
+    for (const [key, json] of toldRows(this.#host.sql)) {
+      const [kind, id] = key.split("|") as [UpstreamKind, string];
+      try {
+        told.set(key, { ...(JSON.parse(json) as Told), kind, id, namespace, owner });
+      } catch {
+        // Unreadable: as never told, so the next registration sends it again.
+      }
+    }
+    this.#registered = told;
+    return told;
+  }
+
+  /** Remembers what the reconciler was told of `reg`, in memory and in its followed row. */
+  #markTold(reg: Registration): void {
+    this.#told().set(`${reg.kind}|${reg.id}`, reg);
+    const { nextReadAt, gapMs, keepUntil, watched, status, received, seen } = reg;
+    const told: Told = { nextReadAt, gapMs, keepUntil, watched, status, received, seen };
+    saveTold(this.#host.sql, reg, JSON.stringify(told));
   }
 
   /**
@@ -137,14 +174,15 @@ export class Follower {
     const watched = this.#host.watched();
     const changed: Registration[] = [];
     const seen = new Set<string>();
+    const told = this.#told();
     for (const row of followedRows(this.#host.sql)) {
       const key = `${row.kind}|${row.id}`;
       seen.add(key);
       const reg: Registration = { ...row, namespace, owner, watched };
-      const known = this.#registered.get(key);
+      const known = told.get(key);
       if (!known || registrationKey(known) !== registrationKey(reg)) changed.push(reg);
     }
-    for (const key of this.#registered.keys()) {
+    for (const key of told.keys()) {
       if (seen.has(key)) continue;
       const [kind, id] = key.split("|") as [UpstreamKind, string];
       changed.push({
@@ -165,8 +203,8 @@ export class Follower {
     await this.#host.reconciler().register(changed);
     for (const reg of changed) {
       const key = `${reg.kind}|${reg.id}`;
-      if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
-      else this.#registered.set(key, reg);
+      if (reg.nextReadAt === null && !seen.has(key)) told.delete(key);
+      else this.#markTold(reg);
     }
   }
 }

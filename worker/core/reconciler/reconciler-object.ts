@@ -25,8 +25,9 @@
  *   read by one sweep, and sweeps come at most every `MIN_SWEEP_GAP_MS`;
  * - durable (SQLite): a restarted reconciler carries on from its table;
  * - each sweep first takes the facts objects sent through their index feeds since the last one
- *   (`AccountRpc.takeFacts`, one call per sweep, `core/events/facts-feed.ts`): a webhook that
- *   only moves an open object's facts costs it no registration RPC. A take that fails changes
+ *   (`AccountRpc.takeFacts`, `core/events/facts-feed.ts`), and again after each page that lists
+ *   an object it wants, before offering it (webhooks go on during a walk): a webhook that only
+ *   moves an open object's facts costs it no registration RPC, one sweep a call per page. A take that fails changes
  *   nothing but what is handed: the sweep goes on with the facts it has.
  *
  * Sharding, should one reconciler be too hot (≈ 10,000 sweeps' rows a minute is far from
@@ -39,7 +40,7 @@ import { DurableObject } from "cloudflare:workers";
 import { UpstreamError } from "../../service/errors.ts";
 import { GATE_REFUSAL } from "../../service/transport.ts";
 import { accountKey } from "../account/account-key.ts";
-import { type Config, parseConfig } from "../config/config.ts";
+import { parseConfig } from "../config/config.ts";
 import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
 import { upstreamFor } from "../config/upstream.ts";
@@ -161,7 +162,7 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
     const parsed = parseConfig(this.env);
     if (!parsed.ok) return report;
     const log = configLogger(parsed.config);
-    await this.#takeFacts(parsed.config, log);
+    await this.#takeFacts();
     const client = upstreamFor(parsed.config, RECONCILE_LIST);
     const due = dueTracked(sql, now + BATCH_AHEAD_MS, MAX_DUE);
     report.due = due.length;
@@ -192,10 +193,13 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
   }
 
   /** Applies the facts objects sent through their feeds since the last take (`applyFacts`). */
-  async #takeFacts(config: Config, log: ReturnType<typeof configLogger>): Promise<void> {
+  async #takeFacts(): Promise<void> {
+    const parsed = parseConfig(this.env);
+    if (!parsed.ok) return;
+    const log = configLogger(parsed.config);
     let bodies: string[];
     try {
-      bodies = await accountStub(this.env, accountKey(config)).takeFacts(MAX_FACTS_TAKEN);
+      bodies = await accountStub(this.env, accountKey(parsed.config)).takeFacts(MAX_FACTS_TAKEN);
     } catch (error) {
       log.warn("reconciler.facts_take_failed", { error: String(error) });
       return;
@@ -244,6 +248,8 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
           // A page that cannot be read: its objects are read one by one instead.
           return null;
         }
+        // Facts objects sent while the page was read (a webhook's): offered against them.
+        if (items.some((listed) => wanted.has(listedId(listed)))) await this.#takeFacts();
         for (const listed of items) {
           const row = wanted.get(listedId(listed));
           if (!row) continue;
