@@ -69,62 +69,66 @@ async function withHeldFollower<T>(
   });
 }
 
+/**
+ * Runs `body` inside a newly opened order object on the SQLite of that object, as an object
+ * that never told the reconciler anything (`neverTold`).
+ */
+async function inOpenedOrder<T>(name: string, body: (sql: SqlStorage) => Promise<T>): Promise<T> {
+  const { body: opened } = await openCheckout({ sub: uniqueSub(name) });
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(opened.data.id));
+  return runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+    neverTold(state.storage.sql);
+    return body(state.storage.sql);
+  });
+}
+
 const tick = () => new Promise((r) => setTimeout(r, 10));
 
 describe("the Follower capability", () => {
   it("registers what changed only, what ended, retries a failed registration, and wakes only without a reconciler", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("follower") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const result = await runInDurableObject(
-      stub,
-      async (_o: unknown, state: DurableObjectState) => {
-        const sql = state.storage.sql;
-        neverTold(sql);
-        const sent: Registration[][] = [];
-        let fail = false;
-        let reconciled = true;
-        const follower = new Follower({
-          sql,
-          namespace: "ORDERS",
-          owner: "owner-1",
-          watched: () => false,
-          reconciled: () => reconciled,
-          reconciler: () => ({
-            register: async (rows) => {
-              if (fail) throw new Error("unreachable");
-              sent.push(rows);
-            },
-          }),
-        });
-        const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
-        const summary = () =>
-          sent.map((rows) =>
-            rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`),
-          );
-        await follower.register(); // the opened invoice
-        const first = summary().flat().length;
-        await follower.register(); // nothing changed
-        admitRead(sql, "invoice", "inv_extra", { status: "processing", received: "0" }, plan);
-        fail = true;
-        const failed = await follower.register().then(
-          () => "sent",
-          (e: Error) => e.message,
-        );
-        fail = false;
-        await follower.register(); // retried
-        forgetFollowed(sql, { kind: "invoice", id: "inv_extra" });
-        await follower.register(); // no longer followed
-        const withReconciler = follower.nextWake();
-        reconciled = false;
-        return {
-          first,
-          failed,
-          calls: summary().slice(1),
-          withReconciler,
-          without: follower.nextWake(),
-        };
-      },
-    );
+    const result = await inOpenedOrder("follower", async (sql) => {
+      const sent: Registration[][] = [];
+      let fail = false;
+      let reconciled = true;
+      const follower = new Follower({
+        sql,
+        namespace: "ORDERS",
+        owner: "owner-1",
+        watched: () => false,
+        reconciled: () => reconciled,
+        reconciler: () => ({
+          register: async (rows) => {
+            if (fail) throw new Error("unreachable");
+            sent.push(rows);
+          },
+        }),
+      });
+      const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+      const summary = () =>
+        sent.map((rows) => rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`));
+      await follower.register(); // the opened invoice
+      const first = summary().flat().length;
+      await follower.register(); // nothing changed
+      admitRead(sql, "invoice", "inv_extra", { status: "processing", received: "0" }, plan);
+      fail = true;
+      const failed = await follower.register().then(
+        () => "sent",
+        (e: Error) => e.message,
+      );
+      fail = false;
+      await follower.register(); // retried
+      forgetFollowed(sql, { kind: "invoice", id: "inv_extra" });
+      await follower.register(); // no longer followed
+      const withReconciler = follower.nextWake();
+      reconciled = false;
+      return {
+        first,
+        failed,
+        calls: summary().slice(1),
+        withReconciler,
+        without: follower.nextWake(),
+      };
+    });
     expect(result.first).toBe(1);
     expect(result.failed).toBe("unreachable");
     expect(result.calls).toEqual([["inv_extra:processing"], ["inv_extra:end"]]);
@@ -195,60 +199,53 @@ describe("the Follower capability", () => {
   });
 
   it("a change of facts only goes to the index feed, not to the reconciler; an end, a watched change and a read brought sooner still go by RPC", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("follower-facts") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const result = await runInDurableObject(
-      stub,
-      async (_o: unknown, state: DurableObjectState) => {
-        const sql = state.storage.sql;
-        neverTold(sql);
-        const sent: string[][] = [];
-        let watched = false;
-        const follower = new Follower({
-          sql,
-          namespace: "ORDERS",
-          owner: "owner-facts",
-          watched: () => watched,
-          reconciled: () => true,
-          reconciler: () => ({
-            register: async (rows) => {
-              sent.push(rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`));
-            },
-          }),
-        });
-        const feedRow = (id: string) =>
-          sql
-            .exec<{ body: string; version: number }>(
-              "SELECT body, version FROM index_feed WHERE key = ?",
-              factsKey({ kind: "invoice", id }),
-            )
-            .toArray()[0] ?? null;
-        const plan = (now: number) => ({ now, follow: true, keepUntil: null, watched: false });
-        const t = Date.now();
-        admitRead(sql, "invoice", "inv_f", { status: "processing", received: "0" }, plan(t));
-        await follower.register(); // opened: by RPC
-        const opened = sent.length;
-        // A webhook moves it: new facts, next read later. No RPC; the feed carries them.
-        admitRead(sql, "invoice", "inv_f", { status: "suspended", received: "0" }, plan(t + 5));
-        await follower.register();
-        const afterFacts = { calls: sent.length, row: feedRow("inv_f") };
-        // Again with nothing new: neither RPC nor a new feed version.
-        await follower.register();
-        const unchanged = { calls: sent.length, version: feedRow("inv_f")?.version };
-        // A read brought sooner (a 503'd refetch's catch-up): the reconciler must hear at once.
-        hurryReads(sql, t + 1_000, { kind: "invoice", id: "inv_f" });
-        await follower.register();
-        const sooner = sent.length;
-        // Watched: at once as well.
-        watched = true;
-        await follower.register();
-        const watchedCalls = sent.length;
-        // Ended (no longer followed): at once.
-        forgetFollowed(sql, { kind: "invoice", id: "inv_f" });
-        await follower.register();
-        return { opened, afterFacts, unchanged, sooner, watchedCalls, sent };
-      },
-    );
+    const result = await inOpenedOrder("follower-facts", async (sql) => {
+      const sent: string[][] = [];
+      let watched = false;
+      const follower = new Follower({
+        sql,
+        namespace: "ORDERS",
+        owner: "owner-facts",
+        watched: () => watched,
+        reconciled: () => true,
+        reconciler: () => ({
+          register: async (rows) => {
+            sent.push(rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`));
+          },
+        }),
+      });
+      const feedRow = (id: string) =>
+        sql
+          .exec<{ body: string; version: number }>(
+            "SELECT body, version FROM index_feed WHERE key = ?",
+            factsKey({ kind: "invoice", id }),
+          )
+          .toArray()[0] ?? null;
+      const plan = (now: number) => ({ now, follow: true, keepUntil: null, watched: false });
+      const t = Date.now();
+      admitRead(sql, "invoice", "inv_f", { status: "processing", received: "0" }, plan(t));
+      await follower.register(); // opened: by RPC
+      const opened = sent.length;
+      // A webhook moves it: new facts, next read later. No RPC; the feed carries them.
+      admitRead(sql, "invoice", "inv_f", { status: "suspended", received: "0" }, plan(t + 5));
+      await follower.register();
+      const afterFacts = { calls: sent.length, row: feedRow("inv_f") };
+      // Again with nothing new: neither RPC nor a new feed version.
+      await follower.register();
+      const unchanged = { calls: sent.length, version: feedRow("inv_f")?.version };
+      // A read brought sooner (a 503'd refetch's catch-up): the reconciler must hear at once.
+      hurryReads(sql, t + 1_000, { kind: "invoice", id: "inv_f" });
+      await follower.register();
+      const sooner = sent.length;
+      // Watched: at once as well.
+      watched = true;
+      await follower.register();
+      const watchedCalls = sent.length;
+      // Ended (no longer followed): at once.
+      forgetFollowed(sql, { kind: "invoice", id: "inv_f" });
+      await follower.register();
+      return { opened, afterFacts, unchanged, sooner, watchedCalls, sent };
+    });
     expect(result.opened).toBe(1);
     expect(result.afterFacts.calls).toBe(1);
     expect(JSON.parse(result.afterFacts.row!.body)).toMatchObject({
@@ -263,11 +260,7 @@ describe("the Follower capability", () => {
   });
 
   it("an object that restarts does not register again what the reconciler was told: it is kept in each followed row", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("follower-restart") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const calls = await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
-      const sql = state.storage.sql;
-      neverTold(sql);
+    const calls = await inOpenedOrder("follower-restart", async (sql) => {
       const sent: string[][] = [];
       // Each Follower stands for one life of the object (workerd evicts it between webhooks).
       const life = () =>

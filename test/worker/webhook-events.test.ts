@@ -23,16 +23,8 @@ import { invoiceRecord, signedDelivery } from "../../worker/edge/webhooks/record
 import { deliverySentAt } from "../../worker/edge/webhooks/sent-at.ts";
 import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { deliver, deliveriesFor, sandbox, simulate, uniqueSub } from "./helpers.ts";
+import { deliver, deliveriesFor, inboxAnswers, simulate, uniqueSub } from "./helpers.ts";
 import { lockedCheckout } from "./orders.ts";
-
-function inboxAnswers(status: number, times: number) {
-  return sandbox("/sandbox/merchant-inbox/behaviour", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ status, times }),
-  });
-}
 
 afterEach(() => inboxAnswers(200, 0));
 
