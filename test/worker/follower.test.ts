@@ -4,15 +4,27 @@
  * registration for what is no longer followed), retries a registration that failed, and
  * reports its next wake only when no reconciler reads for the object. `registerSoon` never
  * makes its caller wait for the reconciler, runs registrations one at a time, in order, and
- * keeps at most one waiting (arms while one waits share it; it sends the newest state).
+ * keeps at most one waiting (arms while one waits share it; it sends the newest state). A
+ * change of an open object's facts only (a webhook's new status, a later read) goes to the index
+ * feed instead (`noteFacts`, `worker/core/events/facts-feed.ts`); whatever the reconciler must
+ * know at once (opened, ended, watched, a read brought sooner) still goes by RPC.
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { admitRead, forgetFollowed } from "../../worker/core/converge/followed.ts";
+import { admitRead, forgetFollowed, hurryReads } from "../../worker/core/converge/followed.ts";
+import { factsKey } from "../../worker/core/events/facts-feed.ts";
 import { Follower } from "../../worker/core/events/follower.ts";
 import type { Registration } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { openCheckout, uniqueSub } from "./helpers.ts";
+
+/**
+ * Forgets what the object's own Follower told the reconciler when the checkout opened (kept in
+ * each followed row), so the test's Follower starts as one that never registered.
+ */
+function neverTold(sql: SqlStorage): void {
+  sql.exec("UPDATE upstream_objects SET told = NULL");
+}
 
 /** A reconciler whose registrations wait until the test releases them, one by one. */
 function heldReconciler() {
@@ -43,6 +55,7 @@ async function withHeldFollower<T>(
   const stub = env.ORDERS.get(env.ORDERS.idFromName(opened.data.id));
   return runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
     const sql = state.storage.sql;
+    neverTold(sql);
     const held = heldReconciler();
     const follower = new Follower({
       sql,
@@ -56,61 +69,66 @@ async function withHeldFollower<T>(
   });
 }
 
+/**
+ * Runs `body` inside a newly opened order object on the SQLite of that object, as an object
+ * that never told the reconciler anything (`neverTold`).
+ */
+async function inOpenedOrder<T>(name: string, body: (sql: SqlStorage) => Promise<T>): Promise<T> {
+  const { body: opened } = await openCheckout({ sub: uniqueSub(name) });
+  const stub = env.ORDERS.get(env.ORDERS.idFromName(opened.data.id));
+  return runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+    neverTold(state.storage.sql);
+    return body(state.storage.sql);
+  });
+}
+
 const tick = () => new Promise((r) => setTimeout(r, 10));
 
 describe("the Follower capability", () => {
   it("registers what changed only, what ended, retries a failed registration, and wakes only without a reconciler", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("follower") });
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const result = await runInDurableObject(
-      stub,
-      async (_o: unknown, state: DurableObjectState) => {
-        const sql = state.storage.sql;
-        const sent: Registration[][] = [];
-        let fail = false;
-        let reconciled = true;
-        const follower = new Follower({
-          sql,
-          namespace: "ORDERS",
-          owner: "owner-1",
-          watched: () => false,
-          reconciled: () => reconciled,
-          reconciler: () => ({
-            register: async (rows) => {
-              if (fail) throw new Error("unreachable");
-              sent.push(rows);
-            },
-          }),
-        });
-        const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
-        const summary = () =>
-          sent.map((rows) =>
-            rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`),
-          );
-        await follower.register(); // the opened invoice
-        const first = summary().flat().length;
-        await follower.register(); // nothing changed
-        admitRead(sql, "invoice", "inv_extra", { status: "processing", received: "0" }, plan);
-        fail = true;
-        const failed = await follower.register().then(
-          () => "sent",
-          (e: Error) => e.message,
-        );
-        fail = false;
-        await follower.register(); // retried
-        forgetFollowed(sql, { kind: "invoice", id: "inv_extra" });
-        await follower.register(); // no longer followed
-        const withReconciler = follower.nextWake();
-        reconciled = false;
-        return {
-          first,
-          failed,
-          calls: summary().slice(1),
-          withReconciler,
-          without: follower.nextWake(),
-        };
-      },
-    );
+    const result = await inOpenedOrder("follower", async (sql) => {
+      const sent: Registration[][] = [];
+      let fail = false;
+      let reconciled = true;
+      const follower = new Follower({
+        sql,
+        namespace: "ORDERS",
+        owner: "owner-1",
+        watched: () => false,
+        reconciled: () => reconciled,
+        reconciler: () => ({
+          register: async (rows) => {
+            if (fail) throw new Error("unreachable");
+            sent.push(rows);
+          },
+        }),
+      });
+      const plan = { now: Date.now(), follow: true, keepUntil: null, watched: false };
+      const summary = () =>
+        sent.map((rows) => rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`));
+      await follower.register(); // the opened invoice
+      const first = summary().flat().length;
+      await follower.register(); // nothing changed
+      admitRead(sql, "invoice", "inv_extra", { status: "processing", received: "0" }, plan);
+      fail = true;
+      const failed = await follower.register().then(
+        () => "sent",
+        (e: Error) => e.message,
+      );
+      fail = false;
+      await follower.register(); // retried
+      forgetFollowed(sql, { kind: "invoice", id: "inv_extra" });
+      await follower.register(); // no longer followed
+      const withReconciler = follower.nextWake();
+      reconciled = false;
+      return {
+        first,
+        failed,
+        calls: summary().slice(1),
+        withReconciler,
+        without: follower.nextWake(),
+      };
+    });
     expect(result.first).toBe(1);
     expect(result.failed).toBe("unreachable");
     expect(result.calls).toEqual([["inv_extra:processing"], ["inv_extra:end"]]);
@@ -178,5 +196,98 @@ describe("the Follower capability", () => {
     expect(result.calls).toHaveLength(2);
     expect(result.calls[1]).toContain("inv_quick:partially_paid");
     expect(result.shared).toBe(true);
+  });
+
+  it("a change of facts only goes to the index feed, not to the reconciler; an end, a watched change and a read brought sooner still go by RPC", async () => {
+    const result = await inOpenedOrder("follower-facts", async (sql) => {
+      const sent: string[][] = [];
+      let watched = false;
+      const follower = new Follower({
+        sql,
+        namespace: "ORDERS",
+        owner: "owner-facts",
+        watched: () => watched,
+        reconciled: () => true,
+        reconciler: () => ({
+          register: async (rows) => {
+            sent.push(rows.map((r) => `${r.id}:${r.nextReadAt === null ? "end" : r.status}`));
+          },
+        }),
+      });
+      const feedRow = (id: string) =>
+        sql
+          .exec<{ body: string; version: number }>(
+            "SELECT body, version FROM index_feed WHERE key = ?",
+            factsKey({ kind: "invoice", id }),
+          )
+          .toArray()[0] ?? null;
+      const plan = (now: number) => ({ now, follow: true, keepUntil: null, watched: false });
+      const t = Date.now();
+      admitRead(sql, "invoice", "inv_f", { status: "processing", received: "0" }, plan(t));
+      await follower.register(); // opened: by RPC
+      const opened = sent.length;
+      // A webhook moves it: new facts, next read later. No RPC; the feed carries them.
+      admitRead(sql, "invoice", "inv_f", { status: "suspended", received: "0" }, plan(t + 5));
+      await follower.register();
+      const afterFacts = { calls: sent.length, row: feedRow("inv_f") };
+      // Again with nothing new: neither RPC nor a new feed version.
+      await follower.register();
+      const unchanged = { calls: sent.length, version: feedRow("inv_f")?.version };
+      // A read brought sooner (a 503'd refetch's catch-up): the reconciler must hear at once.
+      hurryReads(sql, t + 1_000, { kind: "invoice", id: "inv_f" });
+      await follower.register();
+      const sooner = sent.length;
+      // Watched: at once as well.
+      watched = true;
+      await follower.register();
+      const watchedCalls = sent.length;
+      // Ended (no longer followed): at once.
+      forgetFollowed(sql, { kind: "invoice", id: "inv_f" });
+      await follower.register();
+      return { opened, afterFacts, unchanged, sooner, watchedCalls, sent };
+    });
+    expect(result.opened).toBe(1);
+    expect(result.afterFacts.calls).toBe(1);
+    expect(JSON.parse(result.afterFacts.row!.body)).toMatchObject({
+      kind: "invoice",
+      id: "inv_f",
+      status: "suspended",
+    });
+    expect(result.unchanged).toEqual({ calls: 1, version: result.afterFacts.row!.version });
+    expect(result.sooner).toBe(2);
+    expect(result.watchedCalls).toBe(3);
+    expect(result.sent.at(-1)).toEqual(["inv_f:end"]);
+  });
+
+  it("an object that restarts does not register again what the reconciler was told: it is kept in each followed row", async () => {
+    const calls = await inOpenedOrder("follower-restart", async (sql) => {
+      const sent: string[][] = [];
+      // Each Follower stands for one life of the object (workerd evicts it between webhooks).
+      const life = () =>
+        new Follower({
+          sql,
+          namespace: "ORDERS",
+          owner: "owner-restart",
+          watched: () => false,
+          reconciled: () => true,
+          reconciler: () => ({
+            register: async (rows) => void sent.push(rows.map((r) => r.status)),
+          }),
+        });
+      await life().register(); // opened: told once
+      await life().register(); // restarted, nothing changed: nothing sent
+      const rows = sql
+        .exec<{ id: string; keep_until: number | null }>(
+          "SELECT id, keep_until FROM upstream_objects",
+        )
+        .toArray();
+      for (const { id, keep_until: keepUntil } of rows) {
+        const plan = { now: Date.now() + 5, follow: true, keepUntil, watched: false };
+        admitRead(sql, "invoice", id, { status: "processing", received: "0" }, plan);
+      }
+      await life().register(); // restarted, facts only: through the feed
+      return sent.length;
+    });
+    expect(calls).toBe(1);
   });
 });

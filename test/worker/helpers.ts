@@ -124,6 +124,18 @@ export async function sandbox<T = unknown>(
 }
 
 /** The sandbox's *Simulate payment*. */
+/**
+ * Makes the sandbox's fake merchant answer `status` to its next `times` notifications
+ * (`times: 0` restores 200).
+ */
+export function inboxAnswers(status: number, times: number) {
+  return sandbox("/sandbox/merchant-inbox/behaviour", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ status, times }),
+  });
+}
+
 export function simulate(ref: string, action: string, amount?: string) {
   return sandbox<{ data: Record<string, unknown> }>(
     `/sandbox/invoices/${encodeURIComponent(ref)}/simulate`,

@@ -19,6 +19,7 @@ import { eventually, testIndex } from "./account-index.ts";
 import {
   deliverAll,
   hmacHex,
+  inboxAnswers,
   merchant,
   openCheckout,
   postJson,
@@ -36,13 +37,6 @@ interface InboxEntry {
 }
 
 /** Makes the fake merchant answer `status` to the next `times` deliveries (0: always 200). */
-function inboxAnswers(status: number, times: number) {
-  return sandbox("/sandbox/merchant-inbox/behaviour", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ status, times }),
-  });
-}
 
 afterEach(() => inboxAnswers(200, 0));
 

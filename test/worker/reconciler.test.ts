@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from "vitest";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
+import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
@@ -50,6 +51,17 @@ async function moveAndDeliver(path: string, orderId: string, event: string): Pro
   expect(moved.status).toBe(200);
   const delivery = (await deliveriesFor(orderId)).filter((d) => d.event === event).at(-1)!;
   expect((await deliver(delivery)).status).toBe(200);
+}
+
+/**
+ * Waits until `stub`'s object has told the reconciler what it learned: its registrations and
+ * its inline delivery of the index feed, which carries the facts of a change that only moved an
+ * open object's facts (taken by the reconciler's next sweep, `core/events/facts-feed.ts`).
+ */
+async function told(stub: DurableObjectStub): Promise<void> {
+  await runInDurableObject(stub, (o: unknown) =>
+    (o as { host: { registrationsSettled(): Promise<void> } }).host.registrationsSettled(),
+  );
 }
 
 /** The next sweep hands nothing: the list page shows the very record the object has. */
@@ -151,6 +163,7 @@ describe("reconciler", () => {
       data: CheckoutSnapshot;
     };
     expect(applied.data.attempt.status).toBe("partially_paid");
+    await told(env.ORDERS.get(env.ORDERS.idFromName(id)));
     // The page shows the same invoice the webhook carried: nothing to hand (was one hand-over,
     // and one more apply in the object, per webhook).
     const report = await reconciler().sweepNow();
@@ -196,6 +209,7 @@ describe("reconciler", () => {
     );
     const view = await (await worker(`/v1/deposits/${topUpId}`)).json();
     expect((view as { data: { status: string } }).data.status).toBe("processing");
+    await told(env.DEPOSITS.get(env.DEPOSITS.idFromName(topUpId)));
     // The deposit list shows the very deposit the webhook carried: nothing to hand (was one
     // hand-over per deposit webhook, and one more apply).
     await expectNothingHanded();
@@ -216,6 +230,7 @@ describe("reconciler", () => {
     await moveAndDeliver(`withdrawals/${withdrawalId}`, orderId, "withdrawal.statusChanged");
     const view = (await (await merchant(`/v1/payouts/${orderId}`)).json()) as { data: PayoutView };
     expect(view.data.status).toBe("processing");
+    await told(payoutStub(env as Env, orderId));
     // The withdrawal list shows the very withdrawal the webhook carried: nothing to hand.
     await expectNothingHanded();
   });
@@ -302,9 +317,10 @@ describe("reconciler", () => {
         host: { arm(): Promise<void>; registrationsSettled(): Promise<void> };
       };
       const real = object.env;
-      // A schedule changed since the last registration, and a configuration that fails to parse.
+      // A read brought sooner than the reconciler was told (which it must hear of by RPC, not
+      // through the feed), and a configuration that fails to parse.
       state.storage.sql.exec(
-        "UPDATE upstream_objects SET next_read_at = next_read_at + 1 WHERE next_read_at IS NOT NULL",
+        "UPDATE upstream_objects SET next_read_at = next_read_at - 1 WHERE next_read_at IS NOT NULL",
       );
       object.env = { ...real, API_KEY: "" };
       try {

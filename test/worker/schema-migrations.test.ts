@@ -45,6 +45,7 @@ describe("an order object stored on the old shape", () => {
       sql.exec("ALTER TABLE outbox DROP COLUMN attempt_limit");
       sql.exec("ALTER TABLE upstream_objects DROP COLUMN acked_at");
       sql.exec("ALTER TABLE upstream_objects DROP COLUMN seen");
+      sql.exec("ALTER TABLE upstream_objects DROP COLUMN told");
       sql.exec("DROP TABLE schema_migrations");
       sql.exec(
         `INSERT INTO refunds (order_id, number, crypto_code, amount, status, withdrawal_id, updated_at)
@@ -64,7 +65,7 @@ describe("an order object stored on the old shape", () => {
       };
     });
     expect(after.columns).toEqual(newest);
-    expect(after.versions).toEqual({ outbox: 2, followed: 2, refunds: 1 });
+    expect(after.versions).toEqual({ outbox: 2, followed: 3, refunds: 1 });
     expect(after.refunds).toEqual([{ order_id: "cc-old-refund", address: null }]);
     const ledger = await ledgerOf(sub);
     expect(ledger.attempts).toEqual(before.attempts);
@@ -77,7 +78,7 @@ describe("an order object stored on the old shape", () => {
     const versions = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
       Object.fromEntries(appliedVersions(state.storage.sql)),
     );
-    expect(versions).toEqual({ outbox: 2, followed: 2, refunds: 1 });
+    expect(versions).toEqual({ outbox: 2, followed: 3, refunds: 1 });
   });
 });
 
@@ -167,7 +168,7 @@ describe("a later start of an object (ensureTables)", () => {
       versions: Object.fromEntries(appliedVersions(state.storage.sql)),
     }));
     expect(tables.hold).toBe(1);
-    expect(tables.versions).toEqual({ outbox: 2, followed: 2, refunds: 1 });
+    expect(tables.versions).toEqual({ outbox: 2, followed: 3, refunds: 1 });
   });
 
   it("a new object's open runs no migration step: only the numbers are recorded", async () => {

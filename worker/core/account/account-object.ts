@@ -14,7 +14,10 @@
  *   object's index feed (`core/events/index-feed.ts`), applied only when its version is newer; so
  *   it converges to the orders' ledgers after any fault, and can be rebuilt from them;
  * - its own outbox holds only test notifications (`sendTestNotifications`), reported to its own
- *   log through the same feed rows, applied by its alarm.
+ *   log through the same feed rows, applied by its alarm;
+ * - it also holds, for the account's reconciler, the followed objects' facts their feeds carry
+ *   (`followed-facts.ts`) until the reconciler takes them (`takeFacts`, once per sweep): a relay
+ *   of hints, so one feed delivery per change also informs the reconciler.
  */
 import { DurableObject } from "cloudflare:workers";
 import type {
@@ -35,6 +38,7 @@ import type {
   OrderFilters,
   Page,
 } from "./account-rpc.ts";
+import { MAX_TAKEN, putFollowedFacts, takeFollowedFacts } from "./followed-facts.ts";
 import {
   applyNotification,
   failedCount,
@@ -78,6 +82,7 @@ export class AccountObject extends DurableObject<CoreEnv> implements AccountRpc 
     this.ctx.storage.transactionSync(() => {
       for (const e of entries) {
         if (e.kind === "order") applyOrder(this.#sql, source, e.version, e.body);
+        else if (e.kind === "facts") putFollowedFacts(this.#sql, source, e.key, e.version, e.body);
         else applyNotification(this.#sql, source, e.version, e.body);
       }
       if (now - this.#prunedAt >= PRUNE_EVERY_MS) {
@@ -86,6 +91,13 @@ export class AccountObject extends DurableObject<CoreEnv> implements AccountRpc 
         if (pruned > 0) this.#logger()?.warn("notifications.pruned_failed", { pruned });
       }
     });
+  }
+
+  /** The reconciler takes the followed objects' facts delivered since its last take. */
+  async takeFacts(limit: number): Promise<string[]> {
+    return this.ctx.storage.transactionSync(() =>
+      takeFollowedFacts(this.#sql, Math.min(limit, MAX_TAKEN)),
+    );
   }
 
   async listOrders(

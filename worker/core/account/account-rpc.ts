@@ -46,6 +46,11 @@ export interface AccountHealth {
 /** The account index's RPC methods (see `account-object.ts`). */
 export interface AccountRpc extends Rpc.DurableObjectBranded {
   applyFeed(source: string, entries: FeedEntry[]): Promise<void>;
+  /**
+   * Answers and forgets the facts rows objects delivered (`core/events/facts-feed.ts`), at most
+   * `limit`: the reconciler's take at the start of a sweep.
+   */
+  takeFacts(limit: number): Promise<string[]>;
   listOrders(
     filters: OrderFilters,
     limit: number,

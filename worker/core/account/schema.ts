@@ -10,10 +10,13 @@
  *   outbox holds it, for redelivery; bounded by `notification-log.ts` retention;
  * - `webhook_minutes` / `webhook_health`: the service's webhooks refused for a bad signature,
  *   per minute for the last 24 h, and the last refused and verified times;
+ * - `followed_facts`: followed objects' new facts, kept until the reconciler takes them
+ *   (`followed-facts.ts`);
  * - plus the shared `outbox` and `index_feed` (the account's own test notifications).
  */
 import { INDEX_FEED_SCHEMA } from "../events/index-feed.ts";
 import { OUTBOX_SCHEMA } from "../events/outbox-store.ts";
+import { FOLLOWED_FACTS_SCHEMA } from "./followed-facts.ts";
 
 export const ACCOUNT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS orders (
@@ -51,4 +54,4 @@ CREATE TABLE IF NOT EXISTS webhook_health (
   last_refused_at TEXT,
   last_verified_at TEXT
 );
-${OUTBOX_SCHEMA}${INDEX_FEED_SCHEMA}`;
+${FOLLOWED_FACTS_SCHEMA}${OUTBOX_SCHEMA}${INDEX_FEED_SCHEMA}`;

@@ -8,6 +8,8 @@
  * - the **newest acknowledged delivery time** (`acked_at`, epoch ms of the envelope's signed
  *   `timestamp`; NULL until a stamped delivery was acknowledged): a delivery stamped earlier
  *   is superseded (`delivery.ts`);
+ * - what the account's reconciler was last **told** of it (`told`, the Follower's, so a restarted
+ *   object does not register again what the reconciler knows);
  * - its **reconciliation schedule** (`next_read_at`, the current gap, `keep_until`): the
  *   object's alarm reads every row that is due (`reconcile.ts`), so a lost webhook still
  *   converges. `next_read_at` NULL means the object is no longer read.
@@ -34,6 +36,7 @@ CREATE TABLE IF NOT EXISTS upstream_objects (
   failures INTEGER NOT NULL DEFAULT 0,
   acked_at INTEGER,
   seen TEXT,
+  told TEXT,
   PRIMARY KEY (kind, id)
 );
 CREATE INDEX IF NOT EXISTS upstream_objects_due ON upstream_objects (next_read_at);
@@ -59,6 +62,13 @@ export const FOLLOWED_MIGRATIONS: MigrationTrack = {
       "seen",
       "TEXT",
       "the fingerprint of the newest record admitted",
+    ),
+    columnAdded(
+      3,
+      "upstream_objects",
+      "told",
+      "TEXT",
+      "what the reconciler was last told of it (`core/events/follower.ts`)",
     ),
   ],
 };
@@ -355,4 +365,36 @@ export function followedRows(sql: SqlStorage): FollowedRow[] {
       keepUntil: r.keep_until === null ? null : Number(r.keep_until),
       seen: r.seen === null || r.seen === undefined ? null : String(r.seen),
     }));
+}
+
+/**
+ * What the reconciler was last told of each followed object (the Follower's JSON, `told`),
+ * by `kind|id`; objects never told are absent.
+ *
+ * @example
+ * const told = toldRows(sql); // Map { "invoice|inv_1" => "{…}" }
+ */
+export function toldRows(sql: SqlStorage): Map<string, string> {
+  const told = new Map<string, string>();
+  for (const r of sql
+    .exec<Row>("SELECT kind, id, told FROM upstream_objects WHERE told IS NOT NULL")
+    .toArray())
+    told.set(`${String(r.kind)}|${String(r.id)}`, String(r.told));
+  return told;
+}
+
+/**
+ * Keeps what the reconciler was told of one followed object (`told`, the Follower's JSON), so
+ * an object that restarts does not register again what the reconciler already knows.
+ *
+ * @example
+ * saveTold(sql, { kind: "invoice", id }, JSON.stringify(told));
+ */
+export function saveTold(sql: SqlStorage, target: Followed, told: string): void {
+  sql.exec(
+    "UPDATE upstream_objects SET told = ? WHERE kind = ? AND id = ?",
+    told,
+    target.kind,
+    target.id,
+  );
 }

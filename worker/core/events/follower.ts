@@ -10,6 +10,18 @@
  * - with a reconciler, every change to a followed object's schedule, facts or watched state is
  *   registered with it (only what changed since the last registration, and those no longer
  *   followed); a failed registration marks nothing registered, so the next one retries it;
+ * - what the reconciler must know at once goes to it in a registration RPC: an object newly
+ *   followed (opened), one no longer followed (ended, forgotten), a change of watched state or of
+ *   its `keepUntil`, a read brought sooner than it was told. A change of an already registered
+ *   object's facts, fingerprint, or a later read time only (`noteFacts`: a webhook's new status,
+ *   a payment) is a hint, not a duty: it is written to the
+ *   object's index feed (`facts-feed.ts`), travels with the feed delivery the change makes anyway
+ *   and reaches the reconciler when its next sweep collects it from the account's index. Until
+ *   then the reconciler at worst hands the object a record it already has (admitted as stale) or
+ *   reads it a little early: never less than before;
+ * - what the reconciler was told is kept in each followed row (`told`), so an object evicted
+ *   between two webhooks (a watched one is: its streams live in the hubs) does not register
+ *   again, at every start, what the reconciler already knows;
  * - registrations run one at a time, in the order they were asked for (`registerSoon` chains
  *   them): an older schedule never reaches the reconciler after a newer one. At most one runs
  *   and one waits: an arm while one already waits shares it, since a registration reads the
@@ -21,9 +33,16 @@
  *   calls back); without one, it wakes at the earliest due read.
  */
 
-import { followedRows, nextFollowedRead } from "../converge/followed.ts";
+import { followedRows, nextFollowedRead, saveTold, toldRows } from "../converge/followed.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import type { FollowerNamespace, Registration } from "../reconciler/reconciler-rpc.ts";
+import { putFacts } from "./facts-feed.ts";
+
+/** What the reconciler was told of a followed object, as kept in its row (`told`). */
+type Told = Pick<
+  Registration,
+  "nextReadAt" | "gapMs" | "keepUntil" | "watched" | "status" | "received" | "seen"
+>;
 
 /** What the Follower needs of its object: a narrow face, no Durable Object. */
 export interface FollowerHost {
@@ -49,9 +68,11 @@ export interface FollowerHost {
  */
 export class Follower {
   readonly #host: FollowerHost;
-  /** What was last registered with the reconciler, per followed object (`kind|id`): its
-   * `registrationKey` (a short line, not the registration's JSON). */
-  readonly #registered = new Map<string, string>();
+  /**
+   * What the reconciler was last told of each followed object (`kind|id`), by RPC or feed;
+   * read from the followed table once (`told`), so a restarted object knows it too.
+   */
+  #registered: Map<string, Registration> | null = null;
   /** The last registration asked for (`registerSoon`): the next one starts after it. */
   #tail: Promise<void> = Promise.resolve();
   /** The registration asked for that has not started yet, shared by every arm until it does. */
@@ -95,23 +116,73 @@ export class Follower {
   }
 
   /**
-   * Registers with the reconciler every followed object whose schedule, facts or watched state
-   * changed since the last registration (and those no longer followed). Throws when the
-   * reconciler could not be reached (nothing is then marked registered).
+   * Writes to the index feed the facts and read time of every registered object whose change
+   * since it was last told is facts only (`factsOnly`); those count as registered from now on. Synchronous, so the caller's feed delivery carries them.
+   *
+   * @example
+   * follower.noteFacts(); // after a webhook moved an open invoice processing → suspended
+   */
+  noteFacts(): void {
+    if (!this.#host.reconciled()) return;
+    const { namespace, owner } = this.#host;
+    const watched = this.#host.watched();
+    const told = this.#told();
+    for (const row of followedRows(this.#host.sql)) {
+      const known = told.get(`${row.kind}|${row.id}`);
+      const reg: Registration = { ...row, namespace, owner, watched };
+      if (!known || !factsOnly(known, reg)) continue;
+      putFacts(this.#host.sql, reg, Date.now());
+      this.#markTold(reg);
+    }
+  }
+
+  /** What the reconciler was told, read from the followed table on first use. */
+  #told(): Map<string, Registration> {
+    if (this.#registered) return this.#registered;
+    const { namespace, owner } = this.#host;
+    const told = new Map<string, Registration>();
+    for (const [key, json] of toldRows(this.#host.sql)) {
+      const [kind, id] = key.split("|") as [UpstreamKind, string];
+      try {
+        told.set(key, { ...(JSON.parse(json) as Told), kind, id, namespace, owner });
+      } catch {
+        // Unreadable: as never told, so the next registration sends it again.
+      }
+    }
+    this.#registered = told;
+    return told;
+  }
+
+  /** Remembers what the reconciler was told of `reg`, in memory and in its followed row. */
+  #markTold(reg: Registration): void {
+    this.#told().set(`${reg.kind}|${reg.id}`, reg);
+    const { nextReadAt, gapMs, keepUntil, watched, status, received, seen } = reg;
+    const told: Told = { nextReadAt, gapMs, keepUntil, watched, status, received, seen };
+    saveTold(this.#host.sql, reg, JSON.stringify(told));
+  }
+
+  /**
+   * Registers with the reconciler every followed object it must hear of at once (newly
+   * followed, watched state or window changed) and those no longer followed; a change of facts
+   * only goes to the index feed (`noteFacts`). Throws when the reconciler could not be reached
+   * (nothing is then marked registered).
    */
   async register(): Promise<void> {
     if (!this.#host.reconciled()) return;
+    this.noteFacts();
     const { namespace, owner } = this.#host;
     const watched = this.#host.watched();
     const changed: Registration[] = [];
     const seen = new Set<string>();
+    const told = this.#told();
     for (const row of followedRows(this.#host.sql)) {
       const key = `${row.kind}|${row.id}`;
       seen.add(key);
       const reg: Registration = { ...row, namespace, owner, watched };
-      if (this.#registered.get(key) !== registrationKey(reg)) changed.push(reg);
+      const known = told.get(key);
+      if (!known || registrationKey(known) !== registrationKey(reg)) changed.push(reg);
     }
-    for (const key of this.#registered.keys()) {
+    for (const key of told.keys()) {
       if (seen.has(key)) continue;
       const [kind, id] = key.split("|") as [UpstreamKind, string];
       changed.push({
@@ -132,10 +203,26 @@ export class Follower {
     await this.#host.reconciler().register(changed);
     for (const reg of changed) {
       const key = `${reg.kind}|${reg.id}`;
-      if (reg.nextReadAt === null && !seen.has(key)) this.#registered.delete(key);
-      else this.#registered.set(key, registrationKey(reg));
+      if (reg.nextReadAt === null && !seen.has(key)) told.delete(key);
+      else this.#markTold(reg);
     }
   }
+}
+
+/**
+ * True when `next` differs from what the reconciler was told (`told`) only in what may follow
+ * through the feed: its facts, its fingerprint, or a later read time. Not when the object
+ * started or stopped being followed or watched, its window moved, or it must be read sooner
+ * than the reconciler plans (a read brought forward: it must not wait for the next sweep).
+ *
+ * @example
+ * factsOnly(told, { ...told, status: "suspended", nextReadAt: told.nextReadAt! + 4_000 }); // true
+ */
+export function factsOnly(told: Registration, next: Registration): boolean {
+  if (told.nextReadAt === null || next.nextReadAt === null) return false;
+  if (told.keepUntil !== next.keepUntil || told.watched !== next.watched) return false;
+  if (next.nextReadAt < told.nextReadAt) return false;
+  return registrationKey(told) !== registrationKey(next);
 }
 
 /**

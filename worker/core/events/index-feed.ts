@@ -28,15 +28,18 @@ CREATE TABLE IF NOT EXISTS index_feed (
 );
 `;
 
-/** What the index holds: an order's summary, or one notification's delivery state. */
-export type FeedKind = "order" | "notification";
+/**
+ * What the index holds: an order's summary, one notification's delivery state, or a followed
+ * object's facts for the reconciler to take (`facts-feed.ts`).
+ */
+export type FeedKind = "order" | "notification" | "facts";
 
 /** One owed row, as delivered to the index. */
 export interface FeedEntry {
   key: string;
   kind: FeedKind;
   version: number;
-  /** The row's JSON (`OrderSummary` or `NotificationView`). */
+  /** The row's JSON (`OrderSummary`, `NotificationView` or `FactsUpdate`). */
   body: string;
 }
 

@@ -19,6 +19,10 @@
  *   `blockConcurrencyWhile`;
  * - one alarm per object, owned here and by no capability: `arm()` registers what changed
  *   with the reconciler and brings the alarm forward to the earliest wake, never later;
+ * - a change that queued notifications delivers them (and the index feed) in the same
+ *   invocation, after its answer (`scheduleAlarm`), with the alarm set ahead as the net: one
+ *   webhook costs no alarm of its own, and every notification is still delivered at least once
+ *   and retried by the alarm;
  * - with the account's reconciler, the reconciler reads in batches and calls back
  *   `admitListed` / `reconcileRead` (the object forwards its RPC methods here); a forced alarm
  *   still reads what is due here itself;
@@ -49,6 +53,13 @@ import { backfillFeed } from "./outbox-store.ts";
 import { bringAlarmForward, earliestWake, type Wakes } from "./wakes.ts";
 
 export type { ObjectSchema } from "./object-schema.ts";
+
+/**
+ * How far ahead `scheduleAlarm` sets the alarm before it delivers inline: the net that catches
+ * an object that died mid-run. Longer than one merchant POST may take (10 s), so a slow merchant
+ * does not wake a second run beside the first.
+ */
+export const INLINE_GRACE_MS = 15_000;
 
 /** What the host asks of its object: only what is the object's own. */
 export interface HostedObject {
@@ -220,11 +231,24 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
   }
 
   /**
-   * Makes the alarm fire now, unless it already will sooner. Await it after the transaction
-   * that enqueued the notifications committed, so the caller answers only once it is set.
+   * Delivers what is due now (the notifications a change queued, the index feed with the
+   * followed facts it moved) in this very invocation, after the caller's answer, instead of
+   * through an alarm of its own: the alarm's run (`#runAlarm`) is started here, in
+   * `waitUntil`. What makes it safe: the alarm is first set `INLINE_GRACE_MS` ahead (brought
+   * forward only, never postponed), and the caller awaits that, so an object that dies before
+   * the run ends still delivers then; the run ends by setting the alarm to the next wake or
+   * deleting it, so a run that delivered everything costs no alarm. Await it after the
+   * transaction that enqueued the notifications committed, so the caller answers only once the
+   * alarm is set.
    */
-  scheduleAlarm(): Promise<void> {
-    return bringAlarmForward(this.ctx.storage, Date.now());
+  async scheduleAlarm(): Promise<void> {
+    // The facts this change moved travel with the feed delivery the run makes.
+    this.#follower.noteFacts();
+    await bringAlarmForward(this.ctx.storage, Date.now() + INLINE_GRACE_MS);
+    const run = this.alarm().catch((error: unknown) =>
+      this.#warnSafely("alarm.inline_failed", { error: String(error) }),
+    );
+    this.ctx.waitUntil(run);
   }
 
   /**
@@ -247,16 +271,25 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
    */
   async arm(): Promise<void> {
     if (!this.hasSchema) return;
+    // Facts-only changes go to the index feed at once (this arm's wake delivers them).
+    this.#follower.noteFacts();
     const registering = this.#follower.registerSoon((error: unknown) =>
       this.#warnSafely("reconciler.register_failed", { error: String(error) }),
     );
     this.ctx.waitUntil(registering);
+    // A run under way ends by setting the alarm to the earliest wake outright, this arm's
+    // included; until then its grace alarm stands (`scheduleAlarm`).
+    if (this.#runs > 0) return;
     await bringAlarmForward(this.ctx.storage, () => earliestWake(this.#wakes));
   }
 
-  /** Resolves once every registration with the reconciler asked for so far has ended (tests). */
-  registrationsSettled(): Promise<void> {
-    return this.#follower.settled();
+  /**
+   * Resolves once every registration with the reconciler asked for so far has ended, and every
+   * alarm run started so far (the inline delivery of the index feed included) (tests).
+   */
+  async registrationsSettled(): Promise<void> {
+    await this.#alarmTail;
+    await this.#follower.settled();
   }
 
   /**
@@ -278,9 +311,17 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
   /** Tail of the alarm runs: a forced run (tests, retries) never overlaps a scheduled one. */
   #alarmTail: Promise<void> = Promise.resolve();
 
+  /** Alarm runs started and not ended (scheduled or inline): `arm()` leaves the alarm to them. */
+  #runs = 0;
+
   /** Delivers due notifications, reconciles due upstream objects, then re-arms itself. */
   alarm(): Promise<void> {
-    const run = this.#alarmTail.then(() => this.#runAlarm());
+    this.#runs += 1;
+    const run = this.#alarmTail
+      .then(() => this.#runAlarm())
+      .finally(() => {
+        this.#runs -= 1;
+      });
     this.#alarmTail = run.catch(() => {});
     return run;
   }
@@ -308,8 +349,10 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
     const source = notificationSource(this.#schema.kind.notifier, this.ctx.id.toString());
     const index = accountStub(this.env, accountKey(config));
     await deliverFeed(sql, (entries) => index.applyFeed(source, entries), Date.now());
-    // Notifications a read enqueued are due now: the next alarm delivers them at once.
+    // Notifications a read enqueued are due now: the next alarm delivers them at once. Nothing
+    // to wake for: the alarm is deleted (an inline run's grace alarm would only wake to idle).
     const next = earliestWake(this.#wakes);
     if (next !== null) await this.ctx.storage.setAlarm(next);
+    else await this.ctx.storage.deleteAlarm();
   }
 }

@@ -23,7 +23,12 @@
  * - at most `MAX_SINGLE_READS` single reads and `MAX_PAGES` pages per kind per sweep;
  * - due objects are taken `BATCH_AHEAD_MS` early, so objects that fall due close together are
  *   read by one sweep, and sweeps come at most every `MIN_SWEEP_GAP_MS`;
- * - durable (SQLite): a restarted reconciler carries on from its table.
+ * - durable (SQLite): a restarted reconciler carries on from its table;
+ * - each sweep first takes the facts objects sent through their index feeds since the last one
+ *   (`AccountRpc.takeFacts`, `core/events/facts-feed.ts`), and again after each page that lists
+ *   an object it wants, before offering it (webhooks go on during a walk): a webhook that only
+ *   moves an open object's facts costs it no registration RPC, one sweep a call per page. A take that fails changes
+ *   nothing but what is handed: the sweep goes on with the facts it has.
  *
  * Sharding, should one reconciler be too hot (≈ 10,000 sweeps' rows a minute is far from
  * that): name it by account + kind (three objects), then by account + kind + a hash bucket of
@@ -34,14 +39,17 @@
 import { DurableObject } from "cloudflare:workers";
 import { UpstreamError } from "../../service/errors.ts";
 import { GATE_REFUSAL } from "../../service/transport.ts";
+import { accountKey } from "../account/account-key.ts";
 import { parseConfig } from "../config/config.ts";
 import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
 import { upstreamFor } from "../config/upstream.ts";
 import { FIRST_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
+import { accountStub } from "../objects/stubs.ts";
 import { listedId, OPEN_STATUSES, offer, openPage } from "./open-lists.ts";
 import type {
+  FactsUpdate,
   FollowerRpc,
   ListedRecord,
   ReconcilerRpc,
@@ -49,6 +57,7 @@ import type {
   SweepReport,
 } from "./reconciler-rpc.ts";
 import {
+  applyFacts,
   deferTracked,
   dueTracked,
   handed,
@@ -90,6 +99,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Limits of a list page: one attempt of at most 5 s, last in the budget. */
 const RECONCILE_LIST = { timeoutMs: 5_000, maxAttempts: 1, priority: "reconcile" } as const;
+
+/** Facts rows one sweep takes from the account's index at most. */
+const MAX_FACTS_TAKEN = 5_000;
 
 export class ReconcilerObject extends DurableObject<CoreEnv> implements ReconcilerRpc {
   #lastSweep = 0;
@@ -150,6 +162,7 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
     const parsed = parseConfig(this.env);
     if (!parsed.ok) return report;
     const log = configLogger(parsed.config);
+    await this.#takeFacts();
     const client = upstreamFor(parsed.config, RECONCILE_LIST);
     const due = dueTracked(sql, now + BATCH_AHEAD_MS, MAX_DUE);
     report.due = due.length;
@@ -177,6 +190,29 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
     }
     for (const row of left.slice(MAX_SINGLE_READS)) deferTracked(sql, row, Date.now() + RETRY_MS);
     return report;
+  }
+
+  /** Applies the facts objects sent through their feeds since the last take (`applyFacts`). */
+  async #takeFacts(): Promise<void> {
+    const parsed = parseConfig(this.env);
+    if (!parsed.ok) return;
+    const log = configLogger(parsed.config);
+    let bodies: string[];
+    try {
+      bodies = await accountStub(this.env, accountKey(parsed.config)).takeFacts(MAX_FACTS_TAKEN);
+    } catch (error) {
+      log.warn("reconciler.facts_take_failed", { error: String(error) });
+      return;
+    }
+    const updates: FactsUpdate[] = [];
+    for (const body of bodies) {
+      try {
+        updates.push(JSON.parse(body) as FactsUpdate);
+      } catch {
+        log.warn("reconciler.facts_unreadable", {});
+      }
+    }
+    applyFacts(this.ctx.storage.sql, updates);
   }
 
   /**
@@ -212,6 +248,8 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
           // A page that cannot be read: its objects are read one by one instead.
           return null;
         }
+        // Facts objects sent while the page was read (a webhook's): offered against them.
+        if (items.some((listed) => wanted.has(listedId(listed)))) await this.#takeFacts();
         for (const listed of items) {
           const row = wanted.get(listedId(listed));
           if (!row) continue;

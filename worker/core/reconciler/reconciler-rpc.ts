@@ -38,6 +38,15 @@ export interface Registration {
   seen?: string | null;
 }
 
+/**
+ * A registered object's new facts and read time, sent through the object's index feed rather
+ * than a registration (`core/events/facts-feed.ts`): it updates a tracked row, never adds one.
+ */
+export type FactsUpdate = Pick<
+  Registration,
+  "kind" | "id" | "status" | "received" | "nextReadAt" | "gapMs"
+> & { seen: string | null };
+
 /** A full record from a list page, by kind. */
 export type ListedRecord =
   | { kind: "invoice"; record: Invoice }

@@ -9,7 +9,7 @@
  */
 import { nextGap, nextReadAt } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
-import type { FollowerNamespace, Registration } from "./reconciler-rpc.ts";
+import type { FactsUpdate, FollowerNamespace, Registration } from "./reconciler-rpc.ts";
 
 /** DDL, run under `blockConcurrencyWhile`. */
 export const TRACKED_SCHEMA = `
@@ -94,6 +94,31 @@ export function register(sql: SqlStorage, rows: readonly Registration[]): void {
       r.status,
       r.received,
       r.seen ?? null,
+    );
+  }
+}
+
+/**
+ * Updates tracked objects with the facts and read time their objects sent through the index
+ * feed (`core/events/facts-feed.ts`): only rows still tracked change (an update never brings
+ * back an object that ended), and the fingerprint moves only to a known one.
+ *
+ * @example
+ * applyFacts(sql, [{ kind: "invoice", id, status: "suspended", received: "0", seen, nextReadAt, gapMs }]);
+ */
+export function applyFacts(sql: SqlStorage, updates: readonly FactsUpdate[]): void {
+  for (const u of updates) {
+    if (u.nextReadAt === null) continue;
+    sql.exec(
+      `UPDATE tracked SET next_read_at = ?, gap_ms = ?, status = ?, received = ?,
+        fingerprint = COALESCE(?, fingerprint) WHERE kind = ? AND id = ?`,
+      u.nextReadAt,
+      u.gapMs,
+      u.status,
+      u.received,
+      u.seen,
+      u.kind,
+      u.id,
     );
   }
 }
