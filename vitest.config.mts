@@ -74,6 +74,8 @@ export default defineConfig({
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
           globalSetup: ["test/worker/global-setup.ts"],
+          // Each file leaves no fault behind for the next (faults-spent.setup.ts).
+          setupFiles: ["test/worker/faults-spent.setup.ts"],
           // Files share one sandbox; fault injection and request counts need them one at a time.
           fileParallelism: false,
           // A safety net, not a budget (figures come from `npm run bench`): on a busy 2-core

@@ -239,6 +239,15 @@ export function fault(spec: Record<string, unknown>) {
   });
 }
 
+/**
+ * The sandbox's unspent faults scoped to `orderId`: a test asserts its own faults were spent,
+ * never the sandbox's whole list (another file may have left one it did not need).
+ */
+export async function faultsLeftFor(orderId: string): Promise<unknown[]> {
+  const listed = await sandbox<{ data: { scope?: string }[] }>("/sandbox/faults");
+  return listed.body.data.filter((f) => f.scope === orderId);
+}
+
 /** HMAC-SHA256 hex, written independently of the worker's own signer (tests check it). */
 export async function hmacHex(key: string, message: string): Promise<string> {
   const k = await crypto.subtle.importKey(

@@ -9,12 +9,14 @@ import {
   deliver,
   deliveriesFor,
   fault,
+  faultsLeftFor,
   ledgerOf,
   openCheckout,
   postJson,
   simulate,
   sleep,
   uniqueSub,
+  withoutRecord,
   worker,
 } from "./helpers.ts";
 
@@ -29,9 +31,19 @@ async function order(amount = "100.00") {
   return { sub, id: body.data.id, orderId: `cc-${sub}` };
 }
 
-/** Delays the answer of the next GET /invoice (the service has read the state already). */
-const delayNextRead = (ms: number) =>
-  fault({ path: "/invoice", method: "GET", mode: "timeout-after-create", delayMs: ms, times: 1 });
+/**
+ * Delays the answer of `orderId`'s next GET /invoice (the service has read the state already).
+ * Scoped: an unspent fault must not slow another test's reads.
+ */
+const delayNextRead = (ms: number, orderId: string) =>
+  fault({
+    path: "/invoice",
+    method: "GET",
+    mode: "timeout-after-create",
+    delayMs: ms,
+    times: 1,
+    scope: orderId,
+  });
 
 describe("concurrent deliveries: a slow read never overwrites a newer one", () => {
   it("partial read delayed while paid is applied: the order ends paid with the paid facts", {
@@ -40,12 +52,16 @@ describe("concurrent deliveries: a slow read never overwrites a newer one", () =
     const { sub, id, orderId } = await order();
     await simulate(orderId, "partial", "40");
     const partial = (await deliveriesFor(orderId)).at(-1)!;
-    await delayNextRead(1500);
-    const slow = deliver(partial); // its read sees partially_paid(40) and answers 1.5 s late
+    await delayNextRead(1500, orderId);
+    // Without its record, so the worker reads the invoice: that read sees partially_paid(40)
+    // and answers 1.5 s late.
+    const slow = deliver(await withoutRecord(partial));
     await sleep(300);
     await simulate(orderId, "paid");
     const fast = deliver((await deliveriesFor(orderId)).at(-1)!);
     expect([(await slow).status, (await fast).status]).toEqual([200, 200]);
+    // The slow read did happen (its fault is spent): the race this test is about took place.
+    expect(await faultsLeftFor(orderId)).toEqual([]);
 
     const l = await ledgerOf(sub);
     expect(l.state).toBe("paid");
@@ -60,12 +76,15 @@ describe("concurrent deliveries: a slow read never overwrites a newer one", () =
     const { sub, id, orderId } = await order();
     await simulate(orderId, "partial", "40");
     const partial = (await deliveriesFor(orderId)).at(-1)!;
-    await delayNextRead(1500);
-    const slow = deliver(partial);
+    await delayNextRead(1500, orderId);
+    // Without its record, so the worker reads the invoice: the read that answers late.
+    const slow = deliver(await withoutRecord(partial));
     await sleep(300);
     await simulate(orderId, "expire");
     const fast = deliver((await deliveriesFor(orderId)).at(-1)!);
     expect([(await slow).status, (await fast).status]).toEqual([200, 200]);
+    // The slow read did happen (its fault is spent): the race this test is about took place.
+    expect(await faultsLeftFor(orderId)).toEqual([]);
 
     const l = await ledgerOf(sub);
     expect(l.state).toBe("partially_paid");

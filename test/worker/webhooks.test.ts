@@ -6,9 +6,11 @@ import {
   deliverAll,
   deliveriesFor,
   fault,
+  faultsLeftFor,
   hmacHex,
   ledgerOf,
   postJson,
+  sandbox,
   simulate,
   upstreamRequests,
   withoutRecord,
@@ -263,6 +265,9 @@ describe("webhooks apply the gateway-module table exactly once", () => {
     const l = await ledgerOf(sub);
     expect([l.state, l.attempts[0]!.status, l.payments.length]).toEqual(["paid", "paid", 1]);
     expect(l.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+    // The faults were never needed (that is the point): cleared, so none outlives the test.
+    await sandbox(`/sandbox/faults?scope=${orderId}`, { method: "DELETE" });
+    expect(await faultsLeftFor(orderId)).toEqual([]);
   });
 
   it("records an overpayment's fiat value", async () => {
