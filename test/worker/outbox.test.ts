@@ -7,6 +7,7 @@ import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliverAll,
   hmacHex,
+  inboxAnswers,
   merchant,
   openCheckout,
   postJson,
@@ -104,11 +105,7 @@ describe("merchant notifications (outbox)", () => {
 
   it("retries with backoff until the merchant answers 2xx", async () => {
     const sub = uniqueSub("obr");
-    await sandbox("/sandbox/merchant-inbox/behaviour", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ status: 500, times: 100 }),
-    });
+    await inboxAnswers(500, 100);
     const stub = await paid(sub);
     await runDurableObjectAlarm(stub);
     type Notes = {
@@ -134,11 +131,7 @@ describe("merchant notifications (outbox)", () => {
       }),
     );
     expect(next).toBeGreaterThan(Date.now());
-    await sandbox("/sandbox/merchant-inbox/behaviour", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ status: 200, times: 0 }),
-    });
+    await inboxAnswers(200, 0);
     // Later (time travel past the backoff): delivered.
     await runInDurableObject(stub, (o: OrderObject) =>
       deliverOutbox(o.store.sql, {
@@ -259,12 +252,3 @@ describe("merchant notifications (outbox)", () => {
     expect(lines.every((l) => l === "outbox.gave_up")).toBe(true);
   });
 });
-
-/** Makes the fake merchant answer `status` to the next `times` deliveries (0: always 200). */
-function inboxAnswers(status: number, times: number) {
-  return sandbox("/sandbox/merchant-inbox/behaviour", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ status, times }),
-  });
-}
