@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { checkoutClaimsSchema } from "../../worker/edge/token/claims.ts";
+import { check, type Schema } from "../../worker/lib/schema.ts";
 
 const before = z.object({
   exp: z.int().check(z.positive()),
@@ -16,10 +17,10 @@ const before = z.object({
 const valid = { sub: "1001", amount: "10.00", currency: "USD" };
 
 /** Success, or the first issue's path and message. */
-function verdict(schema: z.ZodMiniType, value: unknown) {
-  const parsed = schema.safeParse(value);
+function verdict(schema: z.ZodMiniType | Schema, value: unknown) {
+  const parsed = "safeParse" in schema ? schema.safeParse(value) : check(schema, value);
   if (parsed.success) return "ok";
-  const issue = parsed.error.issues[0];
+  const issue = "error" in parsed ? parsed.error.issues[0] : parsed.issues[0];
   return { path: issue?.path, message: issue?.message };
 }
 

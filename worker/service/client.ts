@@ -16,8 +16,9 @@
  * read by orderId and returned only if it matches the request (invoice: amount and fiat
  * currency; deposit: crypto currency); otherwise the conflict is thrown as is.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import { cmp } from "../lib/money/decimal.ts";
+import type { Schema } from "../lib/schema.ts";
 import { networkLabel } from "../lib/wallet/networks.ts";
 import { UpstreamError } from "./errors.ts";
 import {
@@ -89,13 +90,13 @@ export interface UpstreamClient {
   listAccounts(): Promise<Account[]>;
 }
 
-const currencyList = envelope(z.array(cryptoCurrencySchema));
-const fiatList = envelope(z.array(fiatCurrencySchema));
+const currencyList = envelope(v.array(cryptoCurrencySchema));
+const fiatList = envelope(v.array(fiatCurrencySchema));
 const oneInvoice = envelope(invoiceSchema);
 const oneDeposit = envelope(depositSchema);
 const oneQuote = envelope(withdrawalQuoteSchema);
 const oneWithdrawal = envelope(withdrawalSchema);
-const accountList = envelope(z.array(accountSchema));
+const accountList = envelope(v.array(accountSchema));
 
 /**
  * A client of the payment service. Holds the API key in a closure only: the returned object
@@ -257,7 +258,7 @@ function listQuery(path: string, accountId: string, input: ListInput) {
  */
 async function createOnce<T>(
   send: Transport,
-  request: { path: string; body: Record<string, unknown>; schema: z.ZodMiniType<T> },
+  request: { path: string; body: Record<string, unknown>; schema: Schema<T> },
   readBack: () => Promise<T>,
   same: (existing: T) => boolean,
 ): Promise<T> {

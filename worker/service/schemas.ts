@@ -1,8 +1,8 @@
 /**
  * @module
- * zod schemas of the service's answers, applied to `parseExactJson` output (so every JSON
- * number arrives as a `JsonNumber` with its source text, distinct from a JSON string). They
- * normalise as they validate:
+ * Schemas of the service's answers (valibot, `lib/schema.ts`), applied to `parseExactJson`
+ * output (so every JSON number arrives as a `JsonNumber` with its source text, distinct from a
+ * JSON string). They normalise as they validate:
  * - amounts: a JSON number only (the wire sends numbers; `"12.5"` fails) → canonical decimal
  *   string (`toDecimal`), so the client's output stays decimal strings;
  * - integers (decimalPlaces, page counts): a JSON integer only → safe non-negative integer;
@@ -10,10 +10,11 @@
  * - fields the service may omit → `null`.
  * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../lib/api/statuses.ts";
 import { toDecimal } from "../lib/money/decimal.ts";
 import { JsonNumber } from "../lib/money/exact-json.ts";
+import { object, plainRecord, type Schema } from "../lib/schema.ts";
 import type {
   Account,
   Deposit,
@@ -29,11 +30,10 @@ import type {
 } from "./types.ts";
 
 /** A JSON number → canonical decimal string. */
-export const amount = z.pipe(
-  z
-    .instanceof(JsonNumber, { error: "expected a number" })
-    .check(z.refine((n: JsonNumber) => isNumeral(n.source), "number out of range")),
-  z.transform((n: JsonNumber) => toDecimal(n.source)),
+export const amount = v.pipe(
+  v.instance(JsonNumber, "expected a number"),
+  v.check((n: JsonNumber) => isNumeral(n.source), "number out of range"),
+  v.transform((n: JsonNumber) => toDecimal(n.source)),
 );
 
 function isNumeral(source: string): boolean {
@@ -46,32 +46,21 @@ function isNumeral(source: string): boolean {
 }
 
 /** A JSON integer → non-negative safe integer. */
-export const count = z.pipe(
-  z
-    .instanceof(JsonNumber, { error: "expected an integer" })
-    .check(
-      z.refine((n: JsonNumber) => /^\d{1,15}$/.test(n.source), "expected a non-negative integer"),
-    ),
-  z.transform((n: JsonNumber) => Number.parseInt(n.source, 10)),
+export const count = v.pipe(
+  v.instance(JsonNumber, "expected an integer"),
+  v.check((n: JsonNumber) => /^\d{1,15}$/.test(n.source), "expected a non-negative integer"),
+  v.transform((n: JsonNumber) => Number.parseInt(n.source, 10)),
 );
 
 /** Optional-or-null field → `null` when absent (never `undefined`). */
-function orNull<T extends z.ZodMiniType>(schema: T) {
-  return z.pipe(
-    z.nullish(schema),
-    z.transform((value: z.output<T> | null | undefined) => value ?? null),
-  );
-}
+const orNull = <T>(schema: Schema<T>) => v.nullish(schema, null) as Schema<T | null>;
 
-const text = z.string();
+const text = v.string();
 
-/**
- * A JSON boolean: zod's `z.boolean()` test as a custom check (its boolean schema is ≈ 0.1 KB of
- * the gzip bundle for this one field, README "Worker bundle size"); refused as "Invalid input".
- */
-const flag = z.custom<boolean>((value) => typeof value === "boolean");
+/** A JSON boolean; refused as "Invalid input". */
+const flag = v.boolean();
 
-export const cryptoCurrencySchema: z.ZodMiniType<WireCryptoCurrency> = z.object({
+export const cryptoCurrencySchema: Schema<WireCryptoCurrency> = object({
   code: text,
   name: text,
   network: text,
@@ -83,17 +72,17 @@ export const cryptoCurrencySchema: z.ZodMiniType<WireCryptoCurrency> = z.object(
   contractAddress: orNull(text),
   imageUrl: orNull(text),
   addressMask: orNull(text),
-  depositNetworkFee: orNull(z.object({ amount, quotedAt: orNull(text) })),
+  depositNetworkFee: orNull(object({ amount, quotedAt: orNull(text) })),
 });
 
-export const fiatCurrencySchema: z.ZodMiniType<FiatCurrency> = z.object({
+export const fiatCurrencySchema: Schema<FiatCurrency> = object({
   code: text,
   name: text,
   decimalPlaces: count,
   minInvoiceAmount: amount,
 });
 
-export const settlementSchema: z.ZodMiniType<Settlement> = z.object({
+export const settlementSchema: Schema<Settlement> = object({
   amountPaid: amount,
   commissionAmount: amount,
   networkFeeAmount: orNull(amount),
@@ -109,14 +98,14 @@ export const settlementSchema: z.ZodMiniType<Settlement> = z.object({
   completedAt: orNull(text),
 });
 
-export const invoiceSchema: z.ZodMiniType<Invoice> = z.object({
+export const invoiceSchema: Schema<Invoice> = object({
   id: text,
   accountId: orNull(text),
   orderId: orNull(text),
   amount,
   fiatCurrencyCode: text,
-  items: orNull(z.array(z.object({ name: text, quantity: amount, cost: amount }))),
-  status: z.enum(INVOICE_STATUSES),
+  items: orNull(v.array(object({ name: text, quantity: amount, cost: amount }))),
+  status: v.picklist(INVOICE_STATUSES),
   cryptoCurrencyCode: orNull(text),
   cryptoAmountExpected: orNull(amount),
   cryptoAmountReceived: orNull(amount),
@@ -133,58 +122,42 @@ export const invoiceSchema: z.ZodMiniType<Invoice> = z.object({
 });
 
 /** After the sandbox's currency lock the payment fields must be set. */
-export const lockedInvoiceSchema = z.pipe(
+export const lockedInvoiceSchema: Schema<LockedInvoice> = v.pipe(
   invoiceSchema,
-  z.transform((invoice: Invoice, ctx) => {
+  v.rawTransform(({ dataset, addIssue }) => {
+    const invoice = dataset.value;
     for (const field of ["cryptoCurrencyCode", "cryptoAmountExpected", "address"] as const) {
       if (invoice[field] === null) {
-        ctx.issues.push({
-          code: "custom",
-          path: [field],
+        addIssue({
           message: "required after a currency lock",
-          input: invoice,
+          path: [
+            { type: "object", origin: "value", input: { ...invoice }, key: field, value: null },
+          ],
         });
       }
     }
     return invoice as LockedInvoice;
   }),
-) as z.ZodMiniType<LockedInvoice>;
+);
 
 /**
  * A page of a list endpoint (`GET /invoice/list`, `/deposit/list`, `/withdrawal/list`):
  * `{data, total, page, limit, hasMore}`, each record checked by the kind's own schema.
  */
-function pageOf<T>(item: z.ZodMiniType<T>): z.ZodMiniType<Page<T>> {
-  return z.pipe(
-    z.object({
-      data: z.array(item),
-      total: count,
-      page: count,
-      limit: count,
-      hasMore: flag,
-    }),
-    z.transform(
-      ({
-        data,
-        ...rest
-      }: {
-        data: T[];
-        total: number;
-        page: number;
-        limit: number;
-        hasMore: boolean;
-      }) => ({ items: data, ...rest }),
-    ),
-  ) as z.ZodMiniType<Page<T>>;
+function pageOf<T>(item: Schema<T>): Schema<Page<T>> {
+  return v.pipe(
+    object({ data: v.array(item), total: count, page: count, limit: count, hasMore: flag }),
+    v.transform(({ data, ...rest }) => ({ items: data, ...rest })),
+  );
 }
 
-export const invoicePageSchema: z.ZodMiniType<InvoicePage> = pageOf(invoiceSchema);
+export const invoicePageSchema: Schema<InvoicePage> = pageOf(invoiceSchema);
 
-export const depositSchema: z.ZodMiniType<Deposit> = z.object({
+export const depositSchema: Schema<Deposit> = object({
   id: text,
   orderId: orNull(text),
   cryptoCurrencyCode: orNull(text),
-  status: orNull(z.enum(DEPOSIT_STATUSES)),
+  status: orNull(v.picklist(DEPOSIT_STATUSES)),
   minimumAmount: orNull(amount),
   // The create answer always has it; a GET or a webhook may omit it (SDK `Deposit.address?`).
   address: orNull(text),
@@ -194,17 +167,17 @@ export const depositSchema: z.ZodMiniType<Deposit> = z.object({
   settlement: orNull(settlementSchema),
 });
 
-export const withdrawalQuoteSchema: z.ZodMiniType<WithdrawalQuote> = z.object({
+export const withdrawalQuoteSchema: Schema<WithdrawalQuote> = object({
   quoteId: text,
   orderId: text,
   cryptoCurrencyCode: text,
   address: text,
   amount,
   autoConvert: orNull(
-    z.object({ fromAssetCode: text, toAssetCode: text, fromAmount: amount, toAmount: amount }),
+    object({ fromAssetCode: text, toAssetCode: text, fromAmount: amount, toAmount: amount }),
   ),
   totalDeduction: amount,
-  fee: z.object({
+  fee: object({
     feeNative: amount,
     feeCurrency: text,
     feeInCryptoCurrencyCode: amount,
@@ -213,14 +186,14 @@ export const withdrawalQuoteSchema: z.ZodMiniType<WithdrawalQuote> = z.object({
   expiresAt: text,
 });
 
-export const withdrawalSchema: z.ZodMiniType<Withdrawal> = z.object({
+export const withdrawalSchema: Schema<Withdrawal> = object({
   id: text,
   orderId: orNull(text),
   accountId: orNull(text),
   cryptoCurrencyCode: text,
   address: text,
   amount,
-  status: z.enum(WITHDRAWAL_STATUSES),
+  status: v.picklist(WITHDRAWAL_STATUSES),
   transactionHash: orNull(text),
   feeAmount: orNull(amount),
   debitedAmount: orNull(amount),
@@ -229,7 +202,7 @@ export const withdrawalSchema: z.ZodMiniType<Withdrawal> = z.object({
   quoteId: orNull(text),
 });
 
-export const accountSchema: z.ZodMiniType<Account> = z.object({
+export const accountSchema: Schema<Account> = object({
   id: text,
   name: orNull(text),
   createdAt: orNull(text),
@@ -237,21 +210,21 @@ export const accountSchema: z.ZodMiniType<Account> = z.object({
 
 /**
  * `{ data: T }`, the success envelope of every single-object or plain-list answer.
- * @example envelope(z.array(accountSchema)).parse({ data: [] }); // []
+ * @example envelope(v.array(accountSchema)).parse({ data: [] }); // []
  */
-export function envelope<T>(data: z.ZodMiniType<T>): z.ZodMiniType<T> {
-  return z.pipe(
-    z.object({ data }),
-    z.transform((body: { data: T }) => body.data),
+export function envelope<T>(data: Schema<T>): Schema<T> {
+  return v.pipe(
+    object({ data }),
+    v.transform((body) => body.data),
   );
 }
 
 /** The error body: `{ code, message, extension? }`; loose, since it is only read for hints. */
-export const errorBodySchema = z.object({
-  code: z.string(),
-  message: z.optional(z.string()),
-  extension: z.nullish(z.record(z.string(), z.unknown())),
+export const errorBodySchema = object({
+  code: v.string(),
+  message: v.optional(v.string()),
+  extension: v.nullish(plainRecord()),
 });
 
-export const depositPageSchema: z.ZodMiniType<Page<Deposit>> = pageOf(depositSchema);
-export const withdrawalPageSchema: z.ZodMiniType<Page<Withdrawal>> = pageOf(withdrawalSchema);
+export const depositPageSchema: Schema<Page<Deposit>> = pageOf(depositSchema);
+export const withdrawalPageSchema: Schema<Page<Withdrawal>> = pageOf(withdrawalSchema);

@@ -1,7 +1,7 @@
 /**
  * @module
  * One HTTP exchange with the service, with per-attempt timeout, retries by policy, exact JSON
- * parsing and zod validation. Everything the client does goes through `createTransport`.
+ * parsing and schema validation (`lib/schema.ts`). Everything the client does goes through `createTransport`.
  *
  * Invariants:
  * - the request body is serialised once, so every retry sends the identical bytes (same orderId);
@@ -25,8 +25,8 @@
  * (a webhook refetch, where the sender retries anyway) builds its client with
  * `WEBHOOK_REFETCH` (`core/config/upstream.ts`): one attempt of at most 5 s.
  */
-import type * as z from "zod/mini";
 import { JsonNumber, parseExactJson } from "../lib/money/exact-json.ts";
+import { check, type Schema } from "../lib/schema.ts";
 import { redact, UpstreamError } from "./errors.ts";
 import {
   isUncertain,
@@ -82,7 +82,7 @@ export interface RequestSpec<T> {
   body?: Record<string, unknown>;
   retry: RetryPolicy;
   /** Schema of the whole 2xx body; omit for answers without one (204). */
-  schema?: z.ZodMiniType<T>;
+  schema?: Schema<T>;
   /** Set to true when an attempt ended uncertainly (the service may have acted on it). */
   trace?: { uncertain: boolean };
 }
@@ -230,9 +230,9 @@ export function createTransport(options: UpstreamClientOptions): Transport {
         ...(requestId ? { requestId } : {}),
       });
     }
-    const result = spec.schema.safeParse(parsed);
+    const result = check(spec.schema, parsed);
     if (result.success) return result.data;
-    const issues = result.error.issues
+    const issues = result.issues
       .slice(0, 3)
       .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
       .join("; ");
@@ -256,7 +256,7 @@ export function createTransport(options: UpstreamClientOptions): Transport {
     let message: string | undefined;
     let retryAfterMs: number | undefined;
     try {
-      const body = errorBodySchema.safeParse(parseExactJson(text));
+      const body = check(errorBodySchema, parseExactJson(text));
       if (body.success) {
         code = redact(body.data.code, secrets);
         message = body.data.message;

@@ -1,12 +1,14 @@
 /**
  * @module
- * Configuration = the gateway module's settings (as the service's API names them), parsed with zod once per isolate.
+ * Configuration = the gateway module's settings (as the service's API names them), parsed once per
+ * isolate (valibot, `lib/schema.ts`).
  *
  * Invariant: a bad value is reported by variable *name* only; values (secrets!) never appear in
  * a problem message. Invalid configuration is answered with 503 `config_error` naming the
  * variable, never a 500 deep inside a checkout.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
+import { check, object } from "../../lib/schema.ts";
 import type { CoreEnv } from "./core-env.ts";
 
 /**
@@ -21,15 +23,15 @@ export const DEFAULT_UPSTREAM_MAX_RPS = 10;
 /** The default `ORDER_ID_PREFIX`: orders go upstream as `cc-<invoice number>`. */
 export const DEFAULT_ORDER_ID_PREFIX = "cc";
 
-const bool = z.pipe(
-  z.optional(z.enum(["true", "false", "1", "0", ""])),
-  z.transform((v: "true" | "false" | "1" | "0" | "" | undefined) => v === "true" || v === "1"),
+const bool = v.pipe(
+  v.optional(v.picklist(["true", "false", "1", "0", ""]), ""),
+  v.transform((value) => value === "true" || value === "1"),
 );
 
 const isLoopback = (host: string) =>
   host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
-/** `new URL`, or null: zod runs later checks even after `urlString` refused, so they must not throw. */
+/** `new URL`, or null: a later check must not throw on what `urlString` refused. */
 const tryUrl = (raw: string): URL | null => {
   try {
     return new URL(raw);
@@ -59,9 +61,11 @@ export function urlString(message: string, httpOnly = false) {
     const trimmed = raw.trim();
     return (!httpOnly || /^https?:\/\//i.test(trimmed)) && URL.canParse(trimmed);
   };
-  return z.string().check(
-    z.refine(accepted, message),
-    z.overwrite((raw: string) => (accepted(raw) ? raw.trim().replace(/[\t\n\r]/g, "") : raw)),
+  // A transform runs only after the check passed (valibot stops a pipe there otherwise).
+  return v.pipe(
+    v.string(),
+    v.check(accepted, message),
+    v.transform((raw: string) => raw.trim().replace(/[\t\n\r]/g, "")),
   );
 }
 
@@ -69,15 +73,13 @@ export function urlString(message: string, httpOnly = false) {
  * A URL the service or the worker calls: https, or loopback http. Loopback http is further
  * allowed only against a loopback upstream (the local sandbox); `parseConfig` checks that.
  */
-const callbackUrl = z.pipe(
-  urlString("must be a valid https:// URL").check(
-    z.refine((raw: string) => {
-      const u = tryUrl(raw);
-      // An unparsable URL is already named by `urlString` above.
-      return u === null || u.protocol === "https:" || isLoopbackHttp(raw);
-    }, LOOPBACK_HTTP_RULE),
-  ),
-  z.transform((raw: string) => raw.replace(/\/+$/, "")),
+const callbackUrl = v.pipe(
+  urlString("must be a valid https:// URL"),
+  v.check((raw: string) => {
+    const u = tryUrl(raw);
+    return u === null || u.protocol === "https:" || isLoopbackHttp(raw);
+  }, LOOPBACK_HTTP_RULE),
+  v.transform((raw: string) => raw.replace(/\/+$/, "")),
 );
 
 /**
@@ -94,10 +96,10 @@ export const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 export const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 
-const origins = z.pipe(
-  z.optional(z.string()),
-  z.transform((raw: string | undefined) =>
-    (raw ?? "")
+const origins = v.pipe(
+  v.optional(v.string(), ""),
+  v.transform((raw: string) =>
+    raw
       .split(",")
       .map((o) => o.trim().replace(/\/+$/, ""))
       .filter(Boolean),
@@ -105,81 +107,79 @@ const origins = z.pipe(
 );
 
 const secret = (min: number) =>
-  z.string().check(z.minLength(min, `must be at least ${min} characters`));
+  v.pipe(v.string(), v.minLength(min, `must be at least ${min} characters`));
 
-const schema = z.object({
-  DISPLAY_NAME: z.string().check(z.trim(), z.minLength(1, "is required")),
-  API_KEY: z.string().check(z.minLength(1, "is required")),
-  ACCOUNT_ID: z
-    .string()
-    .check(z.regex(UUID, "must be the account's UUID from the admin account list")),
-  WEBHOOK_SIGNING_KEY: z
-    .string()
-    .check(z.minLength(1, "is required: payments are confirmed only via signed webhooks")),
+// An absent optional key is skipped unless its schema has a default (valibot), so each
+// variable with a default value names it in `v.optional`, never in a later transform.
+const ENTRIES = {
+  DISPLAY_NAME: v.pipe(v.string(), v.trim(), v.minLength(1, "is required")),
+  API_KEY: v.pipe(v.string(), v.minLength(1, "is required")),
+  ACCOUNT_ID: v.pipe(
+    v.string(),
+    v.regex(UUID, "must be the account's UUID from the admin account list"),
+  ),
+  WEBHOOK_SIGNING_KEY: v.pipe(
+    v.string(),
+    v.minLength(1, "is required: payments are confirmed only via signed webhooks"),
+  ),
   SANDBOX: bool,
-  ORDER_ID_PREFIX: z.pipe(
-    z.optional(
-      z.string().check(z.regex(/^[A-Za-z0-9_]{1,24}$/, "must be 1-24 letters, digits or _")),
-    ),
-    z.transform((v: string | undefined) => v ?? DEFAULT_ORDER_ID_PREFIX),
+  ORDER_ID_PREFIX: v.optional(
+    v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,24}$/, "must be 1-24 letters, digits or _")),
+    DEFAULT_ORDER_ID_PREFIX,
   ),
   DEBUG_LOG: bool,
   CHECKOUT_SIGNING_SECRET: secret(16),
-  MERCHANT_API_TOKEN: secret(16).check(
-    z.regex(
+  MERCHANT_API_TOKEN: v.pipe(
+    secret(16),
+    v.regex(
       BEARER_TOKEN,
       "must use only A-Z a-z 0-9 . _ ~ + / - (and trailing =), as a Bearer token",
     ),
   ),
   /** Signs notifications; absent in deployments made before it existed (`notificationSecret`). */
-  MERCHANT_WEBHOOK_SECRET: z.optional(secret(16)),
-  MERCHANT_WEBHOOK_URL: z.optional(callbackUrl),
+  MERCHANT_WEBHOOK_SECRET: v.optional(secret(16)),
+  MERCHANT_WEBHOOK_URL: v.optional(callbackUrl),
   ALLOWED_ORIGINS: origins,
   PUBLIC_BASE_URL: callbackUrl,
-  PAYMENT_MODE: z.pipe(
-    z.optional(z.enum(["auto", "hosted"], "must be auto or hosted")),
-    z.transform((v: "auto" | "hosted" | undefined) => v ?? "auto"),
+  PAYMENT_MODE: v.optional(v.picklist(["auto", "hosted"], "must be auto or hosted"), "auto"),
+  PAYMENT_TOLERANCE_PERCENT: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^(100(\.0+)?|\d{1,2}(\.\d{1,4})?)$/,
+        "must be a percentage from 0 to 100 (a decimal such as 0.5)",
+      ),
+    ),
+    "0",
   ),
-  PAYMENT_TOLERANCE_PERCENT: z.pipe(
-    z.optional(
-      z
-        .string()
-        .check(
-          z.regex(
-            /^(100(\.0+)?|\d{1,2}(\.\d{1,4})?)$/,
-            "must be a percentage from 0 to 100 (a decimal such as 0.5)",
-          ),
+  UPSTREAM_MAX_RPS: v.pipe(
+    v.optional(
+      v.pipe(
+        v.string(),
+        v.regex(
+          /^[1-9]\d{0,3}$/,
+          "must be a whole number of calls per second from 1 to 9999 (default 10)",
         ),
+      ),
+      String(DEFAULT_UPSTREAM_MAX_RPS),
     ),
-    z.transform((v: string | undefined) => v ?? "0"),
+    v.transform((value) => Number.parseInt(value, 10)),
   ),
-  UPSTREAM_MAX_RPS: z.pipe(
-    z.optional(
-      z
-        .string()
-        .check(
-          z.regex(
-            /^[1-9]\d{0,3}$/,
-            "must be a whole number of calls per second from 1 to 9999 (default 10)",
-          ),
-        ),
-    ),
-    z.transform((v: string | undefined) =>
-      v === undefined ? DEFAULT_UPSTREAM_MAX_RPS : Number.parseInt(v, 10),
+  UPSTREAM_BASE_URL: v.optional(
+    v.pipe(
+      urlString("must be an http:// or https:// URL", true),
+      v.transform((value) => value.replace(/\/+$/, "")),
     ),
   ),
-  UPSTREAM_BASE_URL: z.pipe(
-    z.optional(urlString("must be an http:// or https:// URL", true)),
-    z.transform((v: string | undefined) => v?.replace(/\/+$/, "")),
-  ),
-});
+};
+const schema = object(ENTRIES);
 
 /**
  * Loopback http callbacks make sense only when the upstream is the local sandbox: the real
  * service cannot call a loopback `PUBLIC_BASE_URL`, and a deployed worker cannot reach a
  * loopback merchant backend.
  */
-function crossFieldProblems(config: z.output<typeof schema>): string[] {
+function crossFieldProblems(config: v.InferOutput<typeof schema>): string[] {
   const localUpstream =
     config.UPSTREAM_BASE_URL !== undefined &&
     isLoopback(new URL(config.UPSTREAM_BASE_URL).hostname);
@@ -208,10 +208,10 @@ export function notificationSecret(
 }
 
 /** Every variable the configuration reads (for tools that collect them, e.g. the doctor). */
-export const CONFIG_NAMES = Object.keys(schema.shape) as readonly (keyof typeof schema.shape)[];
+export const CONFIG_NAMES = Object.keys(ENTRIES) as readonly (keyof typeof ENTRIES)[];
 
 /** The parsed configuration. */
-export type Config = z.output<typeof schema>;
+export type Config = v.InferOutput<typeof schema>;
 
 /** Result of parsing: either a config, or the problems by variable name. */
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };
@@ -233,7 +233,7 @@ export function parseConfig(env: CoreEnv): ConfigResult {
     const value = (env as unknown as Record<string, unknown>)[key];
     if (typeof value === "string" && value !== "") input[key] = value;
   }
-  const parsed = schema.safeParse(input);
+  const parsed = check(schema, input);
   const crossProblems = parsed.success ? crossFieldProblems(parsed.data) : [];
   const result: ConfigResult = parsed.success
     ? crossProblems.length === 0
@@ -241,7 +241,7 @@ export function parseConfig(env: CoreEnv): ConfigResult {
       : { ok: false, problems: crossProblems }
     : {
         ok: false,
-        problems: parsed.error.issues.map((issue) => {
+        problems: parsed.issues.map((issue) => {
           const name = String(issue.path[0] ?? "config");
           const what = issue.code === "invalid_type" ? "is required" : issue.message;
           return `${name} ${what}`;

@@ -7,7 +7,7 @@
  * reaches no object.
  */
 import type { Context } from "hono";
-import type * as z from "zod/mini";
+import type * as v from "valibot";
 import { accountKey } from "../../core/account/account-key.ts";
 import type { OrderFilters } from "../../core/account/account-rpc.ts";
 import { CSV_HEADER, csvLine } from "../../core/account/csv.ts";
@@ -22,6 +22,7 @@ import {
   testNotificationsBody,
 } from "../../lib/api/merchant-ops.ts";
 import { ApiError } from "../../lib/api-error.ts";
+import { check, type Schema } from "../../lib/schema.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
@@ -40,10 +41,10 @@ const CSV_PAGE = 500;
 const noStore = { "cache-control": "no-store" };
 
 /** The query, validated: 400 `validation_failed` naming the first bad parameter. */
-function query<S extends z.ZodMiniType>(c: Context<AppEnv>, schema: S): z.output<S> {
-  const parsed = schema.safeParse(c.req.query());
+function query<T>(c: Context<AppEnv>, schema: Schema<T>): T {
+  const parsed = check(schema, c.req.query());
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    const issue = parsed.issues[0];
     const unknown = issue?.code === "unrecognized_keys" ? issue.keys.join(", ") : null;
     throw new ApiError(
       400,
@@ -65,7 +66,7 @@ function position(cursor: string | undefined): PagePosition | null {
 }
 
 /** The validated filters as the index takes them (instants normalised to `toISOString`). */
-function orderFilters(q: z.output<typeof ordersCsvQuery>): OrderFilters {
+function orderFilters(q: v.InferOutput<typeof ordersCsvQuery>): OrderFilters {
   const iso = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
   const filters: OrderFilters = {
     states: q.state?.split(",") as OrderFilters["states"],

@@ -16,6 +16,7 @@
 import { tallyRefused, tallyVerified } from "../../core/account/webhook-tally.ts";
 import { errorResponse } from "../../lib/api-error.ts";
 import { parseExactJson } from "../../lib/money/exact-json.ts";
+import { check } from "../../lib/schema.ts";
 import { orderStub } from "../../order/order-stub.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
@@ -77,12 +78,12 @@ webhookRoutes.post("/payment", async (c) => {
     log.warn("webhook.ignored", { event: kind });
     return c.json({ received: true, ignored: "event not handled" }, 202);
   }
-  const envelope = webhookEnvelope.safeParse(body);
+  const envelope = check(webhookEnvelope, body);
   if (!envelope.success) {
     return errorResponse(
       422,
       "schema_invalid",
-      `The webhook body does not match the expected envelope (${envelope.error.issues[0]?.path.join(".") || "body"}).`,
+      `The webhook body does not match the expected envelope (${envelope.issues[0]?.path.join(".") || "body"}).`,
     );
   }
   const { event, data, timestamp } = envelope.data;
@@ -90,8 +91,8 @@ webhookRoutes.post("/payment", async (c) => {
   const stamp = { key: await deliveryKey(raw), sentAt: deliverySentAt(timestamp, Date.now()) };
   if (event === "deposit.statusChanged") return handleDepositWebhook(c, data, stamp);
   if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, stamp);
-  const ref = invoiceRef.safeParse(data);
-  if (!ref.success) return missingFacts("invoice", ref.error.issues[0]?.path);
+  const ref = check(invoiceRef, data);
+  if (!ref.success) return missingFacts("invoice", ref.issues[0]?.path);
   const delivery = signedDelivery(ref.data.id, stamp, data, invoiceRecord);
   const candidates = await checkoutCandidates(
     ref.data,

@@ -12,7 +12,7 @@
  * (`packages/server/src/token/claim-rules.ts`), which mints the tokens, so minting and
  * verifying cannot disagree.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import {
   CRYPTO_CODE,
   DECIMAL_AMOUNT,
@@ -23,6 +23,7 @@ import {
   MAX_URL_LENGTH,
   redirectProblem,
 } from "../../../packages/server/src/token/claim-rules.ts";
+import { object } from "../../lib/schema.ts";
 
 export { INVOICE_NUMBER };
 
@@ -36,15 +37,17 @@ const AMOUNT_MESSAGE =
  * b` → `https://shop.example/a%20b`): the service never sees a form it may refuse.
  */
 function payerRedirect(loopbackHttp: boolean) {
-  return z.pipe(
-    z.string().check(z.maxLength(MAX_URL_LENGTH)),
-    z.transform((raw: string, ctx) => {
+  return v.pipe(
+    v.string(),
+    v.maxLength(MAX_URL_LENGTH),
+    v.rawTransform(({ dataset, addIssue }) => {
+      const raw = dataset.value;
       const url = URL.canParse(raw) ? new URL(raw) : null;
       const problem = url
         ? (redirectProblem(url, loopbackHttp) ??
           (url.href.length > MAX_URL_LENGTH ? "is too long once normalised" : null))
         : "must be an absolute URL";
-      if (problem) ctx.issues.push({ code: "custom", message: problem, input: raw });
+      if (problem) addIssue({ message: problem });
       return url?.href ?? raw;
     }),
   );
@@ -57,35 +60,37 @@ function payerRedirect(loopbackHttp: boolean) {
  * `test/unit/token-claims.test.ts` compares both). A refusal reads "Invalid input", as theirs did.
  */
 const safeIntFrom = (min: number, exclusive: boolean) =>
-  z.custom<number>(
+  v.custom<number>(
     (value) =>
       Number.isSafeInteger(value) && (exclusive ? Number(value) > min : Number(value) >= min),
   );
 
 function claimsSchema(loopbackHttp: boolean) {
-  return z.object({
-    sub: z
-      .string()
-      .check(
-        z.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
-      ),
+  return object({
+    sub: v.pipe(
+      v.string(),
+      v.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
+    ),
     // A JSON number gets the same words as "25,50": money travels as a string, never a float.
-    amount: z.string({ error: AMOUNT_MESSAGE }).check(z.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
-    currency: z.string().check(z.regex(FIAT_CODE, "currency must be an ISO 4217 code such as USD")),
+    amount: v.pipe(v.string(AMOUNT_MESSAGE), v.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
+    currency: v.pipe(
+      v.string(),
+      v.regex(FIAT_CODE, "currency must be an ISO 4217 code such as USD"),
+    ),
     exp: safeIntFrom(0, true),
     /** Issued at (unix seconds), when present: `exp` may not be more than the maximum after it. */
-    iat: z.optional(safeIntFrom(0, false)),
-    description: z.optional(z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH))),
-    customerId: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CUSTOMER_ID_LENGTH))),
+    iat: v.optional(safeIntFrom(0, false)),
+    description: v.optional(v.pipe(v.string(), v.maxLength(MAX_DESCRIPTION_LENGTH))),
+    customerId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_CUSTOMER_ID_LENGTH))),
     /** The payment page sends the payer here after `cancelled` / `expired`; the widget's "Back". */
-    returnUrl: z.optional(payerRedirect(loopbackHttp)),
+    returnUrl: v.optional(payerRedirect(loopbackHttp)),
     /** The payment page sends the payer here after `paid` / `overpaid`. */
-    successUrl: z.optional(payerRedirect(loopbackHttp)),
+    successUrl: v.optional(payerRedirect(loopbackHttp)),
     /** … and here after `failed` / `suspended` / `partially_paid`. */
-    failedUrl: z.optional(payerRedirect(loopbackHttp)),
-    mode: z.optional(z.enum(["invoice", "deposit"])),
+    failedUrl: v.optional(payerRedirect(loopbackHttp)),
+    mode: v.optional(v.picklist(["invoice", "deposit"])),
     /** Top-up tokens: the crypto currency to deposit, when the merchant fixes it. */
-    cryptoCurrencyCode: z.optional(z.string().check(z.regex(CRYPTO_CODE))),
+    cryptoCurrencyCode: v.optional(v.pipe(v.string(), v.regex(CRYPTO_CODE))),
   });
 }
 
@@ -93,7 +98,7 @@ function claimsSchema(loopbackHttp: boolean) {
  * The claims' schema of a deployment: loopback http redirects only against a sandbox.
  *
  * @example
- * checkoutClaimsSchema(config.SANDBOX).safeParse(payload);
+ * check(checkoutClaimsSchema(config.SANDBOX), payload);
  */
 export function checkoutClaimsSchema(sandbox: boolean) {
   return sandbox ? SANDBOX_CLAIMS : PRODUCTION_CLAIMS;
@@ -102,4 +107,4 @@ const SANDBOX_CLAIMS = claimsSchema(true);
 const PRODUCTION_CLAIMS = claimsSchema(false);
 
 /** Verified claims of a checkout token. */
-export type CheckoutClaims = z.output<typeof SANDBOX_CLAIMS>;
+export type CheckoutClaims = v.InferOutput<typeof SANDBOX_CLAIMS>;

@@ -9,6 +9,7 @@
  */
 import { MAX_TOKEN_LIFETIME_S } from "../../../packages/server/src/token/claim-rules.ts";
 import { ApiError } from "../../lib/api-error.ts";
+import { check } from "../../lib/schema.ts";
 import { decodeJwtPart, JwtRefused, verifyHs256 } from "../../lib/signing/jwt-hs256.ts";
 import { type CheckoutClaims, checkoutClaimsSchema } from "./claims.ts";
 
@@ -60,9 +61,9 @@ export async function verifyCheckoutToken(
     }
     throw new ApiError(401, "token_invalid", "The checkout token's signature is not valid.");
   }
-  const claims = checkoutClaimsSchema(options.sandbox).safeParse(payload);
+  const claims = check(checkoutClaimsSchema(options.sandbox), payload);
   if (!claims.success) {
-    const issue = claims.error.issues[0];
+    const issue = claims.issues[0];
     const where = issue?.path.join(".") || "claims";
     throw new ApiError(
       400,

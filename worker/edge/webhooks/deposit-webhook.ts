@@ -10,6 +10,7 @@ import type { Delivery } from "../../core/converge/delivery.ts";
 import { depositStub } from "../../deposit/deposit-stub.ts";
 import { checkoutIdFor } from "../../lib/ids/checkout-id.ts";
 import { depositTopUpId } from "../../lib/ids/upstream-order-id.ts";
+import { check } from "../../lib/schema.ts";
 import type { AppEnv } from "../http/types.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
 import { depositRef } from "./payload.ts";
@@ -29,8 +30,8 @@ export async function handleDepositWebhook(
   stamp: Pick<Delivery, "key" | "sentAt">,
 ): Promise<Response> {
   const { config } = c.var;
-  const ref = depositRef.safeParse(data);
-  if (!ref.success) return missingFacts("deposit", ref.error.issues[0]?.path);
+  const ref = check(depositRef, data);
+  if (!ref.success) return missingFacts("deposit", ref.issues[0]?.path);
   const orderId = ref.data.orderId ?? null;
   const topUpId = orderId ? depositTopUpId(config.ORDER_ID_PREFIX, orderId) : null;
   if (topUpId) {

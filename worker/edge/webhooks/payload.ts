@@ -3,21 +3,24 @@
  * The webhook envelope `{ event, data, timestamp }`, the parts of `data` the worker routes by,
  * and what a delivery without a whole record announces. A whole record is `record.ts`'s.
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import type { Facts } from "../../core/converge/facts.ts";
 import { toDecimal } from "../../lib/money/decimal.ts";
 import { JsonNumber } from "../../lib/money/exact-json.ts";
+import { object, plainRecord } from "../../lib/schema.ts";
 
-export const webhookEnvelope = z.object({
-  event: z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,80}$/)),
-  data: z.record(z.string(), z.unknown()),
-  timestamp: z.string().check(z.minLength(1), z.maxLength(64)),
+export const webhookEnvelope = object({
+  event: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,80}$/)),
+  data: plainRecord(),
+  timestamp: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
 });
 
+const objectId = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
+
 /** Deposits and withdrawals: the object's id and the orderId we created it with. */
-export const objectRef = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  orderId: z.string().check(z.minLength(1), z.maxLength(256)),
+export const objectRef = object({
+  id: objectId,
+  orderId: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
 });
 
 /**
@@ -25,15 +28,15 @@ export const objectRef = z.object({
  * The SDK types a deposit's `orderId` optional (a deposit made without one is not ours): a
  * delivery without it is acknowledged as not ours, never refused (a retry could not add it).
  */
-export const depositRef = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  orderId: z.nullish(z.string().check(z.maxLength(256))),
+export const depositRef = object({
+  id: objectId,
+  orderId: v.nullish(v.pipe(v.string(), v.maxLength(256))),
 });
 
-export const invoiceRef = z.object({
-  id: z.string().check(z.minLength(1), z.maxLength(128)),
-  orderId: z.nullish(z.string().check(z.maxLength(256))),
-  customPayload: z.nullish(z.string().check(z.maxLength(4096))),
+export const invoiceRef = object({
+  id: objectId,
+  orderId: v.nullish(v.pipe(v.string(), v.maxLength(256))),
+  customPayload: v.nullish(v.pipe(v.string(), v.maxLength(4096))),
 });
 
 /** Events the worker acts on; other verified events are acknowledged and logged. */

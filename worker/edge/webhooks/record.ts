@@ -13,6 +13,7 @@
  */
 import type { Delivery } from "../../core/converge/delivery.ts";
 import type { Facts } from "../../core/converge/facts.ts";
+import { check } from "../../lib/schema.ts";
 import { depositSchema, invoiceSchema, withdrawalSchema } from "../../service/schemas.ts";
 import type { Deposit, Invoice, Withdrawal } from "../../service/types.ts";
 import { announcedFacts } from "./payload.ts";
@@ -30,7 +31,7 @@ export interface SignedRecord<R> {
  * invoiceRecord(envelope.data)?.facts; // { status: "paid", received: "10" }
  */
 export function invoiceRecord(data: unknown): SignedRecord<Invoice> | null {
-  const parsed = invoiceSchema.safeParse(data);
+  const parsed = check(invoiceSchema, data);
   if (!parsed.success) return null;
   const invoice = parsed.data;
   return {
@@ -46,7 +47,7 @@ export function invoiceRecord(data: unknown): SignedRecord<Invoice> | null {
  * depositRecord(envelope.data)?.facts; // { status: "completed", received: "50" }
  */
 export function depositRecord(data: unknown): SignedRecord<Deposit> | null {
-  const parsed = depositSchema.safeParse(data);
+  const parsed = check(depositSchema, data);
   if (!parsed.success || parsed.data.status === null) return null;
   const deposit = parsed.data;
   return {
@@ -62,7 +63,7 @@ export function depositRecord(data: unknown): SignedRecord<Deposit> | null {
  * withdrawalRecord(envelope.data)?.facts; // { status: "completed", received: "0" }
  */
 export function withdrawalRecord(data: unknown): SignedRecord<Withdrawal> | null {
-  const parsed = withdrawalSchema.safeParse(data);
+  const parsed = check(withdrawalSchema, data);
   if (!parsed.success) return null;
   return { record: parsed.data, facts: { status: parsed.data.status, received: "0" } };
 }

@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import type { Delivery } from "../../core/converge/delivery.ts";
+import { check } from "../../lib/schema.ts";
 import { payoutStub } from "../../payout/payout-stub.ts";
 import type { AppEnv } from "../http/types.ts";
 import { appliedAnswer, missingFacts, notOurs } from "./answers.ts";
@@ -24,8 +25,8 @@ export async function handleWithdrawalWebhook(
   data: Record<string, unknown>,
   stamp: Pick<Delivery, "key" | "sentAt">,
 ): Promise<Response> {
-  const ref = objectRef.safeParse(data);
-  if (!ref.success) return missingFacts("withdrawal", ref.error.issues[0]?.path);
+  const ref = check(objectRef, data);
+  if (!ref.success) return missingFacts("withdrawal", ref.issues[0]?.path);
   const delivery = signedDelivery(ref.data.id, stamp, data, withdrawalRecord);
   const outcome = await payoutStub(c.env, ref.data.orderId).applyWithdrawalWebhook(delivery);
   return appliedAnswer(c, "withdrawal", outcome) ?? notOurs(c, "withdrawal", ref.data.orderId);

@@ -1,7 +1,7 @@
 /**
  * @module
  * Every `/v1` route as data: method, path, who may call it, the zod schemas of its request
- * (the ones the route validates with) and of each answer. `document.ts` turns this table into
+ * (the ones the route validates with, converted from valibot by `zodOf`) and of each answer. `document.ts` turns this table into
  * the OpenAPI 3.1 document; a route missing here is missing from the document, and the worker
  * tests refuse any real answer the document does not describe.
  */
@@ -38,6 +38,7 @@ import {
   fiatCurrency,
   payoutView,
 } from "../schemas/responses.ts";
+import { zodOf } from "./valibot-to-zod.ts";
 
 /** Who may call a route. */
 export type Caller = "anyone" | "storefront" | "merchant";
@@ -129,7 +130,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Open (or reopen) the checkout of a signed token",
     tag: "Checkout",
     caller: "storefront",
-    body: { schema: openCheckoutBody },
+    body: { schema: zodOf(openCheckoutBody) },
     answers: {
       "200": { description: "The existing checkout", json: dataOf(checkoutSnapshot) },
       "201": { description: "A new checkout", json: dataOf(checkoutSnapshot) },
@@ -157,7 +158,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Checkout",
     caller: "storefront",
     params: checkout,
-    body: { schema: lockCurrencyBody },
+    body: { schema: zodOf(lockCurrencyBody) },
     answers: {
       "200": { description: "The snapshot with `attempt.payment`", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429, 503),
@@ -184,7 +185,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Checkout",
     caller: "storefront",
     params: checkout,
-    body: { schema: refundAddressBody },
+    body: { schema: zodOf(refundAddressBody) },
     answers: {
       "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429),
@@ -211,7 +212,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Open (or reopen) a top-up of a signed token (`mode: deposit`)",
     tag: "Top-up",
     caller: "storefront",
-    body: { schema: openDepositBody },
+    body: { schema: zodOf(openDepositBody) },
     answers: {
       "200": { description: "The existing top-up", json: dataOf(depositSnapshot) },
       "201": { description: "A new top-up", json: dataOf(depositSnapshot) },
@@ -252,7 +253,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Orders, newest first, by cursor",
     tag: "Orders",
     caller: "merchant",
-    query: ordersListQuery,
+    query: zodOf(ordersListQuery) as z.ZodMiniObject,
     answers: {
       "200": { description: "One page", json: ordersListResponse },
       ...errors(400, 401),
@@ -265,7 +266,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Every matching order as CSV (RFC 4180; header row = OrderSummary's keys)",
     tag: "Orders",
     caller: "merchant",
-    query: ordersCsvQuery,
+    query: zodOf(ordersCsvQuery) as z.ZodMiniObject,
     answers: {
       "200": {
         description: "text/csv; charset=utf-8, streamed",
@@ -296,7 +297,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Orders",
     caller: "merchant",
     params: invoice,
-    body: { schema: refundOrderBody, optional: true },
+    body: { schema: zodOf(refundOrderBody), optional: true },
     answers: {
       "200": { description: "The live refund", json: dataOf(payoutView) },
       "201": { description: "A new refund", json: dataOf(payoutView) },
@@ -310,7 +311,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Quote a payout (idempotent per orderId)",
     tag: "Payouts",
     caller: "merchant",
-    body: { schema: payoutQuoteBody },
+    body: { schema: zodOf(payoutQuoteBody) },
     answers: {
       "200": { description: "The existing quote", json: dataOf(payoutView) },
       "201": { description: "A new quote", json: dataOf(payoutView) },
@@ -350,7 +351,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The notification log, newest first, by cursor",
     tag: "Notifications",
     caller: "merchant",
-    query: notificationsListQuery,
+    query: zodOf(notificationsListQuery) as z.ZodMiniObject,
     answers: {
       "200": { description: "One page", json: notificationsListResponse },
       ...errors(400, 401),
@@ -376,7 +377,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Signed test events (`data.test = true`), one of each type when `type` is absent",
     tag: "Notifications",
     caller: "merchant",
-    body: { schema: testNotificationsBody, optional: true },
+    body: { schema: zodOf(testNotificationsBody), optional: true },
     answers: {
       "202": { description: "Queued", json: testNotificationsResponse },
       ...errors(400, 401),

@@ -1,55 +1,60 @@
 /**
  * @module
  * What the routes accept: request bodies and path/query patterns. The routes validate with
- * these very schemas (`readJson(c, schema)`), and `../openapi.ts` publishes them, so the
- * document cannot describe a request the worker does not take.
+ * these very schemas (`readJson(c, schema)`), and the OpenAPI document is generated from them
+ * (`../openapi/valibot-to-zod.ts` at build time), so the document cannot describe a request the
+ * worker does not take. valibot, like every runtime schema of the worker (`lib/schema.ts`).
  */
-import * as z from "zod/mini";
+import * as v from "valibot";
 import { CRYPTO_CODE } from "../../../../packages/server/src/token/claim-rules.ts";
+import { object } from "../../schema.ts";
 
 /** A crypto currency code (`BTC`, `USDT_TRC20`). */
-export const cryptoCode = z.string().check(z.regex(CRYPTO_CODE));
+export const cryptoCode = v.pipe(v.string(), v.regex(CRYPTO_CODE));
 
 /** `POST /v1/checkouts`. */
-export const openCheckoutBody = z.object({
-  token: z.string().check(z.minLength(1), z.maxLength(8192)),
+export const openCheckoutBody = object({
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(8192)),
 });
 
 /** `POST /v1/checkouts/:id/currency`. */
-export const lockCurrencyBody = z.object({ cryptoCurrencyCode: cryptoCode });
+export const lockCurrencyBody = object({ cryptoCurrencyCode: cryptoCode });
 
 /** `POST /v1/checkouts/:id/refund-address`. */
-export const refundAddressBody = z.object({
+export const refundAddressBody = object({
   cryptoCurrencyCode: cryptoCode,
-  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
+  address: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(128)),
 });
 
 /** `POST /v1/deposits`. */
-export const openDepositBody = z.object({
-  token: z.string().check(z.minLength(1), z.maxLength(8192)),
-  cryptoCurrencyCode: z.optional(cryptoCode),
+export const openDepositBody = object({
+  token: v.pipe(v.string(), v.minLength(1), v.maxLength(8192)),
+  cryptoCurrencyCode: v.optional(cryptoCode),
 });
 
+/**
+ * An amount in a body: a string of at most 64 characters, refused with `message` (also when too
+ * long, as zod read `z.string({ error }).check(z.maxLength(64))`); its value is checked later.
+ */
+const amountText = (message: string) => v.pipe(v.string(message), v.maxLength(64, message));
+
 /** `POST /v1/orders/:invoiceNumber/refund` (an empty body refunds everything refundable). */
-export const refundOrderBody = z.object({
-  amount: z.optional(
-    z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
-  ),
+export const refundOrderBody = object({
+  amount: v.optional(amountText('amount must be a decimal string such as "15"')),
 });
 
 /** Merchant payout orderIds: the upstream idempotency key, sent as is. */
 export const PAYOUT_ORDER_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
 /** `POST /v1/payouts`. */
-export const payoutQuoteBody = z.object({
-  orderId: z
-    .string()
-    .check(z.regex(PAYOUT_ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -")),
+export const payoutQuoteBody = object({
+  orderId: v.pipe(
+    v.string(),
+    v.regex(PAYOUT_ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -"),
+  ),
   cryptoCurrencyCode: cryptoCode,
-  address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
-  amount: z
-    .string({ error: 'amount must be a decimal string such as "25.50"' })
-    .check(z.maxLength(64)),
+  address: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(128)),
+  amount: amountText('amount must be a decimal string such as "25.50"'),
 });
 
 /** `GET /v1/currencies?network=`. */

@@ -5,6 +5,8 @@
  * published document (`../openapi.ts`) and the TypeScript contract cannot drift; the worker
  * tests validate every real answer against the document (`test/worker/openapi-conformance.ts`).
  */
+
+import type * as v from "valibot";
 import * as z from "zod/mini";
 import type {
   AttemptView,
@@ -198,6 +200,6 @@ const checked: [
   Same<z.output<typeof checkoutSnapshot>, CheckoutSnapshot>,
   Same<z.output<typeof depositSnapshot>, DepositSnapshot>,
   Same<z.output<typeof payoutView>, PayoutView>,
-  Same<z.input<typeof payoutQuoteBody>, PayoutRequest>,
+  Same<v.InferInput<typeof payoutQuoteBody>, PayoutRequest>,
 ] = [true, true, true, true, true, true, true, true, true];
 void checked;

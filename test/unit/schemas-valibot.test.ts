@@ -1,0 +1,486 @@
+/**
+ * The worker's runtime schemas moved from zod/mini to valibot (README "Worker bundle size"):
+ * each accepts and refuses what its zod original (`test/unit/zod-originals/`, verbatim) did, and
+ * gives the same value (trims, defaults, transforms) and the same issues as the routes report
+ * them (path, message, every unknown key), over generated inputs: each schema's valid sample
+ * with fields dropped, replaced (wrong types, numbers for strings, `JsonNumber`s, near-misses
+ * of patterns and bounds) or added.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type * as z from "zod/mini";
+import { parseConfig } from "../../worker/core/config/config.ts";
+import type { CoreEnv } from "../../worker/core/config/core-env.ts";
+import { checkoutClaimsSchema } from "../../worker/edge/token/claims.ts";
+import * as webhook from "../../worker/edge/webhooks/payload.ts";
+import * as ops from "../../worker/lib/api/merchant-ops.ts";
+import * as requests from "../../worker/lib/api/schemas/requests.ts";
+import { JsonNumber, parseExactJson } from "../../worker/lib/money/exact-json.ts";
+import { check, type Schema } from "../../worker/lib/schema.ts";
+import * as service from "../../worker/service/schemas.ts";
+import * as oldClaims from "./zod-originals/claims.ts";
+import * as oldConfig from "./zod-originals/config.ts";
+import * as oldOps from "./zod-originals/merchant-ops.ts";
+import * as oldWebhook from "./zod-originals/payload.ts";
+import * as oldRequests from "./zod-originals/requests.ts";
+import * as oldService from "./zod-originals/service-schemas.ts";
+
+type Json = Record<string, unknown>;
+
+/**
+ * What a caller sees: the value, or the first `seen` issues' path, message and unknown keys
+ * (default: all). The routes, the token check and the webhook read the first issue only: past
+ * it, zod adds issues valibot does not (zod runs a length check even on an array that failed
+ * `z.string()`); the transport's `invalid_response` names three; the configuration all.
+ */
+function zodVerdict(schema: z.ZodMiniType, input: unknown, seen?: number) {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return { data: parsed.data };
+  return {
+    issues: parsed.error.issues.slice(0, seen).map((issue) => ({
+      path: issue.path,
+      message: issue.message,
+      keys: issue.code === "unrecognized_keys" ? issue.keys : [],
+    })),
+  };
+}
+
+function ownVerdict(schema: Schema, input: unknown, seen?: number) {
+  const parsed = check(schema, input);
+  if (parsed.success) return { data: parsed.data };
+  return {
+    issues: parsed.issues
+      .slice(0, seen)
+      .map(({ path, message, keys }) => ({ path, message, keys })),
+  };
+}
+
+/** Values of every JSON kind, and the near-misses a string field meets. */
+const anyValue = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom("", " ", " x ", "BTC", "USD", "1", "10.5", "-1", "null", "x".repeat(300)),
+  fc.integer().map((n) => new JsonNumber(String(n))),
+  fc.constantFrom(new JsonNumber("1.5"), new JsonNumber("1e400"), new JsonNumber("-0")),
+  fc.integer(),
+  fc.constantFrom(null, true, false, 0, 1.5, [], {}, ["a"], { a: 1 }),
+);
+
+/**
+ * The sample, with each field kept, dropped, replaced by `anyValue` or a near-miss of its own
+ * value (padded, doubled, cut, upper-cased), and perhaps unknown fields added; or any value.
+ */
+function around(sample: Json, extra: readonly string[] = ["extra", "Limit"]) {
+  const near = (value: unknown) =>
+    typeof value === "string"
+      ? fc.constantFrom(
+          ` ${value} `,
+          value + value,
+          value.slice(1),
+          value.toUpperCase(),
+          value.toLowerCase(),
+          `${value}\n`,
+          `${value}!`,
+        )
+      : anyValue;
+  const field = (value: unknown) =>
+    fc.oneof(
+      { weight: 4, arbitrary: fc.constant({ keep: value }) },
+      { weight: 1, arbitrary: fc.constant({ drop: true }) },
+      { weight: 1, arbitrary: anyValue.map((v) => ({ keep: v })) },
+      { weight: 2, arbitrary: near(value).map((v) => ({ keep: v })) },
+    );
+  const fields = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, field(v)]));
+  const built = fc
+    .tuple(
+      fc.record(fields),
+      fc.subarray([...extra]),
+      fc.array(fc.string({ maxLength: 4 }), { maxLength: 2 }),
+    )
+    .map(([chosen, extras, more]) => {
+      const out: Json = {};
+      for (const [key, choice] of Object.entries(chosen as Record<string, { keep?: unknown }>)) {
+        if ("keep" in choice) out[key] = choice.keep;
+      }
+      for (const key of [...extras, ...more]) out[key] = "1";
+      return out;
+    });
+  return fc.oneof({ weight: 9, arbitrary: built }, { weight: 1, arbitrary: anyValue });
+}
+
+function agree(
+  old: z.ZodMiniType,
+  own: Schema,
+  inputs: fc.Arbitrary<unknown>,
+  { numRuns = 800, seen = undefined as number | undefined } = {},
+) {
+  fc.assert(
+    fc.property(inputs, (input) => {
+      expect(ownVerdict(own, input, seen)).toEqual(zodVerdict(old, input, seen));
+    }),
+    { numRuns },
+  );
+}
+
+describe("request bodies (readJson)", () => {
+  const cases: [string, z.ZodMiniType, Schema, Json][] = [
+    ["openCheckoutBody", oldRequests.openCheckoutBody, requests.openCheckoutBody, { token: "t" }],
+    [
+      "lockCurrencyBody",
+      oldRequests.lockCurrencyBody,
+      requests.lockCurrencyBody,
+      { cryptoCurrencyCode: "USDT_TRC20" },
+    ],
+    [
+      "refundAddressBody",
+      oldRequests.refundAddressBody,
+      requests.refundAddressBody,
+      { cryptoCurrencyCode: "BTC", address: " bc1qxyz " },
+    ],
+    [
+      "openDepositBody",
+      oldRequests.openDepositBody,
+      requests.openDepositBody,
+      { token: "t", cryptoCurrencyCode: "ETH" },
+    ],
+    ["refundOrderBody", oldRequests.refundOrderBody, requests.refundOrderBody, { amount: "15" }],
+    [
+      "payoutQuoteBody",
+      oldRequests.payoutQuoteBody,
+      requests.payoutQuoteBody,
+      { orderId: "po-1", cryptoCurrencyCode: "TRX", address: "T9yD", amount: "25.50" },
+    ],
+    [
+      "testNotificationsBody",
+      oldOps.testNotificationsBody,
+      ops.testNotificationsBody,
+      { type: "order.paid" },
+    ],
+  ];
+  it.each(cases)("%s: same values and issues", (_name, old, own, sample) => {
+    agree(old, own, around(sample), { seen: 1 });
+  });
+
+  it("an array body is refused at the root, as zod's objects refuse it", () => {
+    expect(ownVerdict(requests.refundOrderBody, [])).toEqual(
+      zodVerdict(oldRequests.refundOrderBody, []),
+    );
+    expect(ownVerdict(ops.testNotificationsBody, [])).toEqual({
+      issues: [{ path: [], message: "Invalid input", keys: [] }],
+    });
+  });
+
+  it("unknown fields are all named, after the known fields' issues", () => {
+    const input = { type: "nope", zeta: 1, alpha: 2 };
+    expect(ownVerdict(ops.testNotificationsBody, input)).toEqual({
+      issues: [
+        { path: ["type"], message: "must be one of the notification types", keys: [] },
+        { path: [], message: "Invalid input", keys: ["zeta", "alpha"] },
+      ],
+    });
+    expect(zodVerdict(oldOps.testNotificationsBody, input)).toEqual(
+      ownVerdict(ops.testNotificationsBody, input),
+    );
+  });
+});
+
+describe("merchant operations queries", () => {
+  const filters = {
+    state: "paid,unpaid",
+    createdFrom: "2026-01-31T00:00:00Z",
+    createdTo: "2026-02-01T10:00:00+05:30",
+    invoicePrefix: "INV-1",
+    currency: "USD",
+    cryptoCurrencyCode: "USDT_TRC20",
+  };
+  it.each([
+    [
+      "ordersListQuery",
+      oldOps.ordersListQuery,
+      ops.ordersListQuery,
+      { ...filters, limit: "50", cursor: "abc_-1" },
+    ],
+    ["ordersCsvQuery", oldOps.ordersCsvQuery, ops.ordersCsvQuery, filters],
+    [
+      "notificationsListQuery",
+      oldOps.notificationsListQuery,
+      ops.notificationsListQuery,
+      { status: "failed", limit: "100", cursor: "abc", invoiceNumber: "1001" },
+    ],
+  ] as [string, z.ZodMiniType, Schema, Json][])(
+    "%s: same values and issues",
+    (_n, old, own, sample) => {
+      agree(old, own, around(sample, ["limit", "cursor", "status", "toString", "__proto__"]), {
+        seen: 1,
+      });
+    },
+  );
+});
+
+describe("checkout token claims", () => {
+  const sample = {
+    sub: "1001",
+    amount: "49.90",
+    currency: "USD",
+    exp: 1_900_000_000,
+    iat: 1_899_990_000,
+    description: "Order",
+    customerId: "c-1",
+    returnUrl: "https://shop.example/back",
+    successUrl: "HTTPS://Shop.example/a b",
+    failedUrl: "http://localhost:5173/failed",
+    mode: "invoice",
+    cryptoCurrencyCode: "BTC",
+  };
+  it.each([true, false])("sandbox %s: same values and issues", (sandbox) => {
+    agree(oldClaims.checkoutClaimsSchema(sandbox), checkoutClaimsSchema(sandbox), around(sample), {
+      seen: 1,
+    });
+  });
+});
+
+describe("webhook envelope and references", () => {
+  const data = { id: "inv_1", orderId: "cc-1001", customPayload: "p", status: "paid" };
+  it.each([
+    [
+      "webhookEnvelope",
+      oldWebhook.webhookEnvelope,
+      webhook.webhookEnvelope,
+      { event: "invoice.statusChanged", data, timestamp: "2026-01-31T00:00:00Z" },
+    ],
+    ["objectRef", oldWebhook.objectRef, webhook.objectRef, data],
+    ["depositRef", oldWebhook.depositRef, webhook.depositRef, data],
+    ["invoiceRef", oldWebhook.invoiceRef, webhook.invoiceRef, data],
+  ] as [string, z.ZodMiniType, Schema, Json][])(
+    "%s: same values and issues",
+    (_n, old, own, sample) => {
+      agree(old, own, around(sample), { seen: 1 });
+    },
+  );
+});
+
+describe("the service's answers", () => {
+  const settlement = {
+    amountPaid: 10,
+    commissionAmount: 0.1,
+    networkFeeAmount: null,
+    networkFeeCurrencyCode: "TRX",
+    netAmount: 9.9,
+    txHash: "0xabc",
+    completedAt: "2026-01-31T00:00:00Z",
+  };
+  const invoice = {
+    id: "inv_1",
+    accountId: "acc",
+    orderId: "cc-1001",
+    amount: 49.9,
+    fiatCurrencyCode: "USD",
+    items: [{ name: "Tea", quantity: 2, cost: 24.95 }],
+    status: "paid",
+    cryptoCurrencyCode: "USDT_TRC20",
+    cryptoAmountExpected: 49.9,
+    cryptoAmountReceived: 49.9,
+    address: "T9yD",
+    settlement,
+    expiresAt: "2026-01-31T01:00:00Z",
+    createdAt: "2026-01-31T00:00:00Z",
+    paymentPageUrl: "https://pay.example/inv_1",
+    number: "1001",
+  };
+  const deposit = {
+    id: "dep_1",
+    orderId: "cc-top-1",
+    cryptoCurrencyCode: "BTC",
+    status: "completed",
+    minimumAmount: 0.0001,
+    address: "bc1q",
+    createdAt: "2026-01-31T00:00:00Z",
+    settlement,
+  };
+  const withdrawal = {
+    id: "wd_1",
+    orderId: "po-1",
+    cryptoCurrencyCode: "TRX",
+    address: "T9yD",
+    amount: 25.5,
+    status: "completed",
+    feeAmount: 1,
+    createdAt: "2026-01-31T00:00:00Z",
+    quoteId: "q1",
+  };
+  const quote = {
+    quoteId: "q1",
+    orderId: "po-1",
+    cryptoCurrencyCode: "TRX",
+    address: "T9yD",
+    amount: 25.5,
+    autoConvert: { fromAssetCode: "USDT", toAssetCode: "TRX", fromAmount: 1, toAmount: 2 },
+    totalDeduction: 26.5,
+    fee: { feeNative: 1, feeCurrency: "TRX", feeInCryptoCurrencyCode: 1, feeUsd: null },
+    expiresAt: "2026-01-31T00:10:00Z",
+  };
+  const crypto = {
+    code: "BTC",
+    name: "Bitcoin",
+    network: "bitcoin",
+    decimalPlaces: 8,
+    minDepositAmount: 0.0001,
+    minWithdrawalAmount: 0.001,
+    depositCommission: 0,
+    depositNetworkFee: { amount: 0.00001, quotedAt: null },
+  };
+  const page = (item: Json) => ({ data: [item], total: 1, page: 1, limit: 50, hasMore: false });
+  /** As the transport reads an answer: exact numbers. */
+  const wire = (inputs: fc.Arbitrary<unknown>) =>
+    inputs.map((input) => {
+      try {
+        return parseExactJson(
+          JSON.stringify(input, (_k, v) => (v instanceof JsonNumber ? Number(v.source) : v)),
+        );
+      } catch {
+        return input;
+      }
+    });
+  it.each([
+    ["invoiceSchema", oldService.invoiceSchema, service.invoiceSchema, invoice],
+    [
+      "lockedInvoiceSchema",
+      oldService.lockedInvoiceSchema,
+      service.lockedInvoiceSchema,
+      { ...invoice, address: null },
+    ],
+    ["depositSchema", oldService.depositSchema, service.depositSchema, deposit],
+    ["withdrawalSchema", oldService.withdrawalSchema, service.withdrawalSchema, withdrawal],
+    [
+      "withdrawalQuoteSchema",
+      oldService.withdrawalQuoteSchema,
+      service.withdrawalQuoteSchema,
+      quote,
+    ],
+    ["cryptoCurrencySchema", oldService.cryptoCurrencySchema, service.cryptoCurrencySchema, crypto],
+    [
+      "fiatCurrencySchema",
+      oldService.fiatCurrencySchema,
+      service.fiatCurrencySchema,
+      { code: "USD", name: "US Dollar", decimalPlaces: 2, minInvoiceAmount: 1 },
+    ],
+    ["accountSchema", oldService.accountSchema, service.accountSchema, { id: "acc", name: null }],
+    [
+      "errorBodySchema",
+      oldService.errorBodySchema,
+      service.errorBodySchema,
+      { code: "x", message: "m", extension: { msBeforeNext: 10 } },
+    ],
+    ["invoicePageSchema", oldService.invoicePageSchema, service.invoicePageSchema, page(invoice)],
+    ["depositPageSchema", oldService.depositPageSchema, service.depositPageSchema, page(deposit)],
+    [
+      "withdrawalPageSchema",
+      oldService.withdrawalPageSchema,
+      service.withdrawalPageSchema,
+      page(withdrawal),
+    ],
+    [
+      "envelope",
+      oldService.envelope(oldService.accountSchema),
+      service.envelope(service.accountSchema),
+      { data: { id: "a", name: "n", createdAt: null } },
+    ],
+  ] as [string, z.ZodMiniType, Schema, Json][])(
+    "%s: same values and issues",
+    (_n, old, own, sample) => {
+      const exact = parseExactJson(JSON.stringify(sample)) as Json;
+      expect(ownVerdict(own, exact)).toEqual(zodVerdict(old, exact));
+      agree(old, own, wire(around(exact)), { numRuns: 500, seen: 3 });
+      agree(old, own, around(exact), { numRuns: 500, seen: 3 });
+    },
+  );
+});
+
+describe("the configuration (parseConfig)", () => {
+  const valid: Record<string, string> = {
+    DISPLAY_NAME: " Shop ",
+    API_KEY: "key",
+    ACCOUNT_ID: "00000000-0000-4000-8000-000000000001",
+    WEBHOOK_SIGNING_KEY: "whsec",
+    SANDBOX: "true",
+    ORDER_ID_PREFIX: "cc_1",
+    DEBUG_LOG: "0",
+    CHECKOUT_SIGNING_SECRET: "s".repeat(16),
+    MERCHANT_API_TOKEN: "t".repeat(16),
+    MERCHANT_WEBHOOK_SECRET: "w".repeat(16),
+    MERCHANT_WEBHOOK_URL: "https://shop.example/hooks/",
+    ALLOWED_ORIGINS: "https://shop.example/, http://localhost:5173",
+    PUBLIC_BASE_URL: " https://pay.example// ",
+    PAYMENT_MODE: "hosted",
+    PAYMENT_TOLERANCE_PERCENT: "0.5",
+    UPSTREAM_MAX_RPS: "20",
+    UPSTREAM_BASE_URL: "http://127.0.0.1:8788/",
+  };
+  const near = (value: string) =>
+    fc.constantFrom(
+      value,
+      "",
+      ` ${value} `,
+      value.slice(3),
+      `${value}x`,
+      "http://shop.example",
+      "http://localhost:1",
+      "https://a b",
+      "yes",
+      "1",
+      "100.00001",
+      "0",
+      "10000",
+      "a=b",
+      "x".repeat(17),
+      "HTTPS://X.example\t/",
+      "ftp://x",
+    );
+  const envs = fc
+    .record(
+      Object.fromEntries(
+        Object.entries(valid).map(([k, v]) => [k, fc.option(near(v), { nil: undefined })]),
+      ),
+    )
+    .map((env) => env as unknown as CoreEnv);
+
+  it("same config or the same problems, in order", () => {
+    fc.assert(
+      fc.property(envs, (env) => {
+        // A fresh object each: parseConfig caches by identity.
+        expect(parseConfig({ ...env })).toEqual(oldConfig.parseConfig({ ...env }));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("the valid sample and the empty configuration", () => {
+    const env = valid as unknown as CoreEnv;
+    expect(parseConfig({ ...env })).toEqual(oldConfig.parseConfig({ ...env }));
+    expect(parseConfig({ ...env })).toMatchObject({ ok: true });
+    expect(parseConfig({} as CoreEnv)).toEqual(oldConfig.parseConfig({} as CoreEnv));
+  });
+
+  it("defaults are given for absent variables, as zod's transforms gave them", () => {
+    const {
+      SANDBOX,
+      DEBUG_LOG,
+      ORDER_ID_PREFIX,
+      PAYMENT_MODE,
+      PAYMENT_TOLERANCE_PERCENT,
+      UPSTREAM_MAX_RPS,
+      ALLOWED_ORIGINS,
+      ...rest
+    } = valid;
+    const parsed = parseConfig({ ...rest } as unknown as CoreEnv);
+    expect(parsed).toEqual(oldConfig.parseConfig({ ...rest } as unknown as CoreEnv));
+    expect(parsed.ok && parsed.config).toMatchObject({
+      SANDBOX: false,
+      DEBUG_LOG: false,
+      ORDER_ID_PREFIX: "cc",
+      PAYMENT_MODE: "auto",
+      PAYMENT_TOLERANCE_PERCENT: "0",
+      UPSTREAM_MAX_RPS: 10,
+      ALLOWED_ORIGINS: [],
+    });
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * @module
+ * The zod original of `merchant-ops.ts` as it was before the worker's schemas moved to valibot (commit
+ * f560703), kept verbatim (its schemas and what they need; the rest is the worker's) for the differential
+ * tests only (`test/unit/schemas-valibot.test.ts`; never imported by the worker).
+ */
+import * as z from "zod/mini";
+import { NOTIFICATION_STATUSES, NOTIFICATION_TYPES } from "../../../worker/lib/api/merchant-ops.ts";
+
+const limit = z
+  .string()
+  .check(z.regex(/^(100|[1-9][0-9]?)$/, "must be a whole number from 1 to 100"));
+const cursor = z
+  .string()
+  .check(
+    z.maxLength(512, "is not a cursor from nextCursor"),
+    z.regex(/^[A-Za-z0-9_-]+$/, "is not a cursor from nextCursor"),
+  );
+/**
+ * An RFC 3339 instant with seconds and a zone (`Z` or `±hh:mm`): zod's own
+ * `z.iso.datetime({ offset: true })` pattern, spelled out. A plain regex check accepts exactly
+ * what that schema accepts (`test/unit/merchant-ops-schemas.test.ts`) without bringing zod's
+ * ISO date, time and duration schemas into the worker bundle (≈ 0.7 KB gzip, README "Worker
+ * bundle size"); the OpenAPI document still says `format: date-time` (`openapi/document.ts`).
+ */
+export const INSTANT =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
+const instant = z
+  .string()
+  .check(z.regex(INSTANT, "must be an ISO 8601 instant with a zone, e.g. 2026-01-31T00:00:00Z"));
+const stateList = z
+  .string()
+  .check(
+    z.regex(
+      /^(unpaid|partially_paid|paid|refunded)(,(unpaid|partially_paid|paid|refunded))*$/,
+      "must be unpaid, partially_paid, paid or refunded (comma-separated for several)",
+    ),
+  );
+
+/** The filters `GET /v1/orders` and `GET /v1/orders.csv` share. */
+const orderFilters = {
+  state: z.optional(stateList),
+  createdFrom: z.optional(instant),
+  createdTo: z.optional(instant),
+  invoicePrefix: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")),
+  ),
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "must be a fiat code such as USD"))),
+  cryptoCurrencyCode: z.optional(
+    z.string().check(z.regex(/^[A-Z0-9_]{1,32}$/, "must be a currency code such as USDT_TRC20")),
+  ),
+};
+
+/** `GET /v1/orders` query. Unknown parameters are refused (a typo is never a silent no-filter). */
+export const ordersListQuery = z.strictObject({
+  ...orderFilters,
+  limit: z.optional(limit),
+  cursor: z.optional(cursor),
+});
+
+/** `GET /v1/orders.csv` query: the same filters, no paging (every matching order). */
+export const ordersCsvQuery = z.strictObject(orderFilters);
+
+/** `GET /v1/notifications` query. */
+export const notificationsListQuery = z.strictObject({
+  status: z.optional(z.enum(NOTIFICATION_STATUSES, "must be pending, delivered or failed")),
+  limit: z.optional(limit),
+  cursor: z.optional(cursor),
+  invoiceNumber: z.optional(
+    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")),
+  ),
+});
+
+/** `POST /v1/notifications/test` body: one type, or (absent or empty body) one of each. */
+export const testNotificationsBody = z.strictObject({
+  type: z.optional(z.enum(NOTIFICATION_TYPES, "must be one of the notification types")),
+});
