@@ -9,7 +9,8 @@
  *
  * 1. sizes: what an in-page shopper downloads before the currency picker, worker bundle;
  * 2. checkout create: the worker's added latency over the sandbox, beside one write to a warm
- *    DO and one to a new DO (each checkout is a new one);
+ *    DO and one to a new DO (each checkout is a new one), and beside the create's shape with
+ *    nothing of ours (a new DO writes, calls the sandbox's cheapest route, writes again);
  * 3. 1,000 concurrent `GET /v1/currencies`, beside 1,000 JSON answers;
  * 4. fan-out: 1,000 SSE watchers on one checkout, webhook → event p99 for the first event
  *    after connecting and a later one, beside one frame fanned out to 1,000 floor streams;
@@ -163,6 +164,11 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
   // Beside it, the same write to a new object each time: what the runtime itself spends on
   // creating one (its SQLite database included).
   const fresh: number[] = [];
+  // The create's shape with nothing of ours: a new object writes, calls the sandbox's cheapest
+  // route once, writes again; beside it, that route asked directly (what the call itself costs).
+  const shaped: number[] = [];
+  const cheapest: number[] = [];
+  const healthUrl = `${sandboxUrl}/sandbox/health`;
   for (let i = 0; i < CREATES; i++) {
     direct.push(
       await timed(() =>
@@ -183,8 +189,18 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
     proxied.push(await timed(() => openCheckout(workerUrl, `bench-${run}-${i}`, i)));
     floor.push(await timed(() => fetch(`${floorUrl}/write/w${i % 10}`, { method: "POST" })));
     fresh.push(await timed(() => fetch(`${floorUrl}/write/new-${run}-${i}`, { method: "POST" })));
+    cheapest.push(await timed(() => fetch(healthUrl)));
+    shaped.push(
+      await timed(() =>
+        fetch(
+          `${floorUrl}/write-fetch-write/wfw-${run}-${i}?url=${encodeURIComponent(healthUrl)}`,
+          { method: "POST" },
+        ),
+      ),
+    );
   }
   const [d, p, f, n] = [sorted(direct), sorted(proxied), sorted(floor), sorted(fresh)];
+  const [s, h] = [sorted(shaped), sorted(cheapest)];
   row(
     `checkout create, sandbox directly / via worker, p50 (n=${CREATES})`,
     `${ms(pct(d, 50))} / ${ms(pct(p, 50))}`,
@@ -193,6 +209,15 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
   ratioRow("checkout create, worker's added latency, p50", added, pct(f, 50), 1.5);
   ratioRow("  same, beside one write to a new DO each time", added, pct(n, 50), 1.5);
   keep("checkout_create_added_p50_ms", added);
+  // The create's structural floor: its added part (minus the call, as the create's is) against
+  // the same new-object write. Above 1.5× means the target is below the work's shape itself.
+  const shapeAdded = pct(s, 50) - pct(h, 50);
+  row(
+    "floor: new DO write → fetch sandbox → write / the fetch alone, p50",
+    `${ms(pct(s, 50))} / ${ms(pct(h, 50))}`,
+  );
+  ratioRow("  floor's added part, beside one write to a new DO", shapeAdded, pct(n, 50), 1.5);
+  ratioRow("  create's added latency, beside that floor's added part", added, shapeAdded, 1.5);
   // The tail a shopper meets: a create asked in a budget window's last 200 ms once waited for
   // the next window (`worker/core/budget/window.ts`).
   row(
@@ -203,6 +228,9 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
   keep("checkout_create_p99_ms", pct(p, 99));
   keep("floor_do_write_p50_ms", pct(f, 50));
   keep("floor_new_do_write_p50_ms", pct(n, 50));
+  keep("floor_new_do_write_fetch_write_p50_ms", pct(s, 50));
+  keep("floor_new_do_write_fetch_write_added_p50_ms", shapeAdded);
+  keep("sandbox_health_direct_p50_ms", pct(h, 50));
 }
 
 async function concurrentWall(url: string, n: number): Promise<{ wall: number; ok: boolean }> {

@@ -5,6 +5,10 @@
  *
  * - `GET /json`: a JSON answer the size of a currency list, from memory;
  * - `POST /write/:name`: one Durable Object call that inserts one SQLite row;
+ * - `POST /write-fetch-write/:name?url=…`: the least a checkout create can be: one Durable
+ *   Object call that inserts a row (committed before anything leaves: the output gate), makes
+ *   one `GET` to `url` (the bench passes the sandbox's cheapest route), reads its body and
+ *   inserts a second row;
  * - `GET /sse/:name` + `POST /fanout/:name`: SSE streams held by one Durable Object, and one
  *   frame written to all of them (encoded once, as `worker/core/events/sse.ts` does);
  * - `POST /webhook/:name`: the least a signed webhook can cost: the body's HMAC-SHA256 checked
@@ -79,6 +83,15 @@ export class FloorObject extends DurableObject<FloorEnv> {
     return this.#writers.size;
   }
 
+  /** The create's shape: a row, one call out (after the row's commit), a second row. */
+  async writeFetchWrite(url: string): Promise<number> {
+    this.write();
+    const res = await fetch(url);
+    const body = await res.text();
+    this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", body.slice(0, 64));
+    return res.status;
+  }
+
   /** One webhook's record: stored, one frame to the streams, one notification sent. */
   async hook(record: string, status: string, notifyUrl: string): Promise<number> {
     this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", record);
@@ -118,6 +131,15 @@ export default {
       return new Response(LIST, { headers: { "content-type": "application/json" } });
     if (route === "write" && request.method === "POST")
       return Response.json({ id: await stub().write() });
+    if (route === "write-fetch-write" && request.method === "POST") {
+      const target = url.searchParams.get("url") ?? "";
+      if (!/^http:\/\/(127\.0\.0\.1|localhost):\d+\//.test(target))
+        return Response.json(
+          { error: { code: "validation_failed", message: "url must be a loopback http URL." } },
+          { status: 400 },
+        );
+      return Response.json({ status: await stub().writeFetchWrite(target) });
+    }
     if (route === "fanout" && request.method === "POST")
       return Response.json({ sent: await stub().fanout(url.searchParams.get("status") ?? "x") });
     if (route === "webhook" && request.method === "POST") {
