@@ -74,9 +74,12 @@ export class FloorObject extends DurableObject<FloorEnv> {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, at TEXT)");
   }
 
-  /** Inserts one row and answers its id. */
-  write(): number {
-    this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", new Date().toISOString());
+  /** Inserts one row (`record`, else the time) and answers its id. */
+  write(record?: string): number {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO rows (at) VALUES (?)",
+      record ?? new Date().toISOString(),
+    );
     return Number(this.ctx.storage.sql.exec("SELECT last_insert_rowid() AS id").one().id);
   }
 
@@ -90,36 +93,20 @@ export class FloorObject extends DurableObject<FloorEnv> {
     return this.#writers.size;
   }
 
-  /** One webhook's record: stored, one frame to the streams, one notification sent. */
-  async hook(record: string, status: string, notifyUrl: string): Promise<number> {
-    this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", record);
-    const sent = this.fanout(status);
-    const res = await fetch(notifyUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "order.status", status }),
-    });
-    await res.arrayBuffer();
-    return sent;
-  }
-
-  /** One row stored for another object (the index's row, the hub's relay); answers its id. */
-  note(record: string): number {
-    this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", record);
-    return Number(this.ctx.storage.sql.exec("SELECT last_insert_rowid() AS id").one().id);
-  }
-
   /**
-   * `hook` with crypto-checkout's hops: stored, one frame to the streams, one row in `index` and
-   * one in `hub` (each an object call), then one notification sent.
+   * One webhook's record: stored, one frame to the streams, one notification sent. With `hub`
+   * (`POST /webhook-hops`), crypto-checkout's hops too: one row in `index` and one in `hub`
+   * (an object call each) before the notification.
    */
-  async hookHops(record: string, status: string, notifyUrl: string, hub: string): Promise<number> {
+  async hook(record: string, status: string, notifyUrl: string, hub?: string): Promise<number> {
     this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", record);
     const sent = this.fanout(status);
-    const other = (name: string) => this.env.FLOOR.get(this.env.FLOOR.idFromName(name));
-    const row = JSON.stringify({ id: this.ctx.id.toString(), status });
-    await other("index").note(row);
-    await other(hub).note(row);
+    if (hub !== undefined) {
+      const other = (name: string) => this.env.FLOOR.get(this.env.FLOOR.idFromName(name));
+      const row = JSON.stringify({ id: this.ctx.id.toString(), status });
+      await other("index").write(row);
+      await other(hub).write(row);
+    }
     const res = await fetch(notifyUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -163,10 +150,8 @@ export default {
         return Response.json({ error: { code: "signature_invalid" } }, { status: 401 });
       const { data } = JSON.parse(body) as { data: { status: string } };
       const notify = request.headers.get("x-notify-url") ?? "";
-      if (route === "webhook")
-        return Response.json({ sent: await stub().hook(body, data.status, notify) });
-      const hub = `hub-${hubOf(name)}`;
-      return Response.json({ sent: await stub().hookHops(body, data.status, notify, hub) });
+      const hub = route === "webhook-hops" ? `hub-${hubOf(name)}` : undefined;
+      return Response.json({ sent: await stub().hook(body, data.status, notify, hub) });
     }
     if (route === "sse") {
       const res = await stub().fetch(request);

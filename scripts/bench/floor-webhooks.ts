@@ -149,28 +149,31 @@ export async function floorWebhooks(o: {
     await sleep(5_000);
     const pids = runtimePids(o.port);
     const pass = { direct, names, notifyUrl, pids, rate: o.rate, seconds: o.seconds };
-    const oneHop = await webhookPass({ ...pass, route: "webhook" });
-    row(
-      `floor: ${o.rate}/s × ${o.seconds} s signed webhooks over ${watchers.opened} watched objects: answered 200`,
-      `${oneHop.answered} / ${oneHop.total}${oneHop.failure ? ` (${oneHop.failure})` : ""}`,
-    );
-    row(
-      "floor: runtime CPU, quiet (ms per s) / per webhook over the quiet baseline",
-      `${oneHop.quiet.toFixed(0)} / ${ms(oneHop.perWebhook)}`,
-      "the least a verified, stored, relayed and notified webhook costs this runtime",
-    );
-    if (!oneHop.failure) keep("floor_cpu_ms_per_webhook", oneHop.perWebhook);
-    const hops = await webhookPass({ ...pass, route: "webhook-hops" });
-    row(
-      "floor, same hops as ours (+ index and hub object calls, one row each): answered 200",
-      `${hops.answered} / ${hops.total}${hops.failure ? ` (${hops.failure})` : ""}`,
-    );
-    row(
-      "floor, same hops: runtime CPU, quiet (ms per s) / per webhook over the quiet baseline",
-      `${hops.quiet.toFixed(0)} / ${ms(hops.perWebhook)}`,
-      "inbound request, 3 object calls, 3 writes, 1 POST: the shape of our webhook, nothing else",
-    );
-    if (!hops.failure) keep("floor_cpu_ms_per_webhook_same_hops", hops.perWebhook);
+    const passes = [
+      {
+        route: "webhook",
+        key: "floor_cpu_ms_per_webhook",
+        label: `floor: ${o.rate}/s × ${o.seconds} s signed webhooks over ${watchers.opened} watched objects`,
+        note: "the least a verified, stored, relayed and notified webhook costs this runtime",
+      },
+      {
+        route: "webhook-hops",
+        key: "floor_cpu_ms_per_webhook_same_hops",
+        label: "floor, same hops as ours (+ index and hub object calls, one row each)",
+        note: "inbound request, 3 object calls, 3 writes, 1 POST: the shape of our webhook, nothing else",
+      },
+    ] as const;
+    for (const { route, key, label, note } of passes) {
+      const done = await webhookPass({ ...pass, route });
+      const failed = done.failure ? ` (${done.failure})` : "";
+      row(`${label}: answered 200`, `${done.answered} / ${done.total}${failed}`);
+      row(
+        `${label}: runtime CPU, quiet (ms per s) / per webhook over the quiet baseline`,
+        `${done.quiet.toFixed(0)} / ${ms(done.perWebhook)}`,
+        note,
+      );
+      if (!done.failure) keep(key, done.perWebhook);
+    }
   } finally {
     await watchers.close();
     await new Promise((r) => sink.close(r));
