@@ -14,7 +14,11 @@
  * - `POST /webhook/:name`: the least a signed webhook can cost: the body's HMAC-SHA256 checked
  *   (`x-webhook-signature`, hex, key `FLOOR_WEBHOOK_KEY`), the JSON parsed, one Durable Object
  *   call that stores the record in one row, writes one frame to the object's streams and POSTs
- *   one notification to `x-notify-url` (the merchant's backend), then 200.
+ *   one notification to `x-notify-url` (the merchant's backend), then 200;
+ * - `POST /webhook-hops/:name`: the same, with the hops crypto-checkout's webhook makes: the
+ *   object also calls two other objects (an account-wide `index` and one of 16 `hub-N`), each
+ *   storing one row, before its notification: one inbound request, three object calls, three
+ *   writes and one POST.
  *
  * Frames carry `"orderId":…,"status":…` like a checkout snapshot, so the bench's watcher
  * threads read both the same way.
@@ -45,6 +49,13 @@ async function signed(body: string, signature: string | null): Promise<boolean> 
 }
 
 const encoder = new TextEncoder();
+
+/** One of 16 hubs for `name` (as `STREAM_HUB_COUNT` spreads checkouts; any stable spread will do). */
+function hubOf(name: string): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) >>> 0;
+  return h % 16;
+}
 /** About the size of the sandbox's crypto list as the worker serves it. */
 const LIST = JSON.stringify({
   data: Array.from({ length: 12 }, (_, i) => ({
@@ -67,9 +78,12 @@ export class FloorObject extends DurableObject<FloorEnv> {
     ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, at TEXT)");
   }
 
-  /** Inserts one row and answers its id. */
-  write(): number {
-    this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", new Date().toISOString());
+  /** Inserts one row (`record`, else the time) and answers its id. */
+  write(record?: string): number {
+    this.ctx.storage.sql.exec(
+      "INSERT INTO rows (at) VALUES (?)",
+      record ?? new Date().toISOString(),
+    );
     return Number(this.ctx.storage.sql.exec("SELECT last_insert_rowid() AS id").one().id);
   }
 
@@ -92,10 +106,20 @@ export class FloorObject extends DurableObject<FloorEnv> {
     return res.status;
   }
 
-  /** One webhook's record: stored, one frame to the streams, one notification sent. */
-  async hook(record: string, status: string, notifyUrl: string): Promise<number> {
+  /**
+   * One webhook's record: stored, one frame to the streams, one notification sent. With `hub`
+   * (`POST /webhook-hops`), crypto-checkout's hops too: one row in `index` and one in `hub`
+   * (an object call each) before the notification.
+   */
+  async hook(record: string, status: string, notifyUrl: string, hub?: string): Promise<number> {
     this.ctx.storage.sql.exec("INSERT INTO rows (at) VALUES (?)", record);
     const sent = this.fanout(status);
+    if (hub !== undefined) {
+      const other = (name: string) => this.env.FLOOR.get(this.env.FLOOR.idFromName(name));
+      const row = JSON.stringify({ id: this.ctx.id.toString(), status });
+      await other("index").write(row);
+      await other(hub).write(row);
+    }
     const res = await fetch(notifyUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -142,13 +166,14 @@ export default {
     }
     if (route === "fanout" && request.method === "POST")
       return Response.json({ sent: await stub().fanout(url.searchParams.get("status") ?? "x") });
-    if (route === "webhook" && request.method === "POST") {
+    if ((route === "webhook" || route === "webhook-hops") && request.method === "POST") {
       const body = await request.text();
       if (!(await signed(body, request.headers.get("x-webhook-signature"))))
         return Response.json({ error: { code: "signature_invalid" } }, { status: 401 });
       const { data } = JSON.parse(body) as { data: { status: string } };
       const notify = request.headers.get("x-notify-url") ?? "";
-      return Response.json({ sent: await stub().hook(body, data.status, notify) });
+      const hub = route === "webhook-hops" ? `hub-${hubOf(name)}` : undefined;
+      return Response.json({ sent: await stub().hook(body, data.status, notify, hub) });
     }
     if (route === "sse") {
       const res = await stub().fetch(request);

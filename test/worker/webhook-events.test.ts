@@ -134,6 +134,26 @@ describe("the events one webhook causes", () => {
     expect((await index.listOrders({}, 10, null)).data).toEqual([]);
   });
 
+  it("a take of facts answers at most its limit and leaves the rest, each row once, for the next", async () => {
+    const index = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(uniqueSub("facts-limit")));
+    const ids = ["inv_l1", "inv_l2", "inv_l3"];
+    await index.applyFeed(
+      "order:a",
+      ids.map((id) => ({
+        key: factsKey({ kind: "invoice", id }),
+        kind: "facts" as const,
+        version: 1,
+        body: JSON.stringify({ kind: "invoice", id, status: "suspended" }),
+      })),
+    );
+    const idsOf = (bodies: string[]) => bodies.map((b) => (JSON.parse(b) as FactsUpdate).id);
+    const first = idsOf(await index.takeFacts(2));
+    expect(first).toHaveLength(2);
+    const rest = idsOf(await index.takeFacts(2));
+    expect([...first, ...rest].sort()).toEqual(ids);
+    expect(await index.takeFacts(2)).toEqual([]);
+  });
+
   it("facts taken by the reconciler update a tracked object, and never bring back one that ended", async () => {
     const stub = env.RECONCILERS.get(env.RECONCILERS.idFromName(uniqueSub("facts-tracked")));
     const rows = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {

@@ -51,9 +51,13 @@ export function putFollowedFacts(
  * const bodies = takeFollowedFacts(sql, MAX_TAKEN);
  */
 export function takeFollowedFacts(sql: SqlStorage, limit: number): string[] {
-  const rows = sql
-    .exec<{ key: string; body: string }>("SELECT key, body FROM followed_facts LIMIT ?", limit)
-    .toArray();
-  for (const r of rows) sql.exec("DELETE FROM followed_facts WHERE key = ?", r.key);
-  return rows.map((r) => r.body);
+  // One statement: the rows answered are exactly the rows deleted (no select-then-delete pass).
+  return sql
+    .exec<{ body: string }>(
+      `DELETE FROM followed_facts WHERE key IN (SELECT key FROM followed_facts LIMIT ?)
+       RETURNING body`,
+      limit,
+    )
+    .toArray()
+    .map((r) => r.body);
 }

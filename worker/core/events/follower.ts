@@ -130,10 +130,14 @@ export class Follower {
     for (const row of followedRows(this.#host.sql)) {
       const known = told.get(`${row.kind}|${row.id}`);
       const reg: Registration = { ...row, namespace, owner, watched };
-      if (!known || !factsOnly(known, reg)) continue;
-      putFacts(this.#host.sql, reg, Date.now());
-      this.#markTold(reg);
+      if (known && factsOnly(known, reg)) this.#noteFact(reg);
     }
+  }
+
+  /** One facts-only change written to the index feed, and counted as told. */
+  #noteFact(reg: Registration): void {
+    putFacts(this.#host.sql, reg, Date.now());
+    this.#markTold(reg);
   }
 
   /** What the reconciler was told, read from the followed table on first use. */
@@ -169,18 +173,20 @@ export class Follower {
    */
   async register(): Promise<void> {
     if (!this.#host.reconciled()) return;
-    this.noteFacts();
     const { namespace, owner } = this.#host;
     const watched = this.#host.watched();
     const changed: Registration[] = [];
     const seen = new Set<string>();
     const told = this.#told();
+    // One scan does `noteFacts` and the registration's diff: a facts-only change goes to the
+    // feed (and counts as told), any other change to the RPC.
     for (const row of followedRows(this.#host.sql)) {
       const key = `${row.kind}|${row.id}`;
       seen.add(key);
       const reg: Registration = { ...row, namespace, owner, watched };
       const known = told.get(key);
-      if (!known || registrationKey(known) !== registrationKey(reg)) changed.push(reg);
+      if (known && factsOnly(known, reg)) this.#noteFact(reg);
+      else if (!known || registrationKey(known) !== registrationKey(reg)) changed.push(reg);
     }
     for (const key of told.keys()) {
       if (seen.has(key)) continue;
