@@ -63,13 +63,21 @@ const anyValue = fc.oneof(
   fc.constantFrom(new JsonNumber("1.5"), new JsonNumber("1e400"), new JsonNumber("-0")),
   fc.integer(),
   fc.constantFrom(null, true, false, 0, 1.5, [], {}, ["a"], { a: 1 }),
+  // Keys an object's prototype has: `parseExactJson` keeps `"__proto__"` as an own key.
+  fc.constantFrom(
+    parseExactJson('{"__proto__": {"status": "paid"}, "id": "x"}'),
+    parseExactJson('{"constructor": {"prototype": 1}, "toString": "x", "hasOwnProperty": 1}'),
+  ),
 );
 
 /**
  * The sample, with each field kept, dropped, replaced by `anyValue` or a near-miss of its own
  * value (padded, doubled, cut, upper-cased), and perhaps unknown fields added; or any value.
  */
-function around(sample: Json, extra: readonly string[] = ["extra", "Limit"]) {
+function around(
+  sample: Json,
+  extra: readonly string[] = ["extra", "Limit", "__proto__", "constructor"],
+) {
   const near = (value: unknown) =>
     typeof value === "string"
       ? fc.constantFrom(
@@ -101,7 +109,10 @@ function around(sample: Json, extra: readonly string[] = ["extra", "Limit"]) {
       for (const [key, choice] of Object.entries(chosen as Record<string, { keep?: unknown }>)) {
         if ("keep" in choice) out[key] = choice.keep;
       }
-      for (const key of [...extras, ...more]) out[key] = "1";
+      // Defined, not assigned: `__proto__` becomes an own key, as JSON parsing makes it.
+      for (const key of [...extras, ...more]) {
+        Object.defineProperty(out, key, { value: "1", enumerable: true, writable: true });
+      }
       return out;
     });
   return fc.oneof({ weight: 9, arbitrary: built }, { weight: 1, arbitrary: anyValue });
@@ -256,6 +267,21 @@ describe("webhook envelope and references", () => {
       agree(old, own, around(sample), { seen: 1 });
     },
   );
+
+  it("a record's own __proto__ key is dropped, as zod's record dropped it", () => {
+    const body = parseExactJson(
+      '{"event": "invoice.statusChanged", "timestamp": "1", "data": {"__proto__": {"status": "paid"}, "id": "inv_1"}}',
+    );
+    const parsed = ownVerdict(webhook.webhookEnvelope, body);
+    expect(parsed).toEqual(zodVerdict(oldWebhook.webhookEnvelope, body));
+    const data = (parsed.data as { data: Json }).data;
+    expect(Object.keys(data)).toEqual(["id"]);
+    expect(Object.getPrototypeOf(Object.assign({}, data))).toBe(Object.prototype);
+    const error = parseExactJson('{"code": "x", "extension": {"__proto__": {"a": 1}, "b": 2}}');
+    expect(ownVerdict(service.errorBodySchema, error)).toEqual(
+      zodVerdict(oldService.errorBodySchema, error),
+    );
+  });
 });
 
 describe("the service's answers", () => {
