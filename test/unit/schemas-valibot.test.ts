@@ -61,6 +61,15 @@ const anyValue = fc.oneof(
   fc.constantFrom("", " ", " x ", "BTC", "USD", "1", "10.5", "-1", "null", "x".repeat(300)),
   fc.integer().map((n) => new JsonNumber(String(n))),
   fc.constantFrom(new JsonNumber("1.5"), new JsonNumber("1e400"), new JsonNumber("-0")),
+  // Money's edges: exponents, more digits than a double holds, negatives, a huge exponent.
+  fc.constantFrom(
+    new JsonNumber("1E2"),
+    new JsonNumber("2.5e-7"),
+    new JsonNumber("123456789012345678901234567890.123456789"),
+    new JsonNumber("0.30000000000000004"),
+    new JsonNumber("-12.50"),
+    new JsonNumber("1e999999999"),
+  ),
   fc.integer(),
   fc.constantFrom(null, true, false, 0, 1.5, [], {}, ["a"], { a: 1 }),
   // Keys an object's prototype has: `parseExactJson` keeps `"__proto__"` as an own key.
@@ -417,6 +426,48 @@ describe("the service's answers", () => {
       expect(ownVerdict(own, exact)).toEqual(zodVerdict(old, exact));
       agree(old, own, wire(around(exact)), { numRuns: 500, seen: 3 });
       agree(old, own, around(exact), { numRuns: 500, seen: 3 });
+    },
+  );
+
+  /** The sample with the record at `key` (the first element, for an array) perturbed. */
+  const nested = (sample: Json, key: string, inner: Json) =>
+    around(inner).map((value) => ({
+      ...sample,
+      [key]: Array.isArray(sample[key]) ? [value] : value,
+    }));
+  it.each([
+    ["invoice.settlement", oldService.invoiceSchema, service.invoiceSchema, invoice, "settlement"],
+    ["invoice.items[0]", oldService.invoiceSchema, service.invoiceSchema, invoice, "items"],
+    ["deposit.settlement", oldService.depositSchema, service.depositSchema, deposit, "settlement"],
+    ["quote.fee", oldService.withdrawalQuoteSchema, service.withdrawalQuoteSchema, quote, "fee"],
+    [
+      "quote.autoConvert",
+      oldService.withdrawalQuoteSchema,
+      service.withdrawalQuoteSchema,
+      quote,
+      "autoConvert",
+    ],
+    [
+      "crypto.depositNetworkFee",
+      oldService.cryptoCurrencySchema,
+      service.cryptoCurrencySchema,
+      crypto,
+      "depositNetworkFee",
+    ],
+    [
+      "page.data[0]",
+      oldService.invoicePageSchema,
+      service.invoicePageSchema,
+      page(invoice),
+      "data",
+    ],
+  ] as [string, z.ZodMiniType, Schema, Json, string][])(
+    "%s (a nested record's fields): same values and issues",
+    (_n, old, own, sample, key) => {
+      const exact = parseExactJson(JSON.stringify(sample)) as Json;
+      const inner = (Array.isArray(exact[key]) ? (exact[key] as Json[])[0] : exact[key]) as Json;
+      agree(old, own, wire(nested(exact, key, inner)), { numRuns: 300, seen: 3 });
+      agree(old, own, nested(exact, key, inner), { numRuns: 300, seen: 3 });
     },
   );
 });
