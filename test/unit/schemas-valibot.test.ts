@@ -530,6 +530,29 @@ describe("the configuration (parseConfig)", () => {
     );
   });
 
+  it("no problem repeats a secret's value, whatever is wrong with it", () => {
+    const secrets = [
+      "API_KEY",
+      "WEBHOOK_SIGNING_KEY",
+      "CHECKOUT_SIGNING_SECRET",
+      "MERCHANT_API_TOKEN",
+      "MERCHANT_WEBHOOK_SECRET",
+    ];
+    // Short, outside the Bearer alphabet, padded, URL-like: each a refusal of some rule.
+    const badSecret = fc
+      .constantFrom("Zq9", "Zq9 secret value!", " Zq9Zq9Zq9Zq9Zq9Zq9 ", "https://Zq9.example/")
+      .chain((value) => fc.constantFrom(value, value.repeat(5)));
+    fc.assert(
+      fc.property(fc.constantFrom(...secrets), badSecret, (name, value) => {
+        const env = { ...valid, [name]: value } as unknown as CoreEnv;
+        const parsed = parseConfig(env);
+        expect(parsed).toEqual(oldConfig.parseConfig({ ...env }));
+        if (!parsed.ok) for (const problem of parsed.problems) expect(problem).not.toContain("Zq9");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("the valid sample and the empty configuration", () => {
     const env = valid as unknown as CoreEnv;
     expect(parseConfig({ ...env })).toEqual(oldConfig.parseConfig({ ...env }));
