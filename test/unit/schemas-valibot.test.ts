@@ -584,3 +584,55 @@ describe("the configuration (parseConfig)", () => {
     });
   });
 });
+
+describe("random JSON texts (nested records, prototype-named keys)", () => {
+  /** Keys the schemas declare, and the ones an object's prototype has. */
+  const keys = [
+    ...["__proto__", "constructor", "toString", "hasOwnProperty", "id", "orderId", "amount"],
+    ...["status", "data", "event", "timestamp", "token", "type", "limit", "sub", "currency"],
+    ...["exp", "settlement", "items", "name", "quantity", "cost", "code", "extension"],
+    ...["createdAt", "paymentPageUrl", "fiatCurrencyCode", "amountPaid", "netAmount"],
+  ];
+  const strings = ["", " ", "paid", "USD", "2026-01-31T00:00:00Z", "order.paid", "x".repeat(300)];
+  const numbers = ["1", "1.50", "1e2", "-0", "1e400", "12345678901234567890.1", "1900000000"];
+  const leaf = fc.oneof(
+    fc.constantFrom(...strings).map((text) => JSON.stringify(text)),
+    fc.constantFrom(...numbers, "null", "true", "false"),
+  );
+  const { object: text } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, leaf, tie("object"), tie("array")),
+    object: fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...keys), tie("value") as fc.Arbitrary<string>), {
+        selector: ([key]) => key,
+        maxLength: 8,
+      })
+      .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
+    array: fc
+      .array(tie("value") as fc.Arbitrary<string>, { maxLength: 3 })
+      .map((items) => `[${items.join(",")}]`),
+  }));
+  it.each([
+    ["invoiceSchema", oldService.invoiceSchema, service.invoiceSchema],
+    ["settlementSchema", oldService.settlementSchema, service.settlementSchema],
+    ["errorBodySchema", oldService.errorBodySchema, service.errorBodySchema],
+    ["invoicePageSchema", oldService.invoicePageSchema, service.invoicePageSchema],
+    ["webhookEnvelope", oldWebhook.webhookEnvelope, webhook.webhookEnvelope],
+    ["invoiceRef", oldWebhook.invoiceRef, webhook.invoiceRef],
+    ["claims", oldClaims.checkoutClaimsSchema(false), checkoutClaimsSchema(false)],
+    ["refundOrderBody", oldRequests.refundOrderBody, requests.refundOrderBody],
+    ["testNotificationsBody", oldOps.testNotificationsBody, ops.testNotificationsBody],
+    ["ordersListQuery", oldOps.ordersListQuery, ops.ordersListQuery],
+  ] as [string, z.ZodMiniType, Schema][])(
+    "%s: same values and issues, read exactly and by JSON.parse",
+    (_n, old, own) => {
+      fc.assert(
+        fc.property(text as fc.Arbitrary<string>, (json) => {
+          for (const input of [parseExactJson(json), JSON.parse(json)]) {
+            expect(ownVerdict(own, input, 1)).toEqual(zodVerdict(old, input, 1));
+          }
+        }),
+        { numRuns: 400 },
+      );
+    },
+  );
+});
