@@ -61,15 +61,32 @@ const anyValue = fc.oneof(
   fc.constantFrom("", " ", " x ", "BTC", "USD", "1", "10.5", "-1", "null", "x".repeat(300)),
   fc.integer().map((n) => new JsonNumber(String(n))),
   fc.constantFrom(new JsonNumber("1.5"), new JsonNumber("1e400"), new JsonNumber("-0")),
+  // Money's edges: exponents, more digits than a double holds, negatives, a huge exponent.
+  fc.constantFrom(
+    new JsonNumber("1E2"),
+    new JsonNumber("2.5e-7"),
+    new JsonNumber("123456789012345678901234567890.123456789"),
+    new JsonNumber("0.30000000000000004"),
+    new JsonNumber("-12.50"),
+    new JsonNumber("1e999999999"),
+  ),
   fc.integer(),
   fc.constantFrom(null, true, false, 0, 1.5, [], {}, ["a"], { a: 1 }),
+  // Keys an object's prototype has: `parseExactJson` keeps `"__proto__"` as an own key.
+  fc.constantFrom(
+    parseExactJson('{"__proto__": {"status": "paid"}, "id": "x"}'),
+    parseExactJson('{"constructor": {"prototype": 1}, "toString": "x", "hasOwnProperty": 1}'),
+  ),
 );
 
 /**
  * The sample, with each field kept, dropped, replaced by `anyValue` or a near-miss of its own
  * value (padded, doubled, cut, upper-cased), and perhaps unknown fields added; or any value.
  */
-function around(sample: Json, extra: readonly string[] = ["extra", "Limit"]) {
+function around(
+  sample: Json,
+  extra: readonly string[] = ["extra", "Limit", "__proto__", "constructor"],
+) {
   const near = (value: unknown) =>
     typeof value === "string"
       ? fc.constantFrom(
@@ -101,7 +118,10 @@ function around(sample: Json, extra: readonly string[] = ["extra", "Limit"]) {
       for (const [key, choice] of Object.entries(chosen as Record<string, { keep?: unknown }>)) {
         if ("keep" in choice) out[key] = choice.keep;
       }
-      for (const key of [...extras, ...more]) out[key] = "1";
+      // Defined, not assigned: `__proto__` becomes an own key, as JSON parsing makes it.
+      for (const key of [...extras, ...more]) {
+        Object.defineProperty(out, key, { value: "1", enumerable: true, writable: true });
+      }
       return out;
     });
   return fc.oneof({ weight: 9, arbitrary: built }, { weight: 1, arbitrary: anyValue });
@@ -256,6 +276,21 @@ describe("webhook envelope and references", () => {
       agree(old, own, around(sample), { seen: 1 });
     },
   );
+
+  it("a record's own __proto__ key is dropped, as zod's record dropped it", () => {
+    const body = parseExactJson(
+      '{"event": "invoice.statusChanged", "timestamp": "1", "data": {"__proto__": {"status": "paid"}, "id": "inv_1"}}',
+    );
+    const parsed = ownVerdict(webhook.webhookEnvelope, body);
+    expect(parsed).toEqual(zodVerdict(oldWebhook.webhookEnvelope, body));
+    const data = (parsed.data as { data: Json }).data;
+    expect(Object.keys(data)).toEqual(["id"]);
+    expect(Object.getPrototypeOf(Object.assign({}, data))).toBe(Object.prototype);
+    const error = parseExactJson('{"code": "x", "extension": {"__proto__": {"a": 1}, "b": 2}}');
+    expect(ownVerdict(service.errorBodySchema, error)).toEqual(
+      zodVerdict(oldService.errorBodySchema, error),
+    );
+  });
 });
 
 describe("the service's answers", () => {
@@ -393,6 +428,48 @@ describe("the service's answers", () => {
       agree(old, own, around(exact), { numRuns: 500, seen: 3 });
     },
   );
+
+  /** The sample with the record at `key` (the first element, for an array) perturbed. */
+  const nested = (sample: Json, key: string, inner: Json) =>
+    around(inner).map((value) => ({
+      ...sample,
+      [key]: Array.isArray(sample[key]) ? [value] : value,
+    }));
+  it.each([
+    ["invoice.settlement", oldService.invoiceSchema, service.invoiceSchema, invoice, "settlement"],
+    ["invoice.items[0]", oldService.invoiceSchema, service.invoiceSchema, invoice, "items"],
+    ["deposit.settlement", oldService.depositSchema, service.depositSchema, deposit, "settlement"],
+    ["quote.fee", oldService.withdrawalQuoteSchema, service.withdrawalQuoteSchema, quote, "fee"],
+    [
+      "quote.autoConvert",
+      oldService.withdrawalQuoteSchema,
+      service.withdrawalQuoteSchema,
+      quote,
+      "autoConvert",
+    ],
+    [
+      "crypto.depositNetworkFee",
+      oldService.cryptoCurrencySchema,
+      service.cryptoCurrencySchema,
+      crypto,
+      "depositNetworkFee",
+    ],
+    [
+      "page.data[0]",
+      oldService.invoicePageSchema,
+      service.invoicePageSchema,
+      page(invoice),
+      "data",
+    ],
+  ] as [string, z.ZodMiniType, Schema, Json, string][])(
+    "%s (a nested record's fields): same values and issues",
+    (_n, old, own, sample, key) => {
+      const exact = parseExactJson(JSON.stringify(sample)) as Json;
+      const inner = (Array.isArray(exact[key]) ? (exact[key] as Json[])[0] : exact[key]) as Json;
+      agree(old, own, wire(nested(exact, key, inner)), { numRuns: 300, seen: 3 });
+      agree(old, own, nested(exact, key, inner), { numRuns: 300, seen: 3 });
+    },
+  );
 });
 
 describe("the configuration (parseConfig)", () => {
@@ -453,6 +530,29 @@ describe("the configuration (parseConfig)", () => {
     );
   });
 
+  it("no problem repeats a secret's value, whatever is wrong with it", () => {
+    const secrets = [
+      "API_KEY",
+      "WEBHOOK_SIGNING_KEY",
+      "CHECKOUT_SIGNING_SECRET",
+      "MERCHANT_API_TOKEN",
+      "MERCHANT_WEBHOOK_SECRET",
+    ];
+    // Short, outside the Bearer alphabet, padded, URL-like: each a refusal of some rule.
+    const badSecret = fc
+      .constantFrom("Zq9", "Zq9 secret value!", " Zq9Zq9Zq9Zq9Zq9Zq9 ", "https://Zq9.example/")
+      .chain((value) => fc.constantFrom(value, value.repeat(5)));
+    fc.assert(
+      fc.property(fc.constantFrom(...secrets), badSecret, (name, value) => {
+        const env = { ...valid, [name]: value } as unknown as CoreEnv;
+        const parsed = parseConfig(env);
+        expect(parsed).toEqual(oldConfig.parseConfig({ ...env }));
+        if (!parsed.ok) for (const problem of parsed.problems) expect(problem).not.toContain("Zq9");
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("the valid sample and the empty configuration", () => {
     const env = valid as unknown as CoreEnv;
     expect(parseConfig({ ...env })).toEqual(oldConfig.parseConfig({ ...env }));
@@ -483,4 +583,56 @@ describe("the configuration (parseConfig)", () => {
       ALLOWED_ORIGINS: [],
     });
   });
+});
+
+describe("random JSON texts (nested records, prototype-named keys)", () => {
+  /** Keys the schemas declare, and the ones an object's prototype has. */
+  const keys = [
+    ...["__proto__", "constructor", "toString", "hasOwnProperty", "id", "orderId", "amount"],
+    ...["status", "data", "event", "timestamp", "token", "type", "limit", "sub", "currency"],
+    ...["exp", "settlement", "items", "name", "quantity", "cost", "code", "extension"],
+    ...["createdAt", "paymentPageUrl", "fiatCurrencyCode", "amountPaid", "netAmount"],
+  ];
+  const strings = ["", " ", "paid", "USD", "2026-01-31T00:00:00Z", "order.paid", "x".repeat(300)];
+  const numbers = ["1", "1.50", "1e2", "-0", "1e400", "12345678901234567890.1", "1900000000"];
+  const leaf = fc.oneof(
+    fc.constantFrom(...strings).map((text) => JSON.stringify(text)),
+    fc.constantFrom(...numbers, "null", "true", "false"),
+  );
+  const { object: text } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: "small" }, leaf, tie("object"), tie("array")),
+    object: fc
+      .uniqueArray(fc.tuple(fc.constantFrom(...keys), tie("value") as fc.Arbitrary<string>), {
+        selector: ([key]) => key,
+        maxLength: 8,
+      })
+      .map((entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`),
+    array: fc
+      .array(tie("value") as fc.Arbitrary<string>, { maxLength: 3 })
+      .map((items) => `[${items.join(",")}]`),
+  }));
+  it.each([
+    ["invoiceSchema", oldService.invoiceSchema, service.invoiceSchema],
+    ["settlementSchema", oldService.settlementSchema, service.settlementSchema],
+    ["errorBodySchema", oldService.errorBodySchema, service.errorBodySchema],
+    ["invoicePageSchema", oldService.invoicePageSchema, service.invoicePageSchema],
+    ["webhookEnvelope", oldWebhook.webhookEnvelope, webhook.webhookEnvelope],
+    ["invoiceRef", oldWebhook.invoiceRef, webhook.invoiceRef],
+    ["claims", oldClaims.checkoutClaimsSchema(false), checkoutClaimsSchema(false)],
+    ["refundOrderBody", oldRequests.refundOrderBody, requests.refundOrderBody],
+    ["testNotificationsBody", oldOps.testNotificationsBody, ops.testNotificationsBody],
+    ["ordersListQuery", oldOps.ordersListQuery, ops.ordersListQuery],
+  ] as [string, z.ZodMiniType, Schema][])(
+    "%s: same values and issues, read exactly and by JSON.parse",
+    (_n, old, own) => {
+      fc.assert(
+        fc.property(text as fc.Arbitrary<string>, (json) => {
+          for (const input of [parseExactJson(json), JSON.parse(json)]) {
+            expect(ownVerdict(own, input, 1)).toEqual(zodVerdict(old, input, 1));
+          }
+        }),
+        { numRuns: 400 },
+      );
+    },
+  );
 });

@@ -12,7 +12,7 @@
  *   `typeof "object"`: `[]` would pass a body whose fields are all optional), and a missing
  *   required key gets its own schema's message (valibot's object names it "Invalid input");
  * - `plainRecord`: a plain object of anything (zod's `z.record(z.string(), z.unknown())`),
- *   passed through as is.
+ *   copied without a `__proto__` key, as zod's record copied it.
  */
 import * as v from "valibot";
 
@@ -102,12 +102,26 @@ export function strictObject<E extends v.ObjectEntries>(entries: E) {
 }
 
 /**
- * A JSON object of anything (zod's `z.record(z.string(), z.unknown())`), the value itself.
+ * A copy of a record's own enumerable keys without `__proto__`, as zod's record built its
+ * output: `parseExactJson` (like `JSON.parse`) keeps `"__proto__"` as an own key, and a later
+ * `Object.assign` or `target[key] = value` copy of the record would make its value the copy's
+ * prototype (a signed webhook's `data` could then lend a `status` it does not own).
+ */
+function withoutProtoKey(record: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(record)) if (key !== "__proto__") copy[key] = record[key];
+  return copy;
+}
+
+/**
+ * A JSON object of anything (zod's `z.record(z.string(), z.unknown())`): a fresh plain object
+ * with its own enumerable keys but `__proto__` (the values themselves, not copied).
  *
  * @example
  * const envelope = object({ data: plainRecord() });
  */
-export const plainRecord = () => v.custom<Record<string, unknown>>(isPlainObject);
+export const plainRecord = () =>
+  v.pipe(v.custom<Record<string, unknown>>(isPlainObject), v.transform(withoutProtoKey));
 
 /**
  * The keys an object schema declares: of `object`/`strictObject` above (a pipe whose second
