@@ -8,8 +8,7 @@
  * Flags: `--verbose` (or `DEMO_VERBOSE=1`) shows every line the children print; by default
  * only warnings and errors are shown. `--no-build` reuses the last widget build.
  * `--allow-origin <origin>` (repeatable, or `DEMO_ALLOWED_ORIGINS=a,b`) lets another page embed
- * the demo widget (`demo-origins.ts`).
- * only warnings and errors are shown. `--no-build` reuses the last widget build. `--hosted`
+ * the demo widget (`demo-origins.ts`). `--hosted`
  * runs the same shop against the sandbox as the public API only (no currency-lock extension):
  * the worker finds that out and shoppers pay on the sandbox's hosted payment page.
  */

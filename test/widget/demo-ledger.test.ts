@@ -29,4 +29,24 @@ describe("the demo ledger panel", () => {
     expect(region.getAttribute("aria-label")).toBe("attempts");
     expect(region.querySelector("table")).toBeTruthy();
   });
+
+  it("keeps the Refund Address row once the shopper saved one: the address and its currency", () => {
+    const box = document.createElement("div");
+    const ledgerWith = (refundAddress: unknown) => {
+      renderLedger(box, {
+        status: 200,
+        body: { data: { invoiceNumber: "1001", state: "partially_paid", refundAddress } },
+      });
+      const terms = [...box.querySelectorAll("dt")].map((dt) => dt.textContent);
+      const index = terms.indexOf("refund address");
+      return index < 0 ? null : box.querySelectorAll("dd")[index]?.textContent;
+    };
+    expect(ledgerWith(null)).toBe("—");
+    expect(
+      ledgerWith({
+        cryptoCurrencyCode: "USDT_TRC20",
+        address: "TB8vByFsAxi2kkJ8m9kSc7vwtLX7rBifYp",
+      }),
+    ).toBe("TB8vByFsAxi2kkJ8m9kSc7vwtLX7rBifYp (USDT_TRC20)");
+  });
 });

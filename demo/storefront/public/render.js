@@ -30,6 +30,14 @@ const HEADINGS = {
   fiatAmount: "fiat",
 };
 const show = (value) => (value === null || value === undefined ? "—" : String(value));
+/** The ledger's `refundAddress` (`{cryptoCurrencyCode, address}` once saved) as one line. */
+const isAddress = (v) =>
+  v !== null &&
+  typeof v === "object" &&
+  typeof v.address === "string" &&
+  typeof v.cryptoCurrencyCode === "string";
+const fact = (value) =>
+  isAddress(value) ? `${value.address} (${value.cryptoCurrencyCode})` : show(value);
 
 function table(rows, preferred, label) {
   const present = [
@@ -115,12 +123,15 @@ export function renderLedger(container, ledger) {
       ledger.body?.data && typeof ledger.body.data === "object" ? ledger.body.data : ledger.body;
     const stateKey = STATE_KEYS.find((k) => typeof data?.[k] === "string");
     if (stateKey) nodes.push(h("p", { class: "ledger-state" }, "Order is ", pill(data[stateKey])));
-    const fields = Object.entries(data ?? {}).filter(([k, v]) => isScalar(v) && k !== stateKey);
+    // A saved refund address is an object; it keeps its row (it is "—" while none is saved).
+    const fields = Object.entries(data ?? {}).filter(
+      ([k, v]) => (isScalar(v) || isAddress(v)) && k !== stateKey,
+    );
     nodes.push(
       h(
         "dl",
         { class: "facts" },
-        fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, show(v))]),
+        fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, fact(v))]),
       ),
     );
     // Attempts, payments and the last events are what a merchant reads; the rest is in the raw JSON.
