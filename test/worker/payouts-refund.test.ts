@@ -97,6 +97,17 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     expect([other.status, other.body.error?.code]).toEqual([409, "checkout_conflict"]);
   });
 
+  it("refuses a misspelt field with 400 validation_failed naming it, and refunds nothing (not everything)", async () => {
+    const { sub } = await paidOrder("partial", "20");
+    await endAttempt(sub);
+    const commits = (await upstreamRequests("/withdrawal/quote", "POST")).length;
+    const typo = await refundOrder(sub, { amout: "1" });
+    expect([typo.status, typo.body.error?.code]).toEqual([400, "validation_failed"]);
+    expect(typo.body.error?.message).toContain("amout");
+    expect((await upstreamRequests("/withdrawal/quote", "POST")).length).toBe(commits);
+    expect((await ledgerOf(sub)).refunds).toEqual([]);
+  });
+
   it("refunds what a partially paid order received, or a smaller amount the merchant names", async () => {
     const { sub } = await paidOrder("partial", "20");
     await endAttempt(sub);

@@ -172,6 +172,7 @@ describe("POST /v1/payouts (quote)", () => {
       [{ amount: "-25" }, 400, "validation_failed"],
       [{ amount: "1e3" }, 400, "validation_failed"],
       [{ orderId: "has spaces" }, 400, "validation_failed"],
+      [{ amuont: "25" }, 400, "validation_failed"], // a misspelt field is named, never ignored
     ];
     for (const [patch, status, code] of cases) {
       const res = await quote({ ...base, ...patch });

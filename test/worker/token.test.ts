@@ -62,6 +62,14 @@ describe("checkout token rejections (nothing reaches the service)", () => {
       "validation_failed",
     ],
     [
+      // Not "expired": reloading mints the same malformed token (a new user's finding).
+      "exp as a string",
+      async (sub: string) =>
+        sign({ sub, amount: "10.00", currency: "USD", exp: String(exp()) }, secret, "HS256"),
+      401,
+      "token_invalid",
+    ],
+    [
       "a numeric amount",
       async (sub: string) =>
         sign({ sub, amount: 10, currency: "USD", exp: exp() }, secret, "HS256"),
@@ -101,12 +109,14 @@ describe("checkout token rejections (nothing reaches the service)", () => {
       "unknown_currency",
     ],
     ["not a JWT", async () => "garbage", 401, "token_invalid"],
-  ])("rejects %s", async (_what, make, status, code) => {
+  ])("rejects %s", async (what, make, status, code) => {
     const sub = uniqueSub("tok");
     const { status: got, body } = await post(await make(sub));
     expect(got).toBe(status);
     expect(body.error.code).toBe(code);
     expect(body.error.message.length).toBeGreaterThan(10);
+    if (what === "exp as a string")
+      expect(body.error.message).toContain("exp claim must be a number");
     // No upstream invoice exists for this order (under either spelling of its orderId).
     expect((await upstreamInvoice(`cc-${sub}`)).status).toBe(404);
     expect((await upstreamInvoice(`cc-${sub} x`)).status).toBe(404);

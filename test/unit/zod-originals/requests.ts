@@ -30,8 +30,12 @@ export const openDepositBody = z.object({
   cryptoCurrencyCode: z.optional(cryptoCode),
 });
 
-/** `POST /v1/orders/:invoiceNumber/refund` (an empty body refunds everything refundable). */
-export const refundOrderBody = z.object({
+/**
+ * `POST /v1/orders/:invoiceNumber/refund` (an empty body refunds everything refundable).
+ * Strict since the valibot swap (a new user's typo `{"amout":"1"}` refunded everything): the
+ * one intended change from f560703's `z.object`, here and in `payoutQuoteBody`.
+ */
+export const refundOrderBody = z.strictObject({
   amount: z.optional(
     z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
   ),
@@ -40,8 +44,8 @@ export const refundOrderBody = z.object({
 /** Merchant payout orderIds: the upstream idempotency key, sent as is. */
 export const PAYOUT_ORDER_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
-/** `POST /v1/payouts`. */
-export const payoutQuoteBody = z.object({
+/** `POST /v1/payouts` (strict: see `refundOrderBody`). */
+export const payoutQuoteBody = z.strictObject({
   orderId: z
     .string()
     .check(z.regex(PAYOUT_ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -")),

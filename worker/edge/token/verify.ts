@@ -41,10 +41,11 @@ export async function verifyCheckoutToken(
     throw new ApiError(401, "token_invalid", "The checkout token is not a valid JWT.");
   }
   let alg: unknown;
+  let exp: unknown;
   try {
     const [header, payload] = token.split(".") as [string, string];
     // Both parts must decode (JSON in base64url) before the algorithm is looked at.
-    decodeJwtPart(payload);
+    exp = (decodeJwtPart(payload) as { exp?: unknown } | null)?.exp;
     alg = (decodeJwtPart(header) as { alg?: unknown }).alg;
   } catch {
     throw new ApiError(401, "token_invalid", "The checkout token is not a valid JWT.");
@@ -56,6 +57,17 @@ export async function verifyCheckoutToken(
   try {
     payload = await verifyHs256(token, secret);
   } catch (error) {
+    // hono/jwt's verdict (kept by `verifyHs256`) calls an `exp` that is not a number "expired":
+    // the shopper would be told to reload a page that mints the same token again. It is the
+    // merchant's malformed token, said so.
+    const malformedExp = typeof exp !== "number" || !Number.isFinite(exp);
+    if (error instanceof JwtRefused && error.reason === "expired" && malformedExp) {
+      throw new ApiError(
+        401,
+        "token_invalid",
+        "The checkout token's exp claim must be a number (unix seconds).",
+      );
+    }
     if (error instanceof JwtRefused && error.reason === "expired") {
       throw new ApiError(401, "token_expired", "The checkout token has expired; reload the page.");
     }

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { CRYPTO_CODE } from "../../../../packages/server/src/token/claim-rules.ts";
-import { object } from "../../schema.ts";
+import { object, strictObject } from "../../schema.ts";
 
 /** A crypto currency code (`BTC`, `USDT_TRC20`). */
 export const cryptoCode = v.pipe(v.string(), v.regex(CRYPTO_CODE));
@@ -38,16 +38,20 @@ export const openDepositBody = object({
  */
 const amountText = (message: string) => v.pipe(v.string(message), v.maxLength(64, message));
 
-/** `POST /v1/orders/:invoiceNumber/refund` (an empty body refunds everything refundable). */
-export const refundOrderBody = object({
+/**
+ * `POST /v1/orders/:invoiceNumber/refund` (an empty body refunds everything refundable).
+ * Strict: a misspelt `amount` (`{"amout":"1"}`) is a 400 naming it, never a refund of
+ * everything.
+ */
+export const refundOrderBody = strictObject({
   amount: v.optional(amountText('amount must be a decimal string such as "15"')),
 });
 
 /** Merchant payout orderIds: the upstream idempotency key, sent as is. */
 export const PAYOUT_ORDER_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
-/** `POST /v1/payouts`. */
-export const payoutQuoteBody = object({
+/** `POST /v1/payouts`. Strict, like the refund: money leaves on exactly what was named. */
+export const payoutQuoteBody = strictObject({
   orderId: v.pipe(
     v.string(),
     v.regex(PAYOUT_ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -"),
