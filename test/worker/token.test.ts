@@ -65,7 +65,11 @@ describe("checkout token rejections (nothing reaches the service)", () => {
       // Not "expired": reloading mints the same malformed token (a new user's finding).
       "exp as a string",
       async (sub: string) =>
-        sign({ sub, amount: "10.00", currency: "USD", exp: String(exp()) }, secret, "HS256"),
+        sign(
+          { sub, amount: "10.00", currency: "USD", exp: String(exp()) as unknown as number },
+          secret,
+          "HS256",
+        ),
       401,
       "token_invalid",
     ],
