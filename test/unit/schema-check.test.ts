@@ -35,3 +35,35 @@ describe("check: unknown keys", () => {
     });
   });
 });
+
+describe("check: what a person reads (detail) where the schema names no message", () => {
+  const body = object({
+    token: v.pipe(v.string(), v.minLength(1), v.maxLength(8)),
+    kind: v.optional(v.picklist(["a", "b"])),
+    code: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]+$/))),
+    named: v.optional(v.pipe(v.string(), v.regex(/^x$/, "must be x"))),
+  });
+  const detail = (input: unknown) => {
+    const result = check(body, input);
+    if (result.success) throw new Error("expected a refusal");
+    return [result.issues[0]?.path, result.issues[0]?.detail, result.issues[0]?.message];
+  };
+
+  it.each([
+    ["a missing field", {}, ["token"], "is required"],
+    ["a field of another type", { token: 5 }, ["token"], "must be a string"],
+    ["a string too short", { token: "" }, ["token"], "must not be empty"],
+    ["a string too long", { token: "123456789" }, ["token"], "must be at most 8 characters"],
+    ["a value outside a list", { token: "t", kind: "c" }, ["kind"], 'must be one of ("a" | "b")'],
+    ["a pattern missed", { token: "t", code: "ab" }, ["code"], "is not in the expected format"],
+    ["an array body", [], [], "must be a JSON object"],
+    ["a null body", null, [], "must be a JSON object"],
+  ])("%s: %s", (_what, input, path, words) => {
+    // `message` keeps zod/mini's "Invalid input" (parity); `detail` says what was wrong.
+    expect(detail(input)).toEqual([path, words, "Invalid input"]);
+  });
+
+  it("a message the schema names is the detail too", () => {
+    expect(detail({ token: "t", named: "y" })).toEqual([["named"], "must be x", "must be x"]);
+  });
+});

@@ -142,12 +142,19 @@ describe("checkout token rejections (nothing reaches the service)", () => {
     });
   });
 
-  it("rejects a body without a token with 400 validation_failed", async () => {
-    const res = await postJson("/v1/checkouts", { nope: 1 }, { "cf-connecting-ip": uniqueIp() });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe(
+  it("rejects a body without a token with 400 validation_failed saying what is wrong", async () => {
+    const answer = async (body: unknown) => {
+      const res = await postJson("/v1/checkouts", body, { "cf-connecting-ip": uniqueIp() });
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      return [res.status, error.code, error.message];
+    };
+    expect(await answer({ nope: 1 })).toEqual([400, "validation_failed", "token: is required"]);
+    expect(await answer({ token: 5 })).toEqual([
+      400,
       "validation_failed",
-    );
+      "token: must be a string",
+    ]);
+    expect(await answer([])).toEqual([400, "validation_failed", "body: must be a JSON object"]);
   });
 
   it("rejects a non-JSON body with 400 bad_request", async () => {

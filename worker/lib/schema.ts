@@ -33,6 +33,12 @@ export interface Problem {
   code: "invalid_type" | "unrecognized_keys" | "other";
   /** Every unknown key of the object at `path` (with `unrecognized_keys`), in input order. */
   keys: string[];
+  /**
+   * What a person reads: `message` when the schema names one, else what was wrong ("is
+   * required", "must be a string", "must be at most 64 characters", …) where zod/mini (and
+   * `message`, kept for parity) said only "Invalid input". The routes answer with it.
+   */
+  detail: string;
 }
 
 /** `check`'s answer: zod's `safeParse` shape, the issues already as `Problem`s. */
@@ -137,6 +143,41 @@ function entriesOf(schema: unknown): Record<string, unknown> | null {
   return null;
 }
 
+/** The default message of an issue whose schema names none (zod/mini's). */
+const UNNAMED = "Invalid input";
+
+/** Plain words for a refusal whose schema names no message (`Problem.detail`). */
+function detailOf(issue: v.BaseIssue<unknown>): string {
+  if (issue.message !== UNNAMED) return issue.message;
+  if (issue.kind === "schema") {
+    if (issue.input === undefined) return "is required";
+    if (issue.type === "picklist") return `must be one of ${issue.expected}`;
+    const kinds: Record<string, string> = {
+      string: "a string",
+      number: "a number",
+      boolean: "true or false",
+      array: "an array",
+      object: "a JSON object",
+      strict_object: "a JSON object",
+    };
+    const kind = kinds[issue.type];
+    if (kind) return `must be ${kind}`;
+  }
+  // The root guard of `object`/`strictObject`/`plainRecord` (a custom check) refused a body that
+  // is not an object; deeper custom checks (a token's `exp`) say nothing more than "not valid".
+  if (issue.type === "custom" && !issue.path?.length && !isObject(issue.input)) {
+    return "must be a JSON object";
+  }
+  if (issue.type === "min_length") {
+    return issue.requirement === 1
+      ? "must not be empty"
+      : `must be at least ${issue.requirement} characters`;
+  }
+  if (issue.type === "max_length") return `must be at most ${issue.requirement} characters`;
+  if (issue.type === "regex") return "is not in the expected format";
+  return "is not valid";
+}
+
 function problem(root: Schema, issue: v.BaseIssue<unknown>): Problem {
   const path = (issue.path ?? []).map((item) => item.key as string | number);
   // valibot names the first unknown key (its path ends with it); zod lists them all, at the
@@ -148,7 +189,8 @@ function problem(root: Schema, issue: v.BaseIssue<unknown>): Problem {
     const declared = entriesOf(root);
     if (path.length === 1 && declared && isObject(at)) {
       const keys = Object.keys(at).filter((key) => !Object.hasOwn(declared, key));
-      return { path: [], message: issue.message, code: "unrecognized_keys", keys };
+      const detail = `has an unknown field: ${keys.join(", ")}`;
+      return { path: [], message: issue.message, code: "unrecognized_keys", keys, detail };
     }
     const unknown = String(path.at(-1));
     return {
@@ -156,10 +198,11 @@ function problem(root: Schema, issue: v.BaseIssue<unknown>): Problem {
       message: issue.message,
       code: "unrecognized_keys",
       keys: [unknown],
+      detail: `has an unknown field: ${unknown}`,
     };
   }
   const code = issue.kind === "schema" && !VALUE_KINDS.has(issue.type) ? "invalid_type" : "other";
-  return { path, message: issue.message, code, keys: [] };
+  return { path, message: issue.message, code, keys: [], detail: detailOf(issue) };
 }
 
 /**
@@ -170,7 +213,7 @@ function problem(root: Schema, issue: v.BaseIssue<unknown>): Problem {
  * if (!parsed.success) console.log(parsed.issues[0]?.message);
  */
 export function check<T>(schema: Schema<T>, input: unknown): Checked<T> {
-  const result = v.safeParse(schema, input, { message: "Invalid input" });
+  const result = v.safeParse(schema, input, { message: UNNAMED });
   if (result.success) return { success: true, data: result.output };
   return { success: false, issues: result.issues.map((issue) => problem(schema, issue)) };
 }

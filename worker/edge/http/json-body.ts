@@ -27,7 +27,7 @@ export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
       const names = issue.keys.join(", ").slice(0, 100);
       throw new ApiError(400, "validation_failed", `${where}: unknown field ${names}`);
     }
-    throw new ApiError(400, "validation_failed", `${where}: ${issue?.message ?? "invalid"}`);
+    throw new ApiError(400, "validation_failed", `${where}: ${issue?.detail ?? "is not valid"}`);
   }
   return parsed.data;
 }

@@ -51,7 +51,7 @@ function query<T>(c: Context<AppEnv>, schema: Schema<T>): T {
       "validation_failed",
       unknown
         ? `Unknown query parameter: ${unknown.slice(0, 100)}.`
-        : `${issue?.path.join(".") || "query"} ${issue?.message ?? "is invalid"}.`,
+        : `${issue?.path.join(".") || "query"} ${issue?.detail ?? "is not valid"}.`,
     );
   }
   return parsed.data;

@@ -77,11 +77,7 @@ export async function verifyCheckoutToken(
   if (!claims.success) {
     const issue = claims.issues[0];
     const where = issue?.path.join(".") || "claims";
-    throw new ApiError(
-      400,
-      "validation_failed",
-      `Checkout token claim ${where}: ${issue?.message}`,
-    );
+    throw new ApiError(400, "validation_failed", `Checkout token claim ${where}: ${issue?.detail}`);
   }
   refuseLongLived(claims.data, Math.floor((options.now ?? Date.now()) / 1000));
   return claims.data;
