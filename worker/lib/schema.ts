@@ -146,21 +146,23 @@ function entriesOf(schema: unknown): Record<string, unknown> | null {
 /** The default message of an issue whose schema names none (zod/mini's). */
 const UNNAMED = "Invalid input";
 
+/** What a schema of each JSON type expected, in words (`detailOf`). */
+const TYPE_WORDS: Readonly<Record<string, string>> = {
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  array: "an array",
+  object: "a JSON object",
+  strict_object: "a JSON object",
+};
+
 /** Plain words for a refusal whose schema names no message (`Problem.detail`). */
 function detailOf(issue: v.BaseIssue<unknown>): string {
   if (issue.message !== UNNAMED) return issue.message;
   if (issue.kind === "schema") {
     if (issue.input === undefined) return "is required";
     if (issue.type === "picklist") return `must be one of ${issue.expected}`;
-    const kinds: Record<string, string> = {
-      string: "a string",
-      number: "a number",
-      boolean: "true or false",
-      array: "an array",
-      object: "a JSON object",
-      strict_object: "a JSON object",
-    };
-    const kind = kinds[issue.type];
+    const kind = TYPE_WORDS[issue.type];
     if (kind) return `must be ${kind}`;
   }
   // The root guard of `object`/`strictObject`/`plainRecord` (a custom check) refused a body that

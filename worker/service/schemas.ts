@@ -210,7 +210,7 @@ export const accountSchema: Schema<Account> = object({
 
 /**
  * `{ data: T }`, the success envelope of every single-object or plain-list answer.
- * @example envelope(v.array(accountSchema)).parse({ data: [] }); // []
+ * @example check(envelope(v.array(accountSchema)), { data: [] }); // { success: true, data: [] }
  */
 export function envelope<T>(data: Schema<T>): Schema<T> {
   return v.pipe(

@@ -57,18 +57,17 @@ export async function verifyCheckoutToken(
   try {
     payload = await verifyHs256(token, secret);
   } catch (error) {
-    // hono/jwt's verdict (kept by `verifyHs256`) calls an `exp` that is not a number "expired":
-    // the shopper would be told to reload a page that mints the same token again. It is the
-    // merchant's malformed token, said so.
-    const malformedExp = typeof exp !== "number" || !Number.isFinite(exp);
-    if (error instanceof JwtRefused && error.reason === "expired" && malformedExp) {
-      throw new ApiError(
-        401,
-        "token_invalid",
-        "The checkout token's exp claim must be a number (unix seconds).",
-      );
-    }
     if (error instanceof JwtRefused && error.reason === "expired") {
+      // hono/jwt's verdict (kept by `verifyHs256`) calls an `exp` that is not a number
+      // "expired": the shopper would be told to reload a page that mints the same token again.
+      // It is the merchant's malformed token, said so (`Number.isFinite` takes no non-number).
+      if (!Number.isFinite(exp)) {
+        throw new ApiError(
+          401,
+          "token_invalid",
+          "The checkout token's exp claim must be a number (unix seconds).",
+        );
+      }
       throw new ApiError(401, "token_expired", "The checkout token has expired; reload the page.");
     }
     throw new ApiError(401, "token_invalid", "The checkout token's signature is not valid.");
