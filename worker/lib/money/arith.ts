@@ -1,19 +1,19 @@
 /**
  * @module
  * Arithmetic on decimal strings. Inputs are any numeric text `toDecimal` accepts; outputs
- * are canonical decimal strings. Addition, subtraction and multiplication are exact (big.js
- * keeps every digit); only division rounds, and only where and how the caller says.
+ * are canonical decimal strings. Addition, subtraction and multiplication are exact (every
+ * digit kept, `fixed.ts`); only division rounds, and only where and how the caller says.
  */
-import { Big, ZERO } from "./big.ts";
-import { fromBig, parseBig } from "./canonical.ts";
-import { type Rounding, roundingMode } from "./rounding-mode.ts";
+import { parseFixed } from "./canonical.ts";
+import { compare, divide, negated, plainText, plus, times } from "./fixed.ts";
+import type { Rounding } from "./rounding-mode.ts";
 
 /**
  * Exact sum.
  * @example add("0.1", "0.2"); // "0.3"
  */
 export function add(a: string, b: string): string {
-  return fromBig(parseBig(a).plus(parseBig(b)));
+  return plainText(plus(parseFixed(a), parseFixed(b)));
 }
 
 /**
@@ -21,7 +21,7 @@ export function add(a: string, b: string): string {
  * @example sub("1", "0.000000000000000001"); // "0.999999999999999999"
  */
 export function sub(a: string, b: string): string {
-  return fromBig(parseBig(a).minus(parseBig(b)));
+  return plainText(plus(parseFixed(a), negated(parseFixed(b))));
 }
 
 /**
@@ -29,7 +29,7 @@ export function sub(a: string, b: string): string {
  * @example mul("1.5", "0.005"); // "0.0075"
  */
 export function mul(a: string, b: string): string {
-  return fromBig(parseBig(a).times(parseBig(b)));
+  return plainText(times(parseFixed(a), parseFixed(b)));
 }
 
 /**
@@ -42,15 +42,10 @@ export function mul(a: string, b: string): string {
  */
 export function div(a: string, b: string, dp: number, rounding: Rounding): string {
   assertDp(dp);
-  const divisor = parseBig(b);
-  if (divisor.eq(ZERO)) throw new RangeError("division by zero");
-  const dividend = parseBig(a);
-  const negative = dividend.lt(ZERO) !== divisor.lt(ZERO) && !dividend.eq(ZERO);
-  // big.js rounds the quotient with Big.DP/Big.RM, taking the discarded remainder into account,
-  // so one division at exactly `dp` places is correctly rounded. Synchronous: no interleaving.
-  Big.DP = dp;
-  Big.RM = roundingMode(rounding, negative);
-  return fromBig(dividend.div(divisor));
+  const divisor = parseFixed(b);
+  if (divisor.units === 0n) throw new RangeError("division by zero");
+  // One division at exactly `dp` places, rounded from the exact quotient.
+  return plainText(divide(parseFixed(a), divisor, dp, rounding));
 }
 
 /**
@@ -58,7 +53,7 @@ export function div(a: string, b: string, dp: number, rounding: Rounding): strin
  * @example cmp("1.50", "1.5"); // 0
  */
 export function cmp(a: string, b: string): -1 | 0 | 1 {
-  return parseBig(a).cmp(parseBig(b)) as -1 | 0 | 1;
+  return compare(parseFixed(a), parseFixed(b));
 }
 
 /**
@@ -66,7 +61,7 @@ export function cmp(a: string, b: string): -1 | 0 | 1 {
  * @example isZero("0.000"); // true
  */
 export function isZero(a: string): boolean {
-  return parseBig(a).eq(ZERO);
+  return parseFixed(a).units === 0n;
 }
 
 /**
@@ -74,7 +69,7 @@ export function isZero(a: string): boolean {
  * @example isPositive("0.000001"); // true
  */
 export function isPositive(a: string): boolean {
-  return parseBig(a).gt(ZERO);
+  return parseFixed(a).units > 0n;
 }
 
 /**
@@ -82,9 +77,9 @@ export function isPositive(a: string): boolean {
  * @example min("2", "10"); // "2"
  */
 export function min(a: string, b: string): string {
-  const x = parseBig(a);
-  const y = parseBig(b);
-  return fromBig(x.lte(y) ? x : y);
+  const x = parseFixed(a);
+  const y = parseFixed(b);
+  return plainText(compare(x, y) <= 0 ? x : y);
 }
 
 /**
@@ -92,9 +87,9 @@ export function min(a: string, b: string): string {
  * @example max("0", sub("1", "2")); // "0"
  */
 export function max(a: string, b: string): string {
-  const x = parseBig(a);
-  const y = parseBig(b);
-  return fromBig(x.gte(y) ? x : y);
+  const x = parseFixed(a);
+  const y = parseFixed(b);
+  return plainText(compare(x, y) >= 0 ? x : y);
 }
 
 /**

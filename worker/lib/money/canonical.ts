@@ -10,7 +10,7 @@
  * - no negative zero: `"-0"`, `"-0.000"` → `"0"`; a minus sign only on non-zero values.
  * Display precision (e.g. `"49.90"`) is a presentation concern: see `formatFixed`.
  */
-import { Big, type BigValue } from "./big.ts";
+import { type Fixed, fixedOf, plainText } from "./fixed.ts";
 
 /** Longest numeric text accepted at all (JSON source text of one number, or an input). */
 const MAX_SOURCE_LENGTH = 200;
@@ -24,11 +24,11 @@ const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 const MAX_DECIMAL_INPUT_LENGTH = 64;
 
 /**
- * Parses numeric text (JSON numeral source, or a decimal input) into a big.js value.
+ * Parses numeric text (JSON numeral source, or a decimal input) into an exact value.
  * Throws `TypeError` on anything that is not a number written in decimal.
- * @example parseBig("1e-7").toFixed(); // "0.0000001"
+ * @example plainText(parseFixed("1e-7")); // "0.0000001"
  */
-export function parseBig(source: string): BigValue {
+export function parseFixed(source: string): Fixed {
   if (typeof source !== "string" || source.length > MAX_SOURCE_LENGTH) {
     throw new TypeError("not a decimal number");
   }
@@ -37,17 +37,7 @@ export function parseBig(source: string): BigValue {
   if (m[4] !== undefined && Math.abs(Number.parseInt(m[4], 10)) > MAX_EXPONENT) {
     throw new RangeError("decimal exponent out of range");
   }
-  return new Big(source);
-}
-
-/**
- * Canonical string of a big.js value (see the module header).
- * @example fromBig(parseBig("-0.00")); // "0"
- */
-export function fromBig(value: BigValue): string {
-  const text = value.toFixed();
-  // big.js keeps the sign of zero ("-0"); canonical form has none.
-  return text === "-0" ? "0" : text;
+  return fixedOf(m[1] as string, m[2] as string, m[3], m[4]);
 }
 
 /**
@@ -60,7 +50,7 @@ export function fromBig(value: BigValue): string {
  * toDecimal("abc"); // throws TypeError
  */
 export function toDecimal(source: string): string {
-  return fromBig(parseBig(source));
+  return plainText(parseFixed(source));
 }
 
 /**

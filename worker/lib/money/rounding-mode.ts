@@ -1,28 +1,34 @@
 /**
  * @module
- * Rounding directions and their big.js modes.
+ * Rounding directions, and the one integer division that applies them.
  *
  * `"down"` means toward −∞ (floor) and `"up"` toward +∞ (ceiling), so for every sign
- * `round(x, "down") ≤ x ≤ round(x, "up")`. big.js' own `roundDown`/`roundUp` are toward/away
- * from zero, hence the swap for negative values.
+ * `round(x, "down") ≤ x ≤ round(x, "up")`; `"half-even"` goes to the nearer neighbour, a tie
+ * to the even one.
  */
-import { Big } from "./big.ts";
 
 /** A rounding direction; there is no implicit default anywhere in the money module. */
 export type Rounding = "down" | "up" | "half-even";
 
 /**
- * The big.js rounding mode that rounds a value of the given sign in the stated direction.
- * @example roundingMode("down", true); // Big.roundUp (away from zero = toward −∞)
+ * `n / d` as an integer, rounded in the stated direction (`d` positive).
+ * @example divideRounded(-7n, 2n, "down"); // -4n
  */
-export function roundingMode(rounding: Rounding, negative: boolean): 0 | 2 | 3 {
+export function divideRounded(n: bigint, d: bigint, rounding: Rounding): bigint {
+  let q = n / d; // toward zero
+  const r = n - q * d;
+  const below = r < 0n; // the exact quotient is below q
   switch (rounding) {
-    case "half-even":
-      return Big.roundHalfEven;
     case "down":
-      return negative ? Big.roundUp : Big.roundDown;
+      return below ? q - 1n : q;
     case "up":
-      return negative ? Big.roundDown : Big.roundUp;
+      return r > 0n ? q + 1n : q;
+    case "half-even": {
+      if (r === 0n) return q;
+      const twice = (below ? -r : r) * 2n;
+      if (twice > d || (twice === d && q % 2n !== 0n)) q += below ? -1n : 1n;
+      return q;
+    }
     default:
       throw new TypeError(`unknown rounding ${String(rounding)}`);
   }

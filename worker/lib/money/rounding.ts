@@ -4,9 +4,9 @@
  * Nothing here ever rounds unless a direction is given.
  */
 import { assertDp } from "./arith.ts";
-import { ZERO } from "./big.ts";
-import { fromBig, parseBig } from "./canonical.ts";
-import { type Rounding, roundingMode } from "./rounding-mode.ts";
+import { parseFixed } from "./canonical.ts";
+import { plainText, rescale } from "./fixed.ts";
+import type { Rounding } from "./rounding-mode.ts";
 
 /**
  * Number of significant decimal places (trailing zeros do not count).
@@ -15,7 +15,7 @@ import { type Rounding, roundingMode } from "./rounding-mode.ts";
  * decimalPlacesOf("1e-7"); // 7
  */
 export function decimalPlacesOf(s: string): number {
-  const canonical = fromBig(parseBig(s));
+  const canonical = plainText(parseFixed(s));
   const point = canonical.indexOf(".");
   return point < 0 ? 0 : canonical.length - point - 1;
 }
@@ -41,8 +41,7 @@ export function fitsDecimalPlaces(s: string, dp: number): boolean {
  */
 export function roundDecimal(s: string, dp: number, rounding: Rounding): string {
   assertDp(dp);
-  const value = parseBig(s);
-  return fromBig(value.round(dp, roundingMode(rounding, value.lt(ZERO))));
+  return plainText(rescale(parseFixed(s), dp, rounding));
 }
 
 /**
@@ -56,13 +55,13 @@ export function roundDecimal(s: string, dp: number, rounding: Rounding): string 
  */
 export function formatFixed(s: string, dp: number, rounding?: Rounding): string {
   assertDp(dp);
-  let value = parseBig(s);
+  let value = parseFixed(s);
   if (decimalPlacesOf(s) > dp) {
     if (rounding === undefined) {
-      throw new RangeError(`${fromBig(value)} has more than ${dp} decimal places`);
+      throw new RangeError(`${plainText(value)} has more than ${dp} decimal places`);
     }
-    value = value.round(dp, roundingMode(rounding, value.lt(ZERO)));
+    value = rescale(value, dp, rounding);
   }
-  // A value that rounded to zero must not print as "-0.00".
-  return value.eq(ZERO) ? ZERO.toFixed(dp) : value.toFixed(dp);
+  // Zero has no sign here, so a value that rounded to zero prints "0.00", never "-0.00".
+  return plainText(value, dp);
 }

@@ -4,7 +4,8 @@
  * Exact in both directions: a conversion that would lose a digit throws instead.
  */
 import { assertDp } from "./arith.ts";
-import { fromBig, parseBig } from "./canonical.ts";
+import { parseFixed } from "./canonical.ts";
+import { plainText } from "./fixed.ts";
 
 /**
  * Amount in base units for a currency with `dp` decimal places. Throws `RangeError` when the
@@ -16,7 +17,7 @@ import { fromBig, parseBig } from "./canonical.ts";
  */
 export function toBaseUnits(s: string, dp: number): bigint {
   assertDp(dp);
-  const canonical = fromBig(parseBig(s));
+  const canonical = plainText(parseFixed(s));
   const negative = canonical.startsWith("-");
   const [int = "0", frac = ""] = (negative ? canonical.slice(1) : canonical).split(".");
   if (frac.length > dp) {
@@ -41,5 +42,5 @@ export function fromBaseUnits(units: bigint, dp: number): string {
   const int = digits.slice(0, digits.length - dp);
   const frac = digits.slice(digits.length - dp);
   const text = `${negative ? "-" : ""}${int}${dp > 0 ? `.${frac}` : ""}`;
-  return fromBig(parseBig(text));
+  return plainText(parseFixed(text));
 }
