@@ -21,7 +21,7 @@ describe("a wrong method on a served path (405)", () => {
     expect(await res.json()).toEqual({
       error: {
         code: "method_not_allowed",
-        message: `${path} does not take ${method}; it takes ${allow}.`,
+        message: `This route takes only ${allow}.`,
       },
     });
   });

@@ -62,14 +62,9 @@ const methodsAt = (path: string) =>
 
 // One mechanism for every route: a served path asked with another method is 405 with `Allow`.
 app.notFound((c) => {
-  const { path, method } = c.req;
-  const allow = methodsAt(path).join(", ");
+  const allow = methodsAt(c.req.path).join(", ");
   if (!allow) return errorResponse(404, "not_found", "No such route.");
-  const answer = errorResponse(
-    405,
-    "method_not_allowed",
-    `${path.slice(0, 100)} does not take ${method.slice(0, 20)}; it takes ${allow}.`,
-  );
+  const answer = errorResponse(405, "method_not_allowed", `This route takes only ${allow}.`);
   answer.headers.set("allow", allow);
   return answer;
 });
