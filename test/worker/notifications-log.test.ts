@@ -138,6 +138,7 @@ describe("GET /v1/notifications", () => {
     ["cursor=Zm9v", "cursor is not a cursor from nextCursor"],
     ["invoiceNumber=a%20b", "invoiceNumber must be 1-64 of"],
     ["type=order.paid", "Unknown query parameter: type"],
+    ["status=pending&status=failed", "Repeated query parameter: status."],
   ])("?%s → 400 validation_failed naming the parameter", async (query, message) => {
     const res = await merchant(`/v1/notifications?${query}`);
     expect(res.status).toBe(400);

@@ -186,6 +186,7 @@ describe("GET /v1/orders", () => {
     ["cursor=!!!", "cursor is not a cursor from nextCursor"],
     ["cursor=Zm9v", "cursor is not a cursor from nextCursor"],
     ["sort=asc", "Unknown query parameter: sort"],
+    ["state=paid&state=unpaid", "Repeated query parameter: state."],
   ])("?%s → 400 validation_failed naming the parameter", async (query, message) => {
     const res = await merchant(`/v1/orders?${query}`);
     expect(res.status).toBe(400);

@@ -63,3 +63,13 @@ export const payoutQuoteBody = strictObject({
 
 /** `GET /v1/currencies?network=`. */
 export const NETWORK_QUERY = /^[A-Za-z0-9 _-]{1,40}$/;
+
+/** `GET /v1/currencies` query: `network` only (strict, like every validated query). */
+export const currenciesQuery = strictObject({
+  network: v.optional(
+    v.pipe(v.string(), v.regex(NETWORK_QUERY, "must be a network name such as Tron")),
+  ),
+});
+
+/** `GET /v1/currencies/fiat` query: none. */
+export const fiatCurrenciesQuery = strictObject({});
