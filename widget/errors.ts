@@ -26,7 +26,9 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", TextK
   order_refunded: "statusRefunded",
   order_id_collision: "errorContactShop",
   amount_below_minimum: "errorBelowMinimum",
-  unknown_currency: "errorCurrency",
+  // The token's fiat currency (a lock's crypto code comes from the listed ones, so a miss there
+  // is a race with a list refresh): the shop's to fix, nothing for the shopper to choose.
+  unknown_currency: "errorContactShop",
   currency_unavailable: "errorCurrency",
   invalid_address: "addressInvalid",
   refund_address_frozen: "errorRefundAddressFrozen",

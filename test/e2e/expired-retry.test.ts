@@ -18,8 +18,13 @@ it("expired → try again → attempt 2 with orderId ending in -2", async () => 
   const firstOrderId = snapshot.attempt.orderId;
   expect(firstOrderId.endsWith(order.invoiceNumber)).toBe(true);
 
+  // An amount typed for the open attempt; after Expire it is stale, and nothing is due.
+  await page.locator("#partial-amount").fill("1");
   await page.getByRole("button", { name: "Expire" }).click();
   const expired = await waitForSnapshot(page, { status: "expired" });
+  await page.locator("#partial-unit", { hasText: "nothing due: the attempt expired" }).waitFor();
+  expect(await page.locator("#partial-amount").inputValue()).toBe("");
+  expect(await page.locator("#partial-half").isDisabled()).toBe(true);
   expect(expired.canRetry).toBe(true);
   expect(expired.orderState).toBe("unpaid");
   await waitForWidgetText(page, /expired/i);

@@ -193,7 +193,11 @@ describe("request bodies (readJson)", () => {
     const input = { type: "nope", zeta: 1, alpha: 2 };
     expect(ownVerdict(ops.testNotificationsBody, input)).toEqual({
       issues: [
-        { path: ["type"], message: "must be one of the notification types", keys: [] },
+        {
+          path: ["type"],
+          message: `must be one of ${ops.NOTIFICATION_TYPES.join(", ")}`,
+          keys: [],
+        },
         { path: [], message: "Invalid input", keys: ["zeta", "alpha"] },
       ],
     });

@@ -432,6 +432,26 @@ describe("errors are messages, never a blank box", () => {
     expect(events.find((e) => e.name === "checkout:error")?.detail).toMatchObject({ code });
   });
 
+  it("unknown_currency on opening (the token's fiat currency) sends the shopper to the shop, offers no other choice", async () => {
+    const { events } = setup({
+      "POST /v1/checkouts": () => ({
+        status: 400,
+        body: {
+          error: {
+            code: "unknown_currency",
+            message: "XYZ is not a currency this merchant can invoice in.",
+          },
+        },
+      }),
+    });
+    await screen.findByText("This order cannot be paid here. Please contact the shop.");
+    expect(screen.queryByText(/choose another/)).toBeNull();
+    expect(events.find((e) => e.name === "checkout:error")?.detail).toMatchObject({
+      code: "unknown_currency",
+      message: "This order cannot be paid here. Please contact the shop.",
+    });
+  });
+
   it("an unreachable worker shows a connection message", async () => {
     vi.stubGlobal("fetch", async () => {
       throw new TypeError("Failed to fetch");

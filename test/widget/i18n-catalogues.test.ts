@@ -142,3 +142,16 @@ describe.each(CATALOGUES)("locale %s", (tag) => {
     expect(catalogueProblems(tag, messages as unknown as Record<string, unknown>)).toEqual([]);
   });
 });
+
+describe("the refund-too-small note", () => {
+  // `{minimum}` is the smallest refund that can be sent: the minimum payout plus the network
+  // fee (`CheckoutSnapshot.attempt.payment.refund`), never the fee alone. Every catalogue says
+  // so inside the amount's parenthesis ("(11 USDT, network fee included)"), where each once
+  // named the amount itself the fee.
+  it.each(["en", ...CATALOGUES])("%s says {minimum} includes the fee", async (tag) => {
+    const text = tag === "en" ? en.refundTooSmall : (await load(tag))!.refundTooSmall;
+    const inside = /[(（]([^)）]*\{minimum\}[^)）]*)[)）]/.exec(text)?.[1] ?? "";
+    const besides = inside.replace("{minimum} {code}", "").replace(/[\s,،，\u2066-\u2069]/g, "");
+    expect(besides.length, text).toBeGreaterThan(2);
+  });
+});

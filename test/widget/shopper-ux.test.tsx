@@ -90,7 +90,7 @@ describe("refunds that cannot be paid are not promised", () => {
         ),
     });
     await screen.findByText(
-      "0.5 USDT is less than the network fees of a refund (11 USDT), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
+      "0.5 USDT is less than the smallest refund that can be sent (11 USDT, network fee included), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
     );
     expect(screen.queryByLabelText("Refund address")).toBeNull();
     expect(screen.queryByText(/refund address below/)).toBeNull();

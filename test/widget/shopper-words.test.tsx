@@ -66,7 +66,7 @@ describe("the refund-too-small note (item 2)", () => {
     );
     const note = await screen.findByText(TOO_SMALL);
     expect(note.textContent).toBe(
-      "0.5 USDT is less than the network fees of a refund (11 USDT), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
+      "0.5 USDT is less than the smallest refund that can be sent (11 USDT, network fee included), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
     );
   });
 

@@ -238,3 +238,17 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
     }
   });
 });
+
+describe("the lists' query: network only, each key once", () => {
+  it.each([
+    ["/v1/currencies?foo=1", "Unknown query parameter: foo."],
+    ["/v1/currencies/fiat?network=Tron", "Unknown query parameter: network."],
+    ["/v1/currencies?network=Tron&network=BSC", "Repeated query parameter: network."],
+    ["/v1/currencies?network=%3Cscript%3E", "network must be a network name such as Tron."],
+  ])("%s → 400 validation_failed: %s", async (path, message) => {
+    const res = await worker(path, { headers: { origin: STOREFRONT } });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ error: { code: "validation_failed", message } });
+  });
+});

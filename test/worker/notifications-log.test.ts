@@ -136,8 +136,9 @@ describe("GET /v1/notifications", () => {
     ["status=lost", "status must be pending, delivered or failed"],
     ["limit=0", "limit must be a whole number from 1 to 100"],
     ["cursor=Zm9v", "cursor is not a cursor from nextCursor"],
-    ["invoiceNumber=a%20b", "invoiceNumber must be 1-64 of"],
+    ["invoiceNumber=a%20b", "invoiceNumber must be 1-64 characters of"],
     ["type=order.paid", "Unknown query parameter: type"],
+    ["status=pending&status=failed", "Repeated query parameter: status."],
   ])("?%s → 400 validation_failed naming the parameter", async (query, message) => {
     const res = await merchant(`/v1/notifications?${query}`);
     expect(res.status).toBe(400);
@@ -321,7 +322,7 @@ describe("POST /v1/notifications/test", () => {
       '{"type":"order.shipped"}',
       400,
       "validation_failed",
-      "type: must be one of the notification types",
+      "type: must be one of order.status_changed, order.payment_applied, order.paid, order.underpaid, deposit.status_changed, deposit.completed, payout.status_changed",
     ],
     ['{"type":"order.paid","extra":1}', 400, "validation_failed", "body: unknown field extra"],
     ["not json", 400, "bad_request", "JSON"],

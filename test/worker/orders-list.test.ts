@@ -180,12 +180,14 @@ describe("GET /v1/orders", () => {
       "createdFrom=2026-02-01T00:00:00Z&createdTo=2026-01-01T00:00:00Z",
       "createdFrom must be before createdTo",
     ],
-    ["invoicePrefix=a*b", "invoicePrefix must be 1-64 of"],
+    ["invoicePrefix=a*b", "invoicePrefix must be 1-64 characters of A-Z a-z 0-9 . _ -."],
+    ["invoicePrefix=%", "invoicePrefix must be 1-64 characters of A-Z a-z 0-9 . _ -."],
     ["currency=usd", "currency must be a fiat code"],
     ["cryptoCurrencyCode=usdt", "cryptoCurrencyCode must be a currency code"],
     ["cursor=!!!", "cursor is not a cursor from nextCursor"],
     ["cursor=Zm9v", "cursor is not a cursor from nextCursor"],
     ["sort=asc", "Unknown query parameter: sort"],
+    ["state=paid&state=unpaid", "Repeated query parameter: state."],
   ])("?%s → 400 validation_failed naming the parameter", async (query, message) => {
     const res = await merchant(`/v1/orders?${query}`);
     expect(res.status).toBe(400);

@@ -104,6 +104,12 @@ describe("POST /v1/orders/:invoiceNumber/refund", () => {
     const typo = await refundOrder(sub, { amout: "1" });
     expect([typo.status, typo.body.error?.code]).toEqual([400, "validation_failed"]);
     expect(typo.body.error?.message).toContain("amout");
+    // A JSON number: the field named once, not "amount: amount must be…".
+    const number = await refundOrder(sub, { amount: 5 });
+    expect([number.status, number.body.error]).toEqual([
+      400,
+      { code: "validation_failed", message: 'amount: must be a decimal string such as "15"' },
+    ]);
     expect((await upstreamRequests("/withdrawal/quote", "POST")).length).toBe(commits);
     expect((await ledgerOf(sub)).refunds).toEqual([]);
   });

@@ -183,6 +183,9 @@ describe("POST /v1/payouts (quote)", () => {
       ]);
       expect(res.body.error?.message).toBeTruthy();
     }
+    // A JSON number: the field named once, not "amount: amount must be…".
+    const number = await quote({ ...base, amount: 25 });
+    expect(number.body.error?.message).toBe('amount: must be a decimal string such as "25.50"');
     const missing = await quote({
       orderId: uniqueSub("m"),
       cryptoCurrencyCode: "TRX",

@@ -144,6 +144,12 @@ describe("the worker checks refund addresses with the widget's rules", () => {
       });
       const error = ((await res.json()) as Body).error;
       expect([address, res.status, error?.code]).toEqual([address, 400, "invalid_address"]);
+      // A payout is no checkout: the words speak of sandbox mode, not of "this checkout".
+      if (address === BTC_MAIN) {
+        expect(error?.message).toBe(
+          "This is a mainnet BTC address, but sandbox mode takes test-network addresses only.",
+        );
+      }
     }
     expect((await upstreamRequests("/withdrawal/quote", "POST")).length).toBe(before);
   });

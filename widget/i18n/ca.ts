@@ -53,7 +53,7 @@ export const ca: Messages = {
   statusRemainderBelowMinimum:
     "Encara falten {due}, menys que el pagament mínim que accepta el servei ({minimum}). La botiga reemborsarà o acceptarà aquesta comanda; aquí ja no cal pagar res més.",
   refundTooSmall:
-    "{excess} {code} és menys que les comissions de xarxa d'un reemborsament ({minimum} {code}), per això no es pot retornar automàticament. Si teniu dubtes sobre aquest import, poseu-vos en contacte amb la botiga.",
+    "{excess} {code} és menys que el reemborsament més petit que es pot enviar ({minimum} {code}, comissió de xarxa inclosa), per això no es pot retornar automàticament. Si teniu dubtes sobre aquest import, poseu-vos en contacte amb la botiga.",
   payTitle: "Envieu el pagament",
   sendExactly: "Envieu exactament",
   sendRemaining: "Envieu l'import que falta",

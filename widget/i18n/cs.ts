@@ -50,7 +50,7 @@ export const cs: Messages = {
   statusRemainderBelowMinimum:
     "Zbývá doplatit {due}, což je méně než nejmenší platba, kterou služba přijímá ({minimum}). Obchod tuto objednávku buď přijme, nebo peníze vrátí; zde už není co platit.",
   refundTooSmall:
-    "{excess} {code} je méně než síťové poplatky za vrácení ({minimum} {code}), proto tuto částku nelze vrátit automaticky. S dotazy se obraťte na obchod.",
+    "{excess} {code} je méně než nejmenší vrácení, které lze odeslat ({minimum} {code} včetně síťového poplatku), proto tuto částku nelze vrátit automaticky. S dotazy se obraťte na obchod.",
   payTitle: "Odešlete platbu",
   sendExactly: "Pošlete přesně",
   sendRemaining: "Pošlete zbývající částku",

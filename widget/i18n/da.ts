@@ -50,7 +50,7 @@ export const da: Messages = {
   statusRemainderBelowMinimum:
     "Der mangler {due}, hvilket er mindre end den mindste betaling, tjenesten tager imod ({minimum}). Butikken refunderer eller godkender ordren; der er ikke mere at betale her.",
   refundTooSmall:
-    "{excess} {code} er mindre end netværksgebyrerne for en refundering ({minimum} {code}) og kan derfor ikke sendes tilbage automatisk. Kontakt butikken, hvis du har spørgsmål til beløbet.",
+    "{excess} {code} er mindre end den mindste refundering, der kan sendes ({minimum} {code} inklusive netværksgebyr), og kan derfor ikke sendes tilbage automatisk. Kontakt butikken, hvis du har spørgsmål til beløbet.",
   payTitle: "Send din betaling",
   sendExactly: "Send præcis",
   sendRemaining: "Send det resterende beløb",

@@ -86,7 +86,7 @@ export const de: Messages = {
   payTitle: "Zahlung senden",
   retry: "Erneut versuchen",
   refundTooSmall:
-    "{excess} {code} ist weniger, als die Netzwerkgebühren einer Rückerstattung kosten ({minimum} {code}), daher kann der Betrag nicht automatisch zurückgesendet werden. Bei Fragen dazu wenden Sie sich an den Shop.",
+    "{excess} {code} ist weniger als die kleinste Rückerstattung, die gesendet werden kann ({minimum} {code} einschließlich Netzwerkgebühr), daher kann der Betrag nicht automatisch zurückgesendet werden. Bei Fragen dazu wenden Sie sich an den Shop.",
   errorOrigin:
     "Diese Website darf diesen Checkout nicht verwenden. Der Shop muss sie in den Einstellungen des Checkouts freigeben.",
   reconnecting: "Verbindung unterbrochen — neuer Verbindungsversuch…",

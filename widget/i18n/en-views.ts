@@ -25,7 +25,7 @@ export const enStatus = {
   statusRemainderBelowMinimum:
     "{due} is still due, less than the smallest payment the service accepts ({minimum}). The shop will refund or accept this order; there is nothing more to pay here.",
   refundTooSmall:
-    "{excess} {code} is less than the network fees of a refund ({minimum} {code}), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
+    "{excess} {code} is less than the smallest refund that can be sent ({minimum} {code}, network fee included), so it cannot be sent back automatically. Contact the shop if you have questions about it.",
 } as const;
 
 /** The payment instructions (`payment.js`); also the QR code and copy rows that the hosted view and top-up mode reuse. */

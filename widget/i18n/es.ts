@@ -81,7 +81,7 @@ export const es: Messages = {
   payTitle: "Envíe su pago",
   retry: "Reintentar",
   refundTooSmall:
-    "{excess} {code} es menos de lo que cuestan las comisiones de red de un reembolso ({minimum} {code}), así que no se puede devolver automáticamente. Si tiene dudas al respecto, consulte a la tienda.",
+    "{excess} {code} es menos que el reembolso más pequeño que se puede enviar ({minimum} {code}, comisión de red incluida), así que no se puede devolver automáticamente. Si tiene dudas al respecto, consulte a la tienda.",
   errorOrigin:
     "Este sitio no tiene permiso para usar este pago. La tienda debe añadirlo a los sitios permitidos.",
   reconnecting: "Conexión perdida: reconectando…",

@@ -48,7 +48,7 @@ export const fi: Messages = {
   statusRemainderBelowMinimum:
     "Maksamatta on vielä {due}, mikä on vähemmän kuin palvelun pienin hyväksymä maksu ({minimum}). Kauppa joko hyvittää tai hyväksyy tilauksen; täällä ei ole enää mitään maksettavaa.",
   refundTooSmall:
-    "{excess} {code} on vähemmän kuin hyvityksen verkkomaksut ({minimum} {code}), joten sitä ei voida palauttaa automaattisesti. Jos sinulla on kysyttävää, ota yhteyttä kauppaan.",
+    "{excess} {code} on vähemmän kuin pienin lähetettävissä oleva hyvitys ({minimum} {code} verkkomaksu mukaan lukien), joten sitä ei voida palauttaa automaattisesti. Jos sinulla on kysyttävää, ota yhteyttä kauppaan.",
   payTitle: "Lähetä maksu",
   sendExactly: "Lähetä tarkalleen",
   sendRemaining: "Lähetä puuttuva summa",

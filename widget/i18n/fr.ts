@@ -80,7 +80,7 @@ export const fr: Messages = {
   payTitle: "Envoyez votre paiement",
   retry: "Réessayer",
   refundTooSmall:
-    "{excess} {code}, c’est moins que les frais de réseau d’un remboursement ({minimum} {code}) : ce montant ne peut donc pas être renvoyé automatiquement. Pour toute question à ce sujet, contactez la boutique.",
+    "{excess} {code}, c’est moins que le plus petit remboursement possible ({minimum} {code}, frais de réseau compris) : ce montant ne peut donc pas être renvoyé automatiquement. Pour toute question à ce sujet, contactez la boutique.",
   errorOrigin:
     "Ce site n'est pas autorisé à utiliser ce paiement. La boutique doit l'ajouter aux sites autorisés.",
   reconnecting: "Connexion perdue — reconnexion…",

@@ -49,7 +49,7 @@ export const hr: Messages = {
   statusRemainderBelowMinimum:
     "Preostaje {due}, manje od najmanjeg plaćanja koje usluga prihvaća ({minimum}). Trgovina će vratiti novac ili prihvatiti ovu narudžbu; ovdje više nemate što platiti.",
   refundTooSmall:
-    "{excess} {code} manje je od mrežnih naknada za povrat ({minimum} {code}), pa se ne može automatski vratiti. Ako imate pitanja o tom iznosu, obratite se trgovini.",
+    "{excess} {code} manje je od najmanjeg povrata koji se može poslati ({minimum} {code} uključujući mrežnu naknadu), pa se ne može automatski vratiti. Ako imate pitanja o tom iznosu, obratite se trgovini.",
   payTitle: "Pošaljite uplatu",
   sendExactly: "Pošaljite točno",
   sendRemaining: "Pošaljite preostali iznos",

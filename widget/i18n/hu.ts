@@ -52,7 +52,7 @@ export const hu: Messages = {
   statusRemainderBelowMinimum:
     "Még {due} hiányzik, ami kevesebb a szolgáltatás által elfogadott legkisebb fizetésnél ({minimum}). A bolt visszatéríti vagy elfogadja ezt a rendelést; itt nincs több fizetnivaló.",
   refundTooSmall:
-    "{excess} {code} kevesebb, mint egy visszatérítés hálózati díja ({minimum} {code}), ezért nem küldhető vissza automatikusan. Ha kérdése van ezzel kapcsolatban, forduljon a bolthoz.",
+    "{excess} {code} kevesebb, mint a legkisebb elküldhető visszatérítés ({minimum} {code} a hálózati díjjal együtt), ezért nem küldhető vissza automatikusan. Ha kérdése van ezzel kapcsolatban, forduljon a bolthoz.",
   payTitle: "Küldje el a fizetést",
   sendExactly: "Pontosan ennyit küldjön",
   sendRemaining: "Küldje el a hiányzó összeget",

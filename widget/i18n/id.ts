@@ -49,7 +49,7 @@ export const id: Messages = {
   statusRemainderBelowMinimum:
     "Masih kurang {due}, lebih kecil dari pembayaran terkecil yang diterima layanan ({minimum}). Toko akan mengembalikan dana atau menerima pesanan ini; tidak ada lagi yang perlu dibayar di sini.",
   refundTooSmall:
-    "{excess} {code} lebih kecil dari biaya jaringan untuk pengembalian dana ({minimum} {code}), jadi tidak dapat dikirim kembali secara otomatis. Hubungi toko jika Anda punya pertanyaan tentang jumlah ini.",
+    "{excess} {code} lebih kecil dari pengembalian dana terkecil yang dapat dikirim ({minimum} {code}, termasuk biaya jaringan), jadi tidak dapat dikirim kembali secara otomatis. Hubungi toko jika Anda punya pertanyaan tentang jumlah ini.",
   payTitle: "Kirim pembayaran Anda",
   sendExactly: "Kirim tepat sejumlah",
   sendRemaining: "Kirim sisa pembayaran",

@@ -51,7 +51,7 @@ export const it: Messages = {
   statusRemainderBelowMinimum:
     "Restano da pagare {due}, meno del pagamento minimo accettato dal servizio ({minimum}). Il negozio rimborserà o accetterà questo ordine; qui non c'è altro da pagare.",
   refundTooSmall:
-    "{excess} {code} è meno delle commissioni di rete di un rimborso ({minimum} {code}), quindi non può essere restituito automaticamente. Per domande su questo importo, contatta il negozio.",
+    "{excess} {code} è meno del rimborso più piccolo che si può inviare ({minimum} {code}, commissione di rete inclusa), quindi non può essere restituito automaticamente. Per domande su questo importo, contatta il negozio.",
   payTitle: "Invia il pagamento",
   sendExactly: "Invia esattamente",
   sendRemaining: "Invia l'importo restante",

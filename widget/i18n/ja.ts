@@ -51,7 +51,7 @@ export const ja: Messages = {
   statusRemainderBelowMinimum:
     "残りは {due} で、サービスが受け付ける最小のお支払い額（{minimum}）を下回っています。ショップがこのご注文を返金するか受け付けますので、ここでのお支払いはこれ以上不要です。",
   refundTooSmall:
-    "{excess} {code} は返金時のネットワーク手数料（{minimum} {code}）より少ないため、自動では返送できません。この金額についてご不明な点はショップにお問い合わせください。",
+    "{excess} {code} は送金できる最小の返金額（ネットワーク手数料込みで {minimum} {code}）より少ないため、自動では返送できません。この金額についてご不明な点はショップにお問い合わせください。",
   payTitle: "お支払いを送金してください",
   sendExactly: "正確にこの金額を送金",
   sendRemaining: "残額を送金",

@@ -48,7 +48,7 @@ export const ko: Messages = {
   statusRemainderBelowMinimum:
     "남은 금액 {due}은(는) 서비스가 받는 최소 결제 금액({minimum})보다 적습니다. 상점에서 이 주문을 환불하거나 승인할 예정이니, 여기에서 더 결제하실 필요는 없습니다.",
   refundTooSmall:
-    "{excess} {code}은(는) 환불에 드는 네트워크 수수료({minimum} {code})보다 적어 자동으로 돌려보낼 수 없습니다. 이 금액에 대해 궁금한 점이 있으면 상점에 문의해 주세요.",
+    "{excess} {code}은(는) 보낼 수 있는 최소 환불액(네트워크 수수료 포함 {minimum} {code})보다 적어 자동으로 돌려보낼 수 없습니다. 이 금액에 대해 궁금한 점이 있으면 상점에 문의해 주세요.",
   payTitle: "결제 금액 보내기",
   sendExactly: "정확히 이 금액을 보내세요",
   sendRemaining: "남은 금액을 보내세요",

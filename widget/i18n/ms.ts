@@ -51,7 +51,7 @@ export const ms: Messages = {
   statusRemainderBelowMinimum:
     "Baki {due} masih belum dibayar, kurang daripada pembayaran terkecil yang diterima perkhidmatan ({minimum}). Kedai akan memulangkan wang atau menerima pesanan ini; tiada apa lagi yang perlu dibayar di sini.",
   refundTooSmall:
-    "{excess} {code} kurang daripada yuran rangkaian untuk bayaran balik ({minimum} {code}), jadi ia tidak boleh dihantar balik secara automatik. Hubungi kedai jika anda ada soalan tentang jumlah ini.",
+    "{excess} {code} kurang daripada bayaran balik terkecil yang boleh dihantar ({minimum} {code}, termasuk yuran rangkaian), jadi ia tidak boleh dihantar balik secara automatik. Hubungi kedai jika anda ada soalan tentang jumlah ini.",
   payTitle: "Hantar pembayaran anda",
   sendExactly: "Hantar tepat sebanyak",
   sendRemaining: "Hantar baki jumlah",

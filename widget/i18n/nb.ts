@@ -51,7 +51,7 @@ export const nb: Messages = {
   statusRemainderBelowMinimum:
     "Det gjenstår {due}, mindre enn den minste betalingen tjenesten tar imot ({minimum}). Butikken refunderer eller godtar bestillingen; det er ikke mer å betale her.",
   refundTooSmall:
-    "{excess} {code} er mindre enn nettverksgebyrene for en tilbakebetaling ({minimum} {code}) og kan derfor ikke sendes tilbake automatisk. Kontakt butikken hvis du har spørsmål om beløpet.",
+    "{excess} {code} er mindre enn den minste tilbakebetalingen som kan sendes ({minimum} {code} inkludert nettverksgebyr), og kan derfor ikke sendes tilbake automatisk. Kontakt butikken hvis du har spørsmål om beløpet.",
   payTitle: "Send betalingen din",
   sendExactly: "Send nøyaktig",
   sendRemaining: "Send resten av beløpet",

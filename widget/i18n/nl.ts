@@ -52,7 +52,7 @@ export const nl: Messages = {
   statusRemainderBelowMinimum:
     "Er staat nog {due} open, minder dan de kleinste betaling die de dienst accepteert ({minimum}). De winkel zal deze bestelling terugbetalen of accepteren; hier hoeft niets meer betaald te worden.",
   refundTooSmall:
-    "{excess} {code} is minder dan de netwerkkosten van een terugbetaling ({minimum} {code}) en kan daarom niet automatisch worden teruggestuurd. Heb je hier vragen over, neem dan contact op met de winkel.",
+    "{excess} {code} is minder dan de kleinste terugbetaling die kan worden verstuurd ({minimum} {code}, inclusief netwerkkosten) en kan daarom niet automatisch worden teruggestuurd. Heb je hier vragen over, neem dan contact op met de winkel.",
   payTitle: "Verstuur je betaling",
   sendExactly: "Stuur precies",
   sendRemaining: "Stuur het resterende bedrag",

@@ -50,7 +50,7 @@ export const pl: Messages = {
   statusRemainderBelowMinimum:
     "Do zapłaty pozostaje {due}, czyli mniej niż najmniejsza płatność akceptowana przez usługę ({minimum}). Sklep zwróci pieniądze albo przyjmie to zamówienie; nie trzeba tu już nic płacić.",
   refundTooSmall:
-    "{excess} {code} to mniej niż opłaty sieciowe za zwrot ({minimum} {code}), więc tej kwoty nie można odesłać automatycznie. Jeśli masz pytania, skontaktuj się ze sklepem.",
+    "{excess} {code} to mniej niż najmniejszy zwrot, jaki można wysłać ({minimum} {code} wraz z opłatą sieciową), więc tej kwoty nie można odesłać automatycznie. Jeśli masz pytania, skontaktuj się ze sklepem.",
   payTitle: "Wyślij płatność",
   sendExactly: "Wyślij dokładnie",
   sendRemaining: "Wyślij pozostałą kwotę",

@@ -51,7 +51,7 @@ export const ptBR: Messages = {
   statusRemainderBelowMinimum:
     "Ainda faltam {due}, menos do que o menor pagamento aceito pelo serviço ({minimum}). A loja vai reembolsar ou aceitar este pedido; não há mais nada a pagar aqui.",
   refundTooSmall:
-    "{excess} {code} é menos do que as taxas de rede de um reembolso ({minimum} {code}), por isso não pode ser devolvido automaticamente. Se tiver dúvidas sobre esse valor, entre em contato com a loja.",
+    "{excess} {code} é menos do que o menor reembolso que pode ser enviado ({minimum} {code}, com a taxa de rede incluída), por isso não pode ser devolvido automaticamente. Se tiver dúvidas sobre esse valor, entre em contato com a loja.",
   payTitle: "Envie seu pagamento",
   sendExactly: "Envie exatamente",
   sendRemaining: "Envie o valor restante",

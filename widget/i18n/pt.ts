@@ -50,7 +50,7 @@ export const pt: Messages = {
   statusRemainderBelowMinimum:
     "Ainda faltam {due}, menos do que o pagamento mínimo aceite pelo serviço ({minimum}). A loja irá reembolsar ou aceitar esta encomenda; não há mais nada a pagar aqui.",
   refundTooSmall:
-    "{excess} {code} é inferior às taxas de rede de um reembolso ({minimum} {code}), pelo que não pode ser devolvido automaticamente. Se tiver dúvidas sobre este montante, contacte a loja.",
+    "{excess} {code} é inferior ao menor reembolso que pode ser enviado ({minimum} {code}, taxa de rede incluída), pelo que não pode ser devolvido automaticamente. Se tiver dúvidas sobre este montante, contacte a loja.",
   payTitle: "Envie o seu pagamento",
   sendExactly: "Envie exatamente",
   sendRemaining: "Envie o montante em falta",

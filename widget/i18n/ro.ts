@@ -50,7 +50,7 @@ export const ro: Messages = {
   statusRemainderBelowMinimum:
     "Mai sunt de plată {due}, mai puțin decât cea mai mică plată acceptată de serviciu ({minimum}). Magazinul va rambursa sau va accepta această comandă; aici nu mai aveți nimic de plătit.",
   refundTooSmall:
-    "{excess} {code} este mai puțin decât taxele de rețea ale unei rambursări ({minimum} {code}), așa că nu poate fi trimis înapoi automat. Dacă aveți întrebări despre această sumă, contactați magazinul.",
+    "{excess} {code} este mai puțin decât cea mai mică rambursare care poate fi trimisă ({minimum} {code}, inclusiv taxa de rețea), așa că nu poate fi trimis înapoi automat. Dacă aveți întrebări despre această sumă, contactați magazinul.",
   payTitle: "Trimiteți plata",
   sendExactly: "Trimiteți exact",
   sendRemaining: "Trimiteți suma rămasă",

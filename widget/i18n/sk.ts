@@ -50,7 +50,7 @@ export const sk: Messages = {
   statusRemainderBelowMinimum:
     "Zostáva doplatiť {due}, čo je menej ako najmenšia platba, ktorú služba prijíma ({minimum}). Obchod túto objednávku buď prijme, alebo peniaze vráti; tu už nie je čo platiť.",
   refundTooSmall:
-    "{excess} {code} je menej ako sieťové poplatky za vrátenie ({minimum} {code}), preto túto sumu nemožno vrátiť automaticky. S otázkami sa obráťte na obchod.",
+    "{excess} {code} je menej ako najmenšie vrátenie, ktoré možno odoslať ({minimum} {code} vrátane sieťového poplatku), preto túto sumu nemožno vrátiť automaticky. S otázkami sa obráťte na obchod.",
   payTitle: "Odošlite platbu",
   sendExactly: "Pošlite presne",
   sendRemaining: "Pošlite zvyšnú sumu",

@@ -50,7 +50,7 @@ export const sv: Messages = {
   statusRemainderBelowMinimum:
     "{due} återstår, mindre än den minsta betalning tjänsten tar emot ({minimum}). Butiken återbetalar eller godkänner beställningen; här finns inget mer att betala.",
   refundTooSmall:
-    "{excess} {code} är mindre än nätverksavgifterna för en återbetalning ({minimum} {code}) och kan därför inte skickas tillbaka automatiskt. Kontakta butiken om du har frågor om beloppet.",
+    "{excess} {code} är mindre än den minsta återbetalning som kan skickas ({minimum} {code} inklusive nätverksavgift) och kan därför inte skickas tillbaka automatiskt. Kontakta butiken om du har frågor om beloppet.",
   payTitle: "Skicka din betalning",
   sendExactly: "Skicka exakt",
   sendRemaining: "Skicka återstående belopp",

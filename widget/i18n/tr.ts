@@ -50,7 +50,7 @@ export const tr: Messages = {
   statusRemainderBelowMinimum:
     "Kalan {due}, hizmetin kabul ettiği en küçük ödemeden ({minimum}) az. Mağaza bu siparişi iade edecek ya da kabul edecek; burada ödenecek başka bir şey yok.",
   refundTooSmall:
-    "{excess} {code}, bir iadenin ağ ücretlerinden ({minimum} {code}) az olduğu için otomatik olarak geri gönderilemez. Bu tutarla ilgili sorularınız için mağazayla iletişime geçin.",
+    "{excess} {code}, gönderilebilecek en küçük iadeden ({minimum} {code}, ağ ücreti dahil) az olduğu için otomatik olarak geri gönderilemez. Bu tutarla ilgili sorularınız için mağazayla iletişime geçin.",
   payTitle: "Ödemenizi gönderin",
   sendExactly: "Tam olarak bu tutarı gönderin",
   sendRemaining: "Kalan tutarı gönderin",

@@ -53,7 +53,7 @@ export const vi: Messages = {
   statusRemainderBelowMinimum:
     "Còn thiếu {due}, ít hơn khoản thanh toán nhỏ nhất mà dịch vụ chấp nhận ({minimum}). Cửa hàng sẽ hoàn tiền hoặc chấp nhận đơn hàng này; bạn không cần trả thêm gì ở đây.",
   refundTooSmall:
-    "{excess} {code} ít hơn phí mạng của một lần hoàn tiền ({minimum} {code}), nên không thể tự động gửi trả lại. Nếu có thắc mắc về khoản này, hãy liên hệ cửa hàng.",
+    "{excess} {code} ít hơn khoản hoàn tiền nhỏ nhất có thể gửi ({minimum} {code}, đã gồm phí mạng), nên không thể tự động gửi trả lại. Nếu có thắc mắc về khoản này, hãy liên hệ cửa hàng.",
   payTitle: "Gửi khoản thanh toán",
   sendExactly: "Gửi chính xác",
   sendRemaining: "Gửi số tiền còn lại",

@@ -46,7 +46,7 @@ export const zhHans: Messages = {
   statusRemainderBelowMinimum:
     "尚欠 {due}，低于该服务接受的最低付款额（{minimum}）。商店将为此订单退款或予以接受；您无需在此继续付款。",
   refundTooSmall:
-    "{excess} {code} 低于退款所需的网络手续费（{minimum} {code}），因此无法自动退回。如对这笔金额有疑问，请联系商店。",
+    "{excess} {code} 低于可发送的最小退款金额（{minimum} {code}，含网络手续费），因此无法自动退回。如对这笔金额有疑问，请联系商店。",
   payTitle: "发送付款",
   sendExactly: "请准确发送",
   sendRemaining: "请发送剩余金额",

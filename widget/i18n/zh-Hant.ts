@@ -46,7 +46,7 @@ export const zhHant: Messages = {
   statusRemainderBelowMinimum:
     "尚欠 {due}，低於該服務接受的最低付款金額（{minimum}）。商店將為此訂單退款或予以接受；您無須在此繼續付款。",
   refundTooSmall:
-    "{excess} {code} 低於退款所需的網路手續費（{minimum} {code}），因此無法自動退回。如對這筆金額有疑問，請聯絡商店。",
+    "{excess} {code} 低於可發送的最小退款金額（{minimum} {code}，含網路手續費），因此無法自動退回。如對這筆金額有疑問，請聯絡商店。",
   payTitle: "傳送付款",
   sendExactly: "請準確傳送",
   sendRemaining: "請傳送剩餘金額",

@@ -54,7 +54,20 @@ app.route("/webhooks", webhookRoutes);
 
 app.get("/", (c) => c.json({ name: "crypto-checkout", widget: "/widget.js" }));
 
-app.notFound(() => errorResponse(404, "not_found", "No such route."));
+/** Methods that some route (not a middleware, whose method is "ALL") serves at `path`. */
+const methodsAt = (path: string) =>
+  ["GET", "POST"].filter((method) =>
+    app.router.match(method, path)[0].some(([[, route]]) => route.method !== "ALL"),
+  );
+
+// One mechanism for every route: a served path asked with another method is 405 with `Allow`.
+app.notFound((c) => {
+  const allow = methodsAt(c.req.path).join(", ");
+  if (!allow) return errorResponse(404, "not_found", "No such route.");
+  const answer = errorResponse(405, "method_not_allowed", `This route takes only ${allow}.`);
+  answer.headers.set("allow", allow);
+  return answer;
+});
 
 app.onError((caught) => {
   // Thrown by hono middleware (none of ours throws one today): its response is already built.

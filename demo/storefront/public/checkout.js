@@ -8,6 +8,7 @@
 import { postJson, refresher } from "./dom.js";
 import { halfOf } from "./money.js";
 import { renderLedger, renderNotifications } from "./render.js";
+import { partialRow } from "./sandbox-panel.js";
 
 const order = JSON.parse(document.getElementById("order").textContent);
 const widget = document.querySelector("crypto-checkout");
@@ -18,6 +19,7 @@ const partialInput = document.getElementById("partial-amount");
 const partialUnit = document.getElementById("partial-unit");
 const halfButton = document.getElementById("partial-half");
 let snapshot = null;
+let partialKey = "";
 
 widget.addEventListener("checkout:status", (event) => {
   snapshot = event.detail;
@@ -25,11 +27,12 @@ widget.addEventListener("checkout:status", (event) => {
   invoiceRef.textContent = attempt?.orderId ?? "no invoice yet";
   statusPill.textContent = (attempt?.status ?? "").replace(/_/g, " ");
   statusPill.dataset.status = attempt?.status ?? "";
-  const payment = attempt?.payment;
-  partialUnit.textContent = payment
-    ? `(${payment.cryptoCurrencyCode}, ${payment.remaining} due)`
-    : "(crypto, after a currency is chosen)";
-  halfButton.disabled = !payment;
+  const row = partialRow(snapshot);
+  partialUnit.textContent = row.hint;
+  halfButton.disabled = !row.half;
+  // An amount typed for another attempt, another remaining or an open attempt is stale.
+  if (row.key !== partialKey) partialInput.value = "";
+  partialKey = row.key;
   for (const button of document.querySelectorAll("[data-simulate]"))
     button.disabled = !attempt?.orderId;
 });

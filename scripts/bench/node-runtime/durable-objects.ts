@@ -203,8 +203,9 @@ class Instance {
 }
 
 /**
- * A Durable Object namespace of class `cls`: `idFromName`, `idFromString`, `get` (a stub whose
- * every method is an RPC: arguments and answer structured-cloned; `fetch` passes the request).
+ * A Durable Object namespace of class `cls`: `idFromName`, `idFromString`, `get` (a stub with
+ * its `id`, whose every method is an RPC: arguments and answer structured-cloned; `fetch`
+ * passes the request).
  */
 export class Namespace {
   readonly #cls: ObjectClass;
@@ -235,6 +236,9 @@ export class Namespace {
       {
         get: (_target, method) => {
           if (method === "then") return undefined;
+          // A stub's own `id` (workerd's `DurableObjectStub.id`), not an RPC: the SSE route
+          // names the watched object by it (`core/streams/hub-route.ts`).
+          if (method === "id") return id;
           return async (...args: unknown[]) => {
             const instance = this.#instance(id);
             await instance.ready;

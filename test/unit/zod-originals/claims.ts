@@ -18,8 +18,9 @@ import {
 
 export { INVOICE_NUMBER };
 
-const AMOUNT_MESSAGE =
-  'amount must be a decimal string such as "49.90" (a JSON string, not a number)';
+const AMOUNT_MESSAGE = 'amount must be a decimal string such as "49.90"';
+/** A value of another JSON type (a number, mostly) is told money travels as a string. */
+const AMOUNT_TYPE_MESSAGE = `${AMOUNT_MESSAGE} (a JSON string, not a number)`;
 
 /**
  * Where the service's payment page sends the payer after an outcome. The service redirects a
@@ -62,7 +63,7 @@ function claimsSchema(loopbackHttp: boolean) {
         z.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
       ),
     // A JSON number gets the same words as "25,50": money travels as a string, never a float.
-    amount: z.string({ error: AMOUNT_MESSAGE }).check(z.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
+    amount: z.string({ error: AMOUNT_TYPE_MESSAGE }).check(z.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
     currency: z.string().check(z.regex(FIAT_CODE, "currency must be an ISO 4217 code such as USD")),
     exp: safeIntFrom(0, true),
     /** Issued at (unix seconds), when present: `exp` may not be more than the maximum after it. */

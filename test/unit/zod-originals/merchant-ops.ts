@@ -43,7 +43,9 @@ const orderFilters = {
   createdFrom: z.optional(instant),
   createdTo: z.optional(instant),
   invoicePrefix: z.optional(
-    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")),
+    z
+      .string()
+      .check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -")),
   ),
   currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "must be a fiat code such as USD"))),
   cryptoCurrencyCode: z.optional(
@@ -67,11 +69,13 @@ export const notificationsListQuery = z.strictObject({
   limit: z.optional(limit),
   cursor: z.optional(cursor),
   invoiceNumber: z.optional(
-    z.string().check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -")),
+    z
+      .string()
+      .check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -")),
   ),
 });
 
 /** `POST /v1/notifications/test` body: one type, or (absent or empty body) one of each. */
 export const testNotificationsBody = z.strictObject({
-  type: z.optional(z.enum(NOTIFICATION_TYPES, "must be one of the notification types")),
+  type: z.optional(z.enum(NOTIFICATION_TYPES, `must be one of ${NOTIFICATION_TYPES.join(", ")}`)),
 });

@@ -37,7 +37,7 @@ export const openDepositBody = z.object({
  */
 export const refundOrderBody = z.strictObject({
   amount: z.optional(
-    z.string({ error: 'amount must be a decimal string such as "15"' }).check(z.maxLength(64)),
+    z.string({ error: 'must be a decimal string such as "15"' }).check(z.maxLength(64)),
   ),
 });
 
@@ -51,9 +51,7 @@ export const payoutQuoteBody = z.strictObject({
     .check(z.regex(PAYOUT_ORDER_ID, "orderId must be 1-100 characters of A-Z a-z 0-9 . _ : -")),
   cryptoCurrencyCode: cryptoCode,
   address: z.string().check(z.trim(), z.minLength(1), z.maxLength(128)),
-  amount: z
-    .string({ error: 'amount must be a decimal string such as "25.50"' })
-    .check(z.maxLength(64)),
+  amount: z.string({ error: 'must be a decimal string such as "25.50"' }).check(z.maxLength(64)),
 });
 
 /** `GET /v1/currencies?network=`. */

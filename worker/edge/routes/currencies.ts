@@ -2,14 +2,15 @@
  * @module
  * `GET /v1/currencies[?network=]` and `GET /v1/currencies/fiat`: the live lists, amounts as
  * decimal strings, cacheable by browsers for a short while. A network is a filter over the one
- * cached full list (`core/catalog/catalog.ts`): any value costs the service nothing.
+ * cached full list (`core/catalog/catalog.ts`): any value costs the service nothing. Queries
+ * are strict (`http/query.ts`): another key, or `network` twice, is 400 `validation_failed`.
  */
 
 import { cryptoCurrencies, fiatCurrencies } from "../../core/catalog/catalog.ts";
 import { liveList } from "../../core/catalog/live-entry.ts";
 import type { Config } from "../../core/config/config.ts";
-import { NETWORK_QUERY } from "../../lib/api/schemas/requests.ts";
-import { ApiError } from "../../lib/api-error.ts";
+import { currenciesQuery, fiatCurrenciesQuery } from "../../lib/api/schemas/requests.ts";
+import { readQuery } from "../http/query.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 
@@ -37,14 +38,12 @@ function listResponse(data: object): Response {
 }
 
 currencyRoutes.get("/", async (c) => {
-  const network = c.req.query("network");
-  if (network !== undefined && !NETWORK_QUERY.test(network)) {
-    throw new ApiError(400, "validation_failed", "network must be a network name such as Tron.");
-  }
+  const { network } = readQuery(c, currenciesQuery);
   const read = (config: Config) => cryptoCurrencies(config, network || undefined);
   return listResponse(await liveList(read, c.var.config, c.var.log));
 });
 
 currencyRoutes.get("/fiat", async (c) => {
+  readQuery(c, fiatCurrenciesQuery);
   return listResponse(await liveList(fiatCurrencies, c.var.config, c.var.log));
 });

@@ -22,10 +22,10 @@ import {
   testNotificationsBody,
 } from "../../lib/api/merchant-ops.ts";
 import { ApiError } from "../../lib/api-error.ts";
-import { check, type Schema } from "../../lib/schema.ts";
 import { readJson } from "../http/json-body.ts";
 import { limitBody } from "../http/limits.ts";
 import { merchantAuth } from "../http/merchant-auth.ts";
+import { readQuery as query } from "../http/query.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 
@@ -39,23 +39,6 @@ for (const path of ["/orders", "/orders.csv", "/notifications", "/notifications/
 const CSV_PAGE = 500;
 
 const noStore = { "cache-control": "no-store" };
-
-/** The query, validated: 400 `validation_failed` naming the first bad parameter. */
-function query<T>(c: Context<AppEnv>, schema: Schema<T>): T {
-  const parsed = check(schema, c.req.query());
-  if (!parsed.success) {
-    const issue = parsed.issues[0];
-    const unknown = issue?.code === "unrecognized_keys" ? issue.keys.join(", ") : null;
-    throw new ApiError(
-      400,
-      "validation_failed",
-      unknown
-        ? `Unknown query parameter: ${unknown.slice(0, 100)}.`
-        : `${issue?.path.join(".") || "query"} ${issue?.detail ?? "is not valid"}.`,
-    );
-  }
-  return parsed.data;
-}
 
 /** The position a `cursor` names; 400 for one that is not ours. */
 function position(cursor: string | undefined): PagePosition | null {

@@ -27,8 +27,9 @@ import { object } from "../../lib/schema.ts";
 
 export { INVOICE_NUMBER };
 
-const AMOUNT_MESSAGE =
-  'amount must be a decimal string such as "49.90" (a JSON string, not a number)';
+const AMOUNT_MESSAGE = 'amount must be a decimal string such as "49.90"';
+/** A value of another JSON type (a number, mostly) is told money travels as a string. */
+const AMOUNT_TYPE_MESSAGE = `${AMOUNT_MESSAGE} (a JSON string, not a number)`;
 
 /**
  * Where the service's payment page sends the payer after an outcome. The service redirects a
@@ -71,8 +72,8 @@ function claimsSchema(loopbackHttp: boolean) {
       v.string(),
       v.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
     ),
-    // A JSON number gets the same words as "25,50": money travels as a string, never a float.
-    amount: v.pipe(v.string(AMOUNT_MESSAGE), v.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
+    // A JSON number is told money travels as a string, never a float; "25,50" is not told so.
+    amount: v.pipe(v.string(AMOUNT_TYPE_MESSAGE), v.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
     currency: v.pipe(
       v.string(),
       v.regex(FIAT_CODE, "currency must be an ISO 4217 code such as USD"),

@@ -33,7 +33,7 @@ export async function requireAddress(
         : `This ${code} address has a typo: its checksum does not match.`
       : verdict === "network"
         ? sandbox
-          ? `This is a mainnet ${network} address, but this checkout runs in sandbox mode on test networks only: use a test-network address.`
+          ? `This is a mainnet ${network} address, but sandbox mode takes test-network addresses only.`
           : `This is a test-network ${network} address; only mainnet addresses can receive funds here.`
         : `This is not a valid ${code} address on ${network}.`;
   throw new ApiError(400, "invalid_address", message);

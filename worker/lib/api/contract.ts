@@ -452,6 +452,7 @@ export type ApiErrorCode =
   | "unauthorized"
   | "forbidden_origin"
   | "not_found"
+  | "method_not_allowed"
   | "token_invalid"
   | "token_expired"
   | "token_lifetime_exceeded"

@@ -70,7 +70,7 @@ const stateList = v.pipe(
 );
 const invoiceNumber = v.pipe(
   v.string(),
-  v.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 of A-Z a-z 0-9 . _ -"),
+  v.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -"),
 );
 
 /** The filters `GET /v1/orders` and `GET /v1/orders.csv` share. */
@@ -137,5 +137,7 @@ export const NOTIFICATION_ID = /^evt_[0-9a-f-]{36}$/;
 
 /** `POST /v1/notifications/test` body: one type, or (absent or empty body) one of each. */
 export const testNotificationsBody = strictObject({
-  type: v.optional(v.picklist(NOTIFICATION_TYPES, "must be one of the notification types")),
+  type: v.optional(
+    v.picklist(NOTIFICATION_TYPES, `must be one of ${NOTIFICATION_TYPES.join(", ")}`),
+  ),
 });

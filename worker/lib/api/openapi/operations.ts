@@ -23,8 +23,8 @@ import {
   testNotificationsResponse,
 } from "../schemas/merchant-ops-answers.ts";
 import {
+  currenciesQuery,
   lockCurrencyBody,
-  NETWORK_QUERY,
   openCheckoutBody,
   openDepositBody,
   payoutQuoteBody,
@@ -108,7 +108,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Crypto currencies the service accepts (cached 60 s)",
     tag: "Catalog",
     caller: "storefront",
-    query: z.object({ network: z.optional(z.string().check(z.regex(NETWORK_QUERY))) }),
+    query: zodOf(currenciesQuery) as z.ZodMiniObject,
     answers: {
       "200": { description: "The list", json: dataOf(z.array(cryptoCurrency)) },
       ...errors(400),
@@ -121,7 +121,10 @@ export const OPERATIONS: Operation[] = [
     summary: "Fiat currencies an order may be priced in",
     tag: "Catalog",
     caller: "storefront",
-    answers: { "200": { description: "The list", json: dataOf(z.array(fiatCurrency)) } },
+    answers: {
+      "200": { description: "The list", json: dataOf(z.array(fiatCurrency)) },
+      ...errors(400),
+    },
   },
   {
     id: "openCheckout",

@@ -44,7 +44,7 @@ const amountText = (message: string) => v.pipe(v.string(message), v.maxLength(64
  * everything.
  */
 export const refundOrderBody = strictObject({
-  amount: v.optional(amountText('amount must be a decimal string such as "15"')),
+  amount: v.optional(amountText('must be a decimal string such as "15"')),
 });
 
 /** Merchant payout orderIds: the upstream idempotency key, sent as is. */
@@ -58,8 +58,18 @@ export const payoutQuoteBody = strictObject({
   ),
   cryptoCurrencyCode: cryptoCode,
   address: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(128)),
-  amount: amountText('amount must be a decimal string such as "25.50"'),
+  amount: amountText('must be a decimal string such as "25.50"'),
 });
 
 /** `GET /v1/currencies?network=`. */
 export const NETWORK_QUERY = /^[A-Za-z0-9 _-]{1,40}$/;
+
+/** `GET /v1/currencies` query: `network` only (strict, like every validated query). */
+export const currenciesQuery = strictObject({
+  network: v.optional(
+    v.pipe(v.string(), v.regex(NETWORK_QUERY, "must be a network name such as Tron")),
+  ),
+});
+
+/** `GET /v1/currencies/fiat` query: none. */
+export const fiatCurrenciesQuery = strictObject({});
