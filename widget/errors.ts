@@ -26,8 +26,8 @@ const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", TextK
   order_refunded: "statusRefunded",
   order_id_collision: "errorContactShop",
   amount_below_minimum: "errorBelowMinimum",
-  // The token's fiat currency (a lock's crypto code comes from the listed ones, so a miss there
-  // is a race with a list refresh): the shop's to fix, nothing for the shopper to choose.
+  // The token's fiat currency: the shop's to fix, nothing for the shopper to choose. A crypto
+  // code the worker or the service does not offer is `currency_unavailable`: choose another.
   unknown_currency: "errorContactShop",
   currency_unavailable: "errorCurrency",
   invalid_address: "addressInvalid",

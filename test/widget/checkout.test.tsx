@@ -180,6 +180,26 @@ describe("paying in-page", () => {
     expect(link.getAttribute("href")).toBe("https://pay.example.test/pay/inv_1");
   });
 
+  it("a lock refused with currency_unavailable (a crypto code no longer offered) says choose another; the shop is not blamed", async () => {
+    const { events } = setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => ({
+        status: 400,
+        body: { error: { code: "currency_unavailable", message: "BTC is not available." } },
+      }),
+    });
+    fireEvent.click(await screen.findByRole("button", { name: "BTC Bitcoin" }));
+    // The alert, and the picker's note on the currency it rules out.
+    const said = await screen.findAllByText(
+      "This currency is not available right now. Please choose another.",
+    );
+    expect(said.some((el) => el.getAttribute("role") === "alert")).toBe(true);
+    expect(screen.queryByText(/contact the shop/)).toBeNull();
+    expect(events.find((e) => e.name === "checkout:error")?.detail).toMatchObject({
+      code: "currency_unavailable",
+    });
+  });
+
   it("shows the hosted page link right away in hosted mode", async () => {
     setup({ "POST /v1/checkouts": () => ok(snapshot({ mode: "hosted" }), 201) });
     const link = await screen.findByRole("link", { name: "Open payment page" });

@@ -307,13 +307,13 @@ describe("currency lock (in-page mode, through the sandbox adapter)", () => {
     expect(pay?.expiresAt).toBeTruthy();
   });
 
-  it("rejects an unknown currency with 400 unknown_currency and a malformed one with 400 validation_failed", async () => {
+  it("rejects a crypto currency the live list lacks with 400 currency_unavailable (what the service's currencyNotFound maps to) and a malformed one with 400 validation_failed", async () => {
     const { body } = await openCheckout({ sub: uniqueSub("lockx") });
     const unknown = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
       cryptoCurrencyCode: "DOGE",
     });
     expect(unknown.status).toBe(400);
-    expect(((await unknown.json()) as Body).error?.code).toBe("unknown_currency");
+    expect(((await unknown.json()) as Body).error?.code).toBe("currency_unavailable");
     const bad = await postJson(`/v1/checkouts/${body.data.id}/currency`, {
       cryptoCurrencyCode: "<x>",
     });

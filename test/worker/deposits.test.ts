@@ -206,10 +206,10 @@ describe("POST /v1/deposits", () => {
     expect(none.status).toBe(400);
     expect(none.body.error?.code).toBe("validation_failed");
     expect(none.body.error?.message).toContain("cryptoCurrencyCode");
-    // A currency the service does not list: 400 unknown_currency.
+    // A crypto currency the service does not list: 400 currency_unavailable.
     const unknown = await openTopUp(uniqueSub("unk"), {}, { cryptoCurrencyCode: "DOGE" });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error?.code).toBe("unknown_currency");
+    expect(unknown.body.error?.code).toBe("currency_unavailable");
     // The page asking for another currency than the token fixes: 400 validation_failed.
     const mismatch = await openTopUp(
       uniqueSub("mis"),

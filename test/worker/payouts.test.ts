@@ -167,7 +167,7 @@ describe("POST /v1/payouts (quote)", () => {
       [{ address: "T123" }, 400, "invalid_address"],
       [{ amount: "1" }, 400, "amount_below_minimum"], // below minWithdrawalAmount (10)
       [{ amount: "10.1234567" }, 400, "amount_invalid_decimals"], // USDT_TRC20 has 6 places
-      [{ cryptoCurrencyCode: "DOGE" }, 400, "unknown_currency"],
+      [{ cryptoCurrencyCode: "DOGE" }, 400, "currency_unavailable"],
       [{ amount: 25 }, 400, "validation_failed"], // amounts are strings, never JSON numbers
       [{ amount: "-25" }, 400, "validation_failed"],
       [{ amount: "1e3" }, 400, "validation_failed"],

@@ -105,7 +105,7 @@ describe("the worker checks refund addresses with the widget's rules", () => {
     const cases: [string, unknown, number, string][] = [
       [url, { cryptoCurrencyCode: "USDT_TRC20" }, 400, "validation_failed"],
       [url, { cryptoCurrencyCode: "USDT_TRC20", address: "" }, 400, "validation_failed"],
-      [url, { cryptoCurrencyCode: "DOGE", address: TRON_A }, 400, "unknown_currency"],
+      [url, { cryptoCurrencyCode: "DOGE", address: TRON_A }, 400, "currency_unavailable"],
       [url, { cryptoCurrencyCode: "usdt", address: TRON_A }, 400, "validation_failed"],
       [
         "/v1/checkouts/AAAAAAAAAAAAAAAAAAAAAA/refund-address",

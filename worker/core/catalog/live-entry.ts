@@ -3,7 +3,10 @@
  * What a route asks of the live lists (`catalog.ts`): a list, or the crypto currency a request
  * named. A list the service cannot give now answers as every upstream failure does
  * (`service/upstream-failure.ts`: 503 `service_busy`, …); a code not in the live list is 400
- * `unknown_currency`. Either way nothing else is called.
+ * `currency_unavailable`, the code the service's own `currencyNotFound` maps to, so a crypto
+ * currency missing here or refused there answers the same (`unknown_currency` is the token's
+ * fiat currency: the shop's to fix, where `currency_unavailable` leaves the shopper another
+ * currency to choose). Either way nothing else is called.
  */
 import type { CryptoCurrency } from "../../lib/api/contract.ts";
 import { ApiError } from "../../lib/api-error.ts";
@@ -32,7 +35,7 @@ export async function liveList<T>(
 }
 
 /**
- * The live crypto currency `code`, or 400 `unknown_currency` naming what it is not available
+ * The live crypto currency `code`, or 400 `currency_unavailable` naming what it is not available
  * for (`"payouts"`, `"this checkout"`).
  *
  * @example
@@ -46,6 +49,6 @@ export async function cryptoEntry(
 ): Promise<CryptoCurrency> {
   const entry = (await liveList(cryptoCurrencies, config, log)).find((c) => c.code === code);
   if (!entry)
-    throw new ApiError(400, "unknown_currency", `${code} is not available for ${forWhat}.`);
+    throw new ApiError(400, "currency_unavailable", `${code} is not available for ${forWhat}.`);
   return entry;
 }
