@@ -263,28 +263,29 @@ export async function deliverDue(sql: SqlStorage, options: OutboxPass): Promise<
     const attempts = Number(row.attempts) + 1;
     const tried = new Date(sentAt).toISOString();
     // Each update answers the row as it leaves it (`RETURNING`): reported without a read back.
-    const updated = result.ok
-      ? sql.exec<Row>(
-          `UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ?, last_attempt_at = ? WHERE id = ? RETURNING ${ROW_COLUMNS}`,
-          new Date().toISOString(),
-          attempts,
-          result.status,
-          tried,
-          id,
-        )
-      : sql.exec<Row>(
-          `UPDATE outbox SET attempts = ?, last_status = ?, next_at = ?, last_attempt_at = ? WHERE id = ? RETURNING ${ROW_COLUMNS}`,
-          attempts,
-          result.status,
-          options.now + backoffMs(attempts),
-          tried,
-          id,
-        );
+    const left = (
+      result.ok
+        ? sql.exec<Row>(
+            `UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ?, last_attempt_at = ? WHERE id = ? RETURNING ${ROW_COLUMNS}`,
+            new Date().toISOString(),
+            attempts,
+            result.status,
+            tried,
+            id,
+          )
+        : sql.exec<Row>(
+            `UPDATE outbox SET attempts = ?, last_status = ?, next_at = ?, last_attempt_at = ? WHERE id = ? RETURNING ${ROW_COLUMNS}`,
+            attempts,
+            result.status,
+            options.now + backoffMs(attempts),
+            tried,
+            id,
+          )
+    ).toArray()[0];
     if (!result.ok && attempts >= Number(row.attempt_limit)) {
       // Kept as `failed` (GET /v1/notifications?status=failed, the doctor counts it).
       options.log?.warn("outbox.gave_up", { id, attempts, lastStatus: result.status });
     }
-    const left = updated.toArray()[0];
     if (left) reportRow(sql, left, options.now);
   }
 }
