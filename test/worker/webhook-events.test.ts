@@ -19,11 +19,8 @@ import { INLINE_GRACE_MS } from "../../worker/core/events/object-host.ts";
 import { backoffMs } from "../../worker/core/events/outbox.ts";
 import type { FactsUpdate } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { applyFacts, register, TRACKED_SCHEMA } from "../../worker/core/reconciler/tracked.ts";
-import { invoiceRecord, signedDelivery } from "../../worker/edge/webhooks/record.ts";
-import { deliverySentAt } from "../../worker/edge/webhooks/sent-at.ts";
-import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { deliver, deliveriesFor, inboxAnswers, simulate, uniqueSub } from "./helpers.ts";
+import { inboxAnswers, uniqueSub } from "./helpers.ts";
 import { suspendedWebhook } from "./orders.ts";
 
 afterEach(() => inboxAnswers(200, 0));
