@@ -7,7 +7,10 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import { invoiceRecord, signedDelivery } from "../../worker/edge/webhooks/record.ts";
+import { deliverySentAt } from "../../worker/edge/webhooks/sent-at.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {
   deliver,
@@ -135,4 +138,35 @@ export function slowRefundQuote() {
     delayMs: 1500,
     times: 1,
   });
+}
+
+/**
+ * An open invoice the service moves processing → suspended (as the bench's load does: a status
+ * change that notifies and keeps the invoice open), and the second webhook as the route hands
+ * it to the order; the first was delivered through the route. `opened` runs once the checkout
+ * is locked, before either webhook (a test opens a stream there).
+ *
+ * @example
+ * const { stub, delivery } = await suspendedWebhook("inline");
+ * await runInDurableObject(stub, (o: OrderObject) => o.applyInvoiceWebhook(delivery));
+ */
+export async function suspendedWebhook(label: string, opened?: (id: string) => Promise<void>) {
+  const { id, orderId } = await lockedCheckout("40.00", label);
+  await opened?.(id);
+  expect((await simulate(orderId, "processing")).status).toBe(200);
+  expect((await deliver((await deliveriesFor(orderId)).at(-1)!)).status).toBe(200);
+  expect((await simulate(orderId, "suspend")).status).toBe(200);
+  const hook = (await deliveriesFor(orderId)).at(-1)!;
+  // As the route reads it: exact numbers (amounts are compared as decimal strings).
+  const envelope = parseExactJson(hook.body) as {
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
+  const stamp = {
+    key: `test-${uniqueSub(label)}`,
+    sentAt: deliverySentAt(envelope.timestamp, Date.now()),
+  };
+  const delivery = signedDelivery(String(envelope.data.id), stamp, envelope.data, invoiceRecord);
+  expect(delivery.record).not.toBeNull();
+  return { id, stub: env.ORDERS.get(env.ORDERS.idFromName(id)), delivery };
 }

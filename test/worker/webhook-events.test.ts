@@ -19,46 +19,18 @@ import { INLINE_GRACE_MS } from "../../worker/core/events/object-host.ts";
 import { backoffMs } from "../../worker/core/events/outbox.ts";
 import type { FactsUpdate } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { applyFacts, register, TRACKED_SCHEMA } from "../../worker/core/reconciler/tracked.ts";
-import { invoiceRecord, signedDelivery } from "../../worker/edge/webhooks/record.ts";
-import { deliverySentAt } from "../../worker/edge/webhooks/sent-at.ts";
-import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { deliver, deliveriesFor, inboxAnswers, simulate, uniqueSub } from "./helpers.ts";
-import { lockedCheckout } from "./orders.ts";
+import { inboxAnswers, uniqueSub } from "./helpers.ts";
+import { suspendedWebhook } from "./orders.ts";
 
 afterEach(() => inboxAnswers(200, 0));
-
-/**
- * An open invoice the service moves processing → suspended (as the bench's load does: a status
- * change that notifies and keeps the invoice open), and the second webhook as the route hands
- * it to the order; the first was delivered through the route.
- */
-async function suspended(label: string) {
-  const { id, orderId } = await lockedCheckout("40.00", label);
-  expect((await simulate(orderId, "processing")).status).toBe(200);
-  expect((await deliver((await deliveriesFor(orderId)).at(-1)!)).status).toBe(200);
-  expect((await simulate(orderId, "suspend")).status).toBe(200);
-  const hook = (await deliveriesFor(orderId)).at(-1)!;
-  // As the route reads it: exact numbers (amounts are compared as decimal strings).
-  const envelope = parseExactJson(hook.body) as {
-    timestamp: string;
-    data: Record<string, unknown>;
-  };
-  const stamp = {
-    key: `test-${uniqueSub(label)}`,
-    sentAt: deliverySentAt(envelope.timestamp, Date.now()),
-  };
-  const delivery = signedDelivery(String(envelope.data.id), stamp, envelope.data, invoiceRecord);
-  expect(delivery.record).not.toBeNull();
-  return { stub: env.ORDERS.get(env.ORDERS.idFromName(id)), delivery };
-}
 
 /**
  * Applies the webhook in its object (the merchant answering 500 when `merchantFails`); the
  * alarm right after the answer and once all settled.
  */
 async function applyAndSettle(label: string, merchantFails = false) {
-  const { stub, delivery } = await suspended(label);
+  const { stub, delivery } = await suspendedWebhook(label);
   return runInDurableObject(stub, async (o: OrderObject, state) => {
     // At rest first: what the open and the lock owed is delivered, no alarm left.
     await o.host.alarm();

@@ -18,11 +18,13 @@ import { admitRead, type Followed, forgetFollowed, knownFacts } from "../core/co
 import { RECONCILE_READ } from "../core/converge/reconcile.ts";
 import type { Change } from "../core/events/apply-sequence.ts";
 import type { Appended } from "../core/events/live-events.ts";
+import { firstQueuedAt } from "../core/events/outbox-store.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import type { Invoice } from "../service/client.ts";
 import { applyInvoiceRead, invoiceFacts, inWords, type Recording } from "./apply-invoice.ts";
 import { invoiceFollowPlan } from "./follow-plan.ts";
+import type { AdmittedFacts } from "./ledger-view.ts";
 import type { OrderHost } from "./order-host.ts";
 import { readHold } from "./refunds/hold.ts";
 import { readRefunds } from "./refunds/records.ts";
@@ -79,27 +81,33 @@ export async function applyInvoice(
 ): Promise<CheckoutSnapshot> {
   const { store, journal } = host;
   const order = store.order();
-  const attempt = store.attemptByInvoiceId(invoice.id);
+  // Every attempt is read once: the one this invoice belongs to is among them.
+  const attempts = store.attempts();
+  const attempt = attempts.find((a) => a.invoiceId === invoice.id);
   if (!order || !attempt) throw new Error("applyInvoice needs a known attempt");
   const currency = await currencyOf(host, invoice, attempt, hint);
   const sql = store.sql;
   const refunds = readRefunds(sql);
   const hold = readHold(sql)?.reason ?? null;
+  // The one `order.paid` an order sends: whether and when it was queued, read once.
+  const paidAt = firstQueuedAt(sql, "order.paid");
   const state = {
     order,
     attempt,
-    attempts: store.attempts(),
+    attempts,
     refunds,
     terms: journal.terms(),
     known: knownFacts(sql, "invoice", invoice.id),
     lock: host.settings.lockFact(invoice.id),
     currency,
     hold,
-    paidQueued: host.outbox.has("order.paid"),
+    paidQueued: paidAt !== null,
     now: new Date().toISOString(),
   };
   const read = applyInvoiceRead(state, invoice, recording);
-  // Records this read and the next one's time, planned from the attempt as the read leaves it.
+  // Records this read and the next one's time, planned from the attempt as the read leaves it;
+  // the facts as written go on to the index summary (`admitted`), not read back.
+  let admitted: AdmittedFacts | undefined;
   const admit = (row: AttemptRow) => {
     const plan = invoiceFollowPlan(
       order,
@@ -108,7 +116,8 @@ export async function applyInvoice(
       Date.now(),
       host.watched(),
     );
-    admitRead(sql, "invoice", invoice.id, invoiceFacts(invoice), plan, invoice);
+    const { facts } = admitRead(sql, "invoice", invoice.id, invoiceFacts(invoice), plan, invoice);
+    admitted = { invoiceId: invoice.id, facts };
   };
   if (read.kind === "stale") {
     return commitRead(host, recording.type, {
@@ -139,6 +148,10 @@ export async function applyInvoice(
         terms,
         totals: read.totals,
         hold,
+        // Queued in this very transaction when it is the first (`write` ran before `append`).
+        paidAt:
+          paidAt ?? read.notifications.find((n) => n.type === "order.paid")?.createdAt ?? null,
+        ...(admitted ? { admitted } : {}),
       }),
   });
 }

@@ -11,6 +11,7 @@
  * the fiat applied beside it.
  */
 
+import type { Facts } from "../core/converge/facts.ts";
 import { knownFacts } from "../core/converge/followed.ts";
 import { INVOICE_RANK } from "../core/converge/status-rank.ts";
 import type { EventLog } from "../core/events/event-log.ts";
@@ -69,14 +70,31 @@ export function readLedger(
   };
 }
 
-/** The service's status of an attempt's invoice; the ledger's own for an object that kept no facts. */
-export function serviceStatus(sql: SqlStorage, a: AttemptRow): InvoiceStatus {
-  const facts = a.invoiceId ? knownFacts(sql, "invoice", a.invoiceId) : null;
+/**
+ * The service's status of an attempt's invoice; the ledger's own for an object that kept no
+ * facts. `admitted`: the facts of one invoice the caller just wrote (not read back).
+ */
+export function serviceStatus(
+  sql: SqlStorage,
+  a: AttemptRow,
+  admitted?: AdmittedFacts,
+): InvoiceStatus {
+  const facts = !a.invoiceId
+    ? null
+    : admitted?.invoiceId === a.invoiceId
+      ? admitted.facts
+      : knownFacts(sql, "invoice", a.invoiceId);
   return facts && isInvoiceStatus(facts.status) ? facts.status : a.status;
 }
 
 const isInvoiceStatus = (status: string): status is InvoiceStatus =>
   Object.hasOwn(INVOICE_RANK, status);
+
+/** The facts of invoice `invoiceId` as the caller just stored them (`admitRead`). */
+export interface AdmittedFacts {
+  invoiceId: string;
+  facts: Facts;
+}
 
 /** The ledger's JSON shape. */
 export type OrderLedger = ReturnType<typeof readLedger>;

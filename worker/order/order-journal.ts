@@ -19,6 +19,7 @@ import { feedPut } from "../core/events/index-feed.ts";
 import type { Appended } from "../core/events/live-events.ts";
 import type { CheckoutSnapshot } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
+import type { AdmittedFacts } from "./ledger-view.ts";
 import type { OrderSettings } from "./order-settings.ts";
 import { orderSummary } from "./order-summary.ts";
 import { refundedRefusal } from "./payment-refusals.ts";
@@ -38,6 +39,10 @@ export interface OrderRead {
   terms: PaymentTerms;
   totals: ReturnType<typeof orderTotals>;
   hold: "overpaid" | "partially_paid" | null;
+  /** When the first `order.paid` was queued, as the change leaves it (null: never). */
+  paidAt?: string | null;
+  /** The facts of the invoice the change just admitted, as written. */
+  admitted?: AdmittedFacts;
 }
 
 /** What the journal needs of its order. */
@@ -116,18 +121,20 @@ export class OrderJournal {
    * summary costs no new version. `read`: what the apply already computed (the order, its
    * terms, attempts, refunds and totals), reused rather than read and computed again.
    */
-  syncIndex(read?: OrderRead): void {
+  syncIndex(read?: OrderRead, updatedAt?: string): void {
     const { store, log } = this.#host;
     const order = read?.order ?? store.order();
     if (!order) return;
-    const summary = orderSummary(store, log, order, read?.terms ?? this.terms(), read);
+    const terms = read?.terms ?? this.terms();
+    const summary = orderSummary(store, log, order, terms, read, updatedAt);
     feedPut(store.sql, ORDER_FEED_KEY, "order", JSON.stringify(summary), Date.now());
   }
 
   /** Appends an event with its snapshot and the index summary (inside the caller's transaction). */
   append(type: string, message: string, read?: OrderRead): Appended<CheckoutSnapshot> {
     const appended = this.#host.events.append(type, message, (seq) => this.snapshotAt(seq, read));
-    this.syncIndex(read);
+    // The summary's `updatedAt` is this event's time (no read back of the row just written).
+    this.syncIndex(read, appended.at);
     return appended;
   }
 

@@ -15,7 +15,7 @@ import type { EventLog } from "../core/events/event-log.ts";
 import { firstQueuedAt } from "../core/events/outbox-store.ts";
 import type { OrderSummary } from "../lib/api/merchant-ops.ts";
 import { add } from "../lib/money/decimal.ts";
-import { serviceStatus } from "./ledger-view.ts";
+import { type AdmittedFacts, serviceStatus } from "./ledger-view.ts";
 import { type RefundRecord, readRefunds } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore, PaymentRow } from "./store.ts";
@@ -34,6 +34,13 @@ export interface SummaryParts {
   attempts: readonly AttemptRow[];
   refunds: readonly RefundRecord[];
   totals: ReturnType<typeof orderTotals>;
+  /**
+   * When the order's first `order.paid` was queued as the change leaves it (null: none was),
+   * when the caller holds it; read from the outbox when absent.
+   */
+  paidAt?: string | null;
+  /** The facts of the invoice the change just admitted (`admitRead`), not read back. */
+  admitted?: AdmittedFacts;
 }
 
 /**
@@ -48,6 +55,7 @@ export function orderSummary(
   order: OrderRow,
   terms: PaymentTerms,
   known?: SummaryParts,
+  updatedAt?: string,
 ): OrderSummary {
   const attempts = known?.attempts ?? store.attempts();
   const payments = store.payments();
@@ -72,10 +80,10 @@ export function orderSummary(
     amountPaid: totals.paid,
     cryptoCurrencyCode: code,
     cryptoAmountReceived: received,
-    lastInvoiceStatus: current ? serviceStatus(store.sql, current) : null,
+    lastInvoiceStatus: current ? serviceStatus(store.sql, current, known?.admitted) : null,
     attempts: attempts.length,
     createdAt: order.createdAt,
-    updatedAt: log.lastAt() ?? order.createdAt,
-    paidAt: firstQueuedAt(store.sql, "order.paid"),
+    updatedAt: updatedAt ?? log.lastAt() ?? order.createdAt,
+    paidAt: known?.paidAt !== undefined ? known.paidAt : firstQueuedAt(store.sql, "order.paid"),
   };
 }

@@ -166,7 +166,7 @@ export function admitRead(
   read: Facts,
   plan: FollowPlan,
   record?: unknown,
-): { older: boolean; changed: boolean } {
+): { older: boolean; changed: boolean; facts: Facts } {
   const row = sql
     .exec<Row>(
       "SELECT status, received, gap_ms, seen FROM upstream_objects WHERE kind = ? AND id = ?",
@@ -204,7 +204,7 @@ export function admitRead(
     plan.keepUntil,
     seen,
   );
-  return { older, changed: changed && !older };
+  return { older, changed: changed && !older, facts };
 }
 
 /**

@@ -82,8 +82,13 @@ export class EventLog {
       json(seq),
       at,
     );
-    this.sql.exec("UPDATE events SET snapshot = '' WHERE seq = ?", seq - MAX_REPLAY_EVENTS);
-    this.sql.exec("DELETE FROM events WHERE seq <= ?", seq - MAX_LOG_EVENTS);
+    // `seq` starts at 1: while the log is younger than a bound, no row is beyond it (and each
+    // statement skipped is one fewer per event: most objects never reach either bound).
+    if (seq > MAX_REPLAY_EVENTS) {
+      this.sql.exec("UPDATE events SET snapshot = '' WHERE seq = ?", seq - MAX_REPLAY_EVENTS);
+    }
+    if (seq > MAX_LOG_EVENTS)
+      this.sql.exec("DELETE FROM events WHERE seq <= ?", seq - MAX_LOG_EVENTS);
     return seq;
   }
 

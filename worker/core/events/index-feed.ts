@@ -120,13 +120,12 @@ export async function deliverFeed(
       }
       return;
     }
-    for (const e of entries) {
-      sql.exec(
-        "UPDATE index_feed SET sent_version = MAX(sent_version, ?), attempts = 0 WHERE key = ?",
-        e.version,
-        e.key,
-      );
-    }
+    // One statement marks the whole batch: each row only up to the version that was sent.
+    sql.exec(
+      `UPDATE index_feed SET sent_version = MAX(sent_version, json_extract(s.value, '$[1]')), attempts = 0
+       FROM json_each(?) AS s WHERE index_feed.key = json_extract(s.value, '$[0]')`,
+      JSON.stringify(entries.map((e) => [e.key, e.version])),
+    );
     if (due.length < FEED_BATCH) return;
   }
 }

@@ -12,6 +12,8 @@ import { sseFrame } from "./sse.ts";
 export interface Appended<S> {
   frame: string;
   snapshot: S;
+  /** When the event was appended (its row's `at`). */
+  at: string;
 }
 
 /**
@@ -30,6 +32,7 @@ export function appendSnapshot<S>(
 ): Appended<S> {
   let json = "";
   let snapshot: S | undefined;
+  const at = new Date().toISOString();
   const seq = log.append(
     type,
     message,
@@ -38,10 +41,10 @@ export function appendSnapshot<S>(
       json = JSON.stringify(snapshot);
       return json;
     },
-    new Date().toISOString(),
+    at,
   );
   if (snapshot === undefined) throw new Error("the event log did not render the snapshot");
-  return { frame: sseFrame(seq, json), snapshot };
+  return { frame: sseFrame(seq, json), snapshot, at };
 }
 
 /**

@@ -242,8 +242,8 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
    * alarm is set.
    */
   async scheduleAlarm(): Promise<void> {
-    // The facts this change moved travel with the feed delivery the run makes.
-    this.#follower.noteFacts();
+    // The facts this change moved travel with the feed delivery the run makes (the run notes
+    // them itself, right before that delivery: `#runAlarm`).
     await bringAlarmForward(this.ctx.storage, Date.now() + INLINE_GRACE_MS);
     const run = this.alarm().catch((error: unknown) =>
       this.#warnSafely("alarm.inline_failed", { error: String(error) }),
@@ -271,8 +271,10 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
    */
   async arm(): Promise<void> {
     if (!this.hasSchema) return;
-    // Facts-only changes go to the index feed at once (this arm's wake delivers them).
-    this.#follower.noteFacts();
+    // Facts-only changes go to the index feed at once (this arm's wake delivers them), unless
+    // an alarm run that has not reached its feed delivery yet is under way: it notes them
+    // then, with everything this change moved (one scan of the followed rows, not two).
+    if (this.#unnoted === 0) this.#follower.noteFacts();
     const registering = this.#follower.registerSoon((error: unknown) =>
       this.#warnSafely("reconciler.register_failed", { error: String(error) }),
     );
@@ -314,12 +316,28 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
   /** Alarm runs started and not ended (scheduled or inline): `arm()` leaves the alarm to them. */
   #runs = 0;
 
+  /**
+   * Alarm runs started that have not yet noted the followed facts before their feed delivery
+   * (`#runAlarm`): while one has not, `arm()` leaves the noting to it. A run that ends early
+   * (no schema, a throw) counts as noted when it ends; the registration `arm()` starts notes
+   * the facts too (`Follower.register`), so no facts-only change is left unnoted.
+   */
+  #unnoted = 0;
+
   /** Delivers due notifications, reconciles due upstream objects, then re-arms itself. */
   alarm(): Promise<void> {
     this.#runs += 1;
+    this.#unnoted += 1;
+    let noted = false;
+    const note = () => {
+      if (noted) return;
+      noted = true;
+      this.#unnoted -= 1;
+    };
     const run = this.#alarmTail
-      .then(() => this.#runAlarm())
+      .then(() => this.#runAlarm(note))
       .finally(() => {
+        note();
         this.#runs -= 1;
       });
     this.#alarmTail = run.catch(() => {});
@@ -327,7 +345,7 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
   }
 
   /** The alarm's dispatch: outbox, due reads, index feed, then the next wake outright. */
-  async #runAlarm(): Promise<void> {
+  async #runAlarm(noted: () => void): Promise<void> {
     if (!this.hasSchema) return;
     const config = this.config();
     const log = this.logger();
@@ -345,7 +363,11 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
       log,
       read: (target) => this.lane.run(() => this.#object.readFollowed(target)),
     });
-    // Last: what the outbox and the reads changed reaches the account's index in this run.
+    // Last: what the outbox and the reads changed reaches the account's index in this run,
+    // with the facts-only changes of the followed objects (noted here, synchronously before
+    // the delivery's select, for this run and every `arm()` that left them to it).
+    this.#follower.noteFacts();
+    noted();
     const source = notificationSource(this.#schema.kind.notifier, this.ctx.id.toString());
     const index = accountStub(this.env, accountKey(config));
     await deliverFeed(sql, (entries) => index.applyFeed(source, entries), Date.now());

@@ -13,7 +13,7 @@
 import type { NotificationView } from "../../lib/api/merchant-ops.ts";
 import type { Logger } from "../../lib/log.ts";
 import type { Notification } from "./outbox.ts";
-import { deliverOutbox, enqueue, nextOutboxAt, outboxHas, redeliver } from "./outbox-store.ts";
+import { deliverDue, enqueue, nextOutboxAt, outboxHas, redeliver } from "./outbox-store.ts";
 
 /** Where and how the alarm delivers: the merchant's URL (null: rows are marked skipped). */
 export interface OutboxDelivery {
@@ -54,7 +54,7 @@ export class Outbox {
 
   /** Delivers every due notification once (the alarm; its due rows are selected at once). */
   async deliver(delivery: OutboxDelivery): Promise<void> {
-    await deliverOutbox(this.#sql, { ...delivery, now: Date.now() });
+    await deliverDue(this.#sql, { ...delivery, now: Date.now() });
   }
 
   /** Sends notification `id` again soon; null when this outbox does not hold it. */

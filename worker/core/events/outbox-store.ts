@@ -86,8 +86,11 @@ export function notificationViewOf(r: Row): NotificationView {
   };
 }
 
-const SELECT_ROW =
-  "SELECT id, type, body, attempts, next_at, delivered_at, last_status, created_at, last_attempt_at, attempt_limit FROM outbox";
+/** Every column a notification's view is made of. */
+const ROW_COLUMNS =
+  "id, type, body, attempts, next_at, delivered_at, last_status, created_at, last_attempt_at, attempt_limit";
+
+const SELECT_ROW = `SELECT ${ROW_COLUMNS} FROM outbox`;
 
 /** Reports one row's current state to the index feed (same write as the change). */
 function report(sql: SqlStorage, id: string, now: number): NotificationView | null {
@@ -200,18 +203,38 @@ export function redeliver(sql: SqlStorage, id: string, now: number): Notificatio
   return report(sql, id, now);
 }
 
+/** How one pass delivers: where, signed with what, at which time, logged where. */
+export interface OutboxPass {
+  url: string | null;
+  secret: string;
+  now: number;
+  log?: Logger;
+}
+
 /**
  * Delivers every due row once; returns when the alarm should fire next (or null).
+ *
+ * @example
+ * const next = await deliverOutbox(sql, { url, secret, now: Date.now() });
+ */
+export async function deliverOutbox(sql: SqlStorage, options: OutboxPass): Promise<number | null> {
+  await deliverDue(sql, options);
+  return nextOutboxAt(sql);
+}
+
+/**
+ * Delivers every due row once (`deliverOutbox` without the next wake's query: an object's
+ * alarm asks every part for its wake once, at its end).
  * Without a merchant URL, rows are marked `skipped` (nothing to deliver to).
  *
  * `now` decides which rows are due and their next retry; each signature carries the time of
  * its own send (the merchant checks it against a tolerance, and earlier sends of the same run
  * may take up to their timeout each).
+ *
+ * @example
+ * await deliverDue(sql, { url, secret, now: Date.now(), log });
  */
-export async function deliverOutbox(
-  sql: SqlStorage,
-  options: { url: string | null; secret: string; now: number; log?: Logger },
-): Promise<number | null> {
+export async function deliverDue(sql: SqlStorage, options: OutboxPass): Promise<void> {
   const due = sql
     .exec<Row>(
       "SELECT id, body, attempts, attempt_limit FROM outbox WHERE delivered_at IS NULL AND attempts < attempt_limit AND next_at <= ? ORDER BY created_at, rowid",
@@ -239,32 +262,32 @@ export async function deliverOutbox(
     );
     const attempts = Number(row.attempts) + 1;
     const tried = new Date(sentAt).toISOString();
-    if (result.ok) {
-      sql.exec(
-        "UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ?, last_attempt_at = ? WHERE id = ?",
-        new Date().toISOString(),
-        attempts,
-        result.status,
-        tried,
-        id,
-      );
-    } else {
-      sql.exec(
-        "UPDATE outbox SET attempts = ?, last_status = ?, next_at = ?, last_attempt_at = ? WHERE id = ?",
-        attempts,
-        result.status,
-        options.now + backoffMs(attempts),
-        tried,
-        id,
-      );
-      if (attempts >= Number(row.attempt_limit)) {
-        // Kept as `failed` (GET /v1/notifications?status=failed, the doctor counts it).
-        options.log?.warn("outbox.gave_up", { id, attempts, lastStatus: result.status });
-      }
+    // Each update answers the row as it leaves it (`RETURNING`): reported without a read back.
+    const left = (
+      result.ok
+        ? sql.exec<Row>(
+            `UPDATE outbox SET delivered_at = ?, attempts = ?, last_status = ?, last_attempt_at = ? WHERE id = ? RETURNING ${ROW_COLUMNS}`,
+            new Date().toISOString(),
+            attempts,
+            result.status,
+            tried,
+            id,
+          )
+        : sql.exec<Row>(
+            `UPDATE outbox SET attempts = ?, last_status = ?, next_at = ?, last_attempt_at = ? WHERE id = ? RETURNING ${ROW_COLUMNS}`,
+            attempts,
+            result.status,
+            options.now + backoffMs(attempts),
+            tried,
+            id,
+          )
+    ).toArray()[0];
+    if (!result.ok && attempts >= Number(row.attempt_limit)) {
+      // Kept as `failed` (GET /v1/notifications?status=failed, the doctor counts it).
+      options.log?.warn("outbox.gave_up", { id, attempts, lastStatus: result.status });
     }
-    report(sql, id, options.now);
+    if (left) reportRow(sql, left, options.now);
   }
-  return nextOutboxAt(sql);
 }
 
 /** When the next undelivered notification is due, or null when none is. */
