@@ -245,6 +245,8 @@ describe("the lists' query: network only, each key once", () => {
     ["/v1/currencies/fiat?network=Tron", "Unknown query parameter: network."],
     ["/v1/currencies?network=Tron&network=BSC", "Repeated query parameter: network."],
     ["/v1/currencies?network=%3Cscript%3E", "network must be a network name such as Tron."],
+    // A prototype's name is an unknown key like any other, never the query object's prototype.
+    ["/v1/currencies?__proto__=x", "Unknown query parameter: __proto__."],
   ])("%s → 400 validation_failed: %s", async (path, message) => {
     const res = await worker(path, { headers: { origin: STOREFRONT } });
     expect(res.status).toBe(400);

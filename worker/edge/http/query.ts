@@ -15,12 +15,15 @@ import { check, type Schema } from "../../lib/schema.ts";
  * const { limit } = readQuery(c, strictObject({ limit: v.optional(v.string()) }));
  */
 export function readQuery<T>(c: Context, schema: Schema<T>): T {
-  const repeated = Object.entries(c.req.queries()).find(([, values]) => values.length > 1);
+  // The query string is parsed once: every key with all its values.
+  const params = Object.entries(c.req.queries());
+  const repeated = params.find(([, values]) => values.length > 1);
   if (repeated) {
     const key = repeated[0].slice(0, 100);
     throw new ApiError(400, "validation_failed", `Repeated query parameter: ${key}.`);
   }
-  const parsed = check(schema, c.req.query());
+  // One value per key now; `fromEntries` keeps a `__proto__` key an own (unknown) key.
+  const parsed = check(schema, Object.fromEntries(params.map(([key, [value]]) => [key, value])));
   if (!parsed.success) {
     const issue = parsed.issues[0];
     const unknown = issue?.code === "unrecognized_keys" ? issue.keys.join(", ") : null;
