@@ -253,4 +253,18 @@ describe("the lists' query: network only, each key once", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await res.json()).toEqual({ error: { code: "validation_failed", message } });
   });
+
+  it("a list without a query (its verdict is kept) still refuses a bad query after it", async () => {
+    const plain = await worker("/v1/currencies", { headers: { origin: STOREFRONT } });
+    expect(plain.status).toBe(200);
+    // An empty query string is no query: the same answer as none.
+    const bare = await worker("/v1/currencies?", { headers: { origin: STOREFRONT } });
+    expect(bare.status).toBe(200);
+    expect(await bare.json()).toEqual(await plain.json());
+    const bad = await worker("/v1/currencies?netwrok=Tron", { headers: { origin: STOREFRONT } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toEqual({
+      error: { code: "validation_failed", message: "Unknown query parameter: netwrok." },
+    });
+  });
 });
