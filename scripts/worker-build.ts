@@ -8,9 +8,10 @@
  *    `wrangler deploy` (`bundleWorker` in wrangler's `deployment-bundle/bundle.ts`): ESM, target
  *    es2024 (+ `using`, `import-source`), conditions `workerd, worker, browser`, the JSX loaders
  *    for `.js`, `NODE_ENV` and `navigator.userAgent` defined, `cloudflare:*` external, minified,
- *    no `keepNames`. Same esbuild version as wrangler's (pinned in package.json); the output is
- *    byte for byte what `wrangler deploy --dry-run` wrote before this step existed
- *    (`test/node/worker-build.test.ts` checks the options and the version).
+ *    no `keepNames`. Same esbuild version as wrangler's (pinned in package.json); with these
+ *    options alone the output is byte for byte what `wrangler deploy --dry-run` wrote before
+ *    this step existed (`test/node/worker-build.test.ts`). One source transform on top: the
+ *    SQL templates' whitespace compacted (`sql-compaction.ts`).
  * 2. terser 5 compresses and mangles that output again (esbuild's minifier is one pass):
  *    ≈ 2.8 KB of gzip. Only options terser documents as safe: its default compress options
  *    (every `unsafe*` off) with `passes: 3`, `pure_getters: false` (a property read is never
@@ -22,11 +23,12 @@
  * The source map is chained through both steps (stack traces under `wrangler dev` name the
  * TypeScript files).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BuildOptions, build } from "esbuild";
+import { type BuildOptions, build, type Plugin } from "esbuild";
 import { type MinifyOptions, minify } from "terser";
+import { compactSqlTemplates } from "./sql-compaction.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -69,6 +71,17 @@ export const ESBUILD_OPTIONS = {
   write: false,
 } as const satisfies BuildOptions;
 
+/** The worker's own modules go through `compactSqlTemplates` before esbuild reads them. */
+export const compactSql: Plugin = {
+  name: "compact-sql-templates",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]worker[\\/].*\.ts$/ }, (args) => ({
+      contents: compactSqlTemplates(readFileSync(args.path, "utf8"), args.path).code,
+      loader: "ts",
+    }));
+  },
+};
+
 /** terser's options: its documented-safe defaults, three passes, no getter assumed pure. */
 export const TERSER_OPTIONS = {
   module: true,
@@ -79,7 +92,7 @@ export const TERSER_OPTIONS = {
 
 /** The artifact's files, in memory. */
 export interface WorkerArtifact {
-  /** esbuild's bundle alone (what wrangler itself would have uploaded). */
+  /** esbuild's bundle alone (SQL templates compacted, else as wrangler would bundle it). */
   readonly bundled: string;
   /** The uploaded module: the bundle after terser, ending in its `sourceMappingURL`. */
   readonly code: string;
@@ -95,7 +108,7 @@ export interface WorkerArtifact {
  * code.includes("export{"); // true
  */
 export async function buildWorkerArtifact(): Promise<WorkerArtifact> {
-  const result = await build(ESBUILD_OPTIONS);
+  const result = await build({ ...ESBUILD_OPTIONS, plugins: [compactSql] });
   const file = (ext: string) => {
     const found = result.outputFiles.find((f) => f.path.endsWith(ext));
     if (!found) throw new Error(`esbuild wrote no ${ext} for ${WORKER_ENTRY}`);

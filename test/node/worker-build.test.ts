@@ -1,6 +1,6 @@
 /**
  * The worker's deploy artifact (`scripts/worker-build.ts`, wrangler.toml's `[build]`): its
- * esbuild step is wrangler's own bundle byte for byte, terser runs only safe options, the
+ * esbuild options give wrangler's own bundle byte for byte, terser runs only safe options, the
  * result is deterministic, exports what wrangler.toml binds, and is what `wrangler deploy`
  * uploads (not a re-bundle).
  */
@@ -15,6 +15,7 @@ import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import {
   buildWorkerArtifact,
+  ESBUILD_OPTIONS,
   TERSER_OPTIONS,
   WORKER_OUT_DIR,
   writeWorkerArtifact,
@@ -80,7 +81,10 @@ describe("the worker's deploy artifact", () => {
         ].join("\n"),
       );
       const byWrangler = wranglerDryRun(["--config", reference]);
-      expect((await artifact()).bundled).toBe(byWrangler);
+      const ours = await build(ESBUILD_OPTIONS);
+      expect(ours.outputFiles.find((f) => f.path.endsWith(".js"))?.text).toBe(byWrangler);
+      // The artifact adds only the SQL compaction (test/node/sql-compaction.test.ts).
+      expect((await artifact()).bundled.length).toBeLessThan(byWrangler.length);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
