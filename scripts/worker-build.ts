@@ -23,7 +23,7 @@
  * The source map is chained through both steps (stack traces under `wrangler dev` name the
  * TypeScript files).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Plugin } from "esbuild";
@@ -149,7 +149,15 @@ export async function writeWorkerArtifact(): Promise<string> {
   const { code, map } = await buildWorkerArtifact();
   mkdirSync(WORKER_OUT_DIR, { recursive: true });
   const path = join(WORKER_OUT_DIR, "index.js");
-  writeFileSync(`${path}.map`, map);
-  writeFileSync(path, code);
+  // Written aside, then renamed: a `wrangler dev` of another stack in this checkout that reads
+  // the file meanwhile sees the old module or the new one, never half of one.
+  for (const [file, text] of [
+    [`${path}.map`, map],
+    [path, code],
+  ] as const) {
+    const aside = `${file}.${process.pid}.tmp`;
+    writeFileSync(aside, text);
+    renameSync(aside, file);
+  }
   return path;
 }
