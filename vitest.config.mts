@@ -26,12 +26,20 @@ mkdirSync("dist/public", { recursive: true });
 writeOpenApiAsset();
 
 /**
+ * The worker's source entry: the tests run it (and import its Durable Object classes), not the
+ * minified `dist/worker/index.js` that wrangler.toml's `main` names (wrangler builds that one;
+ * the e2e and node tests run it under `wrangler dev`).
+ */
+const WORKER_SOURCE = "./worker/index.ts";
+
+/**
  * The worker inside workerd, with every var the tests rely on: wrangler.toml's [vars] are
  * production-shaped (no merchant values), and these win over a developer's .dev.vars too.
  * Shared by the worker and sim projects (each gets its own sandbox from its global setup).
  */
 function workerd(upstreamMaxRps = "200") {
   return cloudflareTest(({ inject }) => ({
+    main: WORKER_SOURCE,
     wrangler: { configPath: "./wrangler.toml" },
     miniflare: {
       bindings: {
@@ -85,7 +93,9 @@ export default defineConfig({
       },
       {
         // Pure modules need no sandbox and share nothing, so their files run in parallel.
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
+        plugins: [
+          cloudflareTest({ main: WORKER_SOURCE, wrangler: { configPath: "./wrangler.toml" } }),
+        ],
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts"],

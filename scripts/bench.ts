@@ -78,6 +78,9 @@ const SKIP = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
 const jsonAt = process.argv.indexOf("--json");
 const JSON_FILE = jsonAt >= 0 ? process.argv[jsonAt + 1] : undefined;
 
+/** The design's budget for the worker bundle: 64 KB of gzip. */
+const WORKER_BUNDLE_BUDGET = 64 * 1024;
+
 function sizes(): void {
   execFileSync("node", ["scripts/build-widget.ts"], { stdio: "ignore" });
   const js = readFileSync("dist/public/widget.js");
@@ -92,10 +95,17 @@ function sizes(): void {
       ["node_modules/wrangler/bin/wrangler.js", "deploy", "--dry-run", "--outdir", out],
       { stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
     );
+    // What `wrangler deploy` uploads: wrangler.toml's [build] output (`dist/worker/index.js`,
+    // built by wrangler's own run of scripts/build-worker.ts), copied to the outdir as is.
     const bundle = readdirSync(out)
       .filter((f) => f.endsWith(".js"))
       .reduce((sum, f) => sum + gzipSync(readFileSync(join(out, f)), { level: 9 }).length, 0);
-    row("worker bundle, gzip", kb(bundle), "budget ≤ 64 KB");
+    keep("worker_bundle_gzip_bytes", bundle);
+    row(
+      "worker bundle (as uploaded), gzip",
+      `${kb(bundle)} (${bundle} B)`,
+      `budget ≤ 64 KB (${WORKER_BUNDLE_BUDGET} B) ${bundle <= WORKER_BUNDLE_BUDGET ? "ok" : "OVER"}`,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -14,7 +14,6 @@
  * reads the state, writes the answer through the one apply sequence and publishes.
  */
 
-import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
@@ -27,12 +26,12 @@ import {
 import { RECONCILE_READ } from "../core/converge/reconcile.ts";
 import { LATE_PAYMENT_MS } from "../core/converge/schedule.ts";
 import { EventStream } from "../core/events/event-stream.ts";
-import { type Appended, streamNotFound } from "../core/events/live-events.ts";
+import { WatchedDurableObject } from "../core/events/hosted-durable-object.ts";
+import type { Appended } from "../core/events/live-events.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
 import type { DepositSnapshot } from "../lib/api/contract.ts";
-import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { depositOrderId } from "../lib/ids/upstream-order-id.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
@@ -56,7 +55,7 @@ const DEPOSIT_OBJECT: ObjectSchema = {
   namespace: "DEPOSITS",
 };
 
-export class DepositObject extends DurableObject<CoreEnv> implements DepositRpc {
+export class DepositObject extends WatchedDurableObject<CoreEnv> implements DepositRpc {
   /** The capabilities and the one alarm (`core/events/object-host.ts`). */
   readonly host: ObjectHost<CoreEnv> = new ObjectHost(this.ctx, () => this.env, DEPOSIT_OBJECT, {
     watched: (): boolean => this.events.watched,
@@ -294,38 +293,5 @@ export class DepositObject extends DurableObject<CoreEnv> implements DepositRpc 
     const row = this.#row();
     const render = row ? (seq: number) => this.#snapshotAt(row, seq) : null;
     return this.events.open(hub, key, lastId, render, "No such top-up.");
-  }
-
-  /**
-   * No HTTP reaches the object any more (its stream is served by its stream hub,
-   * `core/streams/`): 404. Kept so the object's stub keeps its `fetch`, as every stub has.
-   */
-  override async fetch(_request: Request): Promise<Response> {
-    return streamNotFound("Streams are served by the stream hubs.");
-  }
-
-  /** The hub's last stream of this top-up ended (`WatchedRpc`). */
-  streamUnwatched(hub: string): Promise<void> {
-    return this.events.unwatched(hub);
-  }
-
-  /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */
-  override alarm(): Promise<void> {
-    return this.host.alarm();
-  }
-
-  /** The reconciler hands a listed record that shows something new (`FollowerRpc`). */
-  admitListed(listed: ListedRecord): Promise<void> {
-    return this.host.admitListed(listed);
-  }
-
-  /** The reconciler found a followed object in no open list: one `GET` (`FollowerRpc`). */
-  reconcileRead(target: Followed): Promise<void> {
-    return this.host.reconcileRead(target);
-  }
-
-  /** Sends one of this object's notifications again (`NotifierRpc`). */
-  redeliverNotification(id: string): Promise<NotificationView | null> {
-    return this.host.redeliverNotification(id);
   }
 }

@@ -22,18 +22,16 @@
  *   shopper watches, so a lost webhook still converges.
  */
 
-import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { Followed } from "../core/converge/followed.ts";
 import { EventStream } from "../core/events/event-stream.ts";
+import { WatchedDurableObject } from "../core/events/hosted-durable-object.ts";
 import { feedHas } from "../core/events/index-feed.ts";
-import { streamNotFound } from "../core/events/live-events.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
 import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
-import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/client.ts";
 import {
@@ -67,7 +65,7 @@ const ORDER_OBJECT: ObjectSchema = {
   namespace: "ORDERS",
 };
 
-export class OrderObject extends DurableObject<CoreEnv> implements OrderRpc {
+export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderRpc {
   /** The capabilities and the one alarm (`core/events/object-host.ts`). */
   readonly host: ObjectHost<CoreEnv> = new ObjectHost(this.ctx, () => this.env, ORDER_OBJECT, {
     watched: (): boolean => this.events.watched,
@@ -236,38 +234,5 @@ export class OrderObject extends DurableObject<CoreEnv> implements OrderRpc {
   streamOpen(hub: string, key: string, lastId: number | null): Promise<StreamOpening> {
     const render = this.#opened() ? (seq: number) => this.journal.snapshotAt(seq) : null;
     return this.events.open(hub, key, lastId, render, NO_CHECKOUT);
-  }
-
-  /**
-   * No HTTP reaches the object any more (its stream is served by its stream hub,
-   * `core/streams/`): 404. Kept so the object's stub keeps its `fetch`, as every stub has.
-   */
-  override async fetch(_request: Request): Promise<Response> {
-    return streamNotFound("Streams are served by the stream hubs.");
-  }
-
-  /** The hub's last stream of this checkout ended (`WatchedRpc`). */
-  streamUnwatched(hub: string): Promise<void> {
-    return this.events.unwatched(hub);
-  }
-
-  /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */
-  override alarm(): Promise<void> {
-    return this.host.alarm();
-  }
-
-  /** The reconciler hands a listed record that shows something new (`FollowerRpc`). */
-  admitListed(listed: ListedRecord): Promise<void> {
-    return this.host.admitListed(listed);
-  }
-
-  /** The reconciler found a followed object in no open list: one `GET` (`FollowerRpc`). */
-  reconcileRead(target: Followed): Promise<void> {
-    return this.host.reconcileRead(target);
-  }
-
-  /** Sends one of this object's notifications again (`NotifierRpc`). */
-  redeliverNotification(id: string): Promise<NotificationView | null> {
-    return this.host.redeliverNotification(id);
   }
 }

@@ -27,17 +27,16 @@
  *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
 
-import { DurableObject } from "cloudflare:workers";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import { type Facts, isOlder } from "../core/converge/facts.ts";
 import { admitRead, type Followed, forgetFollowed, knownFacts } from "../core/converge/followed.ts";
 import { RECONCILE_READ } from "../core/converge/reconcile.ts";
+import { HostedDurableObject } from "../core/events/hosted-durable-object.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { PayoutView } from "../lib/api/contract.ts";
-import type { NotificationView } from "../lib/api/merchant-ops.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { cmp } from "../lib/money/decimal.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
@@ -114,7 +113,7 @@ const PAYOUT_OBJECT: ObjectSchema = {
   namespace: "PAYOUTS",
 };
 
-export class PayoutObject extends DurableObject<PayoutEnv> implements PayoutRpc {
+export class PayoutObject extends HostedDurableObject<PayoutEnv> implements PayoutRpc {
   /** The capabilities and the one alarm (`core/events/object-host.ts`); nobody watches a payout. */
   readonly host: ObjectHost<PayoutEnv> = new ObjectHost(this.ctx, () => this.env, PAYOUT_OBJECT, {
     watched: () => false,
@@ -535,25 +534,5 @@ export class PayoutObject extends DurableObject<PayoutEnv> implements PayoutRpc 
       admit: apply,
       refetch: async (client) => apply(await client.getWithdrawal({ id: delivery.id })),
     });
-  }
-
-  /** The one alarm: the host dispatches it to the capabilities (`core/events/object-host.ts`). */
-  override alarm(): Promise<void> {
-    return this.host.alarm();
-  }
-
-  /** The reconciler hands a listed record that shows something new (`FollowerRpc`). */
-  admitListed(listed: ListedRecord): Promise<void> {
-    return this.host.admitListed(listed);
-  }
-
-  /** The reconciler found a followed object in no open list: one `GET` (`FollowerRpc`). */
-  reconcileRead(target: Followed): Promise<void> {
-    return this.host.reconcileRead(target);
-  }
-
-  /** Sends one of this object's notifications again (`NotifierRpc`). */
-  redeliverNotification(id: string): Promise<NotificationView | null> {
-    return this.host.redeliverNotification(id);
   }
 }
