@@ -17,17 +17,17 @@ import { openCheckout, uniqueSub } from "./helpers.ts";
 
 /**
  * SQL calls (`exec`; the DDL is one) a new order runs from its create's arrival to its answer
- * once the object was constructed: `8d7a170` ran 27; the README lists the cuts.
+ * once the object was constructed. h30b's cuts reached 21 and were taken back for the worker
+ * bundle's budget (README "Checkout create: lazy tables and the one write (h30b)").
  */
-const MAX_STATEMENTS = 21;
-/** Key-value calls of a new order's create: `8d7a170` made 15. */
-const MAX_KV_CALLS = 14;
+const MAX_STATEMENTS = 27;
+/** Key-value calls of a new order's create. */
+const MAX_KV_CALLS = 15;
 /**
  * Key-value calls before the service's create leaves: the fiat minimum (read, written), the
- * claims (read, written). `8d7a170` made 8 (the mode, tolerance and redirects too, and read the
- * redirects back).
+ * claims (read, written), the mode, tolerance and redirects (written), the redirects read back.
  */
-const MAX_KV_BEFORE_CALL = 4;
+const MAX_KV_BEFORE_CALL = 8;
 
 /** Undo for every wrapped method, run after each test. */
 const restores: (() => void)[] = [];
@@ -83,7 +83,7 @@ async function createCost(): Promise<string[]> {
 }
 
 describe("what one checkout create costs its new order", () => {
-  it(`a create runs at most ${MAX_STATEMENTS} SQL statements and ${MAX_KV_CALLS} key-value calls, and writes only the claims and the fiat minimum before the service's create`, async () => {
+  it(`a create runs at most ${MAX_STATEMENTS} SQL statements and ${MAX_KV_CALLS} key-value calls, at most ${MAX_KV_BEFORE_CALL} of them and no SQL before the service's create`, async () => {
     const seen = await createCost();
     const tally = (label: string, calls = seen) => calls.filter((s) => s === label).length;
     expect(tally("create")).toBe(1);

@@ -9,9 +9,7 @@
  *   exists) the claims of a create in flight or of one that failed uncertainly, so two tokens
  *   with other amounts or currencies never share a checkout;
  * - the order's tables are made with its first rows, after the upstream call: nothing awaits
- *   between the DDL and the transaction, so both land in one commit;
- * - before the upstream call a create writes only the claims (and the fiat minimum an open
- *   refreshes): the order's mode, tolerance and redirects are written with its first rows.
+ *   between the DDL and the transaction, so both land in one commit.
  */
 
 import { prefetchUpstream } from "../core/config/upstream.ts";
@@ -24,7 +22,7 @@ import { createAttemptInvoice, type InvoiceOrder } from "./attempt-invoice.ts";
 import { newAttempt } from "./attempts.ts";
 import type { OrderHost } from "./order-host.ts";
 import type { OpenCheckout } from "./order-rpc.ts";
-import { type Claims, type Redirects, redirectsOf } from "./order-settings.ts";
+import type { Claims } from "./order-settings.ts";
 
 /**
  * 409 `checkout_conflict` when `input` asks another amount or currency than `claimed`; null
@@ -47,8 +45,7 @@ export function openConflict(
 }
 
 /**
- * Creates one attempt's invoice with the order's redirects (`attempt-invoice.ts`): those kept
- * for the order, or `redirects` (the first attempt's, not kept yet).
+ * Creates one attempt's invoice with the order's redirects (`attempt-invoice.ts`).
  *
  * @example
  * const created = await createInvoice(host, "cc-1001-2", "12.50", order);
@@ -58,8 +55,8 @@ export function createInvoice(
   orderId: string,
   amount: string,
   order: InvoiceOrder,
-  redirects: Redirects | undefined = host.settings.redirects(),
 ) {
+  const redirects = host.settings.redirects();
   return createAttemptInvoice(host.config(), orderId, amount, order, redirects, host.logger());
 }
 
@@ -94,13 +91,12 @@ export async function createFirst(
 ): Promise<Outcome<CheckoutSnapshot>> {
   const { settings, store } = host;
   const config = host.config();
-  // Only the claims are written before the call (the service may hold an invoice under this
-  // orderId only with these terms); the order's settings are kept with its first rows, in
-  // the one commit after the call: nothing reads them while no attempt exists, and a create
-  // that failed writes them again when it is retried.
   settings.setPendingClaims(input);
+  settings.setMode(input.mode);
+  settings.setTolerance(config.PAYMENT_TOLERANCE_PERCENT);
+  settings.setRedirects(input);
   const orderId = attemptOrderId(config.ORDER_ID_PREFIX, input.invoiceNumber, 1);
-  const invoice = await createInvoice(host, orderId, input.amount, input, redirectsOf(input));
+  const invoice = await createInvoice(host, orderId, input.amount, input);
   if (!invoice.ok) {
     if (!invoice.uncertain) settings.dropPendingClaims();
     return invoice;
@@ -114,9 +110,6 @@ export async function createFirst(
       store.insertOrder({ ...input, refundCurrency: null, refundAddress: null, createdAt: now });
     }
     store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
-    settings.setMode(input.mode);
-    settings.setTolerance(config.PAYMENT_TOLERANCE_PERCENT);
-    settings.setRedirects(input);
     settings.dropPendingClaims();
   });
   return success(

@@ -16,22 +16,6 @@ export interface Claims {
 /** The order's `successUrl` / `failedUrl`, sent with every attempt's invoice. */
 export type Redirects = { successUrl?: string; failedUrl?: string };
 
-/** The redirects as a token carries them (absent or null: none). */
-export type RedirectInput = { successUrl?: string | null; failedUrl?: string | null };
-
-/**
- * The redirects kept for an order (and sent with its invoices): only those set.
- *
- * @example
- * redirectsOf({ successUrl: "https://shop.example/ok", failedUrl: null }); // { successUrl: "https://shop.example/ok" }
- */
-export function redirectsOf(input: RedirectInput): Redirects {
-  return {
-    ...(input.successUrl ? { successUrl: input.successUrl } : {}),
-    ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
-  };
-}
-
 const KEYS = {
   /** `in-page` / `hosted`, written when the order opens; `hosted` once a lock was unsupported. */
   mode: "payment_mode",
@@ -93,8 +77,11 @@ export class OrderSettings {
     return this.#kv.get<Redirects>(KEYS.redirects);
   }
 
-  setRedirects(input: RedirectInput): void {
-    this.#kv.put<Redirects>(KEYS.redirects, redirectsOf(input));
+  setRedirects(input: { successUrl?: string | null; failedUrl?: string | null }): void {
+    this.#kv.put<Redirects>(KEYS.redirects, {
+      ...(input.successUrl ? { successUrl: input.successUrl } : {}),
+      ...(input.failedUrl ? { failedUrl: input.failedUrl } : {}),
+    });
   }
 
   pendingClaims(): Claims | undefined {

@@ -82,19 +82,6 @@ export class Follower {
     this.#host = host;
   }
 
-  /**
-   * The object's tables were just made (a new object): nothing was told to the reconciler, so
-   * `told` is known empty without reading the followed table. Only before anything was read or
-   * told in this lifetime (a later call would forget what was).
-   *
-   * @example
-   * if (schema.ensure()) follower.nothingTold();
-   */
-  nothingTold(): void {
-    if (this.#registered !== null) throw new Error("nothingTold after the followed rows were read");
-    this.#registered = new Map();
-  }
-
   /** When the object must wake for a read: never with a reconciler, else the earliest due. */
   nextWake(): number | null {
     return this.#host.reconciled() ? null : nextFollowedRead(this.#host.sql);
@@ -140,9 +127,6 @@ export class Follower {
     const { namespace, owner } = this.#host;
     const watched = this.#host.watched();
     const told = this.#told();
-    // Only what the reconciler was told can change by facts alone: nothing told, nothing to
-    // note (a new object's first arm reads no followed row for it).
-    if (told.size === 0) return;
     for (const row of followedRows(this.#host.sql)) {
       const known = told.get(`${row.kind}|${row.id}`);
       const reg: Registration = { ...row, namespace, owner, watched };

@@ -170,13 +170,9 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
     return this.#schema.made;
   }
 
-  /**
-   * Creates the tables and runs the migrations not applied yet (`object-schema.ts`). On a new
-   * object the Follower learns that the reconciler was told nothing yet (its tables were just
-   * made), so its first `arm()` reads no `told` column to find that out.
-   */
+  /** Creates the tables and runs the migrations not applied yet (`object-schema.ts`). */
   ensureSchema(): void {
-    if (this.#schema.ensure()) this.#follower.nothingTold();
+    this.#schema.ensure();
   }
 
   config(): Config {

@@ -16,13 +16,7 @@
  */
 import { FOLLOWED_MIGRATIONS, FOLLOWED_SCHEMA } from "../converge/followed.ts";
 import type { FollowerNamespace } from "../reconciler/reconciler-rpc.ts";
-import {
-  ensureTables,
-  MIGRATIONS_SCHEMA,
-  type MigrationTrack,
-  type OwnTables,
-  ownTables,
-} from "../storage/migrations.ts";
+import { ensureTables, MIGRATIONS_SCHEMA, type MigrationTrack } from "../storage/migrations.ts";
 import type { NotifierKind } from "./notifier-rpc.ts";
 import { OUTBOX_MIGRATIONS } from "./outbox-store.ts";
 
@@ -54,12 +48,6 @@ export class StoredSchema {
   readonly kind: ObjectSchema;
   readonly #sql: SqlStorage;
   #made = false;
-  /**
-   * What `stored()` found of the object's own tables, while no table was made since: the
-   * `ensure()` that follows in this lifetime need not look again (the only writer of tables
-   * here is `ensure()`, which clears it); null before anyone looked.
-   */
-  #seen: OwnTables | null = null;
 
   constructor(sql: SqlStorage, kind: ObjectSchema) {
     this.#sql = sql;
@@ -71,33 +59,26 @@ export class StoredSchema {
     return this.#made;
   }
 
-  /**
-   * True when the object's marker table is on disk (it was opened before). One read of
-   * `sqlite_master`, kept for the `ensure()` that follows (a start of a stored object, or the
-   * open of a new one), which then reads it no more.
-   */
+  /** True when the object's marker table is on disk (it was opened before). */
   stored(): boolean {
-    const own = ownTables(this.#sql, this.kind.marker);
-    this.#seen = own;
-    return own.named > 0;
+    const { n } = this.#sql
+      .exec<{ n: number }>(
+        "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ?",
+        this.kind.marker,
+      )
+      .one();
+    return n > 0;
   }
 
   /**
    * Creates the tables (the newest shape) and runs the migrations not applied yet; nothing
-   * when the object recorded this DDL and every track is current. Answers true when
-   * `stored()` found no table of the object's own (a new object: every table is empty but for
-   * what the caller writes next).
+   * when the object recorded this DDL and every track is current.
    */
-  ensure(): boolean {
-    const seen = this.#seen;
-    this.#seen = null;
-    ensureTables(
-      this.#sql,
-      this.kind.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA,
-      [...SHARED_MIGRATIONS, ...(this.kind.migrations ?? [])],
-      seen ?? undefined,
-    );
+  ensure(): void {
+    ensureTables(this.#sql, this.kind.ddl + FOLLOWED_SCHEMA + MIGRATIONS_SCHEMA, [
+      ...SHARED_MIGRATIONS,
+      ...(this.kind.migrations ?? []),
+    ]);
     this.#made = true;
-    return seen !== null && seen.tables === 0;
   }
 }

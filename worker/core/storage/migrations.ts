@@ -98,9 +98,6 @@ function recordedRows(sql: SqlStorage): Map<string, number> {
 /** The `schema_migrations` row that records which DDL made the tables (not a track). */
 const DDL_ROW = "ddl";
 
-/** The most rows `recordNewest` writes in its one statement (the DDL's row included). */
-const MAX_RECORDED_ROWS = 50;
-
 /**
  * A 32-bit FNV-1a fingerprint of `text`: tells one DDL from another (not a security hash).
  *
@@ -117,43 +114,10 @@ export function ddlFingerprint(text: string): number {
 }
 
 /**
- * What an object's database holds of its own: how many tables (the runtime's `_cf_*` and
- * SQLite's `sqlite_*` are not its own), whether `schema_migrations` is among them, and whether
- * the table the caller named is (`named`: 0 or 1).
- */
-export interface OwnTables {
-  tables: number;
-  recorded: number;
-  named: number;
-}
-
-/**
- * Counts the object's own tables (`OwnTables`) in one read of `sqlite_master`; `name` is a
- * table the caller wants to know about too (an object's marker).
- *
- * @example
- * ownTables(sql, "order_info"); // { tables: 0, recorded: 0, named: 0 } on a new object
- */
-export function ownTables(sql: SqlStorage, name = "schema_migrations"): OwnTables {
-  const row = sql
-    .exec<{ tables: number; recorded: number; named: number }>(
-      `SELECT count(*) AS tables, coalesce(sum(name = 'schema_migrations'), 0) AS recorded,
-         coalesce(sum(name = ?), 0) AS named
-       FROM sqlite_master
-       WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`,
-      name,
-    )
-    .one();
-  return { tables: Number(row.tables), recorded: Number(row.recorded), named: Number(row.named) };
-}
-
-/**
  * Makes the tables (`ddl`, which must include `MIGRATIONS_SCHEMA`) and runs the steps of
  * `tracks` not applied yet, then records the DDL's fingerprint; runs nothing when this object
  * already recorded this very DDL and every track at its newest step. Answers whether it ran.
  * Synchronous: call it inside the write (or `blockConcurrencyWhile`) that needs the tables.
- * `known`: what `ownTables` answered earlier in this object's lifetime, when no table was made
- * since (the caller's own probe; this one is then skipped).
  *
  * @example
  * ensureTables(sql, DDL + MIGRATIONS_SCHEMA, [OUTBOX_MIGRATIONS]); // true on a new object
@@ -163,10 +127,15 @@ export function ensureTables(
   sql: SqlStorage,
   ddl: string,
   tracks: readonly MigrationTrack[],
-  known?: OwnTables,
 ): boolean {
   const fingerprint = ddlFingerprint(ddl);
-  const { tables, recorded } = known ?? ownTables(sql);
+  const { tables, recorded } = sql
+    .exec<{ tables: number; recorded: number }>(
+      `SELECT count(*) AS tables, coalesce(sum(name = 'schema_migrations'), 0) AS recorded
+       FROM sqlite_master
+       WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`,
+    )
+    .one();
   if (recorded > 0) {
     const rows = recordedRows(sql);
     const current =
@@ -178,11 +147,8 @@ export function ensureTables(
   // A database with no table of its own (only the runtime's: `_cf_*`, `sqlite_*`) is a new
   // object: the DDL just made the newest shape, so every step would find nothing to do (each
   // would still prepare its checks, `PRAGMA table_info`): only the numbers are recorded.
-  if (tables === 0) {
-    recordNewest(sql, tracks, fingerprint);
-    return true;
-  }
-  migrate(sql, tracks);
+  if (tables === 0) recordNewest(sql, tracks);
+  else migrate(sql, tracks);
   sql.exec(
     "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
     DDL_ROW,
@@ -199,30 +165,16 @@ function checkNumbering({ track, steps }: MigrationTrack): void {
   });
 }
 
-/**
- * Records every track at its newest step without running one, and the DDL's fingerprint (a new
- * object's tables): one statement, however many tracks.
- */
-function recordNewest(
-  sql: SqlStorage,
-  tracks: readonly MigrationTrack[],
-  fingerprint: number,
-): void {
-  const rows: [string, number][] = [];
+/** Records every track at its newest step without running one (a new object's tables). */
+function recordNewest(sql: SqlStorage, tracks: readonly MigrationTrack[]): void {
   for (const track of tracks) {
     checkNumbering(track);
-    rows.push([track.track, track.steps.length]);
+    sql.exec(
+      "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
+      track.track,
+      track.steps.length,
+    );
   }
-  rows.push([DDL_ROW, fingerprint]);
-  // The runtime binds at most 100 parameters per statement (two per row).
-  if (rows.length > MAX_RECORDED_ROWS)
-    throw new Error(`migrations: ${tracks.length} tracks, more than one statement records`);
-  // Rows are written in order: a track named twice keeps its last number, and the DDL's row is
-  // written last, as one statement per track did.
-  sql.exec(
-    `INSERT OR REPLACE INTO schema_migrations (track, version) VALUES ${rows.map(() => "(?, ?)").join(", ")}`,
-    ...rows.flat(),
-  );
 }
 
 /**
