@@ -5,7 +5,16 @@
  * uploads (not a re-bundle).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,7 +27,6 @@ import {
   ESBUILD_OPTIONS,
   TERSER_OPTIONS,
   WORKER_OUT_DIR,
-  writeWorkerArtifact,
 } from "../../scripts/worker-build.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -32,12 +40,15 @@ const artifact = () => {
   return shared;
 };
 
-/** Runs `wrangler deploy --dry-run --outdir` (no network) and answers the uploaded module. */
-function wranglerDryRun(args: readonly string[]): string {
+/**
+ * Runs `wrangler deploy --dry-run --outdir` (no network) in `cwd` and answers the uploaded
+ * module.
+ */
+function wranglerDryRun(args: readonly string[], cwd = ROOT): string {
   const out = mkdtempSync(join(tmpdir(), "worker-build-"));
   try {
     execFileSync("node", [WRANGLER, "deploy", "--dry-run", "--outdir", out, ...args], {
-      cwd: ROOT,
+      cwd,
       stdio: "pipe",
       env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
     });
@@ -47,6 +58,20 @@ function wranglerDryRun(args: readonly string[]): string {
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+/**
+ * A copy of what `wrangler deploy` reads (its config, the build script, the sources) with its
+ * own `dist/`: a deploy there never touches this checkout's `dist/worker`, which the stacks
+ * other test files run under `wrangler dev` serve (a rewrite would reload them mid-test).
+ */
+function scratchProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), "worker-build-project-"));
+  for (const entry of ["wrangler.toml", "package.json", "scripts", "worker", "packages/server/src"])
+    cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  mkdirSync(join(dir, "dist/public"), { recursive: true });
+  return dir;
 }
 
 /** The names a module exports, as esbuild reads them. */
@@ -123,12 +148,15 @@ describe("the worker's deploy artifact", () => {
     expect(config.main).toBe(join(WORKER_OUT_DIR, "index.js"));
     expect(config.no_bundle).toBe(true);
     expect(config.build.command).toBe("node scripts/build-worker.ts");
-    // No build output beforehand: wrangler's own [build] step writes it.
-    rmSync(WORKER_OUT_DIR, { recursive: true, force: true });
-    const uploaded = wranglerDryRun([]);
-    const built = readFileSync(join(WORKER_OUT_DIR, "index.js"), "utf8");
-    expect(uploaded).toBe(built);
-    expect(uploaded).toBe((await artifact()).code);
-    await writeWorkerArtifact();
+    // A checkout with no build output: wrangler's own [build] step writes it.
+    const project = scratchProject();
+    try {
+      const uploaded = wranglerDryRun([], project);
+      const built = readFileSync(join(project, "dist/worker/index.js"), "utf8");
+      expect(uploaded).toBe(built);
+      expect(uploaded).toBe((await artifact()).code);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });
