@@ -11,8 +11,11 @@ import { BudgetObject, MAX_LEASE } from "../../worker/core/budget/budget-object.
 import type { Lease } from "../../worker/core/budget/budget-rpc.ts";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
 import { WINDOW_MS } from "../../worker/core/budget/window.ts";
+import { ReconcilerObject } from "../../worker/core/reconciler/reconciler-object.ts";
+import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
@@ -109,27 +112,21 @@ type Refusal = Lease & { answeredAt: number };
 
 /**
  * Runs `during` while the deployment's shoppers take every call of the first two windows in
- * which the object `caller` names asks the budget for a reconciliation call (the second too:
- * refused in a window's last moments, its gate waits for the next window and asks again), so
- * its calls are refused there however late they come (a busy machine may start a sweep or a
- * read seconds after the test asked for it; filling the window the test was in would then
- * refuse nothing). Until then every other object's reconciliation call is refused too, so none
- * holds a lease of this isolate that `caller` could spend without asking. `caller`'s calls are
- * told apart by the rate they ask with (its `UPSTREAM_MAX_RPS` is one less than the
- * deployment's while `during` runs; the budget is given the deployment's). Answers what
- * `during` answered and the budget's last refusal of `caller` (the one it was deferred by).
+ * which the marked calls `during` starts ask the budget for reconciliation (the second too:
+ * refused in a window's last moments, a gate waits for the next window and asks again), so
+ * they are refused there however late they come (a busy machine may start a sweep or a read
+ * seconds after the test asked for it; filling the window the test was in would then refuse
+ * nothing). Until then every other reconciliation call is refused too, so none holds a lease of
+ * this isolate that a marked call could spend without asking. Marked calls ask with the rate
+ * `during` is given (one less than the deployment's; the budget is given the deployment's).
+ * Answers what `during` answered and the budget's last refusal of a marked call (the one its
+ * caller was deferred by).
  */
-async function whileShoppersTakeTheWindowOf<T>(
-  caller: DurableObjectStub,
-  during: () => Promise<T>,
+async function whileShoppersTakeTheWindowsOf<T>(
+  during: (markedRate: number) => Promise<T>,
 ): Promise<{ value: T; refusal: Refusal | null }> {
   const rate = Number(env.UPSTREAM_MAX_RPS);
   const marked = rate - 1;
-  const setRate = (perSecond: number) =>
-    runInDurableObject(caller, (object) => {
-      const hosted = object as unknown as { env: Env };
-      hosted.env = { ...hosted.env, UPSTREAM_MAX_RPS: String(perSecond) };
-    });
   let refusal: Refusal | null = null;
   let firstWindow: number | null = null;
   let filledWindow = -1;
@@ -159,12 +156,66 @@ async function whileShoppersTakeTheWindowOf<T>(
     return answer;
   });
   forgetLeases();
-  await setRate(marked);
   try {
-    return { value: await during(), refusal };
+    return { value: await during(marked), refusal };
   } finally {
     spy.mockRestore();
-    await setRate(rate);
+  }
+}
+
+/** `hosted`'s own configuration, with `UPSTREAM_MAX_RPS` replaced. */
+function withRate(hosted: { env: Env }, perSecond: number): Env {
+  return { ...hosted.env, UPSTREAM_MAX_RPS: String(perSecond) };
+}
+
+/**
+ * Sweeps now, this sweep's upstream calls asking the budget with `perSecond` (the sweep reads
+ * its configuration before its first await; the reconciler's own alarm sweeps stay unmarked).
+ */
+async function sweepAskingWith(perSecond: number): Promise<SweepReport> {
+  const sweepNow = ReconcilerObject.prototype.sweepNow;
+  const spy = vi.spyOn(ReconcilerObject.prototype, "sweepNow").mockImplementation(function (
+    this: ReconcilerObject,
+  ) {
+    const hosted = this as unknown as { env: Env };
+    const own = hosted.env;
+    hosted.env = withRate(hosted, perSecond);
+    try {
+      return sweepNow.call(this);
+    } finally {
+      hosted.env = own;
+    }
+  });
+  try {
+    return await reconciler().sweepNow();
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/**
+ * Asks `order` to read `target` once, its upstream calls asking the budget with `perSecond`;
+ * answers the object's clock when the read returned.
+ */
+async function readAskingWith(
+  order: Awaited<ReturnType<typeof schedules>>["order"],
+  target: Parameters<OrderObject["reconcileRead"]>[0],
+  perSecond: number,
+): Promise<number> {
+  const hostedIn = (object: unknown) => object as { env: Env };
+  const own = await runInDurableObject(order, (object) => {
+    const hosted = hostedIn(object);
+    const before = hosted.env;
+    hosted.env = withRate(hosted, perSecond);
+    return before;
+  });
+  try {
+    await order.reconcileRead(target);
+    return await runInDurableObject(order, () => Date.now());
+  } finally {
+    await runInDurableObject(order, (object) => {
+      hostedIn(object).env = own;
+    });
   }
 }
 
@@ -291,9 +342,7 @@ describe("reconciler", () => {
     await simulate(orderId, "partial", "5");
     // The deployment's shoppers take every call of the window the walk asks in: its first page
     // is refused by the budget (not by the service).
-    const { value: report, refusal } = await whileShoppersTakeTheWindowOf(reconciler(), () =>
-      reconciler().sweepNow(),
-    );
+    const { value: report, refusal } = await whileShoppersTakeTheWindowsOf(sweepAskingWith);
     expect(refusal?.granted).toBe(0);
     expect(report.budgetWaits).toBeGreaterThanOrEqual(1);
     expect(report.deferred).toBe(false);
@@ -333,12 +382,8 @@ describe("reconciler", () => {
     await simulate(orderId, "expire");
     const before = await schedules(id, invoiceId);
     // The reconciler found it in no open list: its object reads it with one GET.
-    const { value: returned, refusal } = await whileShoppersTakeTheWindowOf(
-      before.order,
-      async () => {
-        await before.order.reconcileRead({ kind: "invoice", id: invoiceId });
-        return runInDurableObject(before.order, () => Date.now());
-      },
+    const { value: returned, refusal } = await whileShoppersTakeTheWindowsOf((rate) =>
+      readAskingWith(before.order, { kind: "invoice", id: invoiceId }, rate),
     );
     const deferred = await schedules(id, invoiceId);
     // Refused by the budget, not by the service: no failure, the gap kept, and the read is due
