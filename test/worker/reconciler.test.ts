@@ -194,6 +194,30 @@ async function sweepAskingWith(perSecond: number): Promise<SweepReport> {
 }
 
 /**
+ * Runs `during` while the reconciler's alarm (its own sweeps) waits: an alarm the runtime fires
+ * meanwhile runs once `during` has ended.
+ */
+async function whileReconcilerAlarmsWait<T>(during: () => Promise<T>): Promise<T> {
+  const alarm = ReconcilerObject.prototype.alarm;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const spy = vi.spyOn(ReconcilerObject.prototype, "alarm").mockImplementation(async function (
+    this: ReconcilerObject,
+  ) {
+    await released;
+    return alarm.call(this);
+  });
+  try {
+    return await during();
+  } finally {
+    spy.mockRestore();
+    release();
+  }
+}
+
+/**
  * Asks `order` to read `target` once, its upstream calls asking the budget with `perSecond`;
  * answers the object's clock when the read returned.
  */
@@ -339,10 +363,14 @@ describe("reconciler", () => {
 
   it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {
     const { id, orderId } = await lockedCheckout("36.00", "rec");
-    await simulate(orderId, "partial", "5");
-    // The deployment's shoppers take every call of the window the walk asks in: its first page
-    // is refused by the budget (not by the service).
-    const { value: report, refusal } = await whileShoppersTakeTheWindowsOf(sweepAskingWith);
+    // The reconciler's own alarm sweeps wait until this one ends: one of them finding the
+    // payment first (a busy machine stretches this sweep's wait) would leave it nothing to hand.
+    const { value: report, refusal } = await whileReconcilerAlarmsWait(async () => {
+      await simulate(orderId, "partial", "5");
+      // The deployment's shoppers take every call of the window the walk asks in: its first
+      // page is refused by the budget (not by the service).
+      return whileShoppersTakeTheWindowsOf(sweepAskingWith);
+    });
     expect(refusal?.granted).toBe(0);
     expect(report.budgetWaits).toBeGreaterThanOrEqual(1);
     expect(report.deferred).toBe(false);
