@@ -1,6 +1,6 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { backoffMs, MAX_ATTEMPTS } from "../../worker/core/events/outbox.ts";
 import { deliverOutbox } from "../../worker/core/events/outbox-store.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
@@ -56,6 +56,24 @@ async function paid(sub: string) {
   await simulate(`cc-${sub}`, "paid");
   await deliverAll(`cc-${sub}`);
   return env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+}
+
+/**
+ * Records the object's own clock at the start of each outbox pass its alarm runs (the `now`
+ * that decides which rows are due and their next retry): the same synchronous turn as the
+ * pass's `Date.now()`, so the same value.
+ */
+async function recordOutboxPasses(stub: DurableObjectStub): Promise<number[]> {
+  const passes: number[] = [];
+  await runInDurableObject(stub, (o: OrderObject) => {
+    const outbox = o.host.outbox;
+    const deliver = outbox.deliver.bind(outbox);
+    vi.spyOn(outbox, "deliver").mockImplementation((delivery) => {
+      passes.push(Date.now());
+      return deliver(delivery);
+    });
+  });
+  return passes;
 }
 
 describe("merchant notifications (outbox)", () => {
@@ -172,27 +190,38 @@ describe("merchant notifications (outbox)", () => {
     await inboxAnswers(500, 100);
     const { body } = await openCheckout({ sub, amount: "30.00" });
     await postJson(`/v1/checkouts/${body.data.id}/currency`, { cryptoCurrencyCode: "USDT_TRC20" });
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
+    // The runtime may run the alarm set for "now" before this test's next line: the retry is
+    // asserted against the time the object's own pass decided at, never the test's clock.
+    const passes = await recordOutboxPasses(stub);
     await simulate(`cc-${sub}`, "paid");
     await deliverAll(`cc-${sub}`);
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(body.data.id));
-    const before = Date.now();
     await runDurableObjectAlarm(stub); // false when the alarm set for "now" already ran
     const failedOnce = () =>
-      runInDurableObject(stub, (o: OrderObject, state) => {
-        const { n } = o.store.sql
-          .exec<{ n: number }>("SELECT MIN(attempts) AS n FROM outbox")
-          .one();
-        return n >= 1 ? state.storage.getAlarm() : null;
+      runInDurableObject(stub, async (o: OrderObject, state) => {
+        const rows = o.store.sql
+          .exec<{ attempts: number; next_at: number; last_attempt_at: string | null }>(
+            "SELECT attempts, next_at, last_attempt_at FROM outbox WHERE delivered_at IS NULL",
+          )
+          .toArray();
+        if (rows.length === 0 || rows.some((r) => r.attempts < 1)) return null;
+        const alarm = await state.storage.getAlarm();
+        return alarm === null ? null : { rows, alarm };
       });
-    const alarm = await eventually(failedOnce);
-    // First retry: now + backoffMs(1) = 2 s.
-    expect(alarm).not.toBe(null);
-    expect(alarm! - before).toBeGreaterThanOrEqual(backoffMs(1) - 50);
-    expect(alarm! - Date.now()).toBeLessThanOrEqual(backoffMs(1) + 50);
+    const { rows, alarm } = await eventually(failedOnce);
+    // Each failed row is due again backoffMs(attempts) (2 s for the first retry) after the `now`
+    // of the pass that tried it (the last pass begun before its send), and the alarm is set
+    // for exactly the earliest such retry: not brought forward, not put off.
+    const decidedAt = (row: (typeof rows)[number]) =>
+      Math.max(...passes.filter((at) => at <= Date.parse(row.last_attempt_at!)));
+    expect(rows.map((r) => r.next_at)).toEqual(
+      rows.map((r) => decidedAt(r) + backoffMs(r.attempts)),
+    );
+    expect(alarm).toBe(Math.min(...rows.map((r) => r.next_at)));
     expect((await inboxFor(sub)).every((e) => e.status === 500)).toBe(true);
 
     await inboxAnswers(200, 0);
-    await new Promise((r) => setTimeout(r, Math.max(0, alarm! - Date.now()) + 50));
+    await new Promise((r) => setTimeout(r, Math.max(0, alarm - Date.now()) + 50));
     // Runs the alarm unless workerd already fired it on schedule; either way that next run
     // delivers everything.
     await runDurableObjectAlarm(stub);
@@ -201,10 +230,10 @@ describe("merchant notifications (outbox)", () => {
       return ok.some((e) => e.body.includes('"order.paid"')) ? ok : null;
     });
     expect(accepted.filter((e) => e.body.includes('"order.paid"'))).toHaveLength(1);
-    const rows = await runInDurableObject(stub, (o: OrderObject) =>
+    const undelivered = await runInDurableObject(stub, (o: OrderObject) =>
       o.store.sql.exec("SELECT 1 FROM outbox WHERE delivered_at IS NULL").toArray(),
     );
-    expect(rows).toHaveLength(0);
+    expect(undelivered).toHaveLength(0);
     expect(
       await runInDurableObject(stub, (_o: OrderObject, state) => state.storage.getAlarm()),
     ).toBe(null);

@@ -7,15 +7,20 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import { BudgetObject, MAX_LEASE } from "../../worker/core/budget/budget-object.ts";
+import type { Lease } from "../../worker/core/budget/budget-rpc.ts";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
+import { WINDOW_MS } from "../../worker/core/budget/window.ts";
+import { ReconcilerObject } from "../../worker/core/reconciler/reconciler-object.ts";
+import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
+import type { OrderObject } from "../../worker/order/order-object.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { expectedFault } from "../expected-faults.ts";
 import {
   deliver,
   deliveriesFor,
-  deploymentBudget,
   deploymentReconciler,
   forgetBudget,
   merchant,
@@ -102,18 +107,139 @@ async function schedules(checkoutId: string, invoiceId: string) {
   };
 }
 
-/** Interactive calls take every call of the budget's current window (shoppers' creates). */
-async function budgetTakenByShoppers(): Promise<void> {
-  await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000) + 20));
+/** The budget's refusal of a reconciliation call, and when it answered (by its own clock). */
+type Refusal = Lease & { answeredAt: number };
+
+/**
+ * Runs `during` while the deployment's shoppers take every call of the first two windows in
+ * which the marked calls `during` starts ask the budget for reconciliation (the second too:
+ * refused in a window's last moments, a gate waits for the next window and asks again), so
+ * they are refused there however late they come (a busy machine may start a sweep or a read
+ * seconds after the test asked for it; filling the window the test was in would then refuse
+ * nothing). Until then every other reconciliation call is refused too, so none holds a lease of
+ * this isolate that a marked call could spend without asking. Marked calls ask with the rate
+ * `during` is given (one less than the deployment's; the budget is given the deployment's).
+ * Answers what `during` answered and the budget's last refusal of a marked call (the one its
+ * caller was deferred by).
+ */
+async function whileShoppersTakeTheWindowsOf<T>(
+  during: (markedRate: number) => Promise<T>,
+): Promise<{ value: T; refusal: Refusal | null }> {
+  const rate = Number(env.UPSTREAM_MAX_RPS);
+  const marked = rate - 1;
+  let refusal: Refusal | null = null;
+  let firstWindow: number | null = null;
+  let filledWindow = -1;
+  // On the class: RPC calls the budget object's prototype methods, never an instance's own.
+  const lease = BudgetObject.prototype.lease;
+  const spy = vi.spyOn(BudgetObject.prototype, "lease").mockImplementation(async function (
+    this: BudgetObject,
+    input,
+  ) {
+    if (input.priority !== "reconcile") return lease.call(this, input);
+    const asked = { ...input, ratePerSecond: rate };
+    const window = Math.floor(Date.now() / WINDOW_MS);
+    if (input.ratePerSecond === marked) firstWindow ??= window;
+    if (firstWindow !== null && window > firstWindow + 1) return lease.call(this, asked);
+    // The shoppers' leases and this one are answered in one turn of the object: one window.
+    for (let i = 0; filledWindow !== window && i < 100; i += 1) {
+      const shoppers = await lease.call(this, {
+        priority: "interactive",
+        want: MAX_LEASE,
+        ratePerSecond: rate,
+      });
+      if (shoppers.granted < MAX_LEASE) filledWindow = window;
+    }
+    const answer = await lease.call(this, asked);
+    if (input.ratePerSecond === marked && answer.granted === 0)
+      refusal = { ...answer, answeredAt: Date.now() };
+    return answer;
+  });
   forgetLeases();
-  const ratePerSecond = Number(env.UPSTREAM_MAX_RPS);
-  for (let i = 0; i < 100; i += 1) {
-    const lease = await deploymentBudget().lease({
-      priority: "interactive",
-      want: 100,
-      ratePerSecond,
+  try {
+    return { value: await during(marked), refusal };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** `hosted`'s own configuration, with `UPSTREAM_MAX_RPS` replaced. */
+function withRate(hosted: { env: Env }, perSecond: number): Env {
+  return { ...hosted.env, UPSTREAM_MAX_RPS: String(perSecond) };
+}
+
+/**
+ * Sweeps now, this sweep's upstream calls asking the budget with `perSecond` (the sweep reads
+ * its configuration before its first await; the reconciler's own alarm sweeps stay unmarked).
+ */
+async function sweepAskingWith(perSecond: number): Promise<SweepReport> {
+  const sweepNow = ReconcilerObject.prototype.sweepNow;
+  const spy = vi.spyOn(ReconcilerObject.prototype, "sweepNow").mockImplementation(function (
+    this: ReconcilerObject,
+  ) {
+    const hosted = this as unknown as { env: Env };
+    const own = hosted.env;
+    hosted.env = withRate(hosted, perSecond);
+    try {
+      return sweepNow.call(this);
+    } finally {
+      hosted.env = own;
+    }
+  });
+  try {
+    return await reconciler().sweepNow();
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/**
+ * Runs `during` while the reconciler's alarm (its own sweeps) waits: an alarm the runtime fires
+ * meanwhile runs once `during` has ended.
+ */
+async function whileReconcilerAlarmsWait<T>(during: () => Promise<T>): Promise<T> {
+  const alarm = ReconcilerObject.prototype.alarm;
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const spy = vi.spyOn(ReconcilerObject.prototype, "alarm").mockImplementation(async function (
+    this: ReconcilerObject,
+  ) {
+    await released;
+    return alarm.call(this);
+  });
+  try {
+    return await during();
+  } finally {
+    spy.mockRestore();
+    release();
+  }
+}
+
+/**
+ * Asks `order` to read `target` once, its upstream calls asking the budget with `perSecond`;
+ * answers the object's clock when the read returned.
+ */
+async function readAskingWith(
+  order: Awaited<ReturnType<typeof schedules>>["order"],
+  target: Parameters<OrderObject["reconcileRead"]>[0],
+  perSecond: number,
+): Promise<number> {
+  const hostedIn = (object: unknown) => object as { env: Env };
+  const own = await runInDurableObject(order, (object) => {
+    const hosted = hostedIn(object);
+    const before = hosted.env;
+    hosted.env = withRate(hosted, perSecond);
+    return before;
+  });
+  try {
+    await order.reconcileRead(target);
+    return await runInDurableObject(order, () => Date.now());
+  } finally {
+    await runInDurableObject(order, (object) => {
+      hostedIn(object).env = own;
     });
-    if (lease.granted < 100) return;
   }
 }
 
@@ -237,11 +363,15 @@ describe("reconciler", () => {
 
   it("a sweep the budget refuses mid-walk waits for the budget's next window and reads on, instead of deferring to a later sweep that starts over at page 1", async () => {
     const { id, orderId } = await lockedCheckout("36.00", "rec");
-    await simulate(orderId, "partial", "5");
-    // The deployment's shoppers take every call of this window: the walk's first page is
-    // refused by the budget (not by the service).
-    await budgetTakenByShoppers();
-    const report = await reconciler().sweepNow();
+    // The reconciler's own alarm sweeps wait until this one ends: one of them finding the
+    // payment first (a busy machine stretches this sweep's wait) would leave it nothing to hand.
+    const { value: report, refusal } = await whileReconcilerAlarmsWait(async () => {
+      await simulate(orderId, "partial", "5");
+      // The deployment's shoppers take every call of the window the walk asks in: its first
+      // page is refused by the budget (not by the service).
+      return whileShoppersTakeTheWindowsOf(sweepAskingWith);
+    });
+    expect(refusal?.granted).toBe(0);
     expect(report.budgetWaits).toBeGreaterThanOrEqual(1);
     expect(report.deferred).toBe(false);
     expect(report.handed).toBeGreaterThanOrEqual(1);
@@ -279,17 +409,23 @@ describe("reconciler", () => {
     // Expired at the service; its webhook is never delivered (lost).
     await simulate(orderId, "expire");
     const before = await schedules(id, invoiceId);
-    await budgetTakenByShoppers();
-    const asked = Date.now();
     // The reconciler found it in no open list: its object reads it with one GET.
-    await before.order.reconcileRead({ kind: "invoice", id: invoiceId });
+    const { value: returned, refusal } = await whileShoppersTakeTheWindowsOf((rate) =>
+      readAskingWith(before.order, { kind: "invoice", id: invoiceId }, rate),
+    );
     const deferred = await schedules(id, invoiceId);
-    // Refused by the budget, not by the service: no failure, the gap kept, and the read is
-    // due again within the budget's next window (here and at the reconciler), not 30 s later.
+    // Refused by the budget, not by the service: no failure, the gap kept, and the read is due
+    // again when the budget said a window has room (here and at the reconciler), not 30 s
+    // later: never before that time, and late by at most the refusal's way back to the object
+    // (the gate turns the budget's time into a wait by its own clock, the read back into a time;
+    // a refusal back after its window opened is retried 1 ms later).
+    if (refusal === null) throw new Error("the budget refused no reconciliation call");
     expect(deferred.failures).toBe(before.failures);
     expect(deferred.gapMs).toBe(before.gapMs);
-    expect(deferred.nextReadAt).toBeGreaterThan(asked);
-    expect(deferred.nextReadAt).toBeLessThan(asked + 2_000);
+    expect(deferred.nextReadAt).toBeGreaterThanOrEqual(refusal.retryAt);
+    expect(deferred.nextReadAt - refusal.retryAt).toBeLessThanOrEqual(
+      returned - refusal.answeredAt + 1,
+    );
     expect(deferred.trackedAt).toBe(deferred.nextReadAt);
     const unread = (await (await worker(`/v1/checkouts/${id}`)).json()) as {
       data: CheckoutSnapshot;
