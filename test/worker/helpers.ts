@@ -13,6 +13,7 @@ import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
+import type { BudgetObject, ReconcilerObject } from "../support/worker-entry.ts";
 import { checkAnswer } from "./openapi-conformance.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
@@ -37,14 +38,22 @@ export async function forgetBudget(): Promise<void> {
   await deploymentBudget().forget();
 }
 
-/** The tests' deployment's upstream budget (one per service account). */
+/**
+ * The tests' deployment's upstream budget (one per service account), with the tests' hooks
+ * (`test/support/worker-entry.ts`).
+ */
 export function deploymentBudget() {
-  return budgetStub(env as unknown as Env, testAccountKey());
+  const stub = budgetStub(env as unknown as Env, testAccountKey());
+  return stub as unknown as DurableObjectStub<BudgetObject>;
 }
 
-/** The tests' deployment's reconciler (one per service account). */
+/**
+ * The tests' deployment's reconciler (one per service account), with the tests' hooks
+ * (`sweepNow`, `tracked`: `test/support/worker-entry.ts`).
+ */
 export function deploymentReconciler() {
-  return reconcilerStub(env as unknown as Env, testAccountKey());
+  const stub = reconcilerStub(env as unknown as Env, testAccountKey());
+  return stub as unknown as DurableObjectStub<ReconcilerObject>;
 }
 
 function testAccountKey(): string {
