@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
 import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import { accountKey } from "../../worker/core/account/account-key.ts";
-import { parseConfig } from "../../worker/core/config/config.ts";
+import { type Config, parseConfig } from "../../worker/core/config/config.ts";
 import { budgetStub, reconcilerStub } from "../../worker/core/objects/stubs.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
@@ -56,10 +56,15 @@ export function deploymentReconciler() {
   return stub as unknown as DurableObjectStub<ReconcilerObject>;
 }
 
-function testAccountKey(): string {
+/** The tests' deployment's configuration (`vitest.config.mts`). */
+export function testConfig(): Config {
   const parsed = parseConfig(env as unknown as Env);
   if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-  return accountKey(parsed.config);
+  return parsed.config;
+}
+
+function testAccountKey(): string {
+  return accountKey(testConfig());
 }
 
 /** POSTs JSON to the worker, as the widget would from the storefront. */
