@@ -9,7 +9,8 @@
  *   and every registration with the reconciler the object's host started, ended;
  * - `ReconcilerObject`: `sweepNow()` ("their time came": every tracked object due, one sweep,
  *   its report) and `tracked()` (rows, due, next sweep);
- * - `StreamHubObject`: `settled()`, every "unwatched" message (and alarm setting) in flight ended;
+ * - `StreamHubObject`: `settled()`, every "unwatched" message (and alarm setting) in flight
+ *   ended, and `streams(key)`, the open streams of one object;
  * - `BudgetObject`: `forget()`, the budget starts over as an evicted one does.
  *
  * The shipped classes keep their fields private (`#…`): a hook reaches only what the object
@@ -21,6 +22,7 @@ import type { CoreEnv } from "../../worker/core/config/core-env.ts";
 import type { ObjectHost } from "../../worker/core/events/object-host.ts";
 import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { makeAllDue, trackedCounts } from "../../worker/core/reconciler/tracked.ts";
+import { WatchedEntry } from "../../worker/core/streams/watched-entry.ts";
 import * as shipped from "../../worker/index.ts";
 
 export { AccountObject, CatalogObject, default, PaymentModeObject } from "../../worker/index.ts";
@@ -142,6 +144,26 @@ export class StreamHubObject extends shipped.StreamHubObject {
   /** Resolves once every "unwatched" message in flight (and alarm being set) was delivered. */
   settled(): Promise<void> {
     return this.#background.settled();
+  }
+
+  /**
+   * Open streams of one object here. The hub's entries are private: an empty `publish` of
+   * `key` hands its entry to `WatchedEntry.relay` (synchronously, and relaying nothing), which
+   * is watched for that one call.
+   */
+  streams(key: string): number {
+    let found: WatchedEntry | null = null;
+    const relay = WatchedEntry.prototype.relay;
+    WatchedEntry.prototype.relay = function (this: WatchedEntry, frames) {
+      found = this;
+      relay.call(this, frames);
+    };
+    try {
+      void this.publish(key, []);
+    } finally {
+      WatchedEntry.prototype.relay = relay;
+    }
+    return (found as WatchedEntry | null)?.streams.size ?? 0;
   }
 }
 

@@ -129,14 +129,6 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     return true;
   }
 
-  /**
-   * Open streams of one object here (tests). Left in the deployed class: it reads the private
-   * entries, and handing them to the tests' subclass would cost as many bytes.
-   */
-  streams(key: string): number {
-    return this.#entries.get(key)?.streams.size ?? 0;
-  }
-
   /** Tells every object this hub announced but holds no stream of that it is unwatched. */
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
