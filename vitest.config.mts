@@ -26,11 +26,13 @@ mkdirSync("dist/public", { recursive: true });
 writeOpenApiAsset();
 
 /**
- * The worker's source entry: the tests run it (and import its Durable Object classes), not the
- * minified `dist/worker/index.js` that wrangler.toml's `main` names (wrangler builds that one;
- * the e2e and node tests run it under `wrangler dev`).
+ * The worker from source, as the tests run it: `test/support/worker-entry.ts` exports the
+ * worker's default and its Durable Object classes (`worker/index.ts`) under the names
+ * `wrangler.toml` binds, with the hooks only tests and the simulation call added in subclasses
+ * (not in the deployed bundle). Not the minified `dist/worker/index.js` that wrangler.toml's
+ * `main` names (wrangler builds that one; the e2e and node tests run it under `wrangler dev`).
  */
-const WORKER_SOURCE = "./worker/index.ts";
+const WORKER_SOURCE = "./test/support/worker-entry.ts";
 
 /**
  * The worker inside workerd, with every var the tests rely on: wrangler.toml's [vars] are

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
 import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
 import type { CryptoCurrency, FiatCurrency } from "../../worker/lib/api/contract.ts";
-import { fault, STOREFRONT, sandbox, upstreamRequests, worker } from "./helpers.ts";
+import { fault, STOREFRONT, sandbox, testConfig, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {
   it("lists the service's currencies with amounts as decimal strings", async () => {
@@ -106,7 +106,7 @@ describe("currency cache period", () => {
     const realNow = catalogClock.now;
     catalogClock.now = () => Date.now() + 40 * CATALOG_TTL_MS; // past anything earlier tests cached
     try {
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
       // Every attempt of the call fails (3 attempts), so the list cannot be had.
       await fault({
         path: "/currencies/fiat",
@@ -129,7 +129,7 @@ describe("currency cache period", () => {
     } finally {
       catalogClock.now = realNow;
       await sandbox("/sandbox/faults", { method: "DELETE" });
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
     }
   });
 
@@ -138,7 +138,7 @@ describe("currency cache period", () => {
     let now = Date.now() + 60 * CATALOG_TTL_MS; // past anything earlier tests cached
     catalogClock.now = () => now;
     try {
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
       const start = await fiatCalls();
       expect((await worker("/v1/currencies/fiat")).status).toBe(200);
       expect(await fiatCalls()).toBe(start + 1);
@@ -146,7 +146,7 @@ describe("currency cache period", () => {
       // colo's cache: the list's Durable Object answers, the service is not asked again.
       for (let i = 0; i < 5; i++) {
         now += CATALOG_TTL_MS / 10;
-        await clearCatalogMemory({ shared: true });
+        await clearCatalogMemory({ shared: testConfig() });
         const res = await worker("/v1/currencies/fiat");
         expect(res.status).toBe(200);
         expect(((await res.json()) as { data: FiatCurrency[] }).data.length).toBeGreaterThan(0);
@@ -154,12 +154,12 @@ describe("currency cache period", () => {
       expect(await fiatCalls()).toBe(start + 1);
       // Once the period is over, one new call.
       now += CATALOG_TTL_MS;
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
       expect((await worker("/v1/currencies/fiat")).status).toBe(200);
       expect(await fiatCalls()).toBe(start + 2);
     } finally {
       catalogClock.now = realNow;
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
     }
   });
 });
@@ -176,7 +176,7 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
     const realNow = catalogClock.now;
     catalogClock.now = () => Date.now() + 80 * CATALOG_TTL_MS; // past anything earlier tests cached
     try {
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
       const objectsBefore = (await listDurableObjectIds(env.CATALOG)).length;
       const start = await cryptoCalls();
       const answers = await Promise.all(
@@ -198,7 +198,7 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
       );
     } finally {
       catalogClock.now = realNow;
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
     }
   });
 
@@ -207,7 +207,7 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
     let now = Date.now() + 100 * CATALOG_TTL_MS; // past anything earlier tests cached
     catalogClock.now = () => now;
     try {
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
       await fault({ path: "/currencies", method: "GET", mode: "status", status: 503, times: 50 });
       const start = await cryptoCalls();
       const answers = await Promise.all(
@@ -223,7 +223,7 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
       expect(failing).toBeLessThanOrEqual(3);
       // Another isolate, within the failure period: the object's failure is reused.
       now += CATALOG_FAILURE_TTL_MS / 2;
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
       expect((await worker("/v1/currencies?network=again")).status).toBe(503);
       expect((await cryptoCalls()) - start).toBe(failing);
       // Once the failure period is over, the service is asked again (and answers).
@@ -234,7 +234,7 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
     } finally {
       catalogClock.now = realNow;
       await sandbox("/sandbox/faults", { method: "DELETE" });
-      await clearCatalogMemory({ shared: true });
+      await clearCatalogMemory({ shared: testConfig() });
     }
   });
 });

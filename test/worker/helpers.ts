@@ -7,12 +7,13 @@ import { expect } from "vitest";
 import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
 import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import { accountKey } from "../../worker/core/account/account-key.ts";
-import { parseConfig } from "../../worker/core/config/config.ts";
+import { type Config, parseConfig } from "../../worker/core/config/config.ts";
 import { budgetStub, reconcilerStub } from "../../worker/core/objects/stubs.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
+import type { BudgetObject, ReconcilerObject } from "../support/worker-entry.ts";
 import { checkAnswer } from "./openapi-conformance.ts";
 
 export const SANDBOX_URL = env.UPSTREAM_BASE_URL as string;
@@ -37,20 +38,33 @@ export async function forgetBudget(): Promise<void> {
   await deploymentBudget().forget();
 }
 
-/** The tests' deployment's upstream budget (one per service account). */
+/**
+ * The tests' deployment's upstream budget (one per service account), with the tests' hooks
+ * (`test/support/worker-entry.ts`).
+ */
 export function deploymentBudget() {
-  return budgetStub(env as unknown as Env, testAccountKey());
+  const stub = budgetStub(env as unknown as Env, testAccountKey());
+  return stub as unknown as DurableObjectStub<BudgetObject>;
 }
 
-/** The tests' deployment's reconciler (one per service account). */
+/**
+ * The tests' deployment's reconciler (one per service account), with the tests' hooks
+ * (`sweepNow`, `tracked`: `test/support/worker-entry.ts`).
+ */
 export function deploymentReconciler() {
-  return reconcilerStub(env as unknown as Env, testAccountKey());
+  const stub = reconcilerStub(env as unknown as Env, testAccountKey());
+  return stub as unknown as DurableObjectStub<ReconcilerObject>;
+}
+
+/** The tests' deployment's configuration (`vitest.config.mts`). */
+export function testConfig(): Config {
+  const parsed = parseConfig(env as unknown as Env);
+  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
+  return parsed.config;
 }
 
 function testAccountKey(): string {
-  const parsed = parseConfig(env as unknown as Env);
-  if (!parsed.ok) throw new Error(parsed.problems.join("; "));
-  return accountKey(parsed.config);
+  return accountKey(testConfig());
 }
 
 /** POSTs JSON to the worker, as the widget would from the storefront. */

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { backoffMs, MAX_ATTEMPTS } from "../../worker/core/events/outbox.ts";
 import { deliverOutbox } from "../../worker/core/events/outbox-store.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import type { OrderObject } from "../support/worker-entry.ts";
 import {
   deliverAll,
   hmacHex,
@@ -268,11 +268,16 @@ describe("merchant notifications (outbox)", () => {
     const lines: string[] = [];
     const log = { debug: () => {}, warn: (event: string) => void lines.push(event) };
     await runInDurableObject(stub, async (o: OrderObject) => {
-      o.store.sql.exec("UPDATE outbox SET attempts = ?, next_at = 0", MAX_ATTEMPTS - 1);
+      // At rest first: an alarm run the payment started (its inline delivery, answered 500)
+      // would end by arming for the rows changed below.
+      await o.registrationsSettled();
+      // Due now by the object's own clock, as the outbox itself writes a due row.
+      const now = Date.now();
+      o.store.sql.exec("UPDATE outbox SET attempts = ?, next_at = ?", MAX_ATTEMPTS - 1, now);
       await deliverOutbox(o.store.sql, {
         url: env.MERCHANT_WEBHOOK_URL as string,
         secret,
-        now: Date.now(),
+        now,
         log,
       });
     });

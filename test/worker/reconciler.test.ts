@@ -11,13 +11,13 @@ import { BudgetObject, MAX_LEASE } from "../../worker/core/budget/budget-object.
 import type { Lease } from "../../worker/core/budget/budget-rpc.ts";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
 import { WINDOW_MS } from "../../worker/core/budget/window.ts";
-import { ReconcilerObject } from "../../worker/core/reconciler/reconciler-object.ts";
+import { ReconcilerObject as ShippedReconcilerObject } from "../../worker/core/reconciler/reconciler-object.ts";
 import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { expectedFault } from "../expected-faults.ts";
+import { type OrderObject, ReconcilerObject } from "../support/worker-entry.ts";
 import {
   deliver,
   deliveriesFor,
@@ -65,7 +65,7 @@ async function moveAndDeliver(path: string, orderId: string, event: string): Pro
  */
 async function told(stub: DurableObjectStub): Promise<void> {
   await runInDurableObject(stub, (o: unknown) =>
-    (o as { host: { registrationsSettled(): Promise<void> } }).host.registrationsSettled(),
+    (o as { registrationsSettled(): Promise<void> }).registrationsSettled(),
   );
 }
 
@@ -198,17 +198,17 @@ async function sweepAskingWith(perSecond: number): Promise<SweepReport> {
  * meanwhile runs once `during` has ended.
  */
 async function whileReconcilerAlarmsWait<T>(during: () => Promise<T>): Promise<T> {
-  const alarm = ReconcilerObject.prototype.alarm;
+  const alarm = ShippedReconcilerObject.prototype.alarm;
   let release = () => {};
   const released = new Promise<void>((resolve) => {
     release = resolve;
   });
-  const spy = vi.spyOn(ReconcilerObject.prototype, "alarm").mockImplementation(async function (
-    this: ReconcilerObject,
-  ) {
-    await released;
-    return alarm.call(this);
-  });
+  const spy = vi
+    .spyOn(ShippedReconcilerObject.prototype, "alarm")
+    .mockImplementation(async function (this: ShippedReconcilerObject) {
+      await released;
+      return alarm.call(this);
+    });
   try {
     return await during();
   } finally {
@@ -450,7 +450,8 @@ describe("reconciler", () => {
     const outcome = await runInDurableObject(order, async (instance, state) => {
       const object = instance as unknown as {
         env: Env;
-        host: { arm(): Promise<void>; registrationsSettled(): Promise<void> };
+        host: { arm(): Promise<void> };
+        registrationsSettled(): Promise<void>;
       };
       const real = object.env;
       // A read brought sooner than the reconciler was told (which it must hear of by RPC, not
@@ -463,7 +464,7 @@ describe("reconciler", () => {
         // The object's one arm() is its host's (`core/events/object-host.ts`).
         await object.host.arm();
         // The registration runs after the alarm is armed (the answer never waits for it).
-        await object.host.registrationsSettled();
+        await object.registrationsSettled();
         return "armed";
       } catch (error) {
         return `threw ${String(error)}`;

@@ -6,8 +6,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
-import type { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";
 
 export interface Frame<T> {
   id: number;
@@ -63,7 +62,7 @@ export async function hubState(checkoutId: string): Promise<{ size: number; watc
   const key = `order:${stub.id.toString()}`;
   const hub = env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(checkoutId)));
   const size = await runInDurableObject(hub, async (h: StreamHubObject) => {
-    await h.settled(key);
+    await h.settled();
     return h.streams(key);
   });
   return runInDurableObject(stub, (order: OrderObject) => ({

@@ -12,12 +12,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { sseFrame } from "../../worker/core/events/sse.ts";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
-import {
-  MAX_HUB_STREAMS,
-  type StreamHubObject,
-} from "../../worker/core/streams/stream-hub-object.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import { MAX_HUB_STREAMS } from "../../worker/core/streams/stream-hub-object.ts";
 import { expectedFault } from "../expected-faults.ts";
+import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";
 import { openCheckout, postJson, uniqueSub, worker } from "./helpers.ts";
 import { hubUntil } from "./sse-frames.ts";
 
@@ -42,7 +39,7 @@ function forgedId(prefix = ""): string {
 /** What the hub keeps of one object: its open streams, and whether its table names it. */
 async function hubHolds(checkoutId: string, key: string) {
   return runInDurableObject(hubOf(checkoutId), async (h: StreamHubObject, state) => {
-    await h.settled(key);
+    await h.settled();
     const rows = state.storage.sql.exec("SELECT 1 FROM watching WHERE key = ?", key).toArray();
     return { streams: h.streams(key), recorded: rows.length > 0 };
   });
@@ -182,7 +179,7 @@ describe("unwatched racing a new open", () => {
       const sweep = h.alarm();
       const second = await opening;
       await sweep;
-      await h.settled(key);
+      await h.settled();
       expect(second.status).toBe(200);
       return { streams: h.streams(key), body: second.body! };
     });
@@ -217,7 +214,7 @@ describe("an opening whose answer is lost", () => {
       proto.prototype.streamOpen = proto.open;
     }
     expect(res.status).toBe(500);
-    await runInDurableObject(hubOf(id), (h: StreamHubObject) => h.settled(key));
+    await runInDurableObject(hubOf(id), (h: StreamHubObject) => h.settled());
     expect(await hubHolds(id, key)).toEqual({ streams: 0, recorded: false });
     expect(await objectState(orderOf(id))).toMatchObject({ watch: null });
   });

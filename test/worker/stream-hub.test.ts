@@ -9,10 +9,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
-import type { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
 import { expectedFault } from "../expected-faults.ts";
+import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";
 import {
   deliverAll,
   deploymentReconciler,
@@ -64,7 +63,7 @@ function openReader(res: Response) {
 async function watchedState(id: string): Promise<{ order: boolean; reconciler: boolean }> {
   const stub = orderOf(id);
   const order = await runInDurableObject(stub, async (o: OrderObject) => {
-    await o.host.registrationsSettled();
+    await o.registrationsSettled();
     return o.host.watched();
   });
   const owner = stub.id.toString();
@@ -153,9 +152,7 @@ describe("stream hubs hold the watchers' streams", () => {
     // No event, no reconnect: only the hub's alarm can tell the order.
     expect(await watchedState(id)).toEqual({ order: true, reconciler: true });
     expect(await runDurableObjectAlarm(hubOf(id))).toBe(true);
-    await runInDurableObject(hubOf(id), (h: StreamHubObject) =>
-      h.settled(`order:${orderOf(id).id.toString()}`),
-    );
+    await runInDurableObject(hubOf(id), (h: StreamHubObject) => h.settled());
     expect(await watchedState(id)).toEqual({ order: false, reconciler: false });
   });
 

@@ -18,7 +18,7 @@ import { AccountObject } from "../../worker/core/account/account-object.ts";
 import { parseConfig } from "../../worker/core/config/config.ts";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
 import { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import type { OrderObject } from "../support/worker-entry.ts";
 import { worker } from "./helpers.ts";
 import { suspendedWebhook } from "./orders.ts";
 
@@ -80,7 +80,7 @@ async function webhookCost(label: string, watch: boolean) {
   const ok = await runInDurableObject(stub, async (o: OrderObject, state) => {
     // At rest first: what the open, the lock and the first webhook owed is delivered.
     await o.host.alarm();
-    await o.host.registrationsSettled();
+    await o.registrationsSettled();
     const ours = new Set<unknown>([state.storage.sql, ...others]);
     countCalls(Object.getPrototypeOf(state.storage.sql), "exec", "sql", seen, (s) => ours.has(s));
     const storage = Object.getPrototypeOf(state.storage) as object;
@@ -92,7 +92,7 @@ async function webhookCost(label: string, watch: boolean) {
     countCalls(StreamHubObject.prototype, "publish", "rpc.publish", seen);
     countCalls(globalThis, "fetch", "fetch", seen);
     const outcome = await o.applyInvoiceWebhook(delivery);
-    await o.host.registrationsSettled();
+    await o.registrationsSettled();
     // The relay to the hub runs after the answer (`event-stream.ts`): wait for it.
     for (let i = 0; watch && i < 100 && !seen.includes("rpc.publish"); i++) {
       await new Promise((r) => setTimeout(r, 20));

@@ -19,7 +19,7 @@ import { INLINE_GRACE_MS } from "../../worker/core/events/object-host.ts";
 import { backoffMs } from "../../worker/core/events/outbox.ts";
 import type { FactsUpdate } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import { applyFacts, register, TRACKED_SCHEMA } from "../../worker/core/reconciler/tracked.ts";
-import type { OrderObject } from "../../worker/order/order-object.ts";
+import type { OrderObject } from "../support/worker-entry.ts";
 import { inboxAnswers, uniqueSub } from "./helpers.ts";
 import { suspendedWebhook } from "./orders.ts";
 
@@ -39,7 +39,7 @@ async function applyAndSettle(label: string, merchantFails = false) {
     const before = Date.now();
     const outcome = await o.applyInvoiceWebhook(delivery);
     const net = await state.storage.getAlarm();
-    await o.host.registrationsSettled();
+    await o.registrationsSettled();
     const sql = state.storage.sql;
     const undelivered = sql
       .exec<{ attempts: number }>("SELECT attempts FROM outbox WHERE delivered_at IS NULL")

@@ -52,11 +52,6 @@ export class BudgetObject extends DurableObject<CoreEnv> implements BudgetRpc {
     this.#state = rateLimited(this.#state ?? emptyBudget(1, now), retryAfterMs, now);
   }
 
-  /** Drops the counts and any pause. */
-  async forget(): Promise<void> {
-    this.#state = null;
-  }
-
   /** The counts now (tests and the doctor). */
   async status(): Promise<BudgetStatus> {
     return this.#state ?? emptyBudget(1, Date.now());

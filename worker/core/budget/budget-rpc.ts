@@ -58,6 +58,4 @@ export interface BudgetRpc extends Rpc.DurableObjectBranded {
   lease(input: LeaseRequest): Promise<Lease>;
   rateLimited(retryAfterMs: number): Promise<void>;
   status(): Promise<BudgetStatus>;
-  /** Drops the counts and any pause (tests: "time passed"; an operator after a false alarm). */
-  forget(): Promise<void>;
 }

@@ -18,12 +18,6 @@
 /** One object's serial queue of upstream work. */
 export class SerialLane {
   #tail: Promise<unknown> = Promise.resolve();
-  #pending = 0;
-
-  /** Tasks queued or running. */
-  get pending(): number {
-    return this.#pending;
-  }
 
   /**
    * Runs `task` after every task queued before it settled; resolves or rejects as it does.
@@ -33,16 +27,8 @@ export class SerialLane {
    * const snapshot = await lane.run(() => this.#refetchAndApply(invoiceId));
    */
   run<T>(task: () => Promise<T>): Promise<T> {
-    this.#pending += 1;
     const run = this.#tail.then(task, task);
-    this.#tail = run.then(
-      () => {
-        this.#pending -= 1;
-      },
-      () => {
-        this.#pending -= 1;
-      },
-    );
+    this.#tail = run.catch(() => {});
     return run;
   }
 }

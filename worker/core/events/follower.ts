@@ -110,11 +110,6 @@ export class Follower {
     return run;
   }
 
-  /** Resolves once every registration asked for so far has ended (tests, the simulation). */
-  settled(): Promise<void> {
-    return this.#tail;
-  }
-
   /**
    * Writes to the index feed the facts and read time of every registered object whose change
    * since it was last told is facts only (`factsOnly`); those count as registered from now on. Synchronous, so the caller's feed delivery carries them.

@@ -60,11 +60,6 @@ export class Lane {
     this.#host = host;
   }
 
-  /** Tasks queued or running. */
-  get pending(): number {
-    return this.#serial.pending;
-  }
-
   /** Runs `task` after every task queued before it settled; resolves or rejects as it does. */
   run<T>(task: () => Promise<T>): Promise<T> {
     return this.#serial.run(task);

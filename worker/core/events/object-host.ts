@@ -286,15 +286,6 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
   }
 
   /**
-   * Resolves once every registration with the reconciler asked for so far has ended, and every
-   * alarm run started so far (the inline delivery of the index feed included) (tests).
-   */
-  async registrationsSettled(): Promise<void> {
-    await this.#alarmTail;
-    await this.#follower.settled();
-  }
-
-  /**
    * Logs a warning on a failure path that must not throw: when the configuration cannot be
    * read (the logger is built from it, and so is what failed), only the event is printed: no
    * fields, since nothing could redact the secrets they might hold.

@@ -64,10 +64,6 @@ export interface FollowerRpc {
 /** The reconciler's RPC methods (see `reconciler-object.ts`). */
 export interface ReconcilerRpc extends Rpc.DurableObjectBranded {
   register(rows: Registration[]): Promise<void>;
-  /** Tracked objects and the next sweep (tests). */
-  tracked(): Promise<{ rows: number; due: number; nextSweepAt: number | null }>;
-  /** Makes every tracked object due and sweeps now (tests, the simulation: "time passed"). */
-  sweepNow(): Promise<SweepReport>;
 }
 
 /** What one sweep did. */

@@ -206,7 +206,7 @@ export function deferTracked(sql: SqlStorage, row: Tracked, at: number): void {
   );
 }
 
-/** Counts rows, and those due at `now`. */
+/** Counts rows, and those due at `now` (the tests' `tracked`: `test/support/worker-entry.ts`). */
 export function trackedCounts(sql: SqlStorage, now: number): { rows: number; due: number } {
   const r = sql
     .exec<Row>(
@@ -217,7 +217,10 @@ export function trackedCounts(sql: SqlStorage, now: number): { rows: number; due
   return { rows: Number(r.rows), due: Number(r.due ?? 0) };
 }
 
-/** Makes every row due now (tests and the simulation: "time passed"). */
+/**
+ * Makes every row due now (the tests' and the simulation's `sweepNow`: "time passed";
+ * `test/support/worker-entry.ts`). No deployed code calls it: not in the bundle.
+ */
 export function makeAllDue(sql: SqlStorage, now: number): void {
   sql.exec("UPDATE tracked SET next_read_at = ? WHERE next_read_at > ?", now, now);
 }

@@ -129,16 +129,6 @@ export class StreamHubObject extends DurableObject<CoreEnv> implements StreamHub
     return true;
   }
 
-  /** Open streams of one object here (tests, the bench). */
-  streams(key: string): number {
-    return this.#entries.get(key)?.streams.size ?? 0;
-  }
-
-  /** Resolves once the "unwatched" message of `key` in flight (if any) was delivered (tests). */
-  async settled(key: string): Promise<void> {
-    await this.#releasing.get(key);
-  }
-
   /** Tells every object this hub announced but holds no stream of that it is unwatched. */
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;

@@ -1,0 +1,193 @@
+/**
+ * @module
+ * The worker as the workerd test projects run it (`main` of the worker, unit and sim projects
+ * in `vitest.config.mts`): the shipped worker's default export and Durable Object classes,
+ * each bound by the name `wrangler.toml` gives it, with the hooks only the tests and the
+ * simulation use added here in subclasses, so none of them is in the deployed bundle (README
+ * "Worker bundle size"):
+ * - `OrderObject`, `DepositObject`, `PayoutObject`: `registrationsSettled()`, every alarm run
+ *   and every registration with the reconciler the object's host started, ended;
+ * - `ReconcilerObject`: `sweepNow()` ("their time came": every tracked object due, one sweep,
+ *   its report) and `tracked()` (rows, due, next sweep);
+ * - `StreamHubObject`: `settled()`, every "unwatched" message (and alarm setting) in flight
+ *   ended, and `streams(key)`, the open streams of one object;
+ * - `BudgetObject`: `forget()`, the budget starts over as an evicted one does.
+ *
+ * The shipped classes keep their fields private (`#…`): a hook reaches only what the object
+ * already hands out (its `ctx`, its `host`, its RPC methods), never a private field.
+ */
+
+import type { Lease, LeaseRequest } from "../../worker/core/budget/budget-rpc.ts";
+import type { CoreEnv } from "../../worker/core/config/core-env.ts";
+import type { ObjectHost } from "../../worker/core/events/object-host.ts";
+import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
+import { makeAllDue, trackedCounts } from "../../worker/core/reconciler/tracked.ts";
+import { WatchedEntry } from "../../worker/core/streams/watched-entry.ts";
+import * as shipped from "../../worker/index.ts";
+
+export { AccountObject, CatalogObject, default, PaymentModeObject } from "../../worker/index.ts";
+
+/** Work an object started in the background (`ctx.waitUntil`, alarm runs) and not yet ended. */
+class Background {
+  readonly #running = new Set<Promise<unknown>>();
+
+  /** Counts `work` as running until it settles; answers it unchanged. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.#running.add(work);
+    const done = () => void this.#running.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
+  /** Resolves once everything running now, and whatever it started meanwhile, has ended. */
+  async settled(): Promise<void> {
+    while (this.#running.size > 0) await Promise.allSettled([...this.#running]);
+  }
+}
+
+/**
+ * Hands `host` a `ctx` whose `waitUntil` also counts the work as running: the host's inline
+ * alarm runs (`scheduleAlarm`) and its registrations with the reconciler (`arm`) go through
+ * it. The event stream's relays to the hub keep the object's own `ctx` (captured when the host
+ * was made), so they are not counted, as they were not before.
+ */
+function recordHost<E extends CoreEnv>(host: ObjectHost<E>): Background {
+  const background = new Background();
+  const ctx = host.ctx;
+  const recording = new Proxy(ctx, {
+    get(target, name) {
+      if (name === "waitUntil")
+        return (work: Promise<unknown>) => target.waitUntil(background.track(work));
+      const value: unknown = Reflect.get(target, name, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  (host as { ctx: DurableObjectState }).ctx = recording;
+  return background;
+}
+
+export class OrderObject extends shipped.OrderObject {
+  readonly #background = recordHost(this.host);
+
+  /** The runtime's alarm runs count too (the inline ones go through `ctx.waitUntil`). */
+  override alarm(): Promise<void> {
+    return this.#background.track(super.alarm());
+  }
+
+  /**
+   * Resolves once every alarm run (with its inline delivery of the index feed) and every
+   * registration with the reconciler started so far has ended, and what they started.
+   */
+  registrationsSettled(): Promise<void> {
+    return this.#background.settled();
+  }
+}
+
+export class DepositObject extends shipped.DepositObject {
+  readonly #background = recordHost(this.host);
+
+  override alarm(): Promise<void> {
+    return this.#background.track(super.alarm());
+  }
+
+  /** As `OrderObject.registrationsSettled`. */
+  registrationsSettled(): Promise<void> {
+    return this.#background.settled();
+  }
+}
+
+export class PayoutObject extends shipped.PayoutObject {
+  readonly #background = recordHost(this.host);
+
+  override alarm(): Promise<void> {
+    return this.#background.track(super.alarm());
+  }
+
+  /** As `OrderObject.registrationsSettled`. */
+  registrationsSettled(): Promise<void> {
+    return this.#background.settled();
+  }
+}
+
+/**
+ * The shipped sweep, taken before any test replaces the class's `alarm` (`reconciler.test.ts`
+ * holds the runtime's alarm runs back with a spy; a sweep the test asks for must not wait).
+ */
+const sweep = shipped.ReconcilerObject.prototype.alarm as unknown as () => Promise<SweepReport>;
+
+export class ReconcilerObject extends shipped.ReconcilerObject {
+  /** Tracked objects, those due now, and the next sweep (its alarm). */
+  async tracked(): Promise<{ rows: number; due: number; nextSweepAt: number | null }> {
+    const counts = trackedCounts(this.ctx.storage.sql, Date.now());
+    return { ...counts, nextSweepAt: await this.ctx.storage.getAlarm() };
+  }
+
+  /** Makes every tracked object due and sweeps now, as the alarm does ("time passed"). */
+  sweepNow(): Promise<SweepReport> {
+    makeAllDue(this.ctx.storage.sql, Date.now());
+    return sweep.call(this);
+  }
+}
+
+export class StreamHubObject extends shipped.StreamHubObject {
+  readonly #background: Background;
+
+  constructor(ctx: DurableObjectState, env: CoreEnv) {
+    // Every `waitUntil` of the hub is an "unwatched" message or an alarm set after an announce.
+    const background = new Background();
+    const own = ctx.waitUntil.bind(ctx);
+    ctx.waitUntil = (work: Promise<unknown>) => own(background.track(work));
+    super(ctx, env);
+    this.#background = background;
+  }
+
+  /** Resolves once every "unwatched" message in flight (and alarm being set) was delivered. */
+  settled(): Promise<void> {
+    return this.#background.settled();
+  }
+
+  /**
+   * Open streams of one object here. The hub's entries are private: an empty `publish` of
+   * `key` hands its entry to `WatchedEntry.relay` (synchronously, and relaying nothing), which
+   * is watched for that one call.
+   */
+  streams(key: string): number {
+    let found: WatchedEntry | null = null;
+    const relay = WatchedEntry.prototype.relay;
+    WatchedEntry.prototype.relay = function (this: WatchedEntry, frames) {
+      found = this;
+      relay.call(this, frames);
+    };
+    try {
+      void this.publish(key, []);
+    } finally {
+      WatchedEntry.prototype.relay = relay;
+    }
+    return (found as WatchedEntry | null)?.streams.size ?? 0;
+  }
+}
+
+export class BudgetObject extends shipped.BudgetObject {
+  /**
+   * The shipped budget this one answers with: its state is private, so `forget` starts a new
+   * one, as an object evicted after its idle time starts (memory only, `budget-object.ts`).
+   */
+  #budget = new shipped.BudgetObject(this.ctx, this.env);
+
+  override lease(input: LeaseRequest): Promise<Lease> {
+    return this.#budget.lease(input);
+  }
+
+  override rateLimited(retryAfterMs: number): Promise<void> {
+    return this.#budget.rateLimited(retryAfterMs);
+  }
+
+  override status(): ReturnType<shipped.BudgetObject["status"]> {
+    return this.#budget.status();
+  }
+
+  /** Drops the counts and any pause (tests: "that much time passed"). */
+  async forget(): Promise<void> {
+    this.#budget = new shipped.BudgetObject(this.ctx, this.env);
+  }
+}
