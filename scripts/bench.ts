@@ -26,7 +26,10 @@
  *    client, then the same rounds on the floor worker (issue 20, item 13);
  * 9. watched phases (`bench/watched-phases.ts`): a second thousand of watched checkouts after
  *    the first rested past workerd's idle eviction: does a watched checkout stay resident?
- * 10. the core at scale (`bench/scale.ts`, stacks of its own): watched checkouts at rest under the
+ * 10. fresh runtimes (`bench/fresh-watchers.ts`, stacks of their own): memory per 1,000
+ *    watchers, ours (through the assets router and past it) and the floor's, each in a runtime
+ *    where nothing ran before, and their ratio;
+ * 11. the core at scale (`bench/scale.ts`, stacks of its own): watched checkouts at rest under the
  *    shipped upstream budget, new checkouts under a per-key limit, many open checkouts at rest.
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
@@ -39,9 +42,10 @@
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
  * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
  * BENCH_PHASE_CHECKOUTS (1000), BENCH_PHASE_REST_MS (20000),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,scale (stages to skip;
- * aborts-floor: the connect-and-abort rounds without the floor's; the scale stage alone:
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases; the
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale (stages to skip;
+ * aborts-floor: the connect-and-abort rounds without the floor's; fresh: memory per 1,000
+ * watchers, ours and the floor's, each on a stack started for it (`bench/fresh-watchers.ts`); the scale stage alone:
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh; the
  * floor's webhook pass alone: every stage but floor-webhooks).
  *
  * The main stack runs with `UPSTREAM_MAX_RPS=1000`: its stages measure the worker, not the
@@ -59,6 +63,7 @@ import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
 import { floorWatchers } from "./bench/floor-watchers.ts";
 import { floorWebhooks } from "./bench/floor-webhooks.ts";
+import { freshWatchers } from "./bench/fresh-watchers.ts";
 import { realisticLoad } from "./bench/load.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
@@ -478,6 +483,23 @@ try {
   }
 } finally {
   await Promise.all([demo.stop(), floor.stop()]);
+}
+// Memory per 1,000 watchers, ours and the floor, each in a runtime started for it (the load
+// stage's figures depend on what ran before them in their runtimes).
+if (!SKIP.has("fresh")) {
+  await freshWatchers({
+    startOurs: () =>
+      startDemo({
+        ports: { sandbox: 0, worker: 0, shop: 0 },
+        quiet: true,
+        buildWidget: false,
+        workerVars: { UPSTREAM_MAX_RPS: "1000" },
+      }),
+    startFloor: () => startFloor(),
+    open: (i, baseUrl) => openLocked(baseUrl, `fresh-${run}-${i}`, 400_000 + i),
+    count: env("BENCH_LOAD_CHECKOUTS", 1000),
+    run: `${run}-fresh`,
+  });
 }
 if (!SKIP.has("scale")) {
   await scalePasses({

@@ -54,7 +54,11 @@ export async function floorWatchers(o: {
   run: string;
   /** Connect + disconnect rounds of the same watchers afterwards, as the load stage does. */
   rounds: number;
+  /** Appended to the keys and the rows' label (`_fresh`: a runtime started for this pass). */
+  suffix?: string;
 }) {
+  const suffix = o.suffix ?? "";
+  const label = suffix ? `floor (${suffix.slice(1)} runtime)` : "floor";
   const direct = await floorRuntimeUrl(o.port);
   const names = Array.from({ length: o.count }, (_, i) => `watched-${o.run}-${i}`);
   const empty = workerdRssMb(o.port);
@@ -67,15 +71,15 @@ export async function floorWatchers(o: {
   await watchers.close();
   const per = (mb: number) => (mb * 1000) / Math.max(1, watchers.opened);
   row(
-    `floor: ${o.count} objects with one row, then one SSE stream each: workerd RSS (MB)`,
+    `${label}: ${o.count} objects with one row, then one SSE stream each: workerd RSS (MB)`,
     `${empty.toFixed(0)} → ${before.toFixed(0)} → ${open.toFixed(0)} (${watchers.opened} streams)`,
   );
   row(
-    "floor: per 1,000 watchers (streams only) / per 1,000 watched objects (objects + streams)",
+    `${label}: per 1,000 watchers (streams only) / per 1,000 watched objects (objects + streams)`,
     `${per(open - before).toFixed(1)} / ${per(open - empty).toFixed(1)} MB`,
   );
-  keep("floor_rss_mb_per_1000_watchers", per(open - before));
-  keep("floor_rss_mb_per_1000_watched_objects", per(open - empty));
+  keep(`floor_rss_mb_per_1000_watchers${suffix}`, per(open - before));
+  keep(`floor_rss_mb_per_1000_watched_objects${suffix}`, per(open - empty));
   const after: number[] = [];
   for (let r = 0; r < o.rounds; r++) {
     const w = await openWatchers(

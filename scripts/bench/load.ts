@@ -41,7 +41,11 @@ export interface LoadOptions {
 }
 
 /** Runs `fn` over 0..n-1 with at most `width` in flight. */
-async function pool(n: number, width: number, fn: (i: number) => Promise<void>): Promise<void> {
+export async function pool(
+  n: number,
+  width: number,
+  fn: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: width }, async () => {

@@ -25,9 +25,9 @@ class Thread {
   opened = 0;
   readonly ready: Promise<void>;
   #pending: ((m: unknown) => void) | null = null;
-  constructor(urls: string[]) {
+  constructor(urls: string[], headers: Record<string, string>) {
     this.worker = new Worker(new URL("../bench-watchers.ts", import.meta.url), {
-      workerData: { urls },
+      workerData: { urls, headers },
     });
     let signal = () => {};
     this.ready = urls.length ? new Promise<void>((r) => (signal = r)) : Promise.resolve();
@@ -56,11 +56,16 @@ class Thread {
  * @example
  * const w = await openWatchers(Array(1000).fill(url)); // w.opened === 1000
  */
-export async function openWatchers(urls: string[], timeoutMs = 60_000): Promise<Watchers> {
+export async function openWatchers(
+  urls: string[],
+  timeoutMs = 60_000,
+  /** Extra request headers of every stream. */
+  headers: Record<string, string> = {},
+): Promise<Watchers> {
   const slices = Array.from({ length: THREADS }, (_, i) =>
     urls.filter((_, j) => j % THREADS === i),
   );
-  const threads = slices.map((slice) => new Thread(slice));
+  const threads = slices.map((slice) => new Thread(slice, headers));
   await Promise.race([
     Promise.all(threads.map((t) => t.ready)),
     new Promise((r) => setTimeout(r, timeoutMs)),
