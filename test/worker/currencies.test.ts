@@ -144,13 +144,28 @@ describe("currency cache period", () => {
       expect(await fiatCalls()).toBe(start + 1);
       // Five more isolates within the period, each starting with neither memory nor the
       // colo's cache: the list's Durable Object answers, the service is not asked again.
-      for (let i = 0; i < 5; i++) {
-        now += CATALOG_TTL_MS / 10;
-        await clearCatalogMemory({ shared: testConfig() });
-        const res = await worker("/v1/currencies/fiat");
-        expect(res.status).toBe(200);
-        expect(((await res.json()) as { data: FiatCurrency[] }).data.length).toBeGreaterThan(0);
+      // Every Cache API lookup of theirs must miss (else the colo's cache answered, not the
+      // object, and the clearing above did not make a workers.dev isolate).
+      const cache = (caches as unknown as { default: Cache }).default;
+      const match = cache.match;
+      const lookups: boolean[] = [];
+      cache.match = async (...args: Parameters<Cache["match"]>) => {
+        const found = await match.apply(cache, args);
+        lookups.push(found !== undefined);
+        return found;
+      };
+      try {
+        for (let i = 0; i < 5; i++) {
+          now += CATALOG_TTL_MS / 10;
+          await clearCatalogMemory({ shared: testConfig() });
+          const res = await worker("/v1/currencies/fiat");
+          expect(res.status).toBe(200);
+          expect(((await res.json()) as { data: FiatCurrency[] }).data.length).toBeGreaterThan(0);
+        }
+      } finally {
+        cache.match = match;
       }
+      expect(lookups).toEqual([false, false, false, false, false]);
       expect(await fiatCalls()).toBe(start + 1);
       // Once the period is over, one new call.
       now += CATALOG_TTL_MS;

@@ -168,8 +168,8 @@ export function fiatCurrencies(config: Config): Promise<FiatCurrency[]> {
  * two lists — together, what another isolate on a `*.workers.dev` host starts with (tests).
  * Nothing deployed calls it: not in the bundle. The keys and URL are written out again here,
  * as `cryptoCurrencies`, `fiatCurrencies` and `cached` make them (helpers shared with those
- * cost the bundle 5 to 9 B): keep them in step (no test fails today if they drift: with
- * nothing deleted, `test/worker/currencies.test.ts` still passes).
+ * cost the bundle 5 to 9 B): keep them in step (`test/worker/currencies.test.ts` fails if
+ * they drift: its workers.dev isolates must miss the Cache API).
  */
 export async function clearCatalogMemory(options: { shared?: Config } = {}): Promise<void> {
   memory.clear();
