@@ -55,16 +55,16 @@ export interface CheckoutState {
 }
 
 /**
- * What can happen to it. `busy`, `choose`, `link` and `currencies` set the field they carry
- * and nothing else.
+ * What can happen to it. `busy`, `hosted`, `choose`, `link` and `currencies` set the fields
+ * they carry and nothing else (`link` back up also clears the error: see `checkout.tsx`).
  */
 export type CheckoutAction =
   | { type: "snapshot"; snapshot: CheckoutSnapshot; announce?: boolean }
   | { type: "failed"; error: string | null; picked?: string }
   | { type: "busy"; busy: boolean }
-  | { type: "hosted" }
+  | { type: "hosted"; hostedOnly: true }
   | { type: "choose"; choosing: boolean }
-  | { type: "link"; down: boolean }
+  | { type: "link"; down: boolean; error?: null }
   | { type: "currencies"; currencies: CryptoCurrency[] }
   | { type: "reopen" };
 
@@ -131,8 +131,6 @@ export function checkoutReducer(state: CheckoutState, action: CheckoutAction): C
         picked && error && RULED_OUT.test(error) ? { ...state.off, [picked]: error } : state.off;
       return { ...state, error, off };
     }
-    case "hosted":
-      return { ...state, hostedOnly: true };
     case "reopen":
       return { ...state, opened: state.opened + 1 };
     default: {

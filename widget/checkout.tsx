@@ -137,7 +137,7 @@ export class Checkout extends Component<CheckoutProps, Local> {
     } catch (e) {
       this.focusNext = null;
       if (e instanceof ApiFailure && e.code === "lock_unsupported")
-        this.dispatch({ type: "hosted" });
+        this.dispatch({ type: "hosted", hostedOnly: true });
       else this.fail(e, picked);
     } finally {
       this.dispatch({ type: "busy", busy: false });
@@ -165,7 +165,10 @@ export class Checkout extends Component<CheckoutProps, Local> {
             () => api.get(first.id),
             accept,
             fail,
-            (up) => dispatch({ type: "link", down: !up }),
+            // Back from down: the error shown was met while the worker could not be reached
+            // ("cannot reach", most often) and no longer holds; the live status speaks again.
+            (up) =>
+              dispatch({ type: "link", down: !up, ...(up && this.state.down && { error: null }) }),
           );
         // Also in hosted mode: the refund form needs the currency's addressMask.
         const listed = (currencies: CryptoCurrency[]) =>
@@ -231,7 +234,7 @@ export class Checkout extends Component<CheckoutProps, Local> {
     if (!snapshot) {
       // Steps `loading` and `unavailable`.
       return (
-        <div class="card" aria-busy={error ? "false" : "true"}>
+        <div class="card" aria-busy={!error}>
           {error ? <Problem code={error} i18n={i18n} /> : <p class="muted">{t("loading")}</p>}
           {error && TRANSIENT.has(error) ? (
             <button type="button" class="primary" onClick={() => dispatch({ type: "reopen" })}>

@@ -43,6 +43,8 @@ export function topUpPage({ topUpId, token, workerUrl, sandboxUrl }: TopUpPageIn
 </div>
 ${jsonScript("topup", { sandboxUrl, orderId: `cc-${topUpId}` })}
 <script type="module">
+  import { watchWidgetLoad } from "/assets/widget-load.js";
+  watchWidgetLoad(document.querySelector("crypto-checkout"));
   const { sandboxUrl, orderId } = JSON.parse(document.getElementById("topup").textContent);
   const result = document.getElementById("panel-result");
   document.getElementById("deposit-complete").addEventListener("click", async () => {

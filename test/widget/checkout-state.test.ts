@@ -55,7 +55,7 @@ describe("steps", () => {
 
   it("hosted by the snapshot's mode or after lock_unsupported; the payer's choice shows there too", () => {
     expect(stepOf(at(snapshot({ mode: "hosted" })))).toBe("hosted");
-    const refused = checkoutReducer(at(snapshot()), { type: "hosted" });
+    const refused = checkoutReducer(at(snapshot()), { type: "hosted", hostedOnly: true });
     expect(stepOf(refused)).toBe("hosted");
     const chosen = at(snapshot({ mode: "hosted", attempt: attempt("created") }));
     expect(showsInstructions(chosen, stepOf(chosen))).toBe(true);
@@ -110,6 +110,12 @@ describe("transitions", () => {
     const s = at(snapshot());
     expect(checkoutReducer(s, { type: "busy", busy: true })).toEqual({ ...s, busy: true });
     expect(checkoutReducer(s, { type: "link", down: true })).toEqual({ ...s, down: true });
+    const unreachable = { ...s, error: "network", down: true };
+    expect(checkoutReducer(unreachable, { type: "link", down: false, error: null })).toEqual({
+      ...s,
+      error: null,
+      down: false,
+    });
     expect(checkoutReducer(s, { type: "currencies", currencies: CURRENCIES })).toEqual({
       ...s,
       currencies: CURRENCIES,

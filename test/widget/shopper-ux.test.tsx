@@ -13,6 +13,7 @@ import {
   type fakeWorker,
   ok,
   payment,
+  refuse,
   renderCheckout,
   snapshot,
   useWidgetTestDoubles,
@@ -207,6 +208,51 @@ describe("connection", () => {
     await screen.findByText("Connection lost — reconnecting…");
     act(() => es.open());
     await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
+  });
+
+  it("a choice that could not reach the worker: its message goes once the worker answers again", async () => {
+    // Seen in Chromium with the worker stopped mid-checkout: after it came back, "We cannot
+    // reach the checkout service" stayed under a working live status until the next click.
+    setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    act(() => {
+      es.fail();
+      es.fail();
+    });
+    await screen.findByText("Connection lost — reconnecting…");
+    fireEvent.click(choice);
+    await screen.findByText(/^We cannot reach the checkout service/);
+    act(() => es.open());
+    await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
+    expect(screen.queryByText(/cannot reach/)).toBeNull();
+    // The picker is still there to choose again.
+    expect(screen.getByRole("button", { name: "BTC Bitcoin" })).toBeTruthy();
+  });
+
+  it("a refusal met while the link is up stays through the stream's planned reopen", async () => {
+    setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => refuse(429, "rate_limited"),
+    });
+    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    act(() => es.open());
+    fireEvent.click(choice);
+    const shown = (await screen.findByRole("alert")).textContent;
+    // The worker's 10-minute close and EventSource's reconnect: the link never went down.
+    act(() => {
+      es.fail();
+      es.open();
+    });
+    expect(screen.getByRole("alert").textContent).toBe(shown);
   });
 });
 

@@ -9,9 +9,11 @@ import { postJson, refresher } from "./dom.js";
 import { halfOf } from "./money.js";
 import { renderLedger, renderNotifications } from "./render.js";
 import { partialRow } from "./sandbox-panel.js";
+import { watchWidgetLoad } from "./widget-load.js";
 
 const order = JSON.parse(document.getElementById("order").textContent);
 const widget = document.querySelector("crypto-checkout");
+watchWidgetLoad(widget);
 const invoiceRef = document.getElementById("current-invoice");
 const statusPill = document.getElementById("current-status");
 const result = document.getElementById("panel-result");
