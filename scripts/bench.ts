@@ -48,6 +48,15 @@
  * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh; the
  * floor's webhook pass alone: every stage but floor-webhooks).
  *
+ * BENCH_PAST_ROUTER=1: the load stage's webhooks and watchers carry `MF-Route-Override`
+ * (`bench/runtime.ts`): past the static-assets router that `[assets]` makes `wrangler dev` run
+ * in front of our worker in the same workerd (deployed, it is Cloudflare's, not in our
+ * runtime); every key is kept, `load_past_router` (1 or 0) says which way the run went. The
+ * create stage keeps its keys (through the proxy and the router) and adds creates on the
+ * runtime's own socket, through the router and past it, alternating
+ * (`checkout_create_direct_added_p50_ms`, `checkout_create_direct_past_router_added_p50_ms`),
+ * and the floor's new-object write on its runtime's socket (`floor_new_do_write_direct_p50_ms`).
+ *
  * The main stack runs with `UPSTREAM_MAX_RPS=1000`: its stages measure the worker, not the
  * budget's pacing (a sequential create loop runs faster than the shipped 10 a second).
  */
@@ -67,6 +76,7 @@ import { freshWatchers } from "./bench/fresh-watchers.ts";
 import { realisticLoad } from "./bench/load.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
+import { pastRouterHeaders, runtimeUrl } from "./bench/runtime.ts";
 import { scalePasses } from "./bench/scale.ts";
 import { watchedPhases } from "./bench/watched-phases.ts";
 import { openWatchers } from "./bench/watchers.ts";
@@ -130,14 +140,25 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
   body: JSON.stringify(body),
 });
 
+/** `BENCH_PAST_ROUTER=1` (the load stage reads the switch itself). */
+const PAST_ROUTER = process.env.BENCH_PAST_ROUTER === "1";
+
 /** Opens a checkout through the worker (a distinct client address keeps it under the rate limit). */
-async function openCheckout(workerUrl: string, sub: string, client: number) {
+async function openCheckout(
+  workerUrl: string,
+  sub: string,
+  client: number,
+  headers: Record<string, string> = {},
+) {
   const token = await mintCheckoutToken(
     { sub, amount: "25.00", currency: "USD" },
     DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
   );
   const ip = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
-  return fetch(`${workerUrl}/v1/checkouts`, json({ token }, { "cf-connecting-ip": ip }));
+  return fetch(
+    `${workerUrl}/v1/checkouts`,
+    json({ token }, { ...headers, "cf-connecting-ip": ip }),
+  );
 }
 
 /**
@@ -171,7 +192,65 @@ async function openLockedOnce(workerUrl: string, sub: string, client: number) {
   return { id: data.id, orderId: data.attempt.orderId };
 }
 
-async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: string) {
+/**
+ * `BENCH_PAST_ROUTER=1`: beside each create through `wrangler dev`'s proxy (the stage's keys),
+ * one on the runtime's own socket through the assets router and one past it (the header only
+ * works there: the proxy is a Miniflare of its own, whose entry worker would take it and find
+ * no worker of that name), alternating in the same loop.
+ */
+async function directCreates(workerPort: number, floorPort: number) {
+  const direct = await runtimeUrl(workerPort);
+  // The floor's runtime socket too: its new-object write without its proxy, the same hop less.
+  const floorDirect = await runtimeUrl(floorPort, (u) =>
+    fetch(`${u}/json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok),
+  );
+  const through: number[] = [];
+  const pastList: number[] = [];
+  const floorNew: number[] = [];
+  return {
+    async add(i: number) {
+      const one = (past: boolean) =>
+        timed(() =>
+          openCheckout(
+            direct,
+            `bench-${run}-r${past ? "p" : "t"}-${i}`,
+            (past ? 30_000 : 20_000) + i,
+            past ? pastRouterHeaders() : {},
+          ),
+        );
+      // Which goes first alternates, so neither always follows the proxied create.
+      for (const past of i % 2 ? [true, false] : [false, true]) {
+        (past ? pastList : through).push(await one(past));
+      }
+      floorNew.push(
+        await timed(() => fetch(`${floorDirect}/write/newd-${run}-${i}`, { method: "POST" })),
+      );
+    },
+    report(sandboxP50: number) {
+      const [t, p] = [
+        pct(sorted(through), 50) - sandboxP50,
+        pct(sorted(pastList), 50) - sandboxP50,
+      ];
+      const floorNewWrite = pct(sorted(floorNew), 50);
+      row(
+        "checkout create on the runtime's socket, added p50: through / past the assets router",
+        `${ms(t)} / ${ms(p)}`,
+        `beside a new DO write there (${ms(floorNewWrite)}): ${(t / floorNewWrite).toFixed(2)}× / ${(p / floorNewWrite).toFixed(2)}×`,
+      );
+      keep("floor_new_do_write_direct_p50_ms", floorNewWrite);
+      keep("checkout_create_direct_added_p50_ms", t);
+      keep("checkout_create_direct_past_router_added_p50_ms", p);
+    },
+  };
+}
+
+async function checkoutLatency(
+  sandboxUrl: string,
+  workerUrl: string,
+  floorUrl: string,
+  workerPort: number,
+  floorPort: number,
+) {
   const direct: number[] = [];
   const proxied: number[] = [];
   const floor: number[] = [];
@@ -184,6 +263,7 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
   const shaped: number[] = [];
   const cheapest: number[] = [];
   const healthUrl = `${sandboxUrl}/sandbox/health`;
+  const viaRuntime = PAST_ROUTER ? await directCreates(workerPort, floorPort) : null;
   for (let i = 0; i < CREATES; i++) {
     direct.push(
       await timed(() =>
@@ -202,6 +282,7 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
       ),
     );
     proxied.push(await timed(() => openCheckout(workerUrl, `bench-${run}-${i}`, i)));
+    await viaRuntime?.add(i);
     floor.push(await timed(() => fetch(`${floorUrl}/write/w${i % 10}`, { method: "POST" })));
     fresh.push(await timed(() => fetch(`${floorUrl}/write/new-${run}-${i}`, { method: "POST" })));
     cheapest.push(await timed(() => fetch(healthUrl)));
@@ -224,6 +305,7 @@ async function checkoutLatency(sandboxUrl: string, workerUrl: string, floorUrl: 
   ratioRow("checkout create, worker's added latency, p50", added, pct(f, 50), 1.5);
   ratioRow("  same, beside one write to a new DO each time", added, pct(n, 50), 1.5);
   keep("checkout_create_added_p50_ms", added);
+  viaRuntime?.report(pct(d, 50));
   // The create's structural floor: its added part (minus the call, as the create's is) against
   // the same new-object write. Above 1.5× means the target is below the work's shape itself.
   const shapeAdded = pct(s, 50) - pct(h, 50);
@@ -396,7 +478,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 try {
   const { sandboxUrl, workerUrl, shopUrl } = demo.urls;
-  if (!SKIP.has("create")) await checkoutLatency(sandboxUrl, workerUrl, floor.url);
+  if (!SKIP.has("create"))
+    await checkoutLatency(sandboxUrl, workerUrl, floor.url, demo.ports.worker, floor.port);
   if (!SKIP.has("currencies")) await currencyLoad(sandboxUrl, workerUrl, floor.url);
   if (!SKIP.has("fanout")) {
     const ours = await checkoutFanOut(sandboxUrl, workerUrl);

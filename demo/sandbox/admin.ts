@@ -51,6 +51,20 @@ async function optionalJsonObject(request: Request): Promise<Record<string, unkn
   return text.trim() === "" ? {} : readJsonObject(request);
 }
 
+/** An optional object of header names to string values; absent or null gives none. */
+function readHeaders(body: Record<string, unknown>): Record<string, string> {
+  const v = body.headers;
+  if (v === undefined || v === null) return {};
+  const entries = typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : null;
+  if (
+    entries === null ||
+    !entries.every(([k, x]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) && typeof x === "string")
+  ) {
+    throw invalidBody("headers must be an object of header names to strings");
+  }
+  return Object.fromEntries(entries) as Record<string, string>;
+}
+
 /**
  * Registers every /sandbox/* route on `app`.
  * @example
@@ -66,9 +80,13 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
     const url = optionalUrl(body, "url");
     // `all`: also over objects' own webhookUrl, until the next PUT (validated before any change).
     const all = optionalBool(body, "all") ?? false;
+    // `headers`: extra request headers of every delivery, until the next PUT (the bench sends
+    // the load past `wrangler dev`'s assets router with one).
+    const headers = readHeaders(body);
     state.options.webhookUrl = url;
     state.webhookRedirect = all ? url : null;
-    return dataResponse({ url, all: state.webhookRedirect !== null });
+    state.webhookHeaders = headers;
+    return dataResponse({ url, all: state.webhookRedirect !== null, headers });
   });
 
   app.post("/sandbox/invoices/:ref/simulate", async (c) => {

@@ -260,6 +260,8 @@ export interface SandboxState {
    * object's own `webhookUrl`: a bench sends the load to one runtime socket with it.
    */
   webhookRedirect: string | null;
+  /** Extra request headers of every delivery (`PUT /sandbox/webhook-url` with `headers`). */
+  webhookHeaders: Record<string, string>;
   /** The webhook connections: bounded keep-alive pools per destination, closed on dispose. */
   sender: DeliverySender;
   faults: Fault[];
@@ -297,6 +299,7 @@ export function createState(options: SandboxOptions): SandboxState {
     webhooks: [],
     deliveryChains: new Map(),
     webhookRedirect: null,
+    webhookHeaders: {},
     sender: createDeliverySender(),
     faults: [],
     requests: [],

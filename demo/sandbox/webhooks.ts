@@ -127,7 +127,11 @@ export async function attempt(state: SandboxState, rec: WebhookRecord, url: stri
     // Over the sandbox's bounded keep-alive pool (see delivery-sender.ts), not `fetch`.
     const status = await state.sender.post(
       url,
-      { "content-type": "application/json", "x-webhook-signature": rec.signature },
+      {
+        ...state.webhookHeaders,
+        "content-type": "application/json",
+        "x-webhook-signature": rec.signature,
+      },
       rec.body,
       AbortSignal.any([state.scheduler.signal, AbortSignal.timeout(DELIVERY_TIMEOUT_MS)]),
     );

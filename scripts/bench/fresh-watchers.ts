@@ -12,7 +12,6 @@
  *
  * Bounded: `count` checkouts and streams per side, every wait has a deadline, loopback only.
  */
-import { readFileSync } from "node:fs";
 import type { DemoStack } from "../../demo/run.ts";
 import type { Floor } from "./floor.ts";
 import { floorWatchers } from "./floor-watchers.ts";
@@ -20,7 +19,7 @@ import { workerHeapMb } from "./heap.ts";
 import { pool } from "./load.ts";
 import { figures, keep, row, sleep } from "./report.ts";
 import { workerdRssMb } from "./rss.ts";
-import { runtimeUrl } from "./runtime.ts";
+import { pastRouterHeaders, runtimeUrl } from "./runtime.ts";
 import { openWatchers } from "./watchers.ts";
 
 /** What the fresh passes need from the bench. */
@@ -33,19 +32,6 @@ export interface FreshOptions {
   open: (i: number, baseUrl: string) => Promise<{ id: string }>;
   count: number;
   run: string;
-}
-
-/**
- * The header that makes miniflare's entry worker hand a request straight to the user worker
- * named in it, past the static-assets router that `[assets]` puts in front of ours (`wrangler
- * dev` runs that router in the same workerd; deployed, it is Cloudflare's own worker).
- */
-const ROUTE_OVERRIDE = "MF-Route-Override";
-
-/** Our worker's name (`wrangler.toml`), which `ROUTE_OVERRIDE` takes. */
-function workerName(): string {
-  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
-  return /^name\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "crypto-checkout";
 }
 
 /**
@@ -71,7 +57,7 @@ async function ours(o: FreshOptions, pastRouter: boolean, key: string): Promise<
     const watchers = await openWatchers(
       ids.map((id) => `${direct}/v1/checkouts/${id}/events`),
       60_000,
-      pastRouter ? { [ROUTE_OVERRIDE]: workerName() } : {},
+      pastRouter ? pastRouterHeaders() : {},
     );
     await sleep(2000);
     const open = workerdRssMb(demo.ports.worker);

@@ -6,7 +6,11 @@
  * Then workerd's memory per 1,000 watchers, and over `rounds` of connect + disconnect.
  *
  * Webhooks and watchers talk to the runtime directly, past `wrangler dev`'s proxy (see
- * `runtime.ts`); the sandbox's webhook destination is restored afterwards.
+ * `runtime.ts`); the sandbox's webhook destination is restored afterwards. With
+ * `BENCH_PAST_ROUTER=1` they also pass by the static-assets router that `[assets]` puts in
+ * front of our worker in the same workerd (`pastRouterHeaders`; deployed, that router is not in
+ * our runtime): the webhooks (the sandbox adds the header) and every watcher carry the header;
+ * the checkouts' opening does not. Every key is the same; `load_past_router` says which (1, 0).
  *
  * Bounded in count and time: a fixed number of webhooks, every wait has a deadline, loopback
  * only.
@@ -15,8 +19,12 @@ import { cpuMs } from "./cpu.ts";
 import { workerHeapMb } from "./heap.ts";
 import { keep, ms, pct, row, sleep, sorted } from "./report.ts";
 import { rssMb, workerdRssMb } from "./rss.ts";
-import { runtimePids, runtimeUrl } from "./runtime.ts";
+import { pastRouterHeaders, runtimePids, runtimeUrl } from "./runtime.ts";
 import { openWatchers, type Watchers } from "./watchers.ts";
+
+/** The webhooks' and watchers' extra headers: none, or past the assets router. */
+const PAST_ROUTER = process.env.BENCH_PAST_ROUTER === "1";
+const HEADERS: Record<string, string> = PAST_ROUTER ? pastRouterHeaders() : {};
 
 /** How long the open watchers rest before the quiet baseline (`BENCH_LOAD_SETTLE_MS`). */
 const SETTLE_MS = Number(process.env.BENCH_LOAD_SETTLE_MS ?? 15_000);
@@ -63,9 +71,13 @@ type Delivery = {
 /** The realistic load; prints its rows and keeps its figures. */
 export async function realisticLoad(o: LoadOptions): Promise<void> {
   const direct = await runtimeUrl(o.workerPort);
-  row("load: worker reached at", direct === o.workerUrl ? `${direct} (via proxy)` : direct);
+  row(
+    "load: worker reached at",
+    `${direct === o.workerUrl ? `${direct} (via proxy)` : direct}${PAST_ROUTER ? ", past the assets router" : ""}`,
+  );
+  keep("load_past_router", PAST_ROUTER ? 1 : 0);
   // "all": the invoices carry the worker's public URL (the proxy) as their own webhookUrl.
-  await setWebhookUrl(o.sandboxUrl, `${direct}/webhooks/payment`, true);
+  await setWebhookUrl(o.sandboxUrl, `${direct}/webhooks/payment`, true, HEADERS);
   try {
     await measure(o, direct);
   } finally {
@@ -73,11 +85,16 @@ export async function realisticLoad(o: LoadOptions): Promise<void> {
   }
 }
 
-async function setWebhookUrl(sandboxUrl: string, url: string, all: boolean): Promise<void> {
+async function setWebhookUrl(
+  sandboxUrl: string,
+  url: string,
+  all: boolean,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const res = await fetch(`${sandboxUrl}/sandbox/webhook-url`, {
     method: "PUT",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ url, all }),
+    body: JSON.stringify({ url, all, headers }),
   });
   if (!res.ok) throw new Error(`webhook-url: HTTP ${res.status}`);
   await res.arrayBuffer();
@@ -106,7 +123,7 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
   const runtimeBefore = rssMb(runtimeProcs);
   const heapBefore = await workerHeapMb(o.workerPort);
   const urls = checkouts.map((c) => `${direct}/v1/checkouts/${c.id}/events`);
-  const watchers = await openWatchers(urls);
+  const watchers = await openWatchers(urls, 60_000, HEADERS);
   await sleep(2000);
   const rssOpen = workerdRssMb(o.workerPort);
   const runtimeOpen = rssMb(runtimeProcs);
@@ -132,6 +149,7 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
     "load: watchers open, no webhooks: runtime CPU (ms per s) / invoice reads per s",
     `${quiet.toFixed(0)} / ${quietReads.toFixed(1)}`,
   );
+  keep("load_idle_cpu_ms_per_s_watchers", quiet);
   // The same figure after the rest (settle + quiet pass, past workerd's idle eviction of ~10 s):
   // with the stream hubs a watched checkout's object may be evicted between events, which the
   // figure 2 s after connecting cannot show.
@@ -224,7 +242,7 @@ async function measure(o: LoadOptions, direct: string): Promise<void> {
   const after: number[] = [];
   const heaps: string[] = [];
   for (let r = 0; r < o.rounds; r++) {
-    const w = await openWatchers(urls, 20_000);
+    const w = await openWatchers(urls, 20_000, HEADERS);
     await w.close();
     await sleep(1000);
     after.push(workerdRssMb(o.workerPort));

@@ -7,7 +7,22 @@
  * deployed worker has no such proxy, so the load talks to the runtime directly.
  */
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cmdline, workerdPids } from "./rss.ts";
+
+/**
+ * The header that makes miniflare's entry worker hand a request straight to our worker, past
+ * the static-assets router that `[assets]` puts in front of it (`wrangler dev` runs that router
+ * in the same workerd; deployed, it is Cloudflare's own worker), with our worker's name
+ * (`wrangler.toml`) as its value.
+ *
+ * @example
+ * await fetch(`${direct}/webhooks/payment`, { method: "POST", headers: pastRouterHeaders() });
+ */
+export function pastRouterHeaders(): Record<string, string> {
+  const toml = readFileSync(new URL("../../wrangler.toml", import.meta.url), "utf8");
+  return { "MF-Route-Override": /^name\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "crypto-checkout" };
+}
 
 /**
  * The entry socket of workerd process `pid`: of the loopback ports it listens on (from `ss`;

@@ -198,6 +198,35 @@ describe("webhook delivery", () => {
     }
   });
 
+  it('PUT /sandbox/webhook-url with "headers" adds them to every delivery, until the next PUT', async () => {
+    const put = (body: object) =>
+      fetch(`${sb.url}/sandbox/webhook-url`, { method: "PUT", body: JSON.stringify(body) });
+    try {
+      for (const headers of [["x"], { "bad name": "v" }, { "x-route": 1 }]) {
+        const bad = await put({ url: rx.url, headers });
+        expect(bad.status).toBe(400);
+      }
+      expect(sb.sandbox.state.webhookHeaders).toEqual({});
+      const set = await put({ url: rx.url, headers: { "mf-route-override": "crypto-checkout" } });
+      expect((await set.json()).data.headers).toEqual({ "mf-route-override": "crypto-checkout" });
+      rx.received.length = 0;
+      await paidInvoice("wh-headers");
+      const got = await rx.waitFor(2);
+      for (const r of got) {
+        expect(r.headers["mf-route-override"]).toBe("crypto-checkout");
+        // The signature is still the sandbox's own: an extra header cannot replace it.
+        expect(r.headers["x-webhook-signature"]).toBe(sign(r.body));
+      }
+      await put({ url: rx.url });
+      rx.received.length = 0;
+      await paidInvoice("wh-headers-off");
+      const after = await rx.waitFor(2);
+      expect(after.map((r) => r.headers["mf-route-override"])).toEqual([undefined, undefined]);
+    } finally {
+      await put({ url: rx.url });
+    }
+  });
+
   it('PUT /sandbox/webhook-url with "all" also moves objects\' own webhookUrl, until the next PUT', async () => {
     const own = await startReceiver();
     const all = await startReceiver();
@@ -218,7 +247,7 @@ describe("webhook delivery", () => {
       expect(bad.status).toBe(400);
       expect(sb.sandbox.state.options.webhookUrl).toBe(rx.url);
       const moved = await put({ url: all.url, all: true });
-      expect((await moved.json()).data).toEqual({ url: all.url, all: true });
+      expect((await moved.json()).data).toEqual({ url: all.url, all: true, headers: {} });
       const redirected = await cancelled();
       const [r] = await all.waitFor(1);
       expect(JSON.parse(r!.body).data.id).toBe(redirected);
