@@ -66,48 +66,33 @@ function recordHost<E extends CoreEnv>(host: ObjectHost<E>): Background {
   return background;
 }
 
-export class OrderObject extends shipped.OrderObject {
-  readonly #background = recordHost(this.host);
+/** A hosted object's class: its `host` and its alarm are what the hook below records. */
+// biome-ignore lint/suspicious/noExplicitAny: a mixin's base constructor takes any arguments.
+type Hosted = new (...args: any[]) => { host: ObjectHost<any>; alarm(): Promise<void> };
 
-  /** The runtime's alarm runs count too (the inline ones go through `ctx.waitUntil`). */
-  override alarm(): Promise<void> {
-    return this.#background.track(super.alarm());
-  }
+/**
+ * `Base` (the order, top-up or payout object) with `registrationsSettled()`: resolves once
+ * every alarm run (with its inline delivery of the index feed) and every registration with
+ * the reconciler started so far has ended, and what they started. The runtime's alarm runs
+ * count too (the inline ones go through `ctx.waitUntil`).
+ */
+function settling<B extends Hosted>(Base: B) {
+  return class extends Base {
+    readonly #background = recordHost(this.host);
 
-  /**
-   * Resolves once every alarm run (with its inline delivery of the index feed) and every
-   * registration with the reconciler started so far has ended, and what they started.
-   */
-  registrationsSettled(): Promise<void> {
-    return this.#background.settled();
-  }
+    override alarm(): Promise<void> {
+      return this.#background.track(super.alarm());
+    }
+
+    registrationsSettled(): Promise<void> {
+      return this.#background.settled();
+    }
+  };
 }
 
-export class DepositObject extends shipped.DepositObject {
-  readonly #background = recordHost(this.host);
-
-  override alarm(): Promise<void> {
-    return this.#background.track(super.alarm());
-  }
-
-  /** As `OrderObject.registrationsSettled`. */
-  registrationsSettled(): Promise<void> {
-    return this.#background.settled();
-  }
-}
-
-export class PayoutObject extends shipped.PayoutObject {
-  readonly #background = recordHost(this.host);
-
-  override alarm(): Promise<void> {
-    return this.#background.track(super.alarm());
-  }
-
-  /** As `OrderObject.registrationsSettled`. */
-  registrationsSettled(): Promise<void> {
-    return this.#background.settled();
-  }
-}
+export class OrderObject extends settling(shipped.OrderObject) {}
+export class DepositObject extends settling(shipped.DepositObject) {}
+export class PayoutObject extends settling(shipped.PayoutObject) {}
 
 /**
  * The shipped sweep, taken before any test replaces the class's `alarm` (`reconciler.test.ts`
