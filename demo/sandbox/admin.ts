@@ -51,6 +51,10 @@ async function optionalJsonObject(request: Request): Promise<Record<string, unkn
   return text.trim() === "" ? {} : readJsonObject(request);
 }
 
+/** At most this many extra delivery headers, each value at most `MAX_HEADER_VALUE` characters. */
+const MAX_HEADERS = 8;
+const MAX_HEADER_VALUE = 256;
+
 /** An optional object of header names to string values; absent or null gives none. */
 function readHeaders(body: Record<string, unknown>): Record<string, string> {
   const v = body.headers;
@@ -58,9 +62,18 @@ function readHeaders(body: Record<string, unknown>): Record<string, string> {
   const entries = typeof v === "object" && !Array.isArray(v) ? Object.entries(v) : null;
   if (
     entries === null ||
-    !entries.every(([k, x]) => /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k) && typeof x === "string")
+    entries.length > MAX_HEADERS ||
+    !entries.every(
+      ([k, x]) =>
+        /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(k) &&
+        typeof x === "string" &&
+        x.length <= MAX_HEADER_VALUE &&
+        !/[\r\n\0]/.test(x),
+    )
   ) {
-    throw invalidBody("headers must be an object of header names to strings");
+    throw invalidBody(
+      `headers must be an object of at most ${MAX_HEADERS} header names to strings (≤ ${MAX_HEADER_VALUE} characters, no line breaks)`,
+    );
   }
   return Object.fromEntries(entries) as Record<string, string>;
 }

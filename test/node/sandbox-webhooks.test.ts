@@ -202,7 +202,15 @@ describe("webhook delivery", () => {
     const put = (body: object) =>
       fetch(`${sb.url}/sandbox/webhook-url`, { method: "PUT", body: JSON.stringify(body) });
     try {
-      for (const headers of [["x"], { "bad name": "v" }, { "x-route": 1 }]) {
+      const many = Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`x-h${i}`, "v"]));
+      for (const headers of [
+        ["x"],
+        { "bad name": "v" },
+        { "x-route": 1 },
+        many,
+        { "x-long": "v".repeat(257) },
+        { "x-split": "a\r\nx-injected: 1" },
+      ]) {
         const bad = await put({ url: rx.url, headers });
         expect(bad.status).toBe(400);
       }
