@@ -9,7 +9,8 @@ import { worker } from "./helpers.ts";
 
 const TOKEN = env.MERCHANT_API_TOKEN as string;
 const MISSING = "Send Authorization: Bearer <MERCHANT_API_TOKEN>.";
-const MALFORMED = "Malformed Authorization header.";
+const MALFORMED =
+  "Malformed Authorization header: send Bearer, one space, then the token as it is (no quotes or spaces).";
 const WRONG = "The merchant API token is not valid.";
 
 describe("merchant API authentication", () => {
@@ -27,6 +28,7 @@ describe("merchant API authentication", () => {
       MALFORMED,
     ],
     ["a token with a space", "Bearer ab cd", 400, 'Bearer error="invalid_request"', MALFORMED],
+    ["the token in quotes", `Bearer "${TOKEN}"`, 400, 'Bearer error="invalid_request"', MALFORMED],
     ["a wrong token", "Bearer nope", 401, 'Bearer error="invalid_token"', WRONG],
     ["the token plus a character", `Bearer ${TOKEN}x`, 401, 'Bearer error="invalid_token"', WRONG],
     [

@@ -22,7 +22,11 @@ export const merchantAuth = createMiddleware<AppEnv>(async (c, next) => {
   }
   const presented = bearerToken(header);
   if (!presented || !BEARER_TOKEN.test(presented)) {
-    return refusal(400, 'Bearer error="invalid_request"', "Malformed Authorization header.");
+    return refusal(
+      400,
+      'Bearer error="invalid_request"',
+      "Malformed Authorization header: send Bearer, one space, then the token as it is (no quotes or spaces).",
+    );
   }
   if (!(await sameSecret(presented, c.var.config.MERCHANT_API_TOKEN))) {
     return refusal(401, 'Bearer error="invalid_token"', "The merchant API token is not valid.");
