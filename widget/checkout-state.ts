@@ -55,8 +55,10 @@ export interface CheckoutState {
 }
 
 /**
- * What can happen to it. `busy`, `hosted`, `choose`, `link` and `currencies` set the fields
- * they carry and nothing else (`link` back up also clears the error: see `checkout.tsx`).
+ * What can happen to it. `busy`, `hosted`, `choose` and `currencies` set the fields they carry
+ * and nothing else; `link` sets `down`, and up (the worker answered the live link) also clears a
+ * `network` error ("cannot reach" no longer holds). Any other error is the worker's answer (a
+ * refusal, a token expired) and still holds: it stays.
  */
 export type CheckoutAction =
   | { type: "snapshot"; snapshot: CheckoutSnapshot; announce?: boolean }
@@ -64,7 +66,7 @@ export type CheckoutAction =
   | { type: "busy"; busy: boolean }
   | { type: "hosted"; hostedOnly: true }
   | { type: "choose"; choosing: boolean }
-  | { type: "link"; down: boolean; error?: null }
+  | { type: "link"; down: boolean }
   | { type: "currencies"; currencies: CryptoCurrency[] }
   | { type: "reopen" };
 
@@ -130,6 +132,10 @@ export function checkoutReducer(state: CheckoutState, action: CheckoutAction): C
       const off =
         picked && error && RULED_OUT.test(error) ? { ...state.off, [picked]: error } : state.off;
       return { ...state, error, off };
+    }
+    case "link": {
+      const { down } = action;
+      return { ...state, down, error: down || state.error !== "network" ? state.error : null };
     }
     case "reopen":
       return { ...state, opened: state.opened + 1 };

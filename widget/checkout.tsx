@@ -165,10 +165,8 @@ export class Checkout extends Component<CheckoutProps, Local> {
             () => api.get(first.id),
             accept,
             fail,
-            // Back from down: the error shown was met while the worker could not be reached
-            // ("cannot reach", most often) and no longer holds; the live status speaks again.
-            (up) =>
-              dispatch({ type: "link", down: !up, ...(up && this.state.down && { error: null }) }),
+            // Back from down also clears a "cannot reach" shown (the reducer's `link`).
+            (up) => dispatch({ type: "link", down: !up }),
           );
         // Also in hosted mode: the refund form needs the currency's addressMask.
         const listed = (currencies: CryptoCurrency[]) =>

@@ -55,6 +55,14 @@ async function optionalJsonObject(request: Request): Promise<Record<string, unkn
 const MAX_HEADERS = 8;
 const MAX_HEADER_VALUE = 256;
 
+/**
+ * Header names a delivery's extra headers may not carry (any case): the ones the sandbox writes
+ * itself (the body's type and length, the signature) and the ones that frame the request or the
+ * keep-alive connection (a `transfer-encoding` would make every delivery a malformed request).
+ */
+const RESERVED_HEADERS =
+  /^(content-type|content-length|x-webhook-signature|transfer-encoding|connection|keep-alive|upgrade|expect|te|trailer)$/i;
+
 /** An optional object of header names to string values; absent or null gives none. */
 function readHeaders(body: Record<string, unknown>): Record<string, string> {
   const v = body.headers;
@@ -66,13 +74,14 @@ function readHeaders(body: Record<string, unknown>): Record<string, string> {
     !entries.every(
       ([k, x]) =>
         /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/.test(k) &&
+        !RESERVED_HEADERS.test(k) &&
         typeof x === "string" &&
         x.length <= MAX_HEADER_VALUE &&
         !/[\r\n\0]/.test(x),
     )
   ) {
     throw invalidBody(
-      `headers must be an object of at most ${MAX_HEADERS} header names to strings (≤ ${MAX_HEADER_VALUE} characters, no line breaks)`,
+      `headers must be an object of at most ${MAX_HEADERS} header names to strings (≤ ${MAX_HEADER_VALUE} characters, no line breaks), none of content-type, content-length, x-webhook-signature or the connection's own (transfer-encoding, connection, …)`,
     );
   }
   return Object.fromEntries(entries) as Record<string, string>;

@@ -210,6 +210,13 @@ describe("webhook delivery", () => {
         many,
         { "x-long": "v".repeat(257) },
         { "x-split": "a\r\nx-injected: 1" },
+        // What the sandbox writes itself (in any case) or what frames the request: a 400, not
+        // silently dropped or a malformed request every receiver refuses.
+        { "X-Webhook-Signature": "forged" },
+        { "Content-Type": "text/plain" },
+        { "content-length": "0" },
+        { "Transfer-Encoding": "chunked" },
+        { connection: "upgrade" },
       ]) {
         const bad = await put({ url: rx.url, headers });
         expect(bad.status).toBe(400);

@@ -110,10 +110,22 @@ describe("transitions", () => {
     const s = at(snapshot());
     expect(checkoutReducer(s, { type: "busy", busy: true })).toEqual({ ...s, busy: true });
     expect(checkoutReducer(s, { type: "link", down: true })).toEqual({ ...s, down: true });
+    // Up again: "cannot reach" no longer holds; the worker's own refusals still do.
     const unreachable = { ...s, error: "network", down: true };
-    expect(checkoutReducer(unreachable, { type: "link", down: false, error: null })).toEqual({
+    expect(checkoutReducer(unreachable, { type: "link", down: false })).toEqual({
       ...s,
       error: null,
+      down: false,
+    });
+    expect(checkoutReducer({ ...s, error: "network" }, { type: "link", down: false })).toEqual(s);
+    expect(checkoutReducer({ ...s, error: "network" }, { type: "link", down: true })).toEqual({
+      ...s,
+      error: "network",
+      down: true,
+    });
+    const refused = { ...s, error: "token_expired", down: true };
+    expect(checkoutReducer(refused, { type: "link", down: false })).toEqual({
+      ...refused,
       down: false,
     });
     expect(checkoutReducer(s, { type: "currencies", currencies: CURRENCIES })).toEqual({

@@ -236,6 +236,72 @@ describe("connection", () => {
     expect(screen.getByRole("button", { name: "BTC Bitcoin" })).toBeTruthy();
   });
 
+  it("'cannot reach' met during the stream's planned reopen goes once the stream answers", async () => {
+    // One error is the worker's 10-minute close: the link never counted as down.
+    setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => {
+        throw new TypeError("Failed to fetch");
+      },
+    });
+    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    act(() => es.open());
+    act(() => es.fail());
+    fireEvent.click(choice);
+    await screen.findByText(/^We cannot reach the checkout service/);
+    act(() => es.open());
+    await waitFor(() => expect(screen.queryByText(/cannot reach/)).toBeNull());
+    expect(screen.getByRole("button", { name: "BTC Bitcoin" })).toBeTruthy();
+  });
+
+  it("a refusal met while the link is down stays once the link is back (only 'cannot reach' goes)", async () => {
+    // The worker answered: its refusal still holds after the live link recovers.
+    setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => refuse(401, "token_expired"),
+    });
+    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    act(() => {
+      es.fail();
+      es.fail();
+    });
+    await screen.findByText("Connection lost — reconnecting…");
+    fireEvent.click(choice);
+    await screen.findByText("This checkout link has expired. Please reload the page.");
+    act(() => es.open());
+    await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
+    expect(
+      screen.getByText("This checkout link has expired. Please reload the page."),
+    ).toBeTruthy();
+  });
+
+  it("a refusal met while the link is up stays through a later outage and recovery", async () => {
+    setup({
+      "POST /v1/checkouts": () => ok(snapshot(), 201),
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => refuse(401, "token_expired"),
+    });
+    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
+    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
+    const es = FakeEventSource.instances[0]!;
+    act(() => es.open());
+    fireEvent.click(choice);
+    await screen.findByText("This checkout link has expired. Please reload the page.");
+    act(() => {
+      es.fail();
+      es.fail();
+    });
+    await screen.findByText("Connection lost — reconnecting…");
+    act(() => es.open());
+    await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
+    expect(
+      screen.getByText("This checkout link has expired. Please reload the page."),
+    ).toBeTruthy();
+  });
+
   it("a refusal met while the link is up stays through the stream's planned reopen", async () => {
     setup({
       "POST /v1/checkouts": () => ok(snapshot(), 201),
