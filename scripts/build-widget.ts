@@ -29,6 +29,23 @@ import { writeOpenApiAsset } from "./openapi-asset.ts";
 const minifiedCss = async (path: string) =>
   (await transform(readFileSync(path, "utf8"), { loader: "css", minify: true })).code;
 
+/**
+ * Classic JSX: `createElement(type, props, ...children)`, Preact's own (the bundle carries it
+ * anyway), rather than the tsconfig's automatic runtime, whose `jsx(type, { ...props,
+ * children }, key)` is a second element factory. The same vnodes: `createElement` takes `key`
+ * and (on elements) `ref` out of the props as `jsx` does, and one child or an array of them
+ * as `children`. The types and the tests keep the automatic runtime.
+ */
+const classicJsx: Plugin = {
+  name: "classic-jsx",
+  setup(b) {
+    b.onLoad({ filter: /\.tsx$/ }, (args) => ({
+      contents: `/** @jsxRuntime classic @jsx createElement @jsxFrag Fragment */ import { createElement, Fragment } from "preact"; ${readFileSync(args.path, "utf8")}`,
+      loader: "tsx",
+    }));
+  },
+};
+
 const common: BuildOptions = {
   bundle: true,
   minify: true,
@@ -39,6 +56,7 @@ const common: BuildOptions = {
   legalComments: "none",
   logLevel: "warning",
   plugins: [
+    classicJsx,
     {
       name: "minified-css-text",
       setup(b) {
