@@ -19,8 +19,9 @@
  * answers with `X-Content-Type-Options: nosniff`, like every answer of the worker itself
  * (`worker/edge/http/no-sniff.ts`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { type BuildOptions, build, type Plugin, transform } from "esbuild";
+import { type MinifyOptions, minify } from "terser";
 import { CATALOGUES, exportName } from "../widget/i18n/locales.ts";
 import { HOOKS_KEY, SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 import { writeOpenApiAsset } from "./openapi-asset.ts";
@@ -28,6 +29,23 @@ import { writeOpenApiAsset } from "./openapi-asset.ts";
 /** A stylesheet, minified, inlined as a string (`import css from "./styles.css?inline"`). */
 const minifiedCss = async (path: string) =>
   (await transform(readFileSync(path, "utf8"), { loader: "css", minify: true })).code;
+
+/**
+ * Classic JSX: `createElement(type, props, ...children)`, Preact's own (the bundle carries it
+ * anyway), rather than the tsconfig's automatic runtime, whose `jsx(type, { ...props,
+ * children }, key)` is a second element factory. The same vnodes: `createElement` takes `key`
+ * and (on elements) `ref` out of the props as `jsx` does, and one child or an array of them
+ * as `children`. The types and the tests keep the automatic runtime.
+ */
+const classicJsx: Plugin = {
+  name: "classic-jsx",
+  setup(b) {
+    b.onLoad({ filter: /\.tsx$/ }, (args) => ({
+      contents: `/** @jsxRuntime classic @jsx createElement @jsxFrag Fragment */ import { createElement, Fragment } from "preact"; ${readFileSync(args.path, "utf8")}`,
+      loader: "tsx",
+    }));
+  },
+};
 
 const common: BuildOptions = {
   bundle: true,
@@ -39,6 +57,7 @@ const common: BuildOptions = {
   legalComments: "none",
   logLevel: "warning",
   plugins: [
+    classicJsx,
     {
       name: "minified-css-text",
       setup(b) {
@@ -212,6 +231,26 @@ for (const [file, view, name, registered, texts] of [
     format: "iife",
     outfile: `dist/public/${file}`,
   });
+}
+/**
+ * The browser scripts (not the ESM build, which its user's bundler minifies) through terser
+ * after esbuild, as the worker (`scripts/worker-build.ts`, README "Worker bundle size"): its
+ * compressor's second look and names chosen by frequency, which gzip likes (widget.js −260 B
+ * gzip). The worker's options, whose safety that README states: terser's default compress
+ * options (every `unsafe*` off), `pure_getters: false`, `lhs_constants: false`; classic
+ * scripts, so not `module` (each keeps its `"use strict"` and IIFE).
+ */
+const TERSER_OPTIONS = {
+  compress: { passes: 3, pure_getters: false, lhs_constants: false },
+  mangle: true,
+  format: { comments: false },
+} as const satisfies MinifyOptions;
+for (const file of readdirSync("dist/public", { recursive: true, encoding: "utf8" })) {
+  if (!file.endsWith(".js")) continue;
+  const path = `dist/public/${file}`;
+  const { code } = await minify(readFileSync(path, "utf8"), TERSER_OPTIONS);
+  if (typeof code !== "string") throw new Error(`terser returned no code for ${path}`);
+  writeFileSync(path, code);
 }
 await build({
   ...common,

@@ -4,11 +4,7 @@
  * views can translate (`network` when the worker could not be reached at all); nothing throws
  * past this module unwrapped.
  */
-import type {
-  CheckoutSnapshot,
-  CryptoCurrency,
-  DepositSnapshot,
-} from "../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../worker/lib/api/contract.ts";
 
 /** A failed call: the worker's error code, or `network`. */
 export class ApiFailure extends Error {
@@ -30,9 +26,11 @@ export interface CheckoutApi {
   retry(id: string): Promise<CheckoutSnapshot>;
   refundAddress(id: string, cryptoCurrencyCode: string, address: string): Promise<CheckoutSnapshot>;
   eventsUrl(id: string): string;
-  openDeposit(token: string, cryptoCurrencyCode?: string): Promise<DepositSnapshot>;
-  getDeposit(id: string): Promise<DepositSnapshot>;
-  depositEventsUrl(id: string): string;
+  /**
+   * Any other call (`path` under the origin; a body makes it a POST): top-up mode's deposit
+   * calls, which live in its chunk (`topup.tsx`), not in widget.js.
+   */
+  call<T>(path: string, body?: unknown): Promise<T>;
 }
 
 /**
@@ -78,9 +76,6 @@ export function createApi(base: string): CheckoutApi {
     refundAddress: (id, cryptoCurrencyCode, address) =>
       call(`${checkout(id)}/refund-address`, { cryptoCurrencyCode, address }),
     eventsUrl: (id) => `${root}${checkout(id)}/events`,
-    openDeposit: (token, cryptoCurrencyCode) =>
-      call("/v1/deposits", cryptoCurrencyCode ? { token, cryptoCurrencyCode } : { token }),
-    getDeposit: (id) => call(`/v1/deposits/${encodeURIComponent(id)}`),
-    depositEventsUrl: (id) => `${root}/v1/deposits/${encodeURIComponent(id)}/events`,
+    call,
   };
 }

@@ -73,14 +73,15 @@ export function TopUp({
     setError(null);
     setAsked(code);
     api
-      .openDeposit(token, code)
+      .call<DepositSnapshot>("/v1/deposits", code ? { token, cryptoCurrencyCode: code } : { token })
       .then((first) => {
         if (mine !== generation.current) return;
         accept(first);
+        const deposit = `/v1/deposits/${encodeURIComponent(first.id)}`;
         if (!first.final)
           stop.current = follow(
-            api.depositEventsUrl(first.id),
-            () => api.getDeposit(first.id),
+            `${api.base}${deposit}/events`,
+            () => api.call<DepositSnapshot>(deposit),
             accept,
             fail,
           );

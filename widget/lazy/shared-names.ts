@@ -15,8 +15,7 @@ export const SHARED_GLOBAL = "__cryptoCheckoutShared";
  * bundle's Preact, once, under `HOOKS_KEY`.
  */
 export const SHARED_NAMES = {
-  preact: ["Component", "options"],
-  "preact/jsx-runtime": ["Fragment", "jsx", "jsxs"],
+  preact: ["Component", "options", "createElement", "Fragment"],
   "api.ts": ["ApiFailure"],
 } as const;
 

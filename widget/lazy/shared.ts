@@ -1,7 +1,7 @@
 /**
  * @module
  * What the script-tag bundle lends its on-demand view chunks (`payment.js`, `hosted.js`,
- * `refund.js`, `topup.js`): one Preact (its `options` and JSX runtime) and the `ApiFailure`
+ * `refund.js`, `topup.js`): one Preact (its `options` and `createElement`, which JSX compiles to) and the `ApiFailure`
  * class. A chunk with its own copy of Preact would render with hooks bound to another
  * instance (they would throw), and its own `ApiFailure` would fail `instanceof` on errors
  * thrown by the bundle's API client. The hooks runtime is not lent: widget.js and the views
@@ -14,8 +14,7 @@
  * the build), and `shareRuntime` fills it (a listed name it lacks fails the typecheck).
  */
 
-import { Component, options } from "preact";
-import { Fragment, jsx, jsxs } from "preact/jsx-runtime";
+import { Component, createElement, Fragment, options } from "preact";
 import { ApiFailure } from "../api.ts";
 import { pageGlobal } from "../assets.ts";
 import { SHARED_GLOBAL, type SHARED_NAMES } from "./shared-names.ts";
@@ -27,8 +26,7 @@ type Shared = {
 /** Lends the bundle's modules to chunks (idempotent; the first widget on a page wins). */
 export function shareRuntime(): void {
   pageGlobal<Shared>(SHARED_GLOBAL, () => ({
-    preact: { Component, options },
-    "preact/jsx-runtime": { Fragment, jsx, jsxs },
+    preact: { Component, options, createElement, Fragment },
     "api.ts": { ApiFailure },
   }));
 }
