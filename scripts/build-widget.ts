@@ -25,6 +25,7 @@ import { type MinifyOptions, minify } from "terser";
 import { CATALOGUES, exportName } from "../widget/i18n/locales.ts";
 import { HOOKS_KEY, SHARED_GLOBAL, SHARED_NAMES } from "../widget/lazy/shared-names.ts";
 import { writeOpenApiAsset } from "./openapi-asset.ts";
+import { TERSER_OPTIONS } from "./worker-build.ts";
 
 /** A stylesheet, minified, inlined as a string (`import css from "./styles.css?inline"`). */
 const minifiedCss = async (path: string) =>
@@ -234,21 +235,16 @@ for (const [file, view, name, registered, texts] of [
 }
 /**
  * The browser scripts (not the ESM build, which its user's bundler minifies) through terser
- * after esbuild, as the worker (`scripts/worker-build.ts`, README "Worker bundle size"): its
- * compressor's second look and names chosen by frequency, which gzip likes (widget.js −260 B
- * gzip). The worker's options, whose safety that README states: terser's default compress
- * options (every `unsafe*` off), `pure_getters: false`, `lhs_constants: false`; classic
- * scripts, so not `module` (each keeps its `"use strict"` and IIFE).
+ * after esbuild, with the worker's options (`TERSER_OPTIONS`, whose safety README "Worker
+ * bundle size" states): its compressor's second look and names chosen by frequency, which gzip
+ * likes (widget.js −260 B gzip). Classic scripts, so not `module` (each keeps its
+ * `"use strict"` and IIFE).
  */
-const TERSER_OPTIONS = {
-  compress: { passes: 3, pure_getters: false, lhs_constants: false },
-  mangle: true,
-  format: { comments: false },
-} as const satisfies MinifyOptions;
+const BROWSER_TERSER_OPTIONS = { ...TERSER_OPTIONS, module: false } satisfies MinifyOptions;
 for (const file of readdirSync("dist/public", { recursive: true, encoding: "utf8" })) {
   if (!file.endsWith(".js")) continue;
   const path = `dist/public/${file}`;
-  const { code } = await minify(readFileSync(path, "utf8"), TERSER_OPTIONS);
+  const { code } = await minify(readFileSync(path, "utf8"), BROWSER_TERSER_OPTIONS);
   if (typeof code !== "string") throw new Error(`terser returned no code for ${path}`);
   writeFileSync(path, code);
 }
