@@ -210,27 +210,43 @@ describe("connection", () => {
     await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
   });
 
-  it("a choice that could not reach the worker: its message goes once the worker answers again", async () => {
-    // Seen in Chromium with the worker stopped mid-checkout: after it came back, "We cannot
-    // reach the checkout service" stayed under a working live status until the next click.
+  type Answer = Parameters<typeof fakeWorker>[0][string];
+  /** The checkout open with its live link; the worker answers a currency choice with `answer`. */
+  async function choiceAnswered(answer: Answer) {
     setup({
       "POST /v1/checkouts": () => ok(snapshot(), 201),
-      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => {
-        throw new TypeError("Failed to fetch");
-      },
+      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": answer,
     });
     const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
     await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = FakeEventSource.instances[0]!;
+    return { choice, es: FakeEventSource.instances[0]! };
+  }
+  /** The live link goes down: two errors in a row, and the reconnecting line shows. */
+  async function linkDown(es: FakeEventSource) {
     act(() => {
       es.fail();
       es.fail();
     });
     await screen.findByText("Connection lost — reconnecting…");
-    fireEvent.click(choice);
-    await screen.findByText(/^We cannot reach the checkout service/);
+  }
+  /** The live link answers again: the reconnecting line goes. */
+  async function linkBack(es: FakeEventSource) {
     act(() => es.open());
     await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
+  }
+  const unreachable: Answer = () => {
+    throw new TypeError("Failed to fetch");
+  };
+  const EXPIRED = "This checkout link has expired. Please reload the page.";
+
+  it("a choice that could not reach the worker: its message goes once the worker answers again", async () => {
+    // Seen in Chromium with the worker stopped mid-checkout: after it came back, "We cannot
+    // reach the checkout service" stayed under a working live status until the next click.
+    const { choice, es } = await choiceAnswered(unreachable);
+    await linkDown(es);
+    fireEvent.click(choice);
+    await screen.findByText(/^We cannot reach the checkout service/);
+    await linkBack(es);
     expect(screen.queryByText(/cannot reach/)).toBeNull();
     // The picker is still there to choose again.
     expect(screen.getByRole("button", { name: "BTC Bitcoin" })).toBeTruthy();
@@ -238,15 +254,7 @@ describe("connection", () => {
 
   it("'cannot reach' met during the stream's planned reopen goes once the stream answers", async () => {
     // One error is the worker's 10-minute close: the link never counted as down.
-    setup({
-      "POST /v1/checkouts": () => ok(snapshot(), 201),
-      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => {
-        throw new TypeError("Failed to fetch");
-      },
-    });
-    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = FakeEventSource.instances[0]!;
+    const { choice, es } = await choiceAnswered(unreachable);
     act(() => es.open());
     act(() => es.fail());
     fireEvent.click(choice);
@@ -258,58 +266,26 @@ describe("connection", () => {
 
   it("a refusal met while the link is down stays once the link is back (only 'cannot reach' goes)", async () => {
     // The worker answered: its refusal still holds after the live link recovers.
-    setup({
-      "POST /v1/checkouts": () => ok(snapshot(), 201),
-      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => refuse(401, "token_expired"),
-    });
-    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = FakeEventSource.instances[0]!;
-    act(() => {
-      es.fail();
-      es.fail();
-    });
-    await screen.findByText("Connection lost — reconnecting…");
+    const { choice, es } = await choiceAnswered(() => refuse(401, "token_expired"));
+    await linkDown(es);
     fireEvent.click(choice);
-    await screen.findByText("This checkout link has expired. Please reload the page.");
-    act(() => es.open());
-    await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
-    expect(
-      screen.getByText("This checkout link has expired. Please reload the page."),
-    ).toBeTruthy();
+    await screen.findByText(EXPIRED);
+    await linkBack(es);
+    expect(screen.getByText(EXPIRED)).toBeTruthy();
   });
 
   it("a refusal met while the link is up stays through a later outage and recovery", async () => {
-    setup({
-      "POST /v1/checkouts": () => ok(snapshot(), 201),
-      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => refuse(401, "token_expired"),
-    });
-    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = FakeEventSource.instances[0]!;
+    const { choice, es } = await choiceAnswered(() => refuse(401, "token_expired"));
     act(() => es.open());
     fireEvent.click(choice);
-    await screen.findByText("This checkout link has expired. Please reload the page.");
-    act(() => {
-      es.fail();
-      es.fail();
-    });
-    await screen.findByText("Connection lost — reconnecting…");
-    act(() => es.open());
-    await waitFor(() => expect(screen.queryByText(/reconnecting/)).toBeNull());
-    expect(
-      screen.getByText("This checkout link has expired. Please reload the page."),
-    ).toBeTruthy();
+    await screen.findByText(EXPIRED);
+    await linkDown(es);
+    await linkBack(es);
+    expect(screen.getByText(EXPIRED)).toBeTruthy();
   });
 
   it("a refusal met while the link is up stays through the stream's planned reopen", async () => {
-    setup({
-      "POST /v1/checkouts": () => ok(snapshot(), 201),
-      "POST /v1/checkouts/abcdefghijklmnopqrstuv/currency": () => refuse(429, "rate_limited"),
-    });
-    const choice = await screen.findByRole("button", { name: "BTC Bitcoin" });
-    await waitFor(() => expect(FakeEventSource.instances).toHaveLength(1));
-    const es = FakeEventSource.instances[0]!;
+    const { choice, es } = await choiceAnswered(() => refuse(429, "rate_limited"));
     act(() => es.open());
     fireEvent.click(choice);
     const shown = (await screen.findByRole("alert")).textContent;
