@@ -70,7 +70,7 @@ import { mintCheckoutToken } from "../packages/server/src/index.ts";
 import { abortRounds } from "./bench/abort-rounds.ts";
 import { firstPaint } from "./bench/first-paint.ts";
 import { startFloor } from "./bench/floor.ts";
-import { floorWatchers } from "./bench/floor-watchers.ts";
+import { floorRuntimeUrl, floorWatchers } from "./bench/floor-watchers.ts";
 import { floorWebhooks } from "./bench/floor-webhooks.ts";
 import { freshWatchers } from "./bench/fresh-watchers.ts";
 import { realisticLoad } from "./bench/load.ts";
@@ -201,9 +201,7 @@ async function openLockedOnce(workerUrl: string, sub: string, client: number) {
 async function directCreates(workerPort: number, floorPort: number) {
   const direct = await runtimeUrl(workerPort);
   // The floor's runtime socket too: its new-object write without its proxy, the same hop less.
-  const floorDirect = await runtimeUrl(floorPort, (u) =>
-    fetch(`${u}/json`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok),
-  );
+  const floorDirect = await floorRuntimeUrl(floorPort);
   const through: number[] = [];
   const pastList: number[] = [];
   const floorNew: number[] = [];
