@@ -80,11 +80,19 @@ async function fromCatalogObject<T>(key: string, which: CatalogList, now: number
   return unwrapCatalogAnswer(answer) as Stored<T>;
 }
 
-async function cached<T>(key: string, which: CatalogList): Promise<T> {
+/** A list's key (memory, Cache API, object name): one per list, service and account. */
+const listKey = (config: Config, which: CatalogList) =>
+  `${which.kind}:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}`;
+/** The Cache API's URL of a list's shared entry. */
+const sharedUrl = (key: string) =>
+  `https://catalog.crypto-checkout.internal/${encodeURIComponent(key)}`;
+
+async function cached<T>(config: Config, which: CatalogList): Promise<T> {
+  const key = listKey(config, which);
   const now = catalogClock.now();
   const hit = memory.get(key) as Entry<T> | undefined;
   if (hit && stillFresh(hit.expiresAt, now)) return hit.value;
-  const cacheUrl = `https://catalog.crypto-checkout.internal/${encodeURIComponent(key)}`;
+  const cacheUrl = sharedUrl(key);
   // Until the list arrives, concurrent callers share this entry; its expiry is then set from
   // the list's fetch time (an entry copied from the Cache API keeps that entry's age).
   const entry: Entry<T> = {
@@ -152,32 +160,27 @@ export async function cryptoCurrencies(
   config: Config,
   network?: string,
 ): Promise<CryptoCurrency[]> {
-  const key = `crypto:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}`;
-  const all = await cached<CryptoCurrency[]>(key, { kind: "crypto" });
+  const all = await cached<CryptoCurrency[]>(config, { kind: "crypto" });
   return network === undefined ? all : onNetwork(all, network);
 }
 
 /** The fiat currencies the tenant can invoice in. */
 export function fiatCurrencies(config: Config): Promise<FiatCurrency[]> {
-  const key = `fiat:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}`;
-  return cached(key, { kind: "fiat" });
+  return cached(config, { kind: "fiat" });
 }
 
 /**
  * Forgets the isolate layer; with `shared` (a configuration), also the Cache API entries of its
  * two lists — together, what another isolate on a `*.workers.dev` host starts with (tests).
- * Nothing deployed calls it: not in the bundle. The keys and URL are written out again here,
- * as `cryptoCurrencies`, `fiatCurrencies` and `cached` make them (helpers shared with those
- * cost the bundle 5 to 9 B): keep them in step (`test/worker/currencies.test.ts` fails if
- * they drift: its workers.dev isolates must miss the Cache API).
+ * Nothing deployed calls it: not in the bundle.
  */
 export async function clearCatalogMemory(options: { shared?: Config } = {}): Promise<void> {
   memory.clear();
   const config = options.shared;
   if (!config) return;
-  const keys = ["crypto", "fiat"].map(
-    (l) => `${l}:${upstreamBaseUrl(config)}:${config.ACCOUNT_ID}`,
+  await Promise.all(
+    (["crypto", "fiat"] as const).map((kind) =>
+      cacheApi().delete(sharedUrl(listKey(config, { kind }))),
+    ),
   );
-  const urls = keys.map((k) => `https://catalog.crypto-checkout.internal/${encodeURIComponent(k)}`);
-  await Promise.all(urls.map((url) => cacheApi().delete(url)));
 }
