@@ -60,8 +60,9 @@ async function paid(sub: string) {
 
 /**
  * Records the object's own clock at the start of each outbox pass its alarm runs (the `now`
- * that decides which rows are due and their next retry): the same synchronous turn as the
- * pass's `Date.now()`, so the same value.
+ * that decides which rows are due and their next retry). The pass reads `Date.now()` as its
+ * first step; that one read is made to return the value recorded here, because workerd's clock
+ * under the test pool can move a millisecond inside one synchronous turn (CI saw 552 vs 553).
  */
 async function recordOutboxPasses(stub: DurableObjectStub): Promise<number[]> {
   const passes: number[] = [];
@@ -69,7 +70,9 @@ async function recordOutboxPasses(stub: DurableObjectStub): Promise<number[]> {
     const outbox = o.host.outbox;
     const deliver = outbox.deliver.bind(outbox);
     vi.spyOn(outbox, "deliver").mockImplementation((delivery) => {
-      passes.push(Date.now());
+      const now = Date.now();
+      passes.push(now);
+      vi.spyOn(Date, "now").mockImplementationOnce(() => now);
       return deliver(delivery);
     });
   });
