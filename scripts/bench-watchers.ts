@@ -2,8 +2,9 @@
  * @module
  * A worker thread of `npm run bench`: opens one SSE stream per URL in `urls` with node:http
  * (the same URL many times for a fan-out, or one URL per checkout under load), with `headers`
- * added to each request when given, and records when each event arrived. Several threads share the watchers so that the figure measures the
- * worker, not one client event loop parsing a thousand sockets.
+ * added to each request when given, and records when each event arrived. Several threads
+ * share the watchers so that the figure measures the worker, not one client event loop
+ * parsing a thousand sockets.
  *
  * Messages to the parent:
  * - `{ opened }` once every stream got its first event (the snapshot on connecting);

@@ -42,11 +42,12 @@
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
  * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
  * BENCH_PHASE_CHECKOUTS (1000), BENCH_PHASE_REST_MS (20000),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale (stages to skip;
- * aborts-floor: the connect-and-abort rounds without the floor's; fresh: memory per 1,000
- * watchers, ours and the floor's, each on a stack started for it (`bench/fresh-watchers.ts`); the scale stage alone:
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh; the
- * floor's webhook pass alone: every stage but floor-webhooks).
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale
+ * (stages to skip; aborts-floor: the connect-and-abort rounds without the floor's; fresh:
+ * memory per 1,000 watchers, ours and the floor's, each on a stack started for it
+ * (`bench/fresh-watchers.ts`); the scale stage alone:
+ * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh;
+ * the floor's webhook pass alone: every stage but floor-webhooks).
  *
  * BENCH_PAST_ROUTER=1: the load stage's webhooks and watchers carry `MF-Route-Override`
  * (`bench/runtime.ts`): past the static-assets router that `[assets]` makes `wrangler dev` run

@@ -1,8 +1,8 @@
 /**
  * @module
  * What the script-tag bundle lends its on-demand view chunks (`payment.js`, `hosted.js`,
- * `refund.js`, `topup.js`): one Preact (its `options` and `createElement`, which JSX compiles to) and the `ApiFailure`
- * class. A chunk with its own copy of Preact would render with hooks bound to another
+ * `refund.js`, `topup.js`): one Preact (its `options`, and `createElement` and `Fragment`,
+ * which JSX compiles to) and the `ApiFailure` class. A chunk with its own copy of Preact would render with hooks bound to another
  * instance (they would throw), and its own `ApiFailure` would fail `instanceof` on errors
  * thrown by the bundle's API client. The hooks runtime is not lent: widget.js and the views
  * on the in-page path render with classes only, and a chunk that uses hooks (top-up mode)
