@@ -177,9 +177,63 @@ export interface CheckoutSnapshot {
   /** Refunds of this order, oldest first (always sent by the worker; absent means none). */
   refunds?: RefundView[];
   returnUrl: string | null;
+  /**
+   * How this checkout may be paid from the shopper's own wallet (x402, USDC, no gas), or null
+   * when it may not (x402 off, a fiat no stablecoin stands for, the order paid or refunded).
+   * Always sent by the worker; absent means null.
+   */
+  x402?: X402Offer | null;
+  /** The order's latest x402 payment, or null (always sent by the worker; absent means none). */
+  x402Payment?: X402PaymentView | null;
   /** Sequence number of the last event applied; the SSE `id`. */
   seq: number;
   updatedAt: string;
+}
+
+/**
+ * An x402 offer: what the widget shows on its "Pay from your wallet" button. The exact terms
+ * to sign come from the route's 402 answer (`POST /v1/checkouts/:id/x402`, `PAYMENT-REQUIRED`),
+ * never from here.
+ */
+export interface X402Offer {
+  /** CAIP-2 network id (`eip155:8453` Base, `eip155:84532` Base Sepolia). */
+  network: string;
+  chainId: number;
+  /** The network's name shoppers see ("Base", "Base Sepolia"). */
+  chainName: string;
+  /** Token symbol ("USDC"). */
+  symbol: string;
+  /** Token decimal places (6). */
+  decimals: number;
+  /** The token amount to pay, exact, as a decimal with `decimals` places ("12.340000"). */
+  amount: string;
+}
+
+/** Where an x402 payment stands. */
+export type X402PaymentStatus = "settling" | "submitted" | "confirmed" | "failed" | "unknown";
+
+/** One x402 payment of an order, as the shopper and the merchant see it. */
+export interface X402PaymentView {
+  /**
+   * `settling`: sent to the facilitator, no answer yet; `submitted`: broadcast, not yet
+   * confirmed; `confirmed`: the money is in the merchant's wallet (applied to the order);
+   * `failed`: nothing moved (the order stays payable); `unknown`: the facilitator's answer was
+   * lost, the worker is reading the service's settlements to learn the outcome.
+   */
+  status: X402PaymentStatus;
+  /** The payer's wallet (EIP-55). */
+  payer: string;
+  /** Token amount, decimal with the token's places ("12.340000"). */
+  amount: string;
+  /** Fiat value applied when confirmed (USD 1:1). */
+  fiatAmount: string;
+  network: string;
+  /** The transaction hash, or null before broadcast. */
+  transaction: string | null;
+  /** Why it failed (the facilitator's reason), or null. */
+  errorReason: string | null;
+  createdAt: string;
+  confirmedAt: string | null;
 }
 
 /** Money a completed deposit credited, in the deposit's crypto currency (exact strings). */
@@ -481,6 +535,11 @@ export type ApiErrorCode =
   | "signature_invalid"
   | "invalid_json"
   | "schema_invalid"
+  | "x402_not_offered"
+  | "x402_in_flight"
+  | "x402_payload_invalid"
+  | "x402_payload_mismatch"
+  | "x402_payment_refused"
   | "internal";
 
 /** Names of the `CustomEvent`s the `<crypto-checkout>` element dispatches on itself. */

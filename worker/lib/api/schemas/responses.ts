@@ -87,6 +87,27 @@ export const refundView = z.object({
   status: withdrawalStatus,
 });
 
+export const x402Offer = z.object({
+  network: z.string(),
+  chainId: z.int(),
+  chainName: z.string(),
+  symbol: z.string(),
+  decimals: z.int(),
+  amount: decimalString,
+});
+
+export const x402PaymentView = z.object({
+  status: z.enum(["settling", "submitted", "confirmed", "failed", "unknown"]),
+  payer: z.string(),
+  amount: decimalString,
+  fiatAmount: decimalString,
+  network: z.string(),
+  transaction: nullableString,
+  errorReason: nullableString,
+  createdAt: z.string(),
+  confirmedAt: nullableString,
+});
+
 export const checkoutSnapshot = z.object({
   id: z.string(),
   kind: z.literal("invoice"),
@@ -118,6 +139,8 @@ export const checkoutSnapshot = z.object({
   refundAddress: z.nullable(z.object({ cryptoCurrencyCode: z.string(), address: z.string() })),
   refunds: z.optional(z.array(refundView)),
   returnUrl: nullableString,
+  x402: z.optional(z.nullable(x402Offer)),
+  x402Payment: z.optional(z.nullable(x402PaymentView)),
   seq: z.int(),
   updatedAt: z.string(),
 });
