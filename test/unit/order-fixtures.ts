@@ -20,6 +20,7 @@ export const ORDER: OrderRow = {
   refundCurrency: null,
   refundAddress: null,
   createdAt: NOW,
+  walletPaid: "0",
 };
 
 /** Its invoice `inv_1` (0.001 expected, expiring an hour after `NOW`) at `status`. */

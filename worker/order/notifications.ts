@@ -22,6 +22,14 @@ interface Totals {
   state: OrderState;
 }
 
+/**
+ * The way a payment came: an invoice of the service (its balance), or x402 (the payer's wallet
+ * straight to the merchant's, with the payer and the transaction).
+ */
+export type PaymentVia =
+  | { paymentMethod: "invoice" }
+  | { paymentMethod: "x402"; payer: string; transaction: string | null; network: string };
+
 /** Everything one applied state tells the merchant. */
 export function notificationsFor(input: {
   order: OrderRow;
@@ -36,8 +44,11 @@ export function notificationsFor(input: {
   /** Set when this state left a rest below the fiat's minimum invoice (newly). */
   underpaid?: { amountDue: string; minimum: string } | null;
   now: string;
+  /** How the money came (default: the attempt's invoice). */
+  via?: PaymentVia;
 }): Notification[] {
   const { order, attempt, after, now } = input;
+  const via = input.via ?? { paymentMethod: "invoice" };
   const base = {
     invoiceNumber: order.invoiceNumber,
     orderId: attempt.orderId,
@@ -55,6 +66,7 @@ export function notificationsFor(input: {
   if (input.statusChanged) note("order.status_changed", { previousStatus: input.previousStatus });
   if (input.payment) {
     note("order.payment_applied", {
+      ...via,
       cryptoCurrencyCode: input.cryptoCurrencyCode,
       cryptoAmount: input.payment.cryptoAmount,
       fiatAmount: formatFixed(input.payment.fiatAmount, order.fiatDecimalPlaces),
@@ -62,7 +74,11 @@ export function notificationsFor(input: {
     });
   }
   if (input.before.state !== "paid" && after.state === "paid") {
-    note("order.paid", { amountOverpaid: after.overpaid, amountShortfall: after.shortfall });
+    note("order.paid", {
+      amountOverpaid: after.overpaid,
+      amountShortfall: after.shortfall,
+      ...(input.payment ? via : {}),
+    });
   }
   if (input.underpaid) {
     // The shopper cannot pay the rest here: the merchant refunds or accepts the order.

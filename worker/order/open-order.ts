@@ -107,7 +107,13 @@ export async function createFirst(
   if (!host.hasSchema()) host.ensureSchema();
   host.transaction(() => {
     if (!store.order()) {
-      store.insertOrder({ ...input, refundCurrency: null, refundAddress: null, createdAt: now });
+      store.insertOrder({
+        ...input,
+        refundCurrency: null,
+        refundAddress: null,
+        createdAt: now,
+        walletPaid: "0",
+      });
     }
     store.saveAttempt(newAttempt(1, invoice.value, input.amount, now));
     settings.dropPendingClaims();

@@ -13,6 +13,7 @@
 
 import type { Config } from "../core/config/config.ts";
 import type { PaymentMode } from "../core/config/mode-decision.ts";
+import { x402Settings } from "../core/config/x402-settings.ts";
 import type { EventLog } from "../core/events/event-log.ts";
 import type { EventStream } from "../core/events/event-stream.ts";
 import { feedPut } from "../core/events/index-feed.ts";
@@ -27,6 +28,7 @@ import { readHold } from "./refunds/hold.ts";
 import { type RefundRecord, readRefunds } from "./refunds/records.ts";
 import { buildSnapshot, type orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore } from "./store.ts";
+import { x402Payments } from "./x402/payments-table.ts";
 
 /** The order's row in its index feed (`core/events/index-feed.ts`). */
 export const ORDER_FEED_KEY = "order";
@@ -106,6 +108,7 @@ export class OrderJournal {
         terms: read?.terms ?? this.terms(),
         ...(read ? { totals: read.totals } : {}),
         refundHold: read ? read.hold : (readHold(store.sql)?.reason ?? null),
+        x402: { settings: x402Settings(config), latest: x402Payments.latest(store.sql) },
       },
       read?.refunds ?? readRefunds(store.sql),
     );

@@ -34,6 +34,7 @@ import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
 import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/client.ts";
+import type { X402Settlement } from "../service/facilitator.ts";
 import {
   applyListedInvoice,
   catalogueEntry,
@@ -53,6 +54,10 @@ import type { RefundStart } from "./refunds/hold.ts";
 import type { RefundRecord } from "./refunds/records.ts";
 import { ORDER_MIGRATIONS, ORDER_SCHEMA } from "./schema.ts";
 import { OrderStore } from "./store.ts";
+import { cancelOpenInvoice } from "./x402/cancel-invoice.ts";
+import { applySettlement, matches, x402Follow } from "./x402/follow-x402.ts";
+import { payX402, type X402Answer, type X402Request } from "./x402/pay-x402.ts";
+import { x402Payments } from "./x402/payments-table.ts";
 
 const NO_CHECKOUT = "No such checkout.";
 
@@ -71,6 +76,10 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
     watched: (): boolean => this.events.watched,
     readFollowed: (target) => this.#readFollowed(target),
     applyListed: (listed) => this.#applyListed(listed),
+    own: {
+      nextWake: () => x402Follow.nextWake(this.#order),
+      wake: () => this.#afterX402(x402Follow.wake(this.#order)),
+    },
   } satisfies HostedObject);
   readonly store: OrderStore;
   /** Watchers; when the last leaves, the reconciler hears the order is no longer watched. */
@@ -228,6 +237,39 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
     const order = this.host.hasSchema ? this.store.order() : null;
     if (!order) return failure(404, "not_found", "No such order.");
     return success(readLedger(this.store, this.host.log, order, this.journal.terms()));
+  }
+
+  /**
+   * Pays the order from the shopper's wallet (x402, `x402/pay-x402.ts`): the terms, or one
+   * verify + settle through the facilitator. Outside the lane: a settle never waits behind
+   * reconciliation (the payment's own claim keeps it one at a time).
+   */
+  async payX402(request: X402Request): Promise<X402Answer> {
+    if (!this.#opened())
+      return { kind: "error", status: 404, code: "not_found", message: NO_CHECKOUT };
+    return this.#afterX402(payX402(this.#order, request));
+  }
+
+  /**
+   * A verified `x402.payment.*` webhook: the settlement applied to the payment whose
+   * transaction it names. `known` is false when no payment of this order has that transaction.
+   */
+  async applyX402Settlement(settlement: X402Settlement): Promise<{ known: boolean }> {
+    const row = this.#opened()
+      ? x402Payments.byTransaction(this.store.sql, settlement.transaction)
+      : null;
+    if (!row || !matches(row, settlement)) return { known: false };
+    await this.#afterX402(applySettlement(this.#order, row.nonce, settlement));
+    return { known: true };
+  }
+
+  /** After an x402 step: a wallet payment that paid the order cancels its open invoice. */
+  async #afterX402<T>(step: Promise<T>): Promise<T> {
+    const result = await step;
+    if (this.journal.current().orderState === "paid") {
+      await this.host.lane.run(() => cancelOpenInvoice(this.#order));
+    }
+    return result;
   }
 
   /** A stream hub opens a stream of this checkout (`WatchedRpc`, `core/events/event-stream.ts`). */

@@ -38,6 +38,9 @@ export interface OpenCheckout {
 }
 
 /** The order's RPC methods (see `order-object.ts` for what each does). */
+import type { X402Settlement } from "../service/facilitator.ts";
+import type { X402Answer, X402Request } from "./x402/pay-x402.ts";
+
 export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc, WatchedRpc {
   open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
   view(): Promise<Outcome<CheckoutSnapshot>>;
@@ -49,6 +52,8 @@ export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, Followe
   beginRefund(): Promise<Outcome<RefundStart>>;
   abandonRefund(orderId: string): Promise<Outcome<{ released: boolean }>>;
   ledger(): Promise<Outcome<OrderLedger>>;
+  payX402(request: X402Request): Promise<X402Answer>;
+  applyX402Settlement(settlement: X402Settlement): Promise<{ known: boolean }>;
 }
 
 /** The binding that reaches these objects (part of `Env`; taken alone by who calls them). */

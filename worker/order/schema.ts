@@ -14,6 +14,9 @@
  *   refund orderId, written idempotently by `order/refunds/records.ts`; status only moves forward; each
  *   keeps the address, currency, amount and withdrawal id it was paid with (`address` was added
  *   later: `REFUNDS_MIGRATIONS` step 1 adds the column to older objects);
+ * - `x402_payments`: the order's x402 payments, one per authorization nonce
+ *   (`order/x402/payments-table.ts`); `order_info.wallet_paid` holds the fiat the confirmed
+ *   ones applied (`ORDER_INFO_MIGRATIONS` step 1 adds it to older objects);
  * - `refund_hold`: the order's refund in progress or made (one row): taken before quoting, so
  *   no new attempt or currency lock starts under a refund; released when that refund ends
  *   failed/cancelled or definitely never happened (`order/refunds/hold.ts`);
@@ -24,13 +27,17 @@ import { EVENT_LOG_SCHEMA } from "../core/events/event-log.ts";
 import type { MigrationTrack } from "../core/storage/migrations.ts";
 import { REFUND_HOLD } from "./refunds/hold.ts";
 import { REFUNDS, REFUNDS_MIGRATIONS } from "./refunds/records.ts";
-import { ATTEMPTS, ORDER_INFO, PAYMENTS } from "./store.ts";
+import { ATTEMPTS, ORDER_INFO, ORDER_INFO_MIGRATIONS, PAYMENTS } from "./store.ts";
+import { X402_PAYMENTS } from "./x402/payments-table.ts";
 
 /** The order's tables (the newest shape; idempotent). */
-export const ORDER_SCHEMA = [ORDER_INFO, ATTEMPTS, PAYMENTS, REFUNDS, REFUND_HOLD]
+export const ORDER_SCHEMA = [ORDER_INFO, ATTEMPTS, PAYMENTS, REFUNDS, REFUND_HOLD, X402_PAYMENTS]
   .map((table) => table.ddl)
   .concat(EVENT_LOG_SCHEMA)
   .join("\n");
 
 /** The migrations of the order's own tables, beyond every object's shared ones. */
-export const ORDER_MIGRATIONS: readonly MigrationTrack[] = [REFUNDS_MIGRATIONS];
+export const ORDER_MIGRATIONS: readonly MigrationTrack[] = [
+  REFUNDS_MIGRATIONS,
+  ORDER_INFO_MIGRATIONS,
+];

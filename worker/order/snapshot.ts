@@ -3,6 +3,8 @@
  * Builds the `CheckoutSnapshot` the widget sees from an order's rows. Pure: the same rows
  * always give the same snapshot, which is what lets the event log replay it verbatim.
  */
+
+import type { X402Settings } from "../core/config/x402-settings.ts";
 import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../lib/api/contract.ts";
 import { add, cmp, div, formatFixed, isPositive, mul, sub } from "../lib/money/decimal.ts";
 import { networkLabel } from "../lib/wallet/networks.ts";
@@ -11,6 +13,9 @@ import { refundHint } from "./refunds/hint.ts";
 import { type RefundRecord, refundViews, stateWithRefunds } from "./refunds/records.ts";
 import { ENDED } from "./status.ts";
 import type { AttemptRow, OrderRow } from "./store.ts";
+import type { X402PaymentRow } from "./x402/payments-table.ts";
+import { paymentView } from "./x402/settlement-step.ts";
+import { offerOf, x402Terms } from "./x402/x402-terms.ts";
 
 /**
  * The merchant's payment terms beyond the order's amount: the tolerance within which a short
@@ -44,6 +49,8 @@ export interface SnapshotContext {
    * order as `refunded`, and a final snapshot ends every watcher's stream.
    */
   refundHold?: "overpaid" | "partially_paid" | null;
+  /** The deployment's x402 settings (null: off) and the order's latest x402 payment. */
+  x402?: { settings: X402Settings | null; latest: X402PaymentRow | null };
 }
 
 /**
@@ -63,7 +70,8 @@ export function orderTotals(
   terms: PaymentTerms = NO_TERMS,
 ) {
   const fiat = (value: string) => formatFixed(value, order.fiatDecimalPlaces);
-  const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), "0");
+  // Invoices' money and the wallet's (x402, straight to the merchant's wallet) count alike.
+  const paid = attempts.reduce((sum, a) => add(sum, a.fiatApplied), order.walletPaid);
   // Overpaid: each attempt's crypto excess, plus what attempts together paid beyond the order
   // (two attempts that both pay in full overpay by the second one; nothing is double counted:
   // an attempt's fiatApplied never exceeds its own amount).
@@ -157,6 +165,15 @@ export function buildSnapshot(
   const paid = totals.state === "paid";
   const underpaid = remainderBelowMinimum(attempts, totals, terms);
   const hold = ctx.refundHold ?? null;
+  const settings = ctx.x402?.settings ?? null;
+  const latest = ctx.x402?.latest ?? null;
+  const walletTerms = x402Terms(settings, {
+    currency: order.currency,
+    due: totals.due,
+    state: totals.state,
+    refundHeld: hold !== null,
+    latest,
+  });
   return {
     id: order.checkoutId,
     kind: "invoice",
@@ -196,6 +213,8 @@ export function buildSnapshot(
         : null,
     refunds: refundViews(refunds),
     returnUrl: order.returnUrl,
+    x402: settings && walletTerms.ok ? offerOf(settings, walletTerms.requirements) : null,
+    x402Payment: latest ? paymentView(latest) : null,
     seq: ctx.seq,
     updatedAt: ctx.now,
   };

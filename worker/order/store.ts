@@ -5,6 +5,7 @@
  * here: those live in `ledger.ts` and `status.ts`; this file only maps rows.
  */
 
+import { columnAdded, type MigrationTrack } from "../core/storage/migrations.ts";
 import {
   flag,
   integer,
@@ -32,6 +33,12 @@ export interface OrderRow {
   refundCurrency: string | null;
   refundAddress: string | null;
   createdAt: string;
+  /**
+   * Fiat applied by confirmed x402 payments (USD 1:1), with the fiat's decimal places: money
+   * that went straight to the merchant's wallet, beside the attempts' invoices
+   * (`order/x402/apply-settlement.ts` adds to it, once per payment).
+   */
+  walletPaid: string;
 }
 
 export interface AttemptRow {
@@ -82,7 +89,16 @@ export const ORDER_INFO = new SingleRowTable<OrderRow>("order_info", {
   refundCurrency: optionalText("refund_currency"),
   refundAddress: optionalText("refund_address"),
   createdAt: text("created_at"),
+  walletPaid: withDefault(text("wallet_paid"), "'0'"),
 });
+
+/** `order_info`'s numbered migrations: step 1 adds `wallet_paid` to orders made before x402. */
+export const ORDER_INFO_MIGRATIONS: MigrationTrack = {
+  track: "order_info",
+  steps: [
+    columnAdded(1, "order_info", "wallet_paid", "TEXT NOT NULL DEFAULT '0'", "x402 money applied"),
+  ],
+};
 
 /**
  * `attempts`: one row per upstream invoice (`<prefix>-<n>`, `-2`, `-3`, …), keyed by the
@@ -145,6 +161,11 @@ export class OrderStore {
   /** Inserts the order's row (a second insert throws: the caller checks `order()` first). */
   insertOrder(o: OrderRow): void {
     writeRow(this.sql, "INSERT", ORDER_INFO.name, ORDER_INFO.columns, o, { id: 1 });
+  }
+
+  /** Sets the fiat applied by confirmed x402 payments (inside the caller's transaction). */
+  setWalletPaid(amount: string): void {
+    this.sql.exec("UPDATE order_info SET wallet_paid = ? WHERE id = 1", amount);
   }
 
   setRefundAddress(currency: string, address: string): void {

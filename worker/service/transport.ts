@@ -83,6 +83,11 @@ export interface RequestSpec<T> {
   retry: RetryPolicy;
   /** Schema of the whole 2xx body; omit for answers without one (204). */
   schema?: Schema<T>;
+  /**
+   * A 4xx answer (never 429) whose body matches this schema is an answer, not an error: the
+   * x402 facilitator refuses a payment with a 400 that carries `{isValid: false, …}`.
+   */
+  refusal?: Schema<T>;
   /** Set to true when an attempt ended uncertainly (the service may have acted on it). */
   trace?: { uncertain: boolean };
 }
@@ -218,7 +223,11 @@ export function createTransport(options: UpstreamClientOptions): Transport {
     const requestId =
       // An empty header is as good as none.
       response.headers.get("x-request-id") || response.headers.get("x-correlation-id") || undefined;
-    if (!response.ok) throw httpError(where, response, text, requestId);
+    if (!response.ok) {
+      const refusal = refusalAnswer(spec, response, text);
+      if (refusal.found) return refusal.answer;
+      throw httpError(where, response, text, requestId);
+    }
     if (!spec.schema) return undefined as T;
 
     let parsed: unknown;
@@ -244,6 +253,22 @@ export function createTransport(options: UpstreamClientOptions): Transport {
         ...(requestId ? { requestId } : {}),
       },
     );
+  }
+
+  /** A 4xx that the spec takes as an answer (`RequestSpec.refusal`), or not found. */
+  function refusalAnswer<T>(
+    spec: RequestSpec<T>,
+    response: Response,
+    text: string,
+  ): { found: true; answer: T } | { found: false } {
+    const { status } = response;
+    if (!spec.refusal || status < 400 || status >= 500 || status === 429) return { found: false };
+    try {
+      const result = check(spec.refusal, parseExactJson(text));
+      return result.success ? { found: true, answer: result.data } : { found: false };
+    } catch {
+      return { found: false };
+    }
   }
 
   function httpError(

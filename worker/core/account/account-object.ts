@@ -51,6 +51,7 @@ import type { PagePosition } from "./page-cursor.ts";
 import { ACCOUNT_SCHEMA } from "./schema.ts";
 import { testNotifications } from "./test-notifications.ts";
 import { readWebhookHealth, recordTally, type WebhookTally } from "./webhook-health.ts";
+import { putRoute, routeOf } from "./x402-routes.ts";
 
 /** The account's own outbox, as a notification source. */
 export const ACCOUNT_SOURCE = "account";
@@ -159,6 +160,14 @@ export class AccountObject extends DurableObject<CoreEnv> implements AccountRpc 
   }
 
   /** Delivers the test notifications, then applies their states to the log. */
+  async routeX402(transaction: string, checkoutId: string): Promise<void> {
+    putRoute(this.#sql, transaction, checkoutId, Date.now());
+  }
+
+  async x402Route(transaction: string): Promise<string | null> {
+    return routeOf(this.#sql, transaction);
+  }
+
   override async alarm(): Promise<void> {
     const parsed = parseConfig(this.env);
     if (parsed.ok) {

@@ -69,4 +69,8 @@ export interface AccountRpc extends Rpc.DurableObjectBranded {
     lastVerifiedAt: string | null;
   }): Promise<void>;
   health(): Promise<AccountHealth>;
+  /** Records which checkout an x402 transaction paid (`x402-routes.ts`). */
+  routeX402(transaction: string, checkoutId: string): Promise<void>;
+  /** The checkout an x402 transaction paid, or null. */
+  x402Route(transaction: string): Promise<string | null>;
 }

@@ -12,11 +12,13 @@
  *   per minute for the last 24 h, and the last refused and verified times;
  * - `followed_facts`: followed objects' new facts, kept until the reconciler takes them
  *   (`followed-facts.ts`);
+ * - `x402_routes`: which checkout an x402 transaction paid (`x402-routes.ts`);
  * - plus the shared `outbox` and `index_feed` (the account's own test notifications).
  */
 import { INDEX_FEED_SCHEMA } from "../events/index-feed.ts";
 import { OUTBOX_SCHEMA } from "../events/outbox-store.ts";
 import { FOLLOWED_FACTS_SCHEMA } from "./followed-facts.ts";
+import { X402_ROUTES_SCHEMA } from "./x402-routes.ts";
 
 export const ACCOUNT_SCHEMA = `
 CREATE TABLE IF NOT EXISTS orders (
@@ -54,4 +56,4 @@ CREATE TABLE IF NOT EXISTS webhook_health (
   last_refused_at TEXT,
   last_verified_at TEXT
 );
-${FOLLOWED_FACTS_SCHEMA}${OUTBOX_SCHEMA}${INDEX_FEED_SCHEMA}`;
+${FOLLOWED_FACTS_SCHEMA}${X402_ROUTES_SCHEMA}${OUTBOX_SCHEMA}${INDEX_FEED_SCHEMA}`;

@@ -8,7 +8,9 @@
  * variable, never a 500 deep inside a checkout.
  */
 import * as v from "valibot";
+import { toChecksumAddress } from "../../lib/address-codecs/eip55.ts";
 import { check, object } from "../../lib/schema.ts";
+import { BASE, BASE_SEPOLIA, usdcOn } from "../../lib/x402/networks.ts";
 import type { CoreEnv } from "./core-env.ts";
 
 /**
@@ -171,6 +173,42 @@ const ENTRIES = {
       v.transform((value) => value.replace(/\/+$/, "")),
     ),
   ),
+  /**
+   * The merchant's wallet for x402 payments (`0x` + 40 hex; mixed case must be its EIP-55
+   * checksum). Unset: x402 is off. Carried in its EIP-55 spelling.
+   */
+  X402_PAY_TO: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"),
+      v.check((raw: string) => {
+        const body = raw.slice(2);
+        const oneCase = body === body.toLowerCase() || body === body.toUpperCase();
+        return oneCase || toChecksumAddress(raw) === raw;
+      }, "is not its EIP-55 checksum spelling (a typo?)"),
+      v.check((raw: string) => !/^0x0{40}$/.test(raw), "must not be the zero address"),
+      v.transform(toChecksumAddress),
+    ),
+  ),
+  /** The x402 network (CAIP-2); default by `SANDBOX` (`x402Network`). */
+  X402_NETWORK: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check(
+        (raw: string) => usdcOn(raw) !== null,
+        `must be ${BASE} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`,
+      ),
+    ),
+  ),
+  /** The service's x402 facilitator; default the service's base URL + `/x402` (`x402FacilitatorUrl`). */
+  X402_FACILITATOR_URL: v.optional(
+    v.pipe(
+      urlString("must be an http:// or https:// URL", true),
+      v.transform((value) => value.replace(/\/+$/, "")),
+    ),
+  ),
 };
 const schema = object(ENTRIES);
 
@@ -180,6 +218,14 @@ const schema = object(ENTRIES);
  * loopback merchant backend.
  */
 function crossFieldProblems(config: v.InferOutput<typeof schema>): string[] {
+  // A mainnet network in sandbox mode could take real money for a test order, and the other
+  // way round a test network in production would never pay.
+  const network = config.X402_NETWORK;
+  if (network !== undefined && (network === BASE_SEPOLIA) !== config.SANDBOX) {
+    return [
+      `X402_NETWORK must be ${config.SANDBOX ? BASE_SEPOLIA : BASE} with SANDBOX=${config.SANDBOX}`,
+    ];
+  }
   const localUpstream =
     config.UPSTREAM_BASE_URL !== undefined &&
     isLoopback(new URL(config.UPSTREAM_BASE_URL).hostname);

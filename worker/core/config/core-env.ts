@@ -48,6 +48,12 @@ export interface CoreEnv {
   PAYMENT_MODE?: string;
   /** Calls per second the whole deployment makes to the service at most (default 10). */
   UPSTREAM_MAX_RPS?: string;
+  /** The merchant's wallet for x402 payments (EIP-55); unset: x402 off. */
+  X402_PAY_TO?: string;
+  /** CAIP-2 network of x402 payments; default `eip155:84532` with `SANDBOX=true`, else `eip155:8453`. */
+  X402_NETWORK?: string;
+  /** The service's x402 facilitator; default the service's base URL + `/x402`. */
+  X402_FACILITATOR_URL?: string;
   ORDERS: FollowerNamespaceBinding;
   DEPOSITS: FollowerNamespaceBinding;
   PAYOUTS: FollowerNamespaceBinding;
@@ -60,5 +66,7 @@ export interface CoreEnv {
   /** `STREAM_HUB_COUNT` hubs holding every watcher's SSE stream (`core/streams/`). */
   STREAM_HUBS: DurableObjectNamespace<StreamHubRpc>;
   CHECKOUT_RATE_LIMIT?: RateLimit;
+  /** x402 payment attempts per client IP (`POST /v1/checkouts/:id/x402`). */
+  X402_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

@@ -11,9 +11,11 @@
 
 import { resolveUpstreamBaseUrl } from "../../service/base-url.ts";
 import { createUpstreamClient } from "../../service/client.ts";
+import { createFacilitator, type Facilitator } from "../../service/facilitator.ts";
 import type { CallLimits, UpstreamGate } from "../../service/transport.ts";
 import type { Priority } from "../budget/budget-rpc.ts";
 import type { Config } from "./config.ts";
+import { x402Settings } from "./x402-settings.ts";
 
 /** The service's base URL for this configuration. */
 export function upstreamBaseUrl(config: Config): string {
@@ -87,3 +89,27 @@ export const WEBHOOK_REFETCH = {
   maxAttempts: 1,
   priority: "webhook",
 } as const satisfies ClientLimits;
+
+/**
+ * The x402 facilitator client of this configuration (null when x402 is off), behind the same
+ * budget as every other call, at `limits`' priority.
+ *
+ * @example
+ * const answer = await facilitatorFor(config)?.settle(request);
+ */
+export function facilitatorFor(config: Config, limits: ClientLimits = {}): Facilitator | null {
+  const x402 = x402Settings(config);
+  if (!x402) return null;
+  const { priority = "interactive", ...callLimits } = limits;
+  const gate = gates?.(config, priority);
+  return createFacilitator(
+    {
+      baseUrl: upstreamBaseUrl(config),
+      apiKey: config.API_KEY,
+      accountId: config.ACCOUNT_ID,
+      ...callLimits,
+      ...(gate ? { gate } : {}),
+    },
+    x402.facilitatorUrl,
+  );
+}

@@ -72,6 +72,11 @@ export interface HostedObject {
   readFollowed(target: Followed): Promise<void>;
   /** Applies a record the reconciler listed, as a read (inside the lane). */
   applyListed(listed: ListedRecord): Promise<void>;
+  /**
+   * A capability of the object's own that must wake (the order's x402 follow): it reports its
+   * wake like the host's capabilities, and the alarm runs it after the due reads.
+   */
+  own?: Wakes & { wake(): Promise<void> };
 }
 
 /**
@@ -132,7 +137,13 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
       reconciler: () => reconcilerStub(this.env, accountKey(this.config())),
     });
     const indexFeed: Wakes = { nextWake: () => feedWakeAt(sql) };
-    this.#wakes = [this.outbox, indexFeed, this.#follower, this.lane];
+    this.#wakes = [
+      this.outbox,
+      indexFeed,
+      this.#follower,
+      this.lane,
+      ...(object.own ? [object.own] : []),
+    ];
     this.#applyHost = {
       storage: ctx.storage,
       outbox: this.outbox,
@@ -354,6 +365,7 @@ export class ObjectHost<E extends CoreEnv = CoreEnv> {
       log,
       read: (target) => this.lane.run(() => this.#object.readFollowed(target)),
     });
+    await this.#object.own?.wake();
     // Last: what the outbox and the reads changed reaches the account's index in this run,
     // with the facts-only changes of the followed objects (noted here, synchronously before
     // the delivery's select, for this run and every `arm()` that left them to it).

@@ -15,7 +15,9 @@ import { errorResponse } from "../../lib/api-error.ts";
 import type { AppEnv } from "./types.ts";
 
 const METHODS = "GET, POST, OPTIONS";
-const HEADERS = "content-type, last-event-id";
+const HEADERS = "content-type, last-event-id, payment-signature";
+/** The x402 headers a page may read (`edge/routes/x402.ts`). */
+const EXPOSED = "PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After";
 
 /**
  * The CORS headers of an allowed (or absent) origin: the answers `hono/cors` gave with
@@ -33,7 +35,7 @@ const allowedCors = createMiddleware<AppEnv>(async (c, next) => {
     headers.append("Vary", "Origin");
     headers.set("Access-Control-Max-Age", "600");
     headers.set("Access-Control-Allow-Methods", "GET,POST,OPTIONS");
-    headers.set("Access-Control-Allow-Headers", "content-type,last-event-id");
+    headers.set("Access-Control-Allow-Headers", "content-type,last-event-id,payment-signature");
     headers.append("Vary", "Access-Control-Request-Headers");
     headers.delete("Content-Length");
     headers.delete("Content-Type");
@@ -41,6 +43,7 @@ const allowedCors = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
   c.header("Vary", "Origin", { append: true });
+  if (origin) c.header("Access-Control-Expose-Headers", EXPOSED);
 });
 
 /** CORS + origin allow-list. Must run after `requireConfig`. */

@@ -1,7 +1,8 @@
 /**
  * @module
  * The widget's checkout routes: open (token → order object → upstream invoice), snapshot,
- * currency lock, retry, refund address, and the SSE stream.
+ * currency lock, retry, refund address, paying from a wallet (x402, `x402.ts`), and the SSE
+ * stream.
  */
 
 import { fiatCurrencies } from "../../core/catalog/catalog.ts";
@@ -24,6 +25,7 @@ import { limitBody, underCreationLimit } from "../http/limits.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
+import { payWithX402 } from "./x402.ts";
 
 export const checkoutRoutes = new Hono<AppEnv>();
 
@@ -102,6 +104,8 @@ checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {
   const checked = await requireAddress(entry, address, c.var.config.SANDBOX);
   return c.json({ data: unwrap(await stub.setRefundAddress(cryptoCurrencyCode, checked)) });
 });
+
+checkoutRoutes.post("/:id/x402", limitBody(), payWithX402);
 
 checkoutRoutes.get("/:id/events", async (c) => {
   const id = c.req.param("id");

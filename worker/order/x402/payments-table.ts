@@ -1,0 +1,130 @@
+/**
+ * @module
+ * `x402_payments`: one row per x402 authorization an order was asked to settle, keyed by the
+ * authorization's nonce (EIP-3009: a token contract never moves money twice for one nonce of
+ * one payer, so the nonce is the payment's identity).
+ *
+ * Invariants (stated here, asserted where rows change, `apply-settlement.ts`):
+ * - `status` only moves forward: settling → submitted → confirmed | failed, and `unknown`
+ *   (the settle's answer was lost) → submitted | confirmed | failed;
+ * - `applied` is set once, with `status = confirmed`, in the transaction that adds the row's
+ *   fiat to the order's `wallet_paid`: money is applied exactly once;
+ * - at most one row of an order is `settling` at a time (`pay-x402.ts`).
+ */
+import {
+  flag,
+  integer,
+  optionalText,
+  primaryKey,
+  Table,
+  text,
+  withDefault,
+} from "../../core/storage/table.ts";
+import type { X402PaymentStatus } from "../../lib/api/contract.ts";
+
+/** One x402 payment of the order. */
+export interface X402PaymentRow {
+  /** The authorization's nonce, lowercase `0x` + 64 hex. */
+  nonce: string;
+  /** SHA-256 (hex) of the `PAYMENT-SIGNATURE` header: the same header again is the same request. */
+  digest: string;
+  /** The payer (EIP-55). */
+  payer: string;
+  /** Atomic units of the token. */
+  value: string;
+  /** The fiat the payment stands for (USD 1:1), with the order's decimal places. */
+  fiatAmount: string;
+  network: string;
+  asset: string;
+  payTo: string;
+  status: X402PaymentStatus;
+  /** The transaction hash, once known. */
+  transaction: string | null;
+  /** The service's settlement id, once read. */
+  settlementId: string | null;
+  errorReason: string | null;
+  /** True once its fiat was added to the order (`confirmed` only). */
+  applied: boolean;
+  /** The settle's answer as the payer got it (JSON), replayed for the same header. */
+  answer: string | null;
+  createdAt: string;
+  updatedAt: string;
+  confirmedAt: string | null;
+  /** Epoch ms of the next settlement read while the outcome is open; 0 when none is due. */
+  nextReadAt: number;
+  /** Settlement reads made so far (the follow's back-off). */
+  reads: number;
+}
+
+/**
+ * The table.
+ *
+ * @example
+ * X402_PAYMENTS.select(sql, "WHERE status = 'settling'");
+ */
+export const X402_PAYMENTS = new Table<X402PaymentRow>("x402_payments", {
+  nonce: primaryKey(text("nonce")),
+  digest: text("digest"),
+  payer: text("payer"),
+  value: text("value"),
+  fiatAmount: text("fiat_amount"),
+  network: text("network"),
+  asset: text("asset"),
+  payTo: text("pay_to"),
+  status: text<X402PaymentStatus>("status"),
+  transaction: optionalText("transaction_hash"),
+  settlementId: optionalText("settlement_id"),
+  errorReason: optionalText("error_reason"),
+  applied: flag("applied"),
+  answer: optionalText("answer_json"),
+  createdAt: text("created_at"),
+  updatedAt: text("updated_at"),
+  confirmedAt: optionalText("confirmed_at"),
+  nextReadAt: withDefault(integer("next_read_at"), "0"),
+  reads: withDefault(integer("reads"), "0"),
+});
+
+/** Row access. */
+export const x402Payments = {
+  all(sql: SqlStorage): X402PaymentRow[] {
+    return X402_PAYMENTS.select(sql, "ORDER BY created_at, nonce");
+  },
+  byNonce(sql: SqlStorage, nonce: string): X402PaymentRow | null {
+    return X402_PAYMENTS.select(sql, "WHERE nonce = ?", nonce)[0] ?? null;
+  },
+  byTransaction(sql: SqlStorage, transaction: string): X402PaymentRow | null {
+    return (
+      X402_PAYMENTS.select(sql, "WHERE lower(transaction_hash) = lower(?)", transaction)[0] ?? null
+    );
+  },
+  settling(sql: SqlStorage): X402PaymentRow | null {
+    return X402_PAYMENTS.select(sql, "WHERE status = 'settling' LIMIT 1")[0] ?? null;
+  },
+  /** The latest payment (what the shopper sees), or null. */
+  latest(sql: SqlStorage): X402PaymentRow | null {
+    return X402_PAYMENTS.select(sql, "ORDER BY created_at DESC, nonce DESC LIMIT 1")[0] ?? null;
+  },
+  /** The earliest read due, epoch ms, or null. */
+  nextReadAt(sql: SqlStorage): number | null {
+    const row = sql
+      .exec<{ at: number | null }>(
+        "SELECT MIN(next_read_at) AS at FROM x402_payments WHERE next_read_at > 0",
+      )
+      .toArray()[0];
+    return row?.at ?? null;
+  },
+  due(sql: SqlStorage, now: number): X402PaymentRow[] {
+    return X402_PAYMENTS.select(
+      sql,
+      "WHERE next_read_at > 0 AND next_read_at <= ? ORDER BY next_read_at LIMIT 5",
+      now,
+    );
+  },
+  /** Forgets a claim that never reached the facilitator's settle (nothing moved). */
+  remove(sql: SqlStorage, nonce: string): void {
+    sql.exec("DELETE FROM x402_payments WHERE nonce = ? AND status = 'settling'", nonce);
+  },
+  save(sql: SqlStorage, row: X402PaymentRow): void {
+    X402_PAYMENTS.write(sql, "INSERT OR REPLACE", row);
+  },
+};
