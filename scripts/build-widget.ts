@@ -6,10 +6,10 @@
  * (`qr.js`) and refund-address check (`address.js`: the worker's own
  * `worker/lib/addresses/address-rules.ts`), the on-demand views (`topup.js`: top-up
  * mode; `refund.js`: the refund form; `payment.js`: the payment instructions; `hosted.js`:
- * the service's payment page), and the ESM build `dist/widget.esm.js` with its types.
+ * the service's payment page; `wallet.js`: paying from the shopper's wallet, x402), and the ESM build `dist/widget.esm.js` with its types.
  *
  * On-demand views: in the script-tag bundle, imports of `topup.tsx`, `views/refund-form.tsx`,
- * `views/payment.tsx` and `views/hosted.tsx` resolve to the stand-ins in `widget/lazy/`, which
+ * `views/payment.tsx`, `views/hosted.tsx` and `views/wallet.tsx` resolve to the stand-ins in `widget/lazy/`, which
  * load the chunk when first rendered. A view's own stylesheet (`views/<view>.css`) travels
  * in its chunk: widget.js carries only `styles.css` (the card, the picker, the states). A chunk borrows the bundle's Preact, hooks and `ApiFailure`
  * (`widget/lazy/shared.ts`): its imports of those compile to reads of a page global.
@@ -81,8 +81,9 @@ const lazyViews: Plugin = {
       "./views/payment.tsx": "widget/lazy/payment.ts",
       "./views/hosted.tsx": "widget/lazy/hosted.ts",
       "./views/later.tsx": "widget/lazy/later.ts",
+      "./views/wallet.tsx": "widget/lazy/wallet.ts",
     };
-    b.onResolve({ filter: /(topup|refund-form|payment|hosted|later)\.tsx$/ }, (args) => {
+    b.onResolve({ filter: /(topup|refund-form|payment|hosted|later|wallet)\.tsx$/ }, (args) => {
       const standIn = standIns[args.path];
       return standIn ? { path: `${process.cwd()}/${standIn}` } : undefined;
     });
@@ -219,6 +220,8 @@ for (const [file, view, name, registered, texts] of [
   // payment.js also brings the card's texts for every state after the choice (`enStatus`).
   ["payment.js", "./views/payment.tsx", "PaymentPanel", "payment", ["enPayment", "enStatus"]],
   ["hosted.js", "./views/hosted.tsx", "HostedPanel", "hosted", ["enHosted", "enPayment"]],
+  // Paying from the shopper's wallet (x402): fetched when the shopper clicks its button.
+  ["wallet.js", "./views/wallet.tsx", "WalletPay", "wallet", ["enWallet"]],
 ] as const) {
   const english = `import { ${texts.join(", ")} } from "./i18n/en-views.ts"; import { addEnglish } from "./lazy/english.ts"; ${texts.map((t) => `addEnglish(${t});`).join(" ")}`;
   await build({

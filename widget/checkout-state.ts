@@ -17,7 +17,7 @@
  * | `picker`       | in-page, `created`, no currency locked (or changing it)  | the currency picker           |
  * | `instructions` | in-page, a currency locked and the attempt takes money   | amount, address, QR           |
  * | `hosted`       | the service's payment page is the way to pay             | its link (+ the payer's choice)|
- * | `confirming`   | a payment was detected (`processing`, `suspended`)       | the status only               |
+ * | `confirming`   | a payment was detected (`processing`, `suspended`), or a wallet payment (x402) is settling | the status only |
  * | `retry`        | the attempt ended and a new one may be opened            | *Try again*                   |
  * | `closed`       | paid, refunded, or ended with nothing left to pay here   | the status (and the way back) |
  *
@@ -90,6 +90,16 @@ const RULED_OUT = /^(currency_unavailable|amount_below_minimum)$/;
 export const isOverpaid = (s: CheckoutSnapshot) => /[1-9]/.test(s.amountOverpaid);
 
 /**
+ * Whether a payment from the shopper's wallet (x402) is on its way: sent, broadcast, or its
+ * outcome being looked up. `failed` is not: nothing moved, the order stays payable.
+ *
+ * @example
+ * x402Pending({ ...s, x402Payment: { ...p, status: "submitted" } }) // true
+ */
+export const x402Pending = (s: CheckoutSnapshot) =>
+  /^(settling|submitted|unknown)$/.test(s.x402Payment?.status ?? "");
+
+/**
  * The state before the first answer (`missing_token` at once without a token).
  *
  * @example
@@ -158,6 +168,8 @@ export function stepOf(state: CheckoutState): Step {
   const status = s.attempt.status;
   if (s.canRetry) return "retry";
   if (s.final || s.orderState === "refunded" || ENDED.has(status)) return "closed";
+  // A wallet payment on its way: no other way to pay shows meanwhile (nobody pays twice).
+  if (x402Pending(s)) return "confirming";
   if (s.mode !== "in-page" || state.hostedOnly) return "hosted";
   if (status === "created" && (!s.attempt.payment || state.choosing)) return "picker";
   return takesMoney(s) && s.attempt.payment && !state.choosing ? "instructions" : "confirming";

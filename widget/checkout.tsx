@@ -32,10 +32,11 @@ import {
   isOverpaid,
   showsInstructions,
   stepOf,
+  x402Pending,
 } from "./checkout-state.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";
 import type { Emit } from "./events.ts";
-import { formatFiat, secondsLeft } from "./format.ts";
+import { formatCrypto, formatFiat, secondsLeft } from "./format.ts";
 import type { Translator } from "./i18n/index.ts";
 import { follow } from "./live.ts";
 import { loadQrEncoder } from "./qr.ts";
@@ -47,6 +48,7 @@ import { HostedPanel } from "./views/hosted.tsx";
 import { LaterNote, laterReady, laterStatus } from "./views/later.tsx";
 import { PaymentPanel } from "./views/payment.tsx";
 import { RefundForm } from "./views/refund-form.tsx";
+import { WalletPay } from "./views/wallet.tsx";
 
 export interface CheckoutProps {
   api: CheckoutApi;
@@ -57,14 +59,19 @@ export interface CheckoutProps {
 
 /** The status line: a fresh attempt's here, the later states' from `views/later.tsx`. */
 function statusText(s: CheckoutSnapshot, i18n: Translator): string {
+  if (!s.final && x402Pending(s)) return i18n.t("walletConfirming");
   if (isLater(s)) return laterStatus(s, i18n);
   return i18n.t(s.attempt.payment ? "statusWaiting" : "statusNew");
 }
 
-/** What the view holds: the reducer's state, the QR encoder's readiness and the worker's time. */
+/**
+ * What the view holds: the reducer's state, the QR encoder's readiness, the worker's time and
+ * whether the wallet flow (x402, `views/wallet.tsx`) is open.
+ */
 interface Local extends CheckoutState {
   qrReady: boolean;
   now: number;
+  wallet?: boolean;
 }
 
 /**
@@ -344,6 +351,41 @@ export class Checkout extends Component<CheckoutProps, Local> {
           >
             {t("tryAgain")}
           </button>
+        ) : null}
+
+        {/* Paying from the shopper's wallet (x402), in-page and hosted alike, while offered and
+            no other payment is under way; the flow, once opened, stays until it closes. */}
+        {(s.x402 && /^(picker|instructions|hosted|retry)$/.test(step)) || state.wallet ? (
+          <>
+            {s.x402 ? (
+              <button
+                type="button"
+                class="choice"
+                disabled={busy || state.wallet}
+                onClick={() => this.setState({ wallet: true })}
+              >
+                <strong>{t("payFromWallet")}</strong>
+                <span class="muted">
+                  {t("walletAmount", {
+                    amount: formatCrypto(s.x402.amount, s.x402.decimals, i18n.locale),
+                    code: s.x402.symbol,
+                    network: s.x402.chainName,
+                  })}
+                </span>
+              </button>
+            ) : null}
+            {state.wallet && !s.final ? (
+              <WalletPay
+                id={s.id}
+                base={api.base}
+                i18n={i18n}
+                now={this.clock.now}
+                describe={(code) => t(messageFor(code))}
+                onSnapshot={this.accept}
+                onClose={() => this.setState({ wallet: false })}
+              />
+            ) : null}
+          </>
         ) : null}
 
         {p && isLater(s) ? (

@@ -101,4 +101,26 @@ export const ca: Messages = {
   topUpFailed: "Aquest dipòsit ha fallat. Poseu-vos en contacte amb la botiga.",
   topUpExpired: "Aquesta adreça de dipòsit ha caducat.",
   topUpCancelled: "Aquest dipòsit s'ha cancel·lat.",
+  payFromWallet: "Paga des del teu moneder",
+  walletAmount: "{amount} {code} a {network}",
+  walletConfirming: "S'està confirmant el pagament…",
+  walletNone:
+    "No s'ha trobat cap moneder en aquest navegador. Instal·la una extensió de moneder o paga d'una altra manera.",
+  walletBrowser: "Moneder del navegador",
+  walletCheck: "Continua al teu moneder…",
+  walletSending: "S'està enviant el pagament…",
+  walletDeclined: "Ho has rebutjat al teu moneder.",
+  walletWrongChain: "El teu moneder no és a {network}. Canvia a {network} i torna-ho a provar.",
+  walletFailed:
+    "El teu moneder no ho ha pogut completar. Torna-ho a provar o tria un altre moneder.",
+  walletBalance: "No hi ha prou USDC en aquest moneder.",
+  walletExpired: "La signatura ha caducat. Torna a signar.",
+  walletBadSignature:
+    "No s'ha pogut verificar la signatura del moneder. Torna-ho a provar o tria un altre moneder.",
+  walletRefused: "S'ha rebutjat el pagament ({reason}).",
+  walletInFlight: "S'està confirmant un altre pagament d'aquesta comanda. Espera un moment.",
+  walletNotOffered: "Ja no es pot pagar aquesta comanda des d'un moneder.",
+  walletInvalid: "No s'ha pogut preparar el pagament. Torna-ho a provar.",
+  walletOther: "Tria un altre moneder",
+  walletBack: "Paga d'una altra manera",
 };

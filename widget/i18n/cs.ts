@@ -99,4 +99,26 @@ export const cs: Messages = {
   topUpFailed: "Tento vklad se nezdařil. Kontaktujte prosím obchod.",
   topUpExpired: "Platnost této adresy pro vklad vypršela.",
   topUpCancelled: "Tento vklad byl zrušen.",
+  payFromWallet: "Zaplatit z peněženky",
+  walletAmount: "{amount} {code} v síti {network}",
+  walletConfirming: "Potvrzujeme vaši platbu…",
+  walletNone:
+    "V tomto prohlížeči nebyla nalezena žádná peněženka. Nainstalujte rozšíření peněženky nebo zaplaťte jinak.",
+  walletBrowser: "Peněženka prohlížeče",
+  walletCheck: "Pokračujte ve své peněžence…",
+  walletSending: "Odesíláme vaši platbu…",
+  walletDeclined: "V peněžence jste žádost odmítli.",
+  walletWrongChain:
+    "Vaše peněženka není v síti {network}. Přepněte ji na {network} a zkuste to znovu.",
+  walletFailed: "Peněženka to nedokázala dokončit. Zkuste to znovu nebo zvolte jinou peněženku.",
+  walletBalance: "V této peněžence není dost USDC.",
+  walletExpired: "Podpis vypršel. Podepište prosím znovu.",
+  walletBadSignature:
+    "Podpis peněženky se nepodařilo ověřit. Zkuste to znovu nebo zvolte jinou peněženku.",
+  walletRefused: "Platba byla odmítnuta ({reason}).",
+  walletInFlight: "Jiná platba této objednávky se právě potvrzuje. Chvíli prosím počkejte.",
+  walletNotOffered: "Tuto objednávku už nelze zaplatit z peněženky.",
+  walletInvalid: "Platbu se nepodařilo připravit. Zkuste to prosím znovu.",
+  walletOther: "Zvolit jinou peněženku",
+  walletBack: "Zaplatit jinak",
 };

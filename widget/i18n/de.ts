@@ -104,4 +104,28 @@ export const de: Messages = {
   topUpFailed: "Diese Einzahlung ist fehlgeschlagen. Bitte wenden Sie sich an den Shop.",
   topUpExpired: "Diese Einzahlungsadresse ist abgelaufen.",
   topUpCancelled: "Diese Einzahlung wurde storniert.",
+  payFromWallet: "Mit Ihrer Wallet bezahlen",
+  walletAmount: "{amount} {code} im Netzwerk {network}",
+  walletConfirming: "Ihre Zahlung wird bestätigt…",
+  walletNone:
+    "In diesem Browser wurde keine Wallet gefunden. Installieren Sie eine Wallet-Erweiterung oder bezahlen Sie auf anderem Weg.",
+  walletBrowser: "Browser-Wallet",
+  walletCheck: "Bitte in Ihrer Wallet fortfahren…",
+  walletSending: "Ihre Zahlung wird gesendet…",
+  walletDeclined: "Sie haben in Ihrer Wallet abgelehnt.",
+  walletWrongChain:
+    "Ihre Wallet ist nicht im Netzwerk {network}. Wechseln Sie zu {network} und versuchen Sie es erneut.",
+  walletFailed:
+    "Ihre Wallet konnte den Vorgang nicht abschließen. Versuchen Sie es erneut oder wählen Sie eine andere Wallet.",
+  walletBalance: "Nicht genug USDC in dieser Wallet.",
+  walletExpired: "Die Signatur ist abgelaufen. Bitte erneut signieren.",
+  walletBadSignature:
+    "Die Signatur der Wallet konnte nicht bestätigt werden. Versuchen Sie es erneut oder wählen Sie eine andere Wallet.",
+  walletRefused: "Die Zahlung wurde abgelehnt ({reason}).",
+  walletInFlight:
+    "Eine andere Zahlung für diese Bestellung wird gerade bestätigt. Bitte warten Sie einen Moment.",
+  walletNotOffered: "Das Bezahlen mit einer Wallet ist für diese Bestellung nicht mehr möglich.",
+  walletInvalid: "Die Zahlung konnte nicht vorbereitet werden. Bitte versuchen Sie es erneut.",
+  walletOther: "Andere Wallet wählen",
+  walletBack: "Anders bezahlen",
 };

@@ -2,7 +2,8 @@
  * @module
  * English messages that widget.js carries: the card, the currency picker, the statuses
  * before and right after the choice, and every error text, so an English shopper's first
- * paint needs no extra request. The statuses of later states (`enStatus`) and the texts of the
+ * paint needs no extra request. The wallet button's words (x402) are here too; the flow's own
+ * are in its chunk. The statuses of later states (`enStatus`) and the texts of the
  * views loaded on demand are in `en-views.ts`, each set travelling in its chunk; `en.ts` is
  * the whole catalogue.
  */
@@ -39,4 +40,7 @@ export const enFirst = {
   retry: "Retry",
   errorOrigin: "This site may not use this checkout. Please tell the shop.",
   reconnecting: "Connection lost — reconnecting…",
+  payFromWallet: "Pay from your wallet",
+  walletAmount: "{amount} {code} on {network}",
+  walletConfirming: "Confirming your payment…",
 } as const;

@@ -86,3 +86,23 @@ export const enTopUp = {
   topUpExpired: "This deposit address has expired.",
   topUpCancelled: "This deposit was cancelled.",
 } as const;
+
+/** Paying from the shopper's wallet (x402, `wallet.js`); the button's own words are in `en-first.ts`. */
+export const enWallet = {
+  walletNone: "No wallet found in this browser. Install a wallet extension, or pay another way.",
+  walletBrowser: "Browser wallet",
+  walletCheck: "Continue in your wallet…",
+  walletSending: "Sending your payment…",
+  walletDeclined: "You declined in your wallet.",
+  walletWrongChain: "Your wallet is not on {network}. Switch it to {network} and try again.",
+  walletFailed: "Your wallet could not complete this. Try again or choose another wallet.",
+  walletBalance: "Not enough USDC in this wallet.",
+  walletExpired: "The signature expired. Please sign again.",
+  walletBadSignature: "The wallet's signature did not verify. Try again or choose another wallet.",
+  walletRefused: "The payment was refused ({reason}).",
+  walletInFlight: "Another payment for this order is being confirmed. Please wait a moment.",
+  walletNotOffered: "Paying from a wallet is no longer possible for this order.",
+  walletInvalid: "The payment could not be prepared. Please try again.",
+  walletOther: "Choose another wallet",
+  walletBack: "Pay another way",
+} as const;

@@ -6,7 +6,7 @@
  * `en-first.ts`; the texts of the views loaded on demand are in `en-views.ts` (see there).
  */
 import { enFirst } from "./en-first.ts";
-import { enHosted, enPayment, enRefund, enStatus, enTopUp } from "./en-views.ts";
+import { enHosted, enPayment, enRefund, enStatus, enTopUp, enWallet } from "./en-views.ts";
 
 export const en = {
   ...enFirst,
@@ -15,6 +15,7 @@ export const en = {
   ...enHosted,
   ...enRefund,
   ...enTopUp,
+  ...enWallet,
 } as const;
 
 type English = typeof en;

@@ -99,4 +99,26 @@ export const es: Messages = {
   topUpFailed: "Este depósito falló. Contacte con la tienda.",
   topUpExpired: "Esta dirección de depósito caducó.",
   topUpCancelled: "Este depósito se canceló.",
+  payFromWallet: "Pagar desde tu billetera",
+  walletAmount: "{amount} {code} en {network}",
+  walletConfirming: "Confirmando tu pago…",
+  walletNone:
+    "No se encontró ninguna billetera en este navegador. Instala una extensión de billetera o paga de otra forma.",
+  walletBrowser: "Billetera del navegador",
+  walletCheck: "Continúa en tu billetera…",
+  walletSending: "Enviando tu pago…",
+  walletDeclined: "Rechazaste la solicitud en tu billetera.",
+  walletWrongChain: "Tu billetera no está en {network}. Cámbiala a {network} e inténtalo de nuevo.",
+  walletFailed:
+    "Tu billetera no pudo completar la operación. Inténtalo de nuevo o elige otra billetera.",
+  walletBalance: "No hay suficientes USDC en esta billetera.",
+  walletExpired: "La firma caducó. Vuelve a firmar.",
+  walletBadSignature:
+    "No se pudo verificar la firma de la billetera. Inténtalo de nuevo o elige otra billetera.",
+  walletRefused: "El pago fue rechazado ({reason}).",
+  walletInFlight: "Se está confirmando otro pago de este pedido. Espera un momento.",
+  walletNotOffered: "Ya no es posible pagar este pedido desde una billetera.",
+  walletInvalid: "No se pudo preparar el pago. Inténtalo de nuevo.",
+  walletOther: "Elegir otra billetera",
+  walletBack: "Pagar de otra forma",
 };

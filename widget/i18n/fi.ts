@@ -94,4 +94,27 @@ export const fi: Messages = {
   topUpFailed: "Talletus epäonnistui. Ota yhteyttä kauppaan.",
   topUpExpired: "Tämä talletusosoite on vanhentunut.",
   topUpCancelled: "Talletus peruttiin.",
+  payFromWallet: "Maksa lompakostasi",
+  walletAmount: "{amount} {code} verkossa {network}",
+  walletConfirming: "Maksuasi vahvistetaan…",
+  walletNone:
+    "Tästä selaimesta ei löytynyt lompakkoa. Asenna lompakkolaajennus tai maksa muulla tavalla.",
+  walletBrowser: "Selaimen lompakko",
+  walletCheck: "Jatka lompakossasi…",
+  walletSending: "Maksuasi lähetetään…",
+  walletDeclined: "Hylkäsit pyynnön lompakossasi.",
+  walletWrongChain:
+    "Lompakkosi ei ole verkossa {network}. Vaihda verkkoon {network} ja yritä uudelleen.",
+  walletFailed:
+    "Lompakkosi ei voinut viedä tätä loppuun. Yritä uudelleen tai valitse toinen lompakko.",
+  walletBalance: "Tässä lompakossa ei ole tarpeeksi USDC:tä.",
+  walletExpired: "Allekirjoitus vanheni. Allekirjoita uudelleen.",
+  walletBadSignature:
+    "Lompakon allekirjoitusta ei voitu vahvistaa. Yritä uudelleen tai valitse toinen lompakko.",
+  walletRefused: "Maksu hylättiin ({reason}).",
+  walletInFlight: "Toista tämän tilauksen maksua vahvistetaan parhaillaan. Odota hetki.",
+  walletNotOffered: "Tätä tilausta ei voi enää maksaa lompakosta.",
+  walletInvalid: "Maksua ei voitu valmistella. Yritä uudelleen.",
+  walletOther: "Valitse toinen lompakko",
+  walletBack: "Maksa muulla tavalla",
 };

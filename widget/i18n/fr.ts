@@ -98,4 +98,28 @@ export const fr: Messages = {
   topUpFailed: "Ce dépôt a échoué. Contactez la boutique.",
   topUpExpired: "Cette adresse de dépôt a expiré.",
   topUpCancelled: "Ce dépôt a été annulé.",
+  payFromWallet: "Payer depuis votre portefeuille",
+  walletAmount: "{amount} {code} sur {network}",
+  walletConfirming: "Confirmation de votre paiement…",
+  walletNone:
+    "Aucun portefeuille trouvé dans ce navigateur. Installez une extension de portefeuille ou payez autrement.",
+  walletBrowser: "Portefeuille du navigateur",
+  walletCheck: "Continuez dans votre portefeuille…",
+  walletSending: "Envoi de votre paiement…",
+  walletDeclined: "Vous avez refusé dans votre portefeuille.",
+  walletWrongChain:
+    "Votre portefeuille n'est pas sur {network}. Passez sur {network} et réessayez.",
+  walletFailed:
+    "Votre portefeuille n'a pas pu terminer l'opération. Réessayez ou choisissez un autre portefeuille.",
+  walletBalance: "Pas assez d'USDC dans ce portefeuille.",
+  walletExpired: "La signature a expiré. Veuillez signer à nouveau.",
+  walletBadSignature:
+    "La signature du portefeuille n'a pas pu être vérifiée. Réessayez ou choisissez un autre portefeuille.",
+  walletRefused: "Le paiement a été refusé ({reason}).",
+  walletInFlight:
+    "Un autre paiement de cette commande est en cours de confirmation. Veuillez patienter un instant.",
+  walletNotOffered: "Le paiement depuis un portefeuille n'est plus possible pour cette commande.",
+  walletInvalid: "Le paiement n'a pas pu être préparé. Veuillez réessayer.",
+  walletOther: "Choisir un autre portefeuille",
+  walletBack: "Payer autrement",
 };

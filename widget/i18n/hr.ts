@@ -97,4 +97,26 @@ export const hr: Messages = {
   topUpFailed: "Ova uplata nije uspjela. Obratite se trgovini.",
   topUpExpired: "Ova adresa za uplatu je istekla.",
   topUpCancelled: "Ova je uplata otkazana.",
+  payFromWallet: "Plati iz svog novčanika",
+  walletAmount: "{amount} {code} na mreži {network}",
+  walletConfirming: "Potvrđujemo vaše plaćanje…",
+  walletNone:
+    "U ovom pregledniku nije pronađen nijedan novčanik. Instalirajte proširenje novčanika ili platite na drugi način.",
+  walletBrowser: "Novčanik preglednika",
+  walletCheck: "Nastavite u svom novčaniku…",
+  walletSending: "Šaljemo vaše plaćanje…",
+  walletDeclined: "Odbili ste zahtjev u novčaniku.",
+  walletWrongChain:
+    "Vaš novčanik nije na mreži {network}. Prebacite ga na {network} i pokušajte ponovno.",
+  walletFailed: "Novčanik to nije mogao dovršiti. Pokušajte ponovno ili odaberite drugi novčanik.",
+  walletBalance: "Nema dovoljno USDC-a u ovom novčaniku.",
+  walletExpired: "Potpis je istekao. Potpišite ponovno.",
+  walletBadSignature:
+    "Potpis novčanika nije potvrđen. Pokušajte ponovno ili odaberite drugi novčanik.",
+  walletRefused: "Plaćanje je odbijeno ({reason}).",
+  walletInFlight: "Drugo plaćanje za ovu narudžbu upravo se potvrđuje. Pričekajte trenutak.",
+  walletNotOffered: "Plaćanje iz novčanika više nije moguće za ovu narudžbu.",
+  walletInvalid: "Plaćanje se nije moglo pripremiti. Pokušajte ponovno.",
+  walletOther: "Odaberite drugi novčanik",
+  walletBack: "Platite na drugi način",
 };

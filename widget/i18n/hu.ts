@@ -99,4 +99,28 @@ export const hu: Messages = {
   topUpFailed: "Ez a befizetés sikertelen volt. Vegye fel a kapcsolatot a bolttal.",
   topUpExpired: "Ez a befizetési cím lejárt.",
   topUpCancelled: "Ezt a befizetést törölték.",
+  payFromWallet: "Fizetés a tárcájából",
+  walletAmount: "{amount} {code} a(z) {network} hálózaton",
+  walletConfirming: "Fizetése megerősítés alatt…",
+  walletNone:
+    "Ebben a böngészőben nem található tárca. Telepítsen egy tárcabővítményt, vagy fizessen más módon.",
+  walletBrowser: "Böngészőtárca",
+  walletCheck: "Folytassa a tárcájában…",
+  walletSending: "Fizetése küldése folyamatban…",
+  walletDeclined: "Elutasította a kérést a tárcájában.",
+  walletWrongChain:
+    "A tárcája nem a(z) {network} hálózaton van. Váltson a(z) {network} hálózatra, és próbálja újra.",
+  walletFailed:
+    "A tárca nem tudta befejezni a műveletet. Próbálja újra, vagy válasszon másik tárcát.",
+  walletBalance: "Nincs elég USDC ebben a tárcában.",
+  walletExpired: "Az aláírás lejárt. Kérjük, írja alá újra.",
+  walletBadSignature:
+    "A tárca aláírását nem sikerült ellenőrizni. Próbálja újra, vagy válasszon másik tárcát.",
+  walletRefused: "A fizetést elutasították ({reason}).",
+  walletInFlight:
+    "A rendelés egy másik fizetése éppen megerősítés alatt áll. Kérjük, várjon egy kicsit.",
+  walletNotOffered: "Ennél a rendelésnél már nem lehet tárcából fizetni.",
+  walletInvalid: "A fizetést nem sikerült előkészíteni. Kérjük, próbálja újra.",
+  walletOther: "Másik tárca választása",
+  walletBack: "Fizetés más módon",
 };

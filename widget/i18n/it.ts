@@ -100,4 +100,26 @@ export const it: Messages = {
   topUpFailed: "Questo deposito non è riuscito. Contatta il negozio.",
   topUpExpired: "Questo indirizzo di deposito è scaduto.",
   topUpCancelled: "Questo deposito è stato annullato.",
+  payFromWallet: "Paga dal tuo wallet",
+  walletAmount: "{amount} {code} su {network}",
+  walletConfirming: "Conferma del pagamento in corso…",
+  walletNone:
+    "Nessun wallet trovato in questo browser. Installa un'estensione wallet o paga in un altro modo.",
+  walletBrowser: "Wallet del browser",
+  walletCheck: "Continua nel tuo wallet…",
+  walletSending: "Invio del pagamento in corso…",
+  walletDeclined: "Hai rifiutato nel tuo wallet.",
+  walletWrongChain: "Il tuo wallet non è su {network}. Passa a {network} e riprova.",
+  walletFailed:
+    "Il tuo wallet non è riuscito a completare l'operazione. Riprova o scegli un altro wallet.",
+  walletBalance: "USDC insufficienti in questo wallet.",
+  walletExpired: "La firma è scaduta. Firma di nuovo.",
+  walletBadSignature:
+    "La firma del wallet non è stata verificata. Riprova o scegli un altro wallet.",
+  walletRefused: "Il pagamento è stato rifiutato ({reason}).",
+  walletInFlight: "Un altro pagamento per questo ordine è in fase di conferma. Attendi un momento.",
+  walletNotOffered: "Il pagamento da wallet non è più disponibile per questo ordine.",
+  walletInvalid: "Non è stato possibile preparare il pagamento. Riprova.",
+  walletOther: "Scegli un altro wallet",
+  walletBack: "Paga in un altro modo",
 };

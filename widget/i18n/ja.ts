@@ -96,4 +96,27 @@ export const ja: Messages = {
   topUpFailed: "この入金は失敗しました。ショップにお問い合わせください。",
   topUpExpired: "この入金アドレスは有効期限が切れました。",
   topUpCancelled: "この入金はキャンセルされました。",
+  payFromWallet: "ウォレットから支払う",
+  walletAmount: "{network} で {amount} {code}",
+  walletConfirming: "お支払いを確認しています…",
+  walletNone:
+    "このブラウザーにウォレットが見つかりません。ウォレットの拡張機能をインストールするか、別の方法でお支払いください。",
+  walletBrowser: "ブラウザーのウォレット",
+  walletCheck: "ウォレットで操作を続けてください…",
+  walletSending: "お支払いを送信しています…",
+  walletDeclined: "ウォレットで拒否されました。",
+  walletWrongChain:
+    "ウォレットが {network} に接続されていません。{network} に切り替えてから、もう一度お試しください。",
+  walletFailed:
+    "ウォレットで処理を完了できませんでした。もう一度お試しいただくか、別のウォレットを選んでください。",
+  walletBalance: "このウォレットの USDC が足りません。",
+  walletExpired: "署名の有効期限が切れました。もう一度署名してください。",
+  walletBadSignature:
+    "ウォレットの署名を検証できませんでした。もう一度お試しいただくか、別のウォレットを選んでください。",
+  walletRefused: "支払いが拒否されました（{reason}）。",
+  walletInFlight: "この注文の別のお支払いを確認中です。しばらくお待ちください。",
+  walletNotOffered: "この注文はウォレットから支払えなくなりました。",
+  walletInvalid: "お支払いを準備できませんでした。もう一度お試しください。",
+  walletOther: "別のウォレットを選ぶ",
+  walletBack: "別の方法で支払う",
 };

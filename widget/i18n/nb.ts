@@ -98,4 +98,26 @@ export const nb: Messages = {
   topUpFailed: "Innskuddet mislyktes. Kontakt butikken.",
   topUpExpired: "Denne innskuddsadressen har utløpt.",
   topUpCancelled: "Innskuddet ble avbrutt.",
+  payFromWallet: "Betal fra lommeboken din",
+  walletAmount: "{amount} {code} på {network}",
+  walletConfirming: "Betalingen din bekreftes…",
+  walletNone:
+    "Fant ingen lommebok i denne nettleseren. Installer en lommebokutvidelse, eller betal på en annen måte.",
+  walletBrowser: "Nettleserlommebok",
+  walletCheck: "Fortsett i lommeboken din…",
+  walletSending: "Betalingen din sendes…",
+  walletDeclined: "Du avslo i lommeboken din.",
+  walletWrongChain: "Lommeboken din er ikke på {network}. Bytt til {network} og prøv igjen.",
+  walletFailed:
+    "Lommeboken din kunne ikke fullføre dette. Prøv igjen, eller velg en annen lommebok.",
+  walletBalance: "Ikke nok USDC i denne lommeboken.",
+  walletExpired: "Signaturen er utløpt. Signer på nytt.",
+  walletBadSignature:
+    "Lommebokens signatur kunne ikke bekreftes. Prøv igjen, eller velg en annen lommebok.",
+  walletRefused: "Betalingen ble avvist ({reason}).",
+  walletInFlight: "En annen betaling for denne bestillingen bekreftes nå. Vent litt.",
+  walletNotOffered: "Det er ikke lenger mulig å betale denne bestillingen fra en lommebok.",
+  walletInvalid: "Betalingen kunne ikke klargjøres. Prøv igjen.",
+  walletOther: "Velg en annen lommebok",
+  walletBack: "Betal på en annen måte",
 };

@@ -100,4 +100,26 @@ export const nl: Messages = {
   topUpFailed: "Deze storting is mislukt. Neem contact op met de winkel.",
   topUpExpired: "Dit stortingsadres is verlopen.",
   topUpCancelled: "Deze storting is geannuleerd.",
+  payFromWallet: "Betalen vanuit je wallet",
+  walletAmount: "{amount} {code} op {network}",
+  walletConfirming: "Je betaling wordt bevestigd…",
+  walletNone:
+    "Geen wallet gevonden in deze browser. Installeer een wallet-extensie of betaal op een andere manier.",
+  walletBrowser: "Browserwallet",
+  walletCheck: "Ga verder in je wallet…",
+  walletSending: "Je betaling wordt verzonden…",
+  walletDeclined: "Je hebt het in je wallet geweigerd.",
+  walletWrongChain:
+    "Je wallet staat niet op {network}. Schakel over naar {network} en probeer het opnieuw.",
+  walletFailed: "Je wallet kon dit niet voltooien. Probeer het opnieuw of kies een andere wallet.",
+  walletBalance: "Niet genoeg USDC in deze wallet.",
+  walletExpired: "De handtekening is verlopen. Onderteken opnieuw.",
+  walletBadSignature:
+    "De handtekening van de wallet kon niet worden geverifieerd. Probeer het opnieuw of kies een andere wallet.",
+  walletRefused: "De betaling is geweigerd ({reason}).",
+  walletInFlight: "Een andere betaling voor deze bestelling wordt bevestigd. Wacht even.",
+  walletNotOffered: "Betalen vanuit een wallet is voor deze bestelling niet meer mogelijk.",
+  walletInvalid: "De betaling kon niet worden voorbereid. Probeer het opnieuw.",
+  walletOther: "Kies een andere wallet",
+  walletBack: "Op een andere manier betalen",
 };

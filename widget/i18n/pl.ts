@@ -99,4 +99,26 @@ export const pl: Messages = {
   topUpFailed: "Ta wpłata nie powiodła się. Skontaktuj się ze sklepem.",
   topUpExpired: "Ten adres wpłaty wygasł.",
   topUpCancelled: "Ta wpłata została anulowana.",
+  payFromWallet: "Zapłać z portfela",
+  walletAmount: "{amount} {code} w sieci {network}",
+  walletConfirming: "Potwierdzamy Twoją płatność…",
+  walletNone:
+    "Nie znaleziono portfela w tej przeglądarce. Zainstaluj rozszerzenie portfela lub zapłać w inny sposób.",
+  walletBrowser: "Portfel przeglądarki",
+  walletCheck: "Kontynuuj w swoim portfelu…",
+  walletSending: "Wysyłamy Twoją płatność…",
+  walletDeclined: "Odrzuciłeś prośbę w portfelu.",
+  walletWrongChain:
+    "Twój portfel nie jest w sieci {network}. Przełącz go na {network} i spróbuj ponownie.",
+  walletFailed: "Portfel nie mógł tego dokończyć. Spróbuj ponownie lub wybierz inny portfel.",
+  walletBalance: "Za mało USDC w tym portfelu.",
+  walletExpired: "Podpis wygasł. Podpisz ponownie.",
+  walletBadSignature:
+    "Nie udało się zweryfikować podpisu portfela. Spróbuj ponownie lub wybierz inny portfel.",
+  walletRefused: "Płatność została odrzucona ({reason}).",
+  walletInFlight: "Inna płatność za to zamówienie jest właśnie potwierdzana. Poczekaj chwilę.",
+  walletNotOffered: "Płacenie z portfela nie jest już możliwe dla tego zamówienia.",
+  walletInvalid: "Nie udało się przygotować płatności. Spróbuj ponownie.",
+  walletOther: "Wybierz inny portfel",
+  walletBack: "Zapłać w inny sposób",
 };

@@ -99,4 +99,26 @@ export const ptBR: Messages = {
   topUpFailed: "Este depósito falhou. Entre em contato com a loja.",
   topUpExpired: "Este endereço de depósito expirou.",
   topUpCancelled: "Este depósito foi cancelado.",
+  payFromWallet: "Pagar com sua carteira",
+  walletAmount: "{amount} {code} na rede {network}",
+  walletConfirming: "Confirmando seu pagamento…",
+  walletNone:
+    "Nenhuma carteira encontrada neste navegador. Instale uma extensão de carteira ou pague de outra forma.",
+  walletBrowser: "Carteira do navegador",
+  walletCheck: "Continue na sua carteira…",
+  walletSending: "Enviando seu pagamento…",
+  walletDeclined: "Você recusou na sua carteira.",
+  walletWrongChain: "Sua carteira não está na rede {network}. Mude para {network} e tente de novo.",
+  walletFailed:
+    "Sua carteira não conseguiu concluir a operação. Tente de novo ou escolha outra carteira.",
+  walletBalance: "Não há USDC suficiente nesta carteira.",
+  walletExpired: "A assinatura expirou. Assine de novo.",
+  walletBadSignature:
+    "Não foi possível verificar a assinatura da carteira. Tente de novo ou escolha outra carteira.",
+  walletRefused: "O pagamento foi recusado ({reason}).",
+  walletInFlight: "Outro pagamento deste pedido está sendo confirmado. Aguarde um momento.",
+  walletNotOffered: "Não é mais possível pagar este pedido com uma carteira.",
+  walletInvalid: "Não foi possível preparar o pagamento. Tente de novo.",
+  walletOther: "Escolher outra carteira",
+  walletBack: "Pagar de outra forma",
 };

@@ -98,4 +98,27 @@ export const pt: Messages = {
   topUpFailed: "Este depósito falhou. Contacte a loja.",
   topUpExpired: "Este endereço de depósito expirou.",
   topUpCancelled: "Este depósito foi cancelado.",
+  payFromWallet: "Pagar a partir da sua carteira",
+  walletAmount: "{amount} {code} na rede {network}",
+  walletConfirming: "A confirmar o seu pagamento…",
+  walletNone:
+    "Não foi encontrada nenhuma carteira neste navegador. Instale uma extensão de carteira ou pague de outra forma.",
+  walletBrowser: "Carteira do navegador",
+  walletCheck: "Continue na sua carteira…",
+  walletSending: "A enviar o seu pagamento…",
+  walletDeclined: "Recusou o pedido na sua carteira.",
+  walletWrongChain:
+    "A sua carteira não está na rede {network}. Mude para {network} e tente novamente.",
+  walletFailed:
+    "A sua carteira não conseguiu concluir a operação. Tente novamente ou escolha outra carteira.",
+  walletBalance: "Não há USDC suficiente nesta carteira.",
+  walletExpired: "A assinatura expirou. Assine novamente.",
+  walletBadSignature:
+    "Não foi possível verificar a assinatura da carteira. Tente novamente ou escolha outra carteira.",
+  walletRefused: "O pagamento foi recusado ({reason}).",
+  walletInFlight: "Outro pagamento desta encomenda está a ser confirmado. Aguarde um momento.",
+  walletNotOffered: "Já não é possível pagar esta encomenda a partir de uma carteira.",
+  walletInvalid: "Não foi possível preparar o pagamento. Tente novamente.",
+  walletOther: "Escolher outra carteira",
+  walletBack: "Pagar de outra forma",
 };

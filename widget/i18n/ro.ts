@@ -99,4 +99,27 @@ export const ro: Messages = {
   topUpFailed: "Această depunere a eșuat. Contactați magazinul.",
   topUpExpired: "Această adresă de depunere a expirat.",
   topUpCancelled: "Această depunere a fost anulată.",
+  payFromWallet: "Plătește din portofelul tău",
+  walletAmount: "{amount} {code} pe {network}",
+  walletConfirming: "Se confirmă plata…",
+  walletNone:
+    "Nu s-a găsit niciun portofel în acest browser. Instalează o extensie de portofel sau plătește în alt mod.",
+  walletBrowser: "Portofelul browserului",
+  walletCheck: "Continuă în portofel…",
+  walletSending: "Se trimite plata…",
+  walletDeclined: "Ai refuzat în portofel.",
+  walletWrongChain: "Portofelul tău nu este pe {network}. Comută pe {network} și încearcă din nou.",
+  walletFailed:
+    "Portofelul nu a putut finaliza operațiunea. Încearcă din nou sau alege alt portofel.",
+  walletBalance: "Nu sunt suficienți USDC în acest portofel.",
+  walletExpired: "Semnătura a expirat. Semnează din nou.",
+  walletBadSignature:
+    "Semnătura portofelului nu a putut fi verificată. Încearcă din nou sau alege alt portofel.",
+  walletRefused: "Plata a fost refuzată ({reason}).",
+  walletInFlight:
+    "O altă plată pentru această comandă este în curs de confirmare. Te rugăm să aștepți puțin.",
+  walletNotOffered: "Plata dintr-un portofel nu mai este posibilă pentru această comandă.",
+  walletInvalid: "Plata nu a putut fi pregătită. Încearcă din nou.",
+  walletOther: "Alege alt portofel",
+  walletBack: "Plătește în alt mod",
 };

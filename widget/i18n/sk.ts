@@ -98,4 +98,26 @@ export const sk: Messages = {
   topUpFailed: "Tento vklad sa nepodaril. Kontaktujte obchod.",
   topUpExpired: "Platnosť tejto adresy na vklad vypršala.",
   topUpCancelled: "Tento vklad bol zrušený.",
+  payFromWallet: "Zaplatiť z peňaženky",
+  walletAmount: "{amount} {code} v sieti {network}",
+  walletConfirming: "Potvrdzujeme vašu platbu…",
+  walletNone:
+    "V tomto prehliadači sa nenašla žiadna peňaženka. Nainštalujte rozšírenie peňaženky alebo zaplaťte inak.",
+  walletBrowser: "Peňaženka prehliadača",
+  walletCheck: "Pokračujte vo svojej peňaženke…",
+  walletSending: "Odosielame vašu platbu…",
+  walletDeclined: "V peňaženke ste žiadosť odmietli.",
+  walletWrongChain:
+    "Vaša peňaženka nie je v sieti {network}. Prepnite ju na {network} a skúste to znova.",
+  walletFailed: "Peňaženka to nedokázala dokončiť. Skúste to znova alebo zvoľte inú peňaženku.",
+  walletBalance: "V tejto peňaženke nie je dosť USDC.",
+  walletExpired: "Podpis vypršal. Podpíšte prosím znova.",
+  walletBadSignature:
+    "Podpis peňaženky sa nepodarilo overiť. Skúste to znova alebo zvoľte inú peňaženku.",
+  walletRefused: "Platba bola odmietnutá ({reason}).",
+  walletInFlight: "Iná platba tejto objednávky sa práve potvrdzuje. Chvíľu prosím počkajte.",
+  walletNotOffered: "Túto objednávku už nemožno zaplatiť z peňaženky.",
+  walletInvalid: "Platbu sa nepodarilo pripraviť. Skúste to prosím znova.",
+  walletOther: "Zvoliť inú peňaženku",
+  walletBack: "Zaplatiť inak",
 };
