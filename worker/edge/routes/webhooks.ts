@@ -29,6 +29,7 @@ import { checkoutCandidates } from "../webhooks/route-invoice.ts";
 import { deliverySentAt } from "../webhooks/sent-at.ts";
 import { checkWebhookSignature, deliveryKey } from "../webhooks/signature.ts";
 import { handleWithdrawalWebhook } from "../webhooks/withdrawal-webhook.ts";
+import { handleX402Webhook, X402_EVENTS } from "../webhooks/x402-webhook.ts";
 
 /** Largest webhook body accepted. */
 export const MAX_WEBHOOK_BODY = 64 * 1024;
@@ -91,6 +92,7 @@ webhookRoutes.post("/payment", async (c) => {
   const stamp = { key: await deliveryKey(raw), sentAt: deliverySentAt(timestamp, Date.now()) };
   if (event === "deposit.statusChanged") return handleDepositWebhook(c, data, stamp);
   if (event === "withdrawal.statusChanged") return handleWithdrawalWebhook(c, data, stamp);
+  if (X402_EVENTS.has(event)) return handleX402Webhook(c, data);
   const ref = check(invoiceRef, data);
   if (!ref.success) return missingFacts("invoice", ref.issues[0]?.path);
   const delivery = signedDelivery(ref.data.id, stamp, data, invoiceRecord);

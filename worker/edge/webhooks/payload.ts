@@ -44,6 +44,8 @@ export const HANDLED_EVENTS = new Set([
   "invoice.statusChanged",
   "deposit.statusChanged",
   "withdrawal.statusChanged",
+  "x402.payment.settled",
+  "x402.payment.failed",
 ]);
 
 /**
