@@ -2,10 +2,12 @@
  * @module admin
  * The sandbox's own helpers under /sandbox/* (no API key, CORS `*` for the demo's panel):
  * health, payment simulation, quote expiry, webhook log / redelivery / test sender, request log, faults,
- * balances and the merchant inbox. None of these exist on the real service.
+ * balances, the merchant inbox and the x402 facilitator's controls (`admin-x402.ts`). None of
+ * these exist on the real service.
  */
 import type { Hono } from "hono";
 import { cors } from "hono/cors";
+import { registerX402Admin } from "./admin-x402.ts";
 import { listBalances } from "./balances.ts";
 import { cryptoCurrency } from "./currencies.ts";
 import { decimalPlaces } from "./decimal.ts";
@@ -235,4 +237,5 @@ export function registerAdmin(app: Hono, state: SandboxState): void {
   });
 
   registerMerchantInbox(app, state);
+  registerX402Admin(app, state);
 }

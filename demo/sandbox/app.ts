@@ -1,7 +1,7 @@
 /**
  * @module app
  * Assembles a sandbox: state, the public API behind the API-key gate (with request log and
- * fault injection), the /sandbox/* admin helpers, the hosted-page stand-in, error and 404
+ * fault injection), the x402 facilitator, the /sandbox/* admin helpers, the hosted-page stand-in, error and 404
  * bodies in the service's shape, `x-request-id` on every response, and the expiry sweep.
  * Web-standard APIs only, so the app is portable beyond Node.
  */
@@ -11,6 +11,7 @@ import { registerAddressProvision } from "./api-address-provision.ts";
 import { registerCatalog } from "./api-catalog.ts";
 import { registerFunds } from "./api-funds.ts";
 import { registerInvoices } from "./api-invoices.ts";
+import { registerX402 } from "./api-x402.ts";
 import { seedBalances } from "./balances.ts";
 import { requestOrderId } from "./fault-scope.ts";
 import { faultMiddleware } from "./faults.ts";
@@ -22,6 +23,7 @@ import { every } from "./scheduler.ts";
 import { createState, DEFAULT_OPTIONS, type SandboxOptions, type SandboxState } from "./state.ts";
 import { errorResponse, WireError } from "./wire.ts";
 import { reportAnswer, wireObserved } from "./wire-observer.ts";
+import { x402Wallets } from "./x402-wallets.ts";
 
 export type { SandboxOptions } from "./state.ts";
 
@@ -63,7 +65,11 @@ function gate(state: SandboxState): MiddlewareHandler {
             await next();
           }
           // The handler's own answer, before any fault changes it (a test hook; off by default).
-          if (wireObserved()) await reportAnswer(c.req.method, path, c.res);
+          // The x402 routes are not the merchant SDK's wire the observer checks against: their
+          // tests check them against `@x402/core`'s own client instead.
+          if (wireObserved() && !path.startsWith("/x402/")) {
+            await reportAnswer(c.req.method, path, c.res);
+          }
         } finally {
           work.done();
         }
@@ -114,6 +120,8 @@ function trackWork(state: SandboxState, c: Context): { done(): void } {
 export function createSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
   const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
   const resolved: SandboxOptions = { ...DEFAULT_OPTIONS, ...given };
+  // Checked and made EIP-55 here too, for callers that pass them from code.
+  resolved.x402Wallets = x402Wallets(resolved.x402Wallets);
   const state = createState(resolved);
   seedBalances(state);
   const app = new Hono();
@@ -124,6 +132,7 @@ export function createSandbox(options: Partial<SandboxOptions> = {}): Sandbox {
   registerInvoices(app, state);
   registerFunds(app, state);
   registerAddressProvision(app);
+  registerX402(app, state);
   registerPayPage(app, state);
   app.notFound(() =>
     errorResponse(new WireError(404, "exceptions.route.notFound", "No such route")),

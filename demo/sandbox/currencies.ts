@@ -1,11 +1,11 @@
 /**
  * @module currencies
- * The sandbox's currency catalogue: the nine crypto currencies of the service (with network,
+ * The sandbox's currency catalogue: the eleven crypto currencies of the service (with network,
  * precision, minimums, commission, token contract and address mask), an optional extra one on a
  * further network (`SANDBOX_EXTRA_CURRENCY`, see `extra-currency.ts`), and the fiat settlement
  * currencies. Amounts are exact decimal strings.
  *
- * Token contracts are the test networks' (Sepolia, BSC testnet, Tron Nile), as the service's
+ * Token contracts are the test networks' (Sepolia, BSC testnet, Tron Nile, Base Sepolia), as the service's
  * sandbox serves test networks only: a wallet link pairing a test chain id with a contract then
  * calls the right contract, and a wallet that ignores the chain id finds no mainnet token there.
  */
@@ -74,6 +74,8 @@ const USDT_BEP20 = "0x337610d27c682E347C9cD60BD4b3b107C9d34dDd";
 const USDC_BEP20 = "0x64544969ed7EBf5f083679233325356EbE738930";
 /** Tron Nile testnet USDT. */
 const USDT_TRC20 = "TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf";
+/** Circle's Base Sepolia USDC: also the one token the sandbox's x402 facilitator takes. */
+export const USDC_BASE_SEPOLIA = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
 
 /**
  * All crypto currencies, in the service's order, then the extra one when configured (the same
@@ -90,6 +92,8 @@ const ALL: CryptoCurrency[] = [
   row("USDC_BEP20", "USD Coin (BEP-20)", ["BNB", "BNB", "bep20", USDC_BEP20], 18, ["1", "0.05", "5"], EVM_MASK, "0.0001"),
   row("TRX", "TRON", ["Tron", "TRX", null, null], 6, ["10", "1", "20"], TRON_MASK, "1.1"),
   row("USDT_TRC20", "Tether USD (TRC-20)", ["Tron", "TRX", "trc20", USDT_TRC20], 6, ["5", "1", "10"], TRON_MASK, "13.5"),
+  row("ETH_BASE", "Ethereum (Base)", ["Base", "ETH_BASE", null, null], 18, ["0.0005", "0.00001", "0.001"], EVM_MASK, "0.00001"),
+  row("USDC_BASE", "USD Coin (Base)", ["Base", "ETH_BASE", "erc20", USDC_BASE_SEPOLIA], 6, ["1", "0.05", "2"], EVM_MASK, "0.00002"),
 ];
 const BUILT_IN = ALL.length;
 
@@ -101,14 +105,17 @@ const BUILT_IN = ALL.length;
  */
 export const TENANT_DEPOSIT_COMMISSION = "0.005";
 
-/** The crypto currencies the sandbox serves (built-in nine, then the extra one if any). */
+/**
+ * The crypto currencies the sandbox serves (the built-in eleven, then the extra one if any).
+ * Base comes last, so the stablecoin auto-conversion (first in catalogue order) is unchanged.
+ */
 export const CRYPTO_CURRENCIES: readonly CryptoCurrency[] = ALL;
 
 /**
  * Sets (or, with null, removes) the extra currency. Process-wide, like the catalogue itself:
  * `startSandbox` calls it with its `extraCurrency` option.
  * @example
- * useExtraCurrency(parseExtraCurrency("USDC_BASE:Base:evm"));
+ * useExtraCurrency(parseExtraCurrency("USDC_ARB:Arbitrum:evm"));
  */
 export function useExtraCurrency(extra: CryptoCurrency | null): void {
   ALL.length = BUILT_IN;

@@ -6,6 +6,7 @@
  */
 import type { StartOptions } from "./server.ts";
 import { DEFAULT_OPTIONS } from "./state.ts";
+import { parseX402Wallets } from "./x402-wallets.ts";
 
 /** Port of `npm run sandbox` when `SANDBOX_PORT` is unset (the design's sandbox port). */
 export const DEFAULT_PORT = 8788;
@@ -24,6 +25,10 @@ export interface SandboxEnv {
   SANDBOX_CURRENCY_LOCK?: string;
   /** API requests a second per API key (a whole number ≥ 1); unset = no limit. */
   SANDBOX_RATE_LIMIT?: string;
+  /** The tenant's registered x402 wallets, comma-separated 0x addresses; unset = the demo one. */
+  SANDBOX_X402_WALLETS?: string;
+  /** Milliseconds an x402 settlement takes to confirm (0 to 600000); unset = 3000. */
+  SANDBOX_X402_CONFIRM_MS?: string;
 }
 
 /**
@@ -34,6 +39,7 @@ export interface SandboxEnv {
  * optionsFromEnv({ SANDBOX_WEBHOOK_URL: "off" }).webhookUrl; // null
  * optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "off" }).currencyLock; // false
  * optionsFromEnv({ SANDBOX_RATE_LIMIT: "20" }).rateLimit; // 20
+ * optionsFromEnv({ SANDBOX_X402_WALLETS: "0x5a4db0c0ffee000000000000000000000000d3e0" }).x402Wallets; // ["0x5A4Db0c0FfEE000000000000000000000000d3e0"]
  * optionsFromEnv({ SANDBOX_PORT: "http" }); // throws
  */
 export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number } {
@@ -49,7 +55,21 @@ export function optionsFromEnv(env: SandboxEnv): StartOptions & { port: number }
     extraCurrency: set(env.SANDBOX_EXTRA_CURRENCY),
     currencyLock: parseSwitch(set(env.SANDBOX_CURRENCY_LOCK), DEFAULT_OPTIONS.currencyLock),
     rateLimit: parseRate(set(env.SANDBOX_RATE_LIMIT)),
+    x402Wallets: parseX402Wallets(set(env.SANDBOX_X402_WALLETS)),
+    x402ConfirmMs: parseConfirmMs(set(env.SANDBOX_X402_CONFIRM_MS)),
   };
+}
+
+function parseConfirmMs(text: string | null): number {
+  if (text === null) return DEFAULT_OPTIONS.x402ConfirmMs;
+  // Digits only, as for the port: at most 600000 ms, the longest a test would wait.
+  const ms = /^\d{1,6}$/.test(text) ? Number.parseInt(text, 10) : Number.NaN;
+  if (!(ms >= 0 && ms <= 600_000)) {
+    throw new Error(
+      `SANDBOX_X402_CONFIRM_MS must be a whole number of milliseconds from 0 to 600000, got ${JSON.stringify(text)}`,
+    );
+  }
+  return ms;
 }
 
 function parseSwitch(text: string | null, fallback: boolean): boolean {

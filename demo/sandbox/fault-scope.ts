@@ -36,7 +36,10 @@ function byId(state: SandboxState, id: string | null | undefined): string | null
  * await requestOrderId(state, c); // "cc-1001-2"
  */
 export async function requestOrderId(state: SandboxState, c: Context): Promise<string | null> {
-  const q = new URL(c.req.url).searchParams;
+  const url = new URL(c.req.url);
+  // An x402 call is about a payment, not an order (and its body is read under its own bound).
+  if (url.pathname.startsWith("/x402/")) return null;
+  const q = url.searchParams;
   const fromQuery = q.get("orderId") ?? byId(state, q.get("id"));
   if (fromQuery || c.req.method === "GET") return fromQuery;
   let body: Record<string, unknown>;

@@ -4,6 +4,7 @@
  * `/withdrawal/list`): `accountId` (required, the key's account), optional `status` (one of
  * the kind's statuses), `page` (from 1) and `limit` (1–100, default 20); newest first; full
  * records, each through the kind's own record view; `{data, total, page, limit, hasMore}`.
+ * `pageOf` is the same page without the account (the x402 settlements' list).
  */
 import { requireAccount } from "./accounts.ts";
 import { queryInt } from "./fields.ts";
@@ -28,6 +29,22 @@ export function listPage<R extends { status: string }>(
   const accountId = q.get("accountId");
   if (!accountId) throw invalidQuery("accountId is required");
   requireAccount(state, accountId);
+  return pageOf(q, statuses, records, view);
+}
+
+/**
+ * One page of `records` (oldest first, as stored) by `status`, `page` and `limit`, newest
+ * first: `listPage` without the account, for lists that belong to the API key itself (the
+ * x402 settlements) and whose records the caller has already filtered further.
+ * @example
+ * return pageOf(url.searchParams, X402_STATUSES, matching, (s) => s);
+ */
+export function pageOf<R extends { status: string }>(
+  q: URLSearchParams,
+  statuses: readonly string[],
+  records: Iterable<R>,
+  view: (record: R) => unknown,
+): Response {
   const status = q.get("status");
   if (status && !statuses.includes(status)) {
     throw invalidQuery(`status must be one of ${statuses.join(", ")}`);

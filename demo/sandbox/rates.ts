@@ -17,6 +17,8 @@ const USD_PER_COIN: Record<string, string> = {
   USDT_BEP20: "1",
   USDC_BEP20: "1",
   USDT_TRC20: "1",
+  ETH_BASE: "3200",
+  USDC_BASE: "1",
 };
 
 /** USD per 1 unit of fiat (fixed cross rates). */

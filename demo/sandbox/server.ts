@@ -15,7 +15,7 @@ import { parseExtraCurrency } from "./extra-currency.ts";
 export type StartOptions = Partial<SandboxOptions> & {
   port?: number;
   host?: string;
-  /** `SANDBOX_EXTRA_CURRENCY` spec (`extra-currency.ts`); unset or null: the nine only. */
+  /** `SANDBOX_EXTRA_CURRENCY` spec (`extra-currency.ts`); unset or null: the built-in eleven only. */
   extraCurrency?: string | null;
 };
 

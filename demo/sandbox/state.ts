@@ -1,13 +1,16 @@
 /**
  * @module state
  * The sandbox's options (with defaults) and its whole in-memory state: the record shapes of
- * invoices, deposits, quotes, withdrawals and webhook deliveries, and the maps that index them.
+ * invoices, deposits, quotes, withdrawals and webhook deliveries, and the maps that index them;
+ * the x402 facilitator's records live in `x402-records.ts`.
  * All mutation is synchronous so an idempotency lookup and its insert never straddle an await.
  */
 import type { Fault, InboxState, RequestLogEntry } from "./control-records.ts";
 import type { Decimal } from "./decimal.ts";
 import { createDeliverySender, type DeliverySender } from "./delivery-sender.ts";
 import { createScheduler, type Scheduler } from "./scheduler.ts";
+import { createX402State, type X402State } from "./x402-records.ts";
+import { DEMO_X402_WALLET } from "./x402-wallets.ts";
 
 /** How a sandbox is configured. */
 export interface SandboxOptions {
@@ -38,6 +41,13 @@ export interface SandboxOptions {
    * `extension.msBeforeNext`. null = no limit.
    */
   rateLimit: number | null;
+  /**
+   * The merchant wallets the tenant registered for x402 (EIP-55): the facilitator settles only
+   * to one of them (`x402-wallets.ts`).
+   */
+  x402Wallets: string[];
+  /** How long an x402 settlement stays `submitted` before it confirms (or fails), in ms. */
+  x402ConfirmMs: number;
 }
 
 /**
@@ -55,6 +65,8 @@ export const DEFAULT_OPTIONS: SandboxOptions = {
   quoteLifetimeMs: 60_000,
   currencyLock: true,
   rateLimit: null,
+  x402Wallets: [DEMO_X402_WALLET],
+  x402ConfirmMs: 3000,
 };
 
 export type InvoiceStatus =
@@ -274,6 +286,8 @@ export interface SandboxState {
    */
   workInFlight: Map<object, string | null | undefined>;
   inbox: InboxState;
+  /** The x402 facilitator: settlements, payers' balances, used nonces, armed failures. */
+  x402: X402State;
   createdAt: string;
 }
 
@@ -305,6 +319,7 @@ export function createState(options: SandboxOptions): SandboxState {
     requests: [],
     workInFlight: new Map(),
     inbox: { entries: [], failures: null },
+    x402: createX402State(options.x402ConfirmMs),
     createdAt: clock().toISOString(),
   };
 }

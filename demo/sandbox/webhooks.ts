@@ -72,7 +72,32 @@ export function emitWebhook(state: SandboxState, s: WebhookSubject): Promise<Web
   });
   const status = typeof s.data.status === "string" ? s.data.status : null;
   reportWire({ kind: "webhook", body });
-  const rec = newRecord(s.event, s.objectId, s.orderId, status, body);
+  return sendSigned(state, { ...s, status, body });
+}
+
+/** A webhook ready to sign: its exact body and what the delivery log says about it. */
+export interface SignedSubject {
+  event: string;
+  objectId: string;
+  orderId: string | null;
+  status: string | null;
+  /** The object's own webhookUrl, if any; otherwise the tenant default applies. */
+  url: string | null;
+  /** The exact body, serialized once: what is signed, sent and redelivered. */
+  body: string;
+}
+
+/**
+ * Records a body (synchronously, so events keep their order), signs it and queues its
+ * delivery, in order per object. The body is the caller's: the x402 events (`x402-settle.ts`)
+ * carry `{event, data, timestamp}` without the status events' `previousStatus`, and are not
+ * the merchant API's SDK wire, so they are not handed to the wire observer.
+ * @example
+ * await sendSigned(state, { event: "x402.payment.settled", objectId, orderId: null, status: "confirmed", url: null, body });
+ */
+export function sendSigned(state: SandboxState, s: SignedSubject): Promise<WebhookRecord> {
+  const { body } = s;
+  const rec = newRecord(s.event, s.objectId, s.orderId, s.status, body);
   rec.url = state.webhookRedirect ?? s.url ?? state.options.webhookUrl;
   state.webhooks.push(rec);
   const signed = hmacHex(state.options.webhookSigningKey, body).then((sig) => {

@@ -21,6 +21,8 @@ describe("sandbox configuration", () => {
       extraCurrency: null,
       currencyLock: true,
       rateLimit: null,
+      x402Wallets: ["0x5A4Db0c0FfEE000000000000000000000000d3e0"],
+      x402ConfirmMs: 3000,
     };
     expect(optionsFromEnv({})).toEqual(expected);
     expect(
@@ -33,6 +35,8 @@ describe("sandbox configuration", () => {
         SANDBOX_EXTRA_CURRENCY: "",
         SANDBOX_CURRENCY_LOCK: "",
         SANDBOX_RATE_LIMIT: "",
+        SANDBOX_X402_WALLETS: "",
+        SANDBOX_X402_CONFIRM_MS: "",
       }),
     ).toEqual(expected);
   });
@@ -58,6 +62,8 @@ describe("sandbox configuration", () => {
         SANDBOX_EXTRA_CURRENCY: "USDC_BASE:Base:evm",
         SANDBOX_CURRENCY_LOCK: "off",
         SANDBOX_RATE_LIMIT: "20",
+        SANDBOX_X402_WALLETS: "0x1111111111111111111111111111111111111111",
+        SANDBOX_X402_CONFIRM_MS: "250",
       }),
     ).toEqual({
       port: 0,
@@ -68,6 +74,8 @@ describe("sandbox configuration", () => {
       extraCurrency: "USDC_BASE:Base:evm",
       currencyLock: false,
       rateLimit: 20,
+      x402Wallets: ["0x1111111111111111111111111111111111111111"],
+      x402ConfirmMs: 250,
     });
     expect(optionsFromEnv({ SANDBOX_CURRENCY_LOCK: "on" }).currencyLock).toBe(true);
     for (const bad of ["0", "-1", "2.5", "many", "1e3"]) {

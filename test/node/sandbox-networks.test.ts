@@ -16,6 +16,7 @@ const MAINNET_TOKENS = [
   "0x55d398326f99059fF775485246999027B3197955",
   "0x8AC76a51cc950d9822D68b83fE1Ad97B32Cd580d",
   "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
 ].map((c) => c.toLowerCase());
 
 let sb: RunningSandbox | undefined;
@@ -30,25 +31,26 @@ async function start(extraCurrency?: string) {
 }
 
 describe("sandbox networks", () => {
-  it("serves test-network token contracts (Sepolia, BSC testnet, Tron Nile), never mainnet ones", async () => {
+  it("serves test-network token contracts (Sepolia, BSC testnet, Tron Nile, Base Sepolia), never mainnet ones", async () => {
     const api = await start();
     const { json } = await api("GET", "/currencies");
     const tokens = (json.data as { code: string; contractAddress: string | null }[]).filter(
       (c) => c.contractAddress,
     );
     expect(tokens.map((c) => c.code).sort()).toEqual(
-      ["USDC_BEP20", "USDC_ERC20", "USDT_BEP20", "USDT_ERC20", "USDT_TRC20"].sort(),
+      ["USDC_BASE", "USDC_BEP20", "USDC_ERC20", "USDT_BEP20", "USDT_ERC20", "USDT_TRC20"].sort(),
     );
     for (const t of tokens) expect(MAINNET_TOKENS).not.toContain(t.contractAddress!.toLowerCase());
     const byCode = Object.fromEntries(tokens.map((t) => [t.code, t.contractAddress]));
     expect(byCode.USDT_ERC20).toBe("0xaA8E23Fb1079EA71e0a56F48a2aA51851D8433D0");
     expect(byCode.USDT_TRC20).toBe("TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf");
+    expect(byCode.USDC_BASE).toBe("0x036CbD53842c5426634e7929541eC2318f3dCF7e");
   });
 
   it("an extra currency on a non-EVM network: listed with its name and network, locked at a base58 address", async () => {
     const api = await start("USDT_TON:TON");
     const list = (await api("GET", "/currencies")).json.data as { code: string }[];
-    expect(list).toHaveLength(10);
+    expect(list).toHaveLength(12);
     const ton = (await api("GET", "/currencies?network=ton")).json.data;
     expect(ton).toEqual([
       expect.objectContaining({

@@ -78,7 +78,7 @@ describe("auth and envelope", () => {
 });
 
 describe("currencies", () => {
-  it("lists the nine currencies with amounts as exact JSON numbers", async () => {
+  it("lists the eleven currencies with amounts as exact JSON numbers", async () => {
     const r = await api("GET", "/currencies");
     expect(r.status).toBe(200);
     const codes = r.json.data.map((c: { code: string }) => c.code);
@@ -92,6 +92,8 @@ describe("currencies", () => {
       "USDC_BEP20",
       "TRX",
       "USDT_TRC20",
+      "ETH_BASE",
+      "USDC_BASE",
     ]);
     expect(r.text).toContain('"minDepositAmount":0.0001,');
     expect(r.text).toContain('"depositCommission":0.005,');
