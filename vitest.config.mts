@@ -14,6 +14,7 @@
 import { mkdirSync } from "node:fs";
 import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { DEMO_X402_WALLET } from "./demo/sandbox/x402-wallets.ts";
 import { writeOpenApiAsset } from "./scripts/openapi-asset.ts";
 import { quietExpectedFaults } from "./test/expected-faults.ts";
 
@@ -64,6 +65,9 @@ function workerd(upstreamMaxRps = "200") {
         // Tests open many checkouts at once; the budget's rules are tested on their own
         // (test/worker/upstream-budget.test.ts), and the simulation sets its own.
         UPSTREAM_MAX_RPS: upstreamMaxRps,
+        // x402 on, paying the sandbox's registered demo wallet (Base Sepolia, the sandbox's
+        // facilitator at <sandbox>/x402).
+        X402_PAY_TO: DEMO_X402_WALLET,
       },
     },
   }));

@@ -21,6 +21,8 @@ import { formatFixed } from "../lib/money/decimal.ts";
 import { readRefunds, refundLedgerViews } from "./refunds/records.ts";
 import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore } from "./store.ts";
+import { x402Payments } from "./x402/payments-table.ts";
+import { paymentView } from "./x402/settlement-step.ts";
 
 /** Reads the ledger of an order. */
 export function readLedger(
@@ -66,6 +68,7 @@ export function readLedger(
     payments: store.payments().map((p) => ({ ...p, fiatAmount: fiat(p.fiatAmount) })),
     log: log.entries(),
     notifications: outboxRows(store.sql),
+    x402Payments: x402Payments.all(store.sql).map(paymentView),
     createdAt: order.createdAt,
   };
 }

@@ -468,6 +468,8 @@ export interface OrderLedgerView {
     lastStatus: string | null;
     createdAt: string;
   }[];
+  /** The order's x402 payments (from the payer's wallet to the merchant's), oldest first. */
+  x402Payments: X402PaymentView[];
   createdAt: string;
 }
 

@@ -11,7 +11,7 @@
  */
 
 import type { X402PaymentView } from "../../lib/api/contract.ts";
-import { fromBaseUnits } from "../../lib/money/decimal.ts";
+import { formatFixed, fromBaseUnits } from "../../lib/money/decimal.ts";
 import type { X402PaymentRow } from "./payments-table.ts";
 
 /** A fact about a payment. */
@@ -77,7 +77,7 @@ export function paymentView(row: X402PaymentRow): X402PaymentView {
   return {
     status: row.status,
     payer: row.payer,
-    amount: fromBaseUnits(BigInt(row.value), 6),
+    amount: formatFixed(fromBaseUnits(BigInt(row.value), 6), 6),
     fiatAmount: row.fiatAmount,
     network: row.network,
     transaction: row.transaction,

@@ -16,7 +16,7 @@
  */
 import type { X402Settings } from "../../core/config/x402-settings.ts";
 import type { X402Offer } from "../../lib/api/contract.ts";
-import { fromBaseUnits, isPositive, toBaseUnits } from "../../lib/money/decimal.ts";
+import { formatFixed, fromBaseUnits, isPositive, toBaseUnits } from "../../lib/money/decimal.ts";
 import type {
   Authorization,
   PaymentPayload,
@@ -90,7 +90,7 @@ export function offerOf(settings: X402Settings, requirements: PaymentRequirement
     chainName: asset.chainName,
     symbol: asset.symbol,
     decimals: asset.decimals,
-    amount: fromBaseUnits(BigInt(requirements.amount), asset.decimals),
+    amount: formatFixed(fromBaseUnits(BigInt(requirements.amount), asset.decimals), asset.decimals),
   };
 }
 

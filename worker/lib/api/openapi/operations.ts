@@ -35,8 +35,10 @@ import {
   checkoutSnapshot,
   cryptoCurrency,
   depositSnapshot,
+  errorWithSnapshot,
   fiatCurrency,
   payoutView,
+  x402PaymentRequired,
 } from "../schemas/responses.ts";
 import { zodOf } from "./valibot-to-zod.ts";
 
@@ -192,6 +194,39 @@ export const OPERATIONS: Operation[] = [
     answers: {
       "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429),
+    },
+  },
+  {
+    id: "payCheckoutWithX402",
+    method: "post",
+    path: "/v1/checkouts/{id}/x402",
+    summary:
+      "Pay from the payer's wallet (x402 v2, USDC): without `PAYMENT-SIGNATURE` the terms (402), with it one verify + settle through the service's facilitator",
+    tag: "Checkout",
+    caller: "storefront",
+    params: checkout,
+    answers: {
+      "200": {
+        description: "Settled (broadcast); the snapshot shows the payment until it confirms",
+        json: dataOf(checkoutSnapshot),
+        headers: { "PAYMENT-RESPONSE": "base64 JSON of the facilitator's settle answer" },
+      },
+      "202": {
+        description: "The facilitator's answer was lost: the order reads the outcome itself",
+        json: dataOf(checkoutSnapshot),
+      },
+      "402": {
+        description:
+          "Payment required: the exact terms; or a payment the facilitator refused (`error.reason`)",
+        json: x402PaymentRequired,
+        headers: { "PAYMENT-REQUIRED": "base64 JSON of the body's PaymentRequired" },
+      },
+      "409": {
+        description:
+          "`order_paid`, `order_refunded`, `x402_not_offered`, `x402_in_flight` (with the snapshot), `x402_payload_mismatch`, `x402_payment_refused` (the same refused payment again)",
+        json: errorWithSnapshot,
+      },
+      ...errors(400, 404, 413, 429, 503),
     },
   },
   {

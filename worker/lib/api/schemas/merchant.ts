@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import type { DoctorReportView, OrderLedgerView } from "../contract.ts";
 import { decimalString, type Same } from "./common.ts";
-import { invoiceStatus, orderState, refundView } from "./responses.ts";
+import { invoiceStatus, orderState, refundView, x402PaymentView } from "./responses.ts";
 
 const nullableString = z.nullable(z.string());
 
@@ -62,6 +62,7 @@ export const orderLedger = z.object({
       createdAt: z.string(),
     }),
   ),
+  x402Payments: z.array(x402PaymentView),
   createdAt: z.string(),
 });
 

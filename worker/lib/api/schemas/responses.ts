@@ -226,3 +226,40 @@ const checked: [
   Same<v.InferInput<typeof payoutQuoteBody>, PayoutRequest>,
 ] = [true, true, true, true, true, true, true, true, true];
 void checked;
+
+/** One x402 payment requirement (`@x402/core`'s `PaymentRequirements`, version 2). */
+export const x402Requirements = z.object({
+  scheme: z.string(),
+  network: z.string(),
+  asset: z.string(),
+  amount: z.string().check(z.regex(/^\d+$/)),
+  payTo: z.string(),
+  maxTimeoutSeconds: z.int(),
+  extra: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The body of `POST /v1/checkouts/:id/x402`'s 402 (and, base64, its `PAYMENT-REQUIRED`
+ * header): x402 version 2's `PaymentRequired`. `error` is the reason string in the header; in
+ * the body of a refused payment it is `{code: "x402_payment_refused", message, reason}`.
+ */
+export const x402PaymentRequired = z.object({
+  x402Version: z.int(),
+  error: z.optional(
+    z.union([z.string(), z.object({ code: z.string(), message: z.string(), reason: z.string() })]),
+  ),
+  resource: z.object({
+    url: z.string(),
+    description: z.optional(z.string()),
+    mimeType: z.optional(z.string()),
+    serviceName: z.optional(z.string()),
+  }),
+  accepts: z.array(x402Requirements),
+  extensions: z.optional(z.record(z.string(), z.unknown())),
+});
+
+/** An error that also carries the checkout's snapshot (`x402`: paid, refunded, in flight). */
+export const errorWithSnapshot = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+  data: z.optional(checkoutSnapshot),
+});
