@@ -52,7 +52,12 @@ function position(cursor: string | undefined): PagePosition | null {
 function orderFilters(q: v.InferOutput<typeof ordersCsvQuery>): OrderFilters {
   const iso = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
   const filters: OrderFilters = {
-    states: q.state?.split(",") as OrderFilters["states"],
+    // Each state once: only four exist, and a repeated one would bind one more SQL value each
+    // (past SQLite's 100, a 500).
+    states:
+      q.state === undefined
+        ? undefined
+        : ([...new Set(q.state.split(","))] as OrderFilters["states"]),
     createdFrom: iso(q.createdFrom),
     createdTo: iso(q.createdTo),
     invoicePrefix: q.invoicePrefix,
