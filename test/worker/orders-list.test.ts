@@ -268,6 +268,40 @@ describe("GET /v1/orders.csv", () => {
     );
   });
 
+  it("neutralises a text field a spreadsheet would read as a formula (=, +, -, @, TAB, CR) with a leading ', never an amount", async () => {
+    const p = prefix();
+    // Invoice numbers (a token's `sub` allows `-`), and other text columns as the index could
+    // hold them; the amounts are negative only to prove they are never touched.
+    await seedOrders([
+      summary({
+        invoiceNumber: `${p}1`,
+        state: "=1+2" as OrderSummary["state"],
+        currency: "+USD",
+        cryptoCurrencyCode: "@SUM(A1)",
+        lastInvoiceStatus: "\tpaid" as OrderSummary["lastInvoiceStatus"],
+        amount: "-10.00",
+        amountPaid: "-1",
+        cryptoAmountReceived: "-0.5",
+        createdAt: "2026-04-03T00:00:00.000Z",
+        updatedAt: "\r2026",
+      }),
+    ]);
+    const csvOf = async (q: string) => {
+      const res = await merchant(`/v1/orders.csv?${q}`);
+      expect(res.status).toBe(200);
+      return (await res.text()).split("\r\n")[1];
+    };
+    expect(await csvOf(`invoicePrefix=${p}`)).toBe(
+      `${p}1,'=1+2,-10.00,'+USD,-1,'@SUM(A1),-0.5,'\tpaid,1,2026-04-03T00:00:00.000Z,"'\r2026",`,
+    );
+    // A real invoice number starting with `-`, as a token's `sub` may.
+    const invoice = `-A1-B1${p}`;
+    await seedOrders([summary({ invoiceNumber: invoice })]);
+    expect(await csvOf(`invoicePrefix=-A1-B1${p}`)).toMatch(new RegExp(`^'-A1-B1${p},unpaid,`));
+    // The list answers JSON: the value is untouched there.
+    expect((await list(`invoicePrefix=-A1-B1${p}`)).data[0]!.invoiceNumber).toBe(invoice);
+  });
+
   it("pages through the index for large exports (1,201 orders, 3 index pages)", async () => {
     const p = prefix();
     const orders = Array.from({ length: 1201 }, (_, i) =>
