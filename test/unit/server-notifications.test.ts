@@ -122,6 +122,24 @@ describe("verifyNotification", () => {
     }
   });
 
+  it("takes the header as Node's IncomingMessage gives it: a one-element array verifies; several, none or a non-string is NotificationVerificationError", async () => {
+    const header = await signNotification(body, SECRET, t);
+    expect(await verifyNotification(body, [header], SECRET, { now: NOW })).toEqual(event);
+    // Two headers have no single meaning: neither is picked.
+    expect(await refusal(verifyNotification(body, [header, header], SECRET, { now: NOW }))).toBe(
+      "signature_malformed",
+    );
+    expect(await refusal(verifyNotification(body, [], SECRET, { now: NOW }))).toBe(
+      "signature_missing",
+    );
+    // What plain JavaScript may pass: never a TypeError, always the one documented error.
+    for (const odd of [42, { t }, [42], true]) {
+      expect(
+        await refusal(verifyNotification(body, odd as unknown as string, SECRET, { now: NOW })),
+      ).toBe("signature_malformed");
+    }
+  });
+
   it("refuses a negative tolerance and an empty secret as programming errors", async () => {
     const header = await signNotification(body, SECRET, t);
     await expect(

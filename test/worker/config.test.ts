@@ -2,6 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import { notificationSecret, parseConfig } from "../../worker/core/config/config.ts";
+import { upstreamBaseUrl } from "../../worker/core/config/upstream.ts";
+import { x402Settings } from "../../worker/core/config/x402-settings.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { openCheckout, token, uniqueSub, worker } from "./helpers.ts";
@@ -65,6 +67,22 @@ describe("configuration (the gateway module's settings)", () => {
       "http://shop.example.com/hook",
       "MERCHANT_WEBHOOK_URL must be an https://",
     ],
+    ["X402_PAY_TO", "0x1234", "X402_PAY_TO must be an EVM address"],
+    // One letter's case flipped in a checksummed address: a typo, not another wallet.
+    [
+      "X402_PAY_TO",
+      "0x5A4Db0c0FfEE000000000000000000000000D3e0",
+      "X402_PAY_TO is not its EIP-55 checksum spelling",
+    ],
+    ["X402_PAY_TO", `0x${"0".repeat(40)}`, "X402_PAY_TO must not be the zero address"],
+    ["X402_NETWORK", "eip155:1", "X402_NETWORK must be eip155:8453 (Base) or eip155:84532"],
+    // A test network in production would never pay (SANDBOX is false in `valid()`).
+    ["X402_NETWORK", "eip155:84532", "X402_NETWORK must be eip155:8453 with SANDBOX=false"],
+    [
+      "X402_FACILITATOR_URL",
+      "ftp://x402.example",
+      "X402_FACILITATOR_URL must be an http:// or https://",
+    ],
   ])("names %s when it is %s", (name, value, message) => {
     const e = valid() as unknown as Record<string, unknown>;
     e[name] = value;
@@ -72,6 +90,30 @@ describe("configuration (the gateway module's settings)", () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.problems.join("; ")).toContain(message);
+  });
+
+  it("x402: off without X402_PAY_TO; with it, Base in production, Base Sepolia in sandbox mode, the facilitator at the service's base URL + /x402 unless set, the wallet in its EIP-55 spelling", () => {
+    const off = parseConfig(valid());
+    expect(off.ok && x402Settings(off.config)).toBe(null);
+    const lower = "0x5a4db0c0ffee000000000000000000000000d3e0";
+    const production = parseConfig({ ...valid(), X402_PAY_TO: lower } as Env);
+    if (!production.ok) throw new Error(production.problems.join("; "));
+    expect(x402Settings(production.config)).toMatchObject({
+      payTo: "0x5A4Db0c0FfEE000000000000000000000000d3e0",
+      asset: { network: "eip155:8453", address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+      facilitatorUrl: `${upstreamBaseUrl(production.config)}/x402`,
+    });
+    const sandbox = parseConfig({
+      ...valid(),
+      SANDBOX: "true",
+      X402_PAY_TO: lower,
+      X402_FACILITATOR_URL: "https://x402.example/facilitator/",
+    } as Env);
+    if (!sandbox.ok) throw new Error(sandbox.problems.join("; "));
+    expect(x402Settings(sandbox.config)).toMatchObject({
+      asset: { network: "eip155:84532", eip712: { name: "USDC", version: "2" } },
+      facilitatorUrl: "https://x402.example/facilitator",
+    });
   });
 
   it("parses each bindings object once: a second call answers the identical result, and an object's host (asked several times per webhook) neither parses again nor builds another logger", async () => {

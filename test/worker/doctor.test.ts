@@ -1,10 +1,11 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { app } from "../../worker/edge/app.ts";
+import { ACCOUNTS_CHECK_TTL_MS, keptAccounts } from "../../worker/edge/doctor/doctor-accounts.ts";
 import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import { announceExpectedFault } from "../expected-faults.ts";
-import { hmacHex, merchant, worker } from "./helpers.ts";
+import { hmacHex, merchant, testConfig, upstreamRequests, worker } from "./helpers.ts";
 
 const ctx = {
   waitUntil() {},
@@ -85,6 +86,50 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
     const { report } = await doctorWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" });
     expect(report.ok).toBe(false);
     expect(report.checks.find((c) => c.name === "api_key")!.message).toContain("Could not reach");
+  });
+});
+
+describe("GET /v1/doctor is never cached, and spares the service", () => {
+  it("answers Cache-Control: no-store, passing (200) or failing (502)", async () => {
+    const passing = await merchant("/v1/doctor");
+    expect(passing.status).toBe(200);
+    expect(passing.headers.get("cache-control")).toBe("no-store");
+    await passing.arrayBuffer();
+    const failing = await app.fetch(
+      new Request("http://127.0.0.1:8787/v1/doctor", {
+        headers: { authorization: `Bearer ${env.MERCHANT_API_TOKEN}` },
+      }),
+      { ...env, ACCOUNT_ID: crypto.randomUUID() } as Env,
+      ctx,
+    );
+    expect(failing.status).toBe(502);
+    expect(failing.headers.get("cache-control")).toBe("no-store");
+    await failing.arrayBuffer();
+  });
+
+  it(`20 asks within ${ACCOUNTS_CHECK_TTL_MS / 1000} s make one GET /accounts; after that a new one`, async () => {
+    // A service account no other test used: nothing is kept for it yet.
+    const accountId = crypto.randomUUID();
+    const calls = async () => (await upstreamRequests("/accounts", "GET")).length;
+    const before = await calls();
+    for (let i = 0; i < 20; i++) {
+      const { status, report } = await doctorWith({ ACCOUNT_ID: accountId });
+      // Each report still says what the one answer means: the key passes, the account is not its.
+      expect(status).toBe(502);
+      expect(report.checks.find((c) => c.name === "api_key")!.ok).toBe(true);
+      expect(report.checks.find((c) => c.name === "account_id")!.ok).toBe(false);
+    }
+    expect((await calls()) - before).toBe(1);
+    // Another API key is checked at once, never answered from this key's result.
+    const rejected = await doctorWith({ ACCOUNT_ID: accountId, API_KEY: "another-key" });
+    expect(rejected.report.checks.find((c) => c.name === "api_key")!.ok).toBe(false);
+    expect((await calls()) - before).toBe(2);
+    // Once the period is over (a later clock instead of a wait), the service is asked again.
+    const config = { ...testConfig(), ACCOUNT_ID: accountId };
+    await keptAccounts(config, Date.now() + ACCOUNTS_CHECK_TTL_MS - 1_000);
+    expect((await calls()) - before).toBe(2);
+    await keptAccounts(config, Date.now() + ACCOUNTS_CHECK_TTL_MS + 1_000);
+    expect((await calls()) - before).toBe(3);
   });
 });
 

@@ -8,8 +8,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import type { AccountObject } from "../../worker/core/account/account-object.ts";
+import { TEST_SENDS, TEST_SENDS_PER_MINUTE } from "../../worker/core/account/test-throttle.ts";
 import { MAX_ATTEMPTS } from "../../worker/core/events/outbox.ts";
 import { backfillFeed } from "../../worker/core/events/outbox-store.ts";
+import { throttleKey } from "../../worker/core/events/throttle.ts";
 import { app } from "../../worker/edge/app.ts";
 import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
 import type { Env } from "../../worker/edge/env.ts";
@@ -334,6 +336,47 @@ describe("POST /v1/notifications/test", () => {
     expect(error.code).toBe(code);
     expect(error.message).toContain(message);
     expect((await list("limit=100")).data.length).toBe(before);
+  });
+
+  it(`at most ${TEST_SENDS_PER_MINUTE} calls a minute per deployment, then 429 rate_limited with Retry-After, nothing queued; a bad call uses no slot; the window frees up`, async () => {
+    const index = testIndex() as unknown as DurableObjectStub<AccountObject>;
+    // Other tests of the file sent some: start from an empty window, and leave one behind.
+    const forget = () =>
+      runInDurableObject(index, (_o, state) => state.storage.kv.delete(throttleKey(TEST_SENDS)));
+    const queued = () =>
+      runInDurableObject(
+        index,
+        (_o, state) => state.storage.sql.exec("SELECT count(*) AS n FROM outbox").one().n as number,
+      );
+    await forget();
+    try {
+      for (let i = 0; i < TEST_SENDS_PER_MINUTE; i++) {
+        expect((await post("/v1/notifications/test", '{"type":"nope"}')).status).toBe(400);
+        const res = await post("/v1/notifications/test", JSON.stringify({ type: "order.paid" }));
+        expect(res.status).toBe(202);
+      }
+      const before = await queued();
+      for (const body of ["", JSON.stringify({ type: "order.paid" })]) {
+        const res = await post("/v1/notifications/test", body);
+        expect(res.status).toBe(429);
+        const { error } = (await res.json()) as { error: { code: string; message: string } };
+        expect(error.code).toBe("rate_limited");
+        expect(error.message).toContain(
+          `${TEST_SENDS_PER_MINUTE} test notification calls a minute`,
+        );
+        const retryAfter = Number(res.headers.get("retry-after"));
+        expect(retryAfter).toBeGreaterThanOrEqual(1);
+        expect(retryAfter).toBeLessThanOrEqual(60);
+      }
+      expect(await queued()).toBe(before);
+      // A minute later (the window aged instead of waited for), a call is accepted again.
+      await forget();
+      expect(
+        (await post("/v1/notifications/test", JSON.stringify({ type: "order.paid" }))).status,
+      ).toBe(202);
+    } finally {
+      await forget();
+    }
   });
 
   it("409 webhook_url_missing without MERCHANT_WEBHOOK_URL (nowhere to send)", async () => {

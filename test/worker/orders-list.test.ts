@@ -168,6 +168,38 @@ describe("GET /v1/orders", () => {
     expect((await list(`invoicePrefix=${p.toUpperCase()}Z`)).data).toEqual([]);
   });
 
+  it("a state named 100+ times is one state (SQLite binds at most 100 values): 200, deduplicated, on the list and the export", async () => {
+    const p = prefix();
+    await seedOrders([
+      summary({ invoiceNumber: `${p}1`, state: "paid", createdAt: "2026-03-01T00:00:00.000Z" }),
+      summary({ invoiceNumber: `${p}2`, state: "unpaid", createdAt: "2026-03-02T00:00:00.000Z" }),
+    ]);
+    const many = Array.from({ length: 150 }, (_, i) => (i % 2 ? "paid" : "unpaid")).join(",");
+    const listed = await list(`invoicePrefix=${p}&state=${many}`);
+    expect(listed.data.map((o) => o.invoiceNumber)).toEqual([`${p}2`, `${p}1`]);
+    const csv = await merchant(`/v1/orders.csv?invoicePrefix=${p}&state=${many}`);
+    expect(csv.status).toBe(200);
+    expect((await csv.text()).split("\r\n").filter(Boolean)).toHaveLength(3);
+    // The index takes the filters from other callers too: it binds each state once.
+    const direct = await testIndex().listOrders(
+      { invoicePrefix: p, states: Array.from({ length: 150 }, () => "paid" as const) },
+      5,
+      null,
+    );
+    expect(direct.data.map((o) => o.invoiceNumber)).toEqual([`${p}1`]);
+  });
+
+  it("a state beyond the four is 400 validation_failed naming state, even among 100+ valid ones", async () => {
+    const many = Array.from({ length: 120 }, () => "paid").join(",");
+    for (const path of ["/v1/orders", "/v1/orders.csv"]) {
+      const res = await merchant(`${path}?state=${many},settled`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("validation_failed");
+      expect(body.error.message).toMatch(/^state must be unpaid, partially_paid, paid or refunded/);
+    }
+  });
+
   it.each([
     ["limit=0", "limit must be a whole number from 1 to 100"],
     ["limit=101", "limit must be a whole number from 1 to 100"],
@@ -234,6 +266,40 @@ describe("GET /v1/orders.csv", () => {
         "",
       ].join("\r\n"),
     );
+  });
+
+  it("neutralises a text field a spreadsheet would read as a formula (=, +, -, @, TAB, CR) with a leading ', never an amount", async () => {
+    const p = prefix();
+    // Invoice numbers (a token's `sub` allows `-`), and other text columns as the index could
+    // hold them; the amounts are negative only to prove they are never touched.
+    await seedOrders([
+      summary({
+        invoiceNumber: `${p}1`,
+        state: "=1+2" as OrderSummary["state"],
+        currency: "+USD",
+        cryptoCurrencyCode: "@SUM(A1)",
+        lastInvoiceStatus: "\tpaid" as OrderSummary["lastInvoiceStatus"],
+        amount: "-10.00",
+        amountPaid: "-1",
+        cryptoAmountReceived: "-0.5",
+        createdAt: "2026-04-03T00:00:00.000Z",
+        updatedAt: "\r2026",
+      }),
+    ]);
+    const csvOf = async (q: string) => {
+      const res = await merchant(`/v1/orders.csv?${q}`);
+      expect(res.status).toBe(200);
+      return (await res.text()).split("\r\n")[1];
+    };
+    expect(await csvOf(`invoicePrefix=${p}`)).toBe(
+      `${p}1,'=1+2,-10.00,'+USD,-1,'@SUM(A1),-0.5,'\tpaid,1,2026-04-03T00:00:00.000Z,"'\r2026",`,
+    );
+    // A real invoice number starting with `-`, as a token's `sub` may.
+    const invoice = `-A1-B1${p}`;
+    await seedOrders([summary({ invoiceNumber: invoice })]);
+    expect(await csvOf(`invoicePrefix=-A1-B1${p}`)).toMatch(new RegExp(`^'-A1-B1${p},unpaid,`));
+    // The list answers JSON: the value is untouched there.
+    expect((await list(`invoicePrefix=-A1-B1${p}`)).data[0]!.invoiceNumber).toBe(invoice);
   });
 
   it("pages through the index for large exports (1,201 orders, 3 index pages)", async () => {

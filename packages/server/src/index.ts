@@ -20,6 +20,7 @@ export {
   type NotificationErrorCode,
   NotificationVerificationError,
 } from "./notifications/errors.ts";
+export type { SignatureHeaderInput } from "./notifications/signature-header.ts";
 export {
   DEFAULT_TOLERANCE_SECONDS,
   type VerifyOptions,

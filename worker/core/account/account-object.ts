@@ -30,6 +30,7 @@ import type { CoreEnv } from "../config/core-env.ts";
 import { configLogger } from "../config/logger.ts";
 import { deliverFeed, type FeedEntry, nextFeedAt } from "../events/index-feed.ts";
 import { deliverOutbox, enqueue, nextOutboxAt, redeliver } from "../events/outbox-store.ts";
+import { takeSlot } from "../events/throttle.ts";
 import { notifierStub } from "../objects/stubs.ts";
 import type {
   AccountHealth,
@@ -37,6 +38,7 @@ import type {
   NotificationFilters,
   OrderFilters,
   Page,
+  TestSend,
 } from "./account-rpc.ts";
 import { MAX_TAKEN, putFollowedFacts, takeFollowedFacts } from "./followed-facts.ts";
 import {
@@ -50,6 +52,7 @@ import { applyOrder, listOrders } from "./order-index.ts";
 import type { PagePosition } from "./page-cursor.ts";
 import { ACCOUNT_SCHEMA } from "./schema.ts";
 import { testNotifications } from "./test-notifications.ts";
+import { TEST_SENDS } from "./test-throttle.ts";
 import { readWebhookHealth, recordTally, type WebhookTally } from "./webhook-health.ts";
 import { putRoute, routeOf } from "./x402-routes.ts";
 
@@ -133,14 +136,24 @@ export class AccountObject extends DurableObject<CoreEnv> implements AccountRpc 
     return stub ? stub.redeliverNotification(id) : null;
   }
 
-  /** Queues signed test notifications (`test-notifications.ts`) and delivers them now. */
-  async sendTestNotifications(types: NotificationType[]): Promise<NotificationView[]> {
+  /**
+   * Queues signed test notifications (`test-notifications.ts`) and delivers them now, unless the
+   * deployment used its calls of the minute (`test-throttle.ts`): then nothing is queued.
+   */
+  async sendTestNotifications(types: NotificationType[]): Promise<TestSend> {
     const now = Date.now();
-    const views = this.ctx.storage.transactionSync(() =>
-      testNotifications(types, new Date(now).toISOString()).map((n) => enqueue(this.#sql, n, now)),
-    );
-    await this.ctx.storage.setAlarm(now);
-    return views;
+    // The slot and the queue in one transaction: a refused call leaves no row behind.
+    const sent = this.ctx.storage.transactionSync((): TestSend => {
+      const slot = takeSlot(this.ctx.storage.kv, TEST_SENDS, now);
+      if (!slot.ok) return slot;
+      const at = new Date(now).toISOString();
+      return {
+        ok: true,
+        views: testNotifications(types, at).map((n) => enqueue(this.#sql, n, now)),
+      };
+    });
+    if (sent.ok) await this.ctx.storage.setAlarm(now);
+    return sent;
   }
 
   async recordWebhooks(tally: WebhookTally): Promise<void> {

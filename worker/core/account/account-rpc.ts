@@ -43,6 +43,12 @@ export interface AccountHealth {
   lastVerifiedAt: string | null;
 }
 
+/**
+ * What `sendTestNotifications` did: queued these, or refused (nothing queued) until a slot frees
+ * up in `retryAfter` whole seconds.
+ */
+export type TestSend = { ok: true; views: NotificationView[] } | { ok: false; retryAfter: number };
+
 /** The account index's RPC methods (see `account-object.ts`). */
 export interface AccountRpc extends Rpc.DurableObjectBranded {
   applyFeed(source: string, entries: FeedEntry[]): Promise<void>;
@@ -62,7 +68,8 @@ export interface AccountRpc extends Rpc.DurableObjectBranded {
     after: PagePosition | null,
   ): Promise<Page<NotificationView>>;
   redeliver(id: string): Promise<NotificationView | null>;
-  sendTestNotifications(types: NotificationType[]): Promise<NotificationView[]>;
+  /** Queues test notifications, or refuses over the deployment's limit (`test-throttle.ts`). */
+  sendTestNotifications(types: NotificationType[]): Promise<TestSend>;
   recordWebhooks(tally: {
     refused: number;
     lastRefusedAt: string | null;

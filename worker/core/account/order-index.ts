@@ -44,10 +44,10 @@ const PREFIX_END = "{";
 function conditions(filters: OrderFilters): Condition[] {
   const out: Condition[] = [];
   if (filters.states?.length) {
-    out.push({
-      sql: `state IN (${filters.states.map(() => "?").join(",")})`,
-      args: filters.states,
-    });
+    // Each state bound once, whatever the caller sent: SQLite binds at most 100 values a
+    // statement, and there are only four states.
+    const states = [...new Set(filters.states)];
+    out.push({ sql: `state IN (${states.map(() => "?").join(",")})`, args: states });
   }
   if (filters.createdFrom) out.push({ sql: "created_at >= ?", args: [filters.createdFrom] });
   if (filters.createdTo) out.push({ sql: "created_at < ?", args: [filters.createdTo] });

@@ -1,7 +1,8 @@
 /**
  * @module
- * The gateway module's "validate on save" (the service's API): checks API key + Account ID with `GET /accounts`, and says
- * in plain words what a failure means (wrong key, wrong environment, wrong account, no answer).
+ * The gateway module's "validate on save" (the service's API): checks API key + Account ID with
+ * `GET /accounts` (its answer reused for 30 s: `doctor-accounts.ts`), and says in plain words
+ * what a failure means (wrong key, wrong environment, wrong account, no answer).
  * Also says which payment mode is in force and why (`payment-mode.ts`), and the deployment's
  * upstream budget (`UPSTREAM_MAX_RPS`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.
@@ -11,8 +12,9 @@ import type { AccountHealth } from "../../core/account/account-rpc.ts";
 import type { Config } from "../../core/config/config.ts";
 import type { ModeDecision } from "../../core/config/mode-decision.ts";
 import { askService } from "../../core/config/payment-mode.ts";
-import { upstreamBaseUrl, upstreamFor } from "../../core/config/upstream.ts";
+import { upstreamBaseUrl } from "../../core/config/upstream.ts";
 import { UpstreamError } from "../../service/errors.ts";
+import { keptAccounts } from "./doctor-accounts.ts";
 import { originsFailure, originsWarning } from "./doctor-origins.ts";
 import type { DoctorCheck, DoctorReport } from "./doctor-report.ts";
 import { accountChecks, webhookSecretWarning } from "./doctor-webhooks.ts";
@@ -43,7 +45,8 @@ export async function runDoctor(
   const secret = webhookSecretWarning(config);
   if (secret) checks.push(secret);
   try {
-    const accounts = await upstreamFor(config).listAccounts();
+    // Reused for a short while (`doctor-accounts.ts`): repeated asks cost one upstream call.
+    const accounts = await keptAccounts(config);
     checks.push({
       name: "api_key",
       ok: true,

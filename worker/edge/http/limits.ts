@@ -1,24 +1,65 @@
 /**
  * @module
- * Abuse limits: request body size, and checkout creation per client (the Workers rate-limit
- * binding, keyed by the client's IP).
+ * Abuse limits: request body size (a refused body read and dropped first, so the client reads
+ * the 413), and checkout creation per client (the Workers rate-limit binding, keyed by the
+ * client's IP).
  */
 
-import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { Context, MiddlewareHandler } from "hono";
 import { errorResponse } from "../../lib/api-error.ts";
+import { drainBody } from "./drain-body.ts";
 import type { AppEnv } from "./types.ts";
 
 /** Largest JSON body the widget routes accept. */
 export const MAX_WIDGET_BODY = 16 * 1024;
 
-/** Refuses bodies over `maxSize` bytes with 413 `payload_too_large`. */
-export const limitBody = (maxSize = MAX_WIDGET_BODY) =>
-  bodyLimit({
-    maxSize,
-    onError: () =>
-      errorResponse(413, "payload_too_large", `The request body is larger than ${maxSize} bytes.`),
-  });
+/**
+ * Refuses bodies over `maxSize` bytes with 413 `payload_too_large`, whether the body declares
+ * its length or not (a chunked body is counted as it is read; never more than `maxSize` bytes
+ * are held). A body within the limit reaches the route as the request's body, read once.
+ *
+ * The 413 is answered only after the rest of the body was read and dropped (`drain-body.ts`,
+ * capped in bytes and time): answered while the client is still sending, a real connection is
+ * often reset, or a proxy in front answers a plain-text 500, and the client never reads the
+ * JSON 413 (hono's `bodyLimit` answered at once).
+ *
+ * @example
+ * routes.post("/", limitBody(), async (c) => readJson(c, schema));
+ */
+export const limitBody =
+  (maxSize = MAX_WIDGET_BODY): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const body = c.req.raw.body;
+    if (!body) return next();
+    const tooLarge = () =>
+      errorResponse(413, "payload_too_large", `The request body is larger than ${maxSize} bytes.`);
+    const reader = body.getReader();
+    if (Number(c.req.header("content-length")) > maxSize) {
+      await drainBody(reader);
+      return tooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxSize) {
+        await drainBody(reader);
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    // The route reads the body again (`c.req.json()`): it gets the bytes read here.
+    c.req.raw = new Request(c.req.raw, { body: bytes });
+    return next();
+  };
 
 /**
  * The rate-limit binding's period in seconds (`wrangler.toml` `[[ratelimits]]` `period`): the

@@ -12,6 +12,7 @@ import { accountKey } from "../../core/account/account-key.ts";
 import type { OrderFilters } from "../../core/account/account-rpc.ts";
 import { CSV_HEADER, csvLine } from "../../core/account/csv.ts";
 import { decodeCursor, encodeCursor, type PagePosition } from "../../core/account/page-cursor.ts";
+import { TEST_SENDS_PER_MINUTE } from "../../core/account/test-throttle.ts";
 import { accountStub } from "../../core/objects/stubs.ts";
 import {
   DEFAULT_PAGE,
@@ -52,7 +53,12 @@ function position(cursor: string | undefined): PagePosition | null {
 function orderFilters(q: v.InferOutput<typeof ordersCsvQuery>): OrderFilters {
   const iso = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
   const filters: OrderFilters = {
-    states: q.state?.split(",") as OrderFilters["states"],
+    // Each state once: only four exist, and a repeated one would bind one more SQL value each
+    // (past SQLite's 100, a 500).
+    states:
+      q.state === undefined
+        ? undefined
+        : ([...new Set(q.state.split(","))] as OrderFilters["states"]),
     createdFrom: iso(q.createdFrom),
     createdTo: iso(q.createdTo),
     invoicePrefix: q.invoicePrefix,
@@ -129,7 +135,11 @@ merchantOpsRoutes.get("/notifications", async (c) => {
   );
 });
 
-/** `POST /v1/notifications/test {type?}`: signed test notifications, sent now. */
+/**
+ * `POST /v1/notifications/test {type?}`: signed test notifications, sent now; 429 `rate_limited`
+ * past the deployment's calls of the minute (`core/account/test-throttle.ts`), checked after
+ * the body and the URL so a bad call uses no slot.
+ */
 merchantOpsRoutes.post("/notifications/test", limitBody(), async (c) => {
   const raw = await c.req.raw.clone().text();
   const { type } = raw.trim() === "" ? {} : await readJson(c, testNotificationsBody);
@@ -140,8 +150,16 @@ merchantOpsRoutes.post("/notifications/test", limitBody(), async (c) => {
       "MERCHANT_WEBHOOK_URL is not set: there is nowhere to send notifications.",
     );
   }
-  const views = await index(c).sendTestNotifications(type ? [type] : []);
-  return c.json({ data: views }, 202, noStore);
+  const sent = await index(c).sendTestNotifications(type ? [type] : []);
+  if (!sent.ok) {
+    throw new ApiError(
+      429,
+      "rate_limited",
+      `At most ${TEST_SENDS_PER_MINUTE} test notification calls a minute; try again later.`,
+      sent.retryAfter,
+    );
+  }
+  return c.json({ data: sent.views }, 202, noStore);
 });
 
 /** `POST /v1/notifications/:id/redeliver`: back to pending, sent again soon. */

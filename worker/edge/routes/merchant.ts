@@ -64,5 +64,6 @@ merchantRoutes.get("/doctor", async (c) => {
     () => paymentModeFor(c.env, config),
     () => accountStub(c.env, accountKey(config)).health(),
   );
-  return c.json({ data: report }, report.ok ? 200 : 502);
+  // A report of the deployment's settings and health, right now: never kept by a cache.
+  return c.json({ data: report }, report.ok ? 200 : 502, { "cache-control": "no-store" });
 });

@@ -12,7 +12,7 @@
 import { hmacKey, utf8 } from "../hmac.ts";
 import type { CheckoutNotification } from "../types.ts";
 import { NotificationVerificationError } from "./errors.ts";
-import { parseSignatureHeader } from "./signature-header.ts";
+import { parseSignatureHeader, type SignatureHeaderInput } from "./signature-header.ts";
 
 /** Options of `verifyNotification`. */
 export interface VerifyOptions {
@@ -55,7 +55,8 @@ function asNotification(raw: string): CheckoutNotification {
 
 /**
  * Returns the verified notification or throws `NotificationVerificationError`. Pass the body
- * exactly as received (before any JSON parsing): a re-serialised body does not verify.
+ * exactly as received (before any JSON parsing): a re-serialised body does not verify. The
+ * header may be a string or, as Node's `req.headers` can give it, a one-element array.
  *
  * @example
  * // Hono: app.post("/notifications", async (c) => { … })
@@ -68,7 +69,7 @@ function asNotification(raw: string): CheckoutNotification {
  */
 export async function verifyNotification(
   rawBody: string | Uint8Array,
-  signatureHeader: string | null | undefined,
+  signatureHeader: SignatureHeaderInput,
   secret: string,
   options: VerifyOptions = {},
 ): Promise<CheckoutNotification> {

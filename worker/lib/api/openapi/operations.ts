@@ -423,6 +423,12 @@ export const OPERATIONS: Operation[] = [
         description: "`webhook_url_missing`: MERCHANT_WEBHOOK_URL is not set, nowhere to send them",
         json: apiErrorSchema,
       },
+      "429": {
+        description:
+          "`rate_limited`: the deployment's test-notification calls of the minute are used; nothing was queued",
+        json: apiErrorSchema,
+        headers: { "retry-after": "Whole seconds until a call is accepted again" },
+      },
     },
   },
   {
