@@ -47,6 +47,7 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
       "config",
       "api_key",
       "account_id",
+      "x402",
       "notifications",
       "webhooks",
     ]);
@@ -86,6 +87,49 @@ describe("GET /v1/doctor (the gateway module's validate-on-save)", () => {
     const { report } = await doctorWith({ UPSTREAM_BASE_URL: "http://127.0.0.1:1" });
     expect(report.ok).toBe(false);
     expect(report.checks.find((c) => c.name === "api_key")!.message).toContain("Could not reach");
+  });
+});
+
+describe("GET /v1/doctor: wallet payments (x402)", () => {
+  it("asks the facilitator's supported with the key: exact on Base Sepolia offered, the wallet named", async () => {
+    const { status, report } = await doctorWith({
+      X402_FACILITATOR_URL: `${env.UPSTREAM_BASE_URL}/x402/`,
+    });
+    expect(status).toBe(200);
+    const line = report.checks.find((c) => c.name === "x402")!;
+    expect(line.ok).toBe(true);
+    expect(line.message).toContain("Base Sepolia (eip155:84532)");
+    expect(line.message).toContain(env.X402_PAY_TO as string);
+  });
+
+  it("says x402 is off without X402_PAY_TO (not a failure)", async () => {
+    const { report } = await doctorWith({ X402_PAY_TO: undefined });
+    const line = report.checks.find((c) => c.name === "x402")!;
+    expect(line).toMatchObject({ ok: true });
+    expect(line.message).toContain("off");
+  });
+
+  it("fails naming the facilitator's URL when it does not answer, and says what to ask the service", async () => {
+    announceExpectedFault("the x402 facilitator is unreachable (closed port)");
+    const { status, report } = await doctorWith({
+      X402_FACILITATOR_URL: "http://127.0.0.1:1/x402",
+    });
+    expect(status).toBe(502);
+    const line = report.checks.find((c) => c.name === "x402")!;
+    expect(line.ok).toBe(false);
+    expect(line.message).toContain("http://127.0.0.1:1/x402");
+    expect(line.message).toContain("X402_FACILITATOR_URL");
+  });
+
+  it("fails when the facilitator does not offer the deployment's network (a production network against the sandbox)", async () => {
+    const { report } = await doctorWith({
+      SANDBOX: "false",
+      X402_NETWORK: "eip155:8453",
+      X402_FACILITATOR_URL: `${env.UPSTREAM_BASE_URL}/x402?mainnet`,
+    });
+    const line = report.checks.find((c) => c.name === "x402")!;
+    expect(line.ok).toBe(false);
+    expect(line.message).toContain("does not offer scheme exact on Base (eip155:8453)");
   });
 });
 

@@ -4,7 +4,7 @@
  * `GET /accounts` (its answer reused for 30 s: `doctor-accounts.ts`), and says in plain words
  * what a failure means (wrong key, wrong environment, wrong account, no answer).
  * Also says which payment mode is in force and why (`payment-mode.ts`), and the deployment's
- * upstream budget (`UPSTREAM_MAX_RPS`).
+ * upstream budget (`UPSTREAM_MAX_RPS`), and whether wallet payments (x402) work (`doctor-x402.ts`).
  * Shared by `GET /v1/doctor` and `npm run doctor`.
  */
 
@@ -18,6 +18,7 @@ import { keptAccounts } from "./doctor-accounts.ts";
 import { originsFailure, originsWarning } from "./doctor-origins.ts";
 import type { DoctorCheck, DoctorReport } from "./doctor-report.ts";
 import { accountChecks, webhookSecretWarning } from "./doctor-webhooks.ts";
+import { x402Check } from "./doctor-x402.ts";
 
 /**
  * Runs the checks. Never throws; never mentions the key itself. `paymentMode` gives the mode in
@@ -85,6 +86,7 @@ export async function runDoctor(
       });
     }
   }
+  checks.push(await x402Check(config));
   if (accountHealth) {
     try {
       checks.push(...accountChecks(await accountHealth(), config));
