@@ -36,6 +36,9 @@ export function seededOrder(i: number): OrderSummary {
     createdAt,
     updatedAt: createdAt,
     paidAt: state === "paid" ? createdAt : null,
+    paymentMethod: state === "unpaid" ? null : "invoice",
+    x402Payer: null,
+    x402Transaction: null,
   };
 }
 

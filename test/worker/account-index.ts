@@ -30,6 +30,9 @@ export function summary(over: Partial<OrderSummary> & { invoiceNumber: string })
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
     paidAt: null,
+    paymentMethod: null,
+    x402Payer: null,
+    x402Transaction: null,
     ...over,
   };
 }

@@ -250,6 +250,9 @@ describe("GET /v1/orders.csv", () => {
         cryptoAmountReceived: "0.000000000000000001",
         createdAt: "2026-04-02T00:00:00.000Z",
         paidAt: "2026-04-02T00:01:00.000Z",
+        paymentMethod: "x402",
+        x402Payer: "0x1111111111111111111111111111111111111111",
+        x402Transaction: "0xabc",
       }),
       // Not a real invoice number: proves the writer quotes whatever the index holds.
       summary({ invoiceNumber: `${p}2,"q"\nx`, createdAt: "2026-04-01T00:00:00.000Z" }),
@@ -261,8 +264,8 @@ describe("GET /v1/orders.csv", () => {
     expect(text).toBe(
       [
         ORDER_CSV_COLUMNS.join(","),
-        `${p}1,paid,12345678901234567890.12,USD,12345678901234567890.12,ETH,0.000000000000000001,created,1,2026-04-02T00:00:00.000Z,2026-01-01T00:00:00.000Z,2026-04-02T00:01:00.000Z`,
-        `"${p}2,""q""\nx",unpaid,10.00,USD,0,,,created,1,2026-04-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,`,
+        `${p}1,paid,12345678901234567890.12,USD,12345678901234567890.12,ETH,0.000000000000000001,created,1,2026-04-02T00:00:00.000Z,2026-01-01T00:00:00.000Z,2026-04-02T00:01:00.000Z,x402,0x1111111111111111111111111111111111111111,0xabc`,
+        `"${p}2,""q""\nx",unpaid,10.00,USD,0,,,created,1,2026-04-01T00:00:00.000Z,2026-01-01T00:00:00.000Z,,,,`,
         "",
       ].join("\r\n"),
     );

@@ -7,6 +7,8 @@
  *
  * - `cryptoCurrencyCode`: the newest attempt's crypto currency where one is known (locked or
  *   paid in), and `cryptoAmountReceived` the crypto received over every attempt in it;
+ * - `paymentMethod`: invoice, x402 or both, from where the applied money came; `x402Payer` and
+ *   `x402Transaction` of the last confirmed x402 payment;
  * - `updatedAt`: the time of the order's newest event; `paidAt`: when its one `order.paid`
  *   was made (null if none was).
  */
@@ -14,11 +16,12 @@
 import type { EventLog } from "../core/events/event-log.ts";
 import { firstQueuedAt } from "../core/events/outbox-store.ts";
 import type { OrderSummary } from "../lib/api/merchant-ops.ts";
-import { add } from "../lib/money/decimal.ts";
+import { add, isPositive } from "../lib/money/decimal.ts";
 import { type AdmittedFacts, serviceStatus } from "./ledger-view.ts";
 import { type RefundRecord, readRefunds } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore, PaymentRow } from "./store.ts";
+import { x402Payments } from "./x402/payments-table.ts";
 
 /** An attempt's crypto currency: locked or read, else the one a payment on it was made in. */
 function codeOf(a: AttemptRow, payments: readonly PaymentRow[]): string | null {
@@ -72,6 +75,9 @@ export function orderSummary(
       : attempts
           .filter((a) => codeOf(a, payments) === code)
           .reduce((sum, a) => add(sum, a.cryptoReceived), "0");
+  const wallet = [...x402Payments.all(store.sql)].reverse().find((p) => p.status === "confirmed");
+  const byInvoice = attempts.some((a) => isPositive(a.fiatApplied));
+  const byWallet = isPositive(order.walletPaid);
   return {
     invoiceNumber: order.invoiceNumber,
     state: totals.state,
@@ -85,5 +91,9 @@ export function orderSummary(
     createdAt: order.createdAt,
     updatedAt: updatedAt ?? log.lastAt() ?? order.createdAt,
     paidAt: known?.paidAt !== undefined ? known.paidAt : firstQueuedAt(store.sql, "order.paid"),
+    paymentMethod:
+      byInvoice && byWallet ? "both" : byWallet ? "x402" : byInvoice ? "invoice" : null,
+    x402Payer: wallet?.payer ?? null,
+    x402Transaction: wallet?.transaction ?? null,
   };
 }

@@ -73,5 +73,21 @@ export function listOrders(
   limit: number,
   after: PagePosition | null,
 ): Page<OrderSummary> {
-  return page<OrderSummary>(sql, "orders", "invoice_number", conditions(filters), limit, after);
+  const found = page<OrderSummary>(
+    sql,
+    "orders",
+    "invoice_number",
+    conditions(filters),
+    limit,
+    after,
+  );
+  // A summary written before the payment columns existed reads as paid by invoice, if at all.
+  return { ...found, data: found.data.map(withPaymentColumns) };
+}
+
+/** An older summary with the payment columns filled as they were then (invoices only). */
+function withPaymentColumns(s: OrderSummary): OrderSummary {
+  if (s.paymentMethod !== undefined) return s;
+  const paid = /[1-9]/.test(s.amountPaid);
+  return { ...s, paymentMethod: paid ? "invoice" : null, x402Payer: null, x402Transaction: null };
 }

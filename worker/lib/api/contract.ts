@@ -397,6 +397,14 @@ export interface OrderSummary {
   createdAt: string;
   updatedAt: string;
   paidAt: string | null;
+  /**
+   * How the money came: `invoice` (the service's invoice), `x402` (the payer's wallet straight
+   * to the merchant's), `both`; null while nothing is paid.
+   */
+  paymentMethod: "invoice" | "x402" | "both" | null;
+  /** The payer's wallet and the transaction of the order's last confirmed x402 payment. */
+  x402Payer: string | null;
+  x402Transaction: string | null;
 }
 
 /** Delivery status of a notification. `failed`: its tries are exhausted; it can be redelivered. */

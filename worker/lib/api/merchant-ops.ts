@@ -116,6 +116,9 @@ export const ORDER_CSV_COLUMNS = [
   "createdAt",
   "updatedAt",
   "paidAt",
+  "paymentMethod",
+  "x402Payer",
+  "x402Transaction",
 ] as const satisfies readonly (keyof OrderSummary)[];
 
 // Every key of OrderSummary is a column (the `satisfies` above says every column is a key).

@@ -43,6 +43,11 @@ export const orderSummary = z.object({
   updatedAt: z.string(),
   /** When the order's one `order.paid` was made; null if never. */
   paidAt: z.nullable(z.string()),
+  /** How the money came; null while nothing is paid. */
+  paymentMethod: z.nullable(z.enum(["invoice", "x402", "both"])),
+  /** The last confirmed x402 payment's payer and transaction. */
+  x402Payer: z.nullable(z.string()),
+  x402Transaction: z.nullable(z.string()),
 });
 
 /** `GET /v1/orders` answer. */
