@@ -39,6 +39,7 @@ export function widgetSizes(dist = "dist"): FileSize[] {
     "public/refund.js",
     "public/topup.js",
     "public/hosted.js",
+    "public/wallet.js",
     ...locales,
     "widget.esm.js",
   ]

@@ -11,7 +11,14 @@ import { describe, expect, it, vi } from "vitest";
 import { BUDGET_GZIP, widgetSizes } from "../../scripts/widget-size.ts";
 import { createApi } from "../../widget/api.ts";
 import { enFirst } from "../../widget/i18n/en-first.ts";
-import { enHosted, enPayment, enRefund, enStatus, enTopUp } from "../../widget/i18n/en-views.ts";
+import {
+  enHosted,
+  enPayment,
+  enRefund,
+  enStatus,
+  enTopUp,
+  enWallet,
+} from "../../widget/i18n/en-views.ts";
 import { translator } from "../../widget/i18n/index.ts";
 import { views } from "../../widget/lazy/registry.ts";
 import { shareRuntime } from "../../widget/lazy/shared.ts";
@@ -51,6 +58,8 @@ describe("widget build", () => {
       ["hosted.js", 'class:"hosted details"', ".qr{", Object.values(enHosted).flatMap(texts)],
       ["refund.js", 'class:"refund"', ".refund{", Object.values(enRefund)],
       ["topup.js", "__cryptoCheckoutShared", ".copy-row{", Object.values(enTopUp)],
+      // Paying from a wallet (x402): discovery, chain, signature and the route, on demand.
+      ["wallet.js", 'class:"wallet"', ".wallet{", Object.values(enWallet)],
     ];
     for (const [file, marker, rule, texts] of chunks) {
       const chunk = built(`public/${file}`);
@@ -62,7 +71,7 @@ describe("widget build", () => {
     // English: the bundle carries the first-paint texts and asks for no key it lacks (a key
     // reaches `t()` as a quoted argument, or as a value of the error table).
     for (const text of Object.values(enFirst)) expect(bundle).toContain(text);
-    const moved = [enPayment, enStatus, enHosted, enRefund, enTopUp].flatMap((set) =>
+    const moved = [enPayment, enStatus, enHosted, enRefund, enTopUp, enWallet].flatMap((set) =>
       Object.keys(set),
     );
     for (const key of moved) {
@@ -76,7 +85,7 @@ describe("widget build", () => {
     // bundle's Preact (no core of its own: no `forceUpdate`); top-up mode carries hooks it
     // installs only if the page has none yet (see the next test for the behaviour).
     expect(bundle).not.toContain("__H");
-    for (const file of ["payment.js", "hosted.js", "refund.js", "topup.js"]) {
+    for (const file of ["payment.js", "hosted.js", "refund.js", "topup.js", "wallet.js"]) {
       const chunk = built(`public/${file}`);
       expect(chunk).not.toContain("forceUpdate");
       if (file === "topup.js") expect(chunk).toContain('["preact/hooks"]??=');
