@@ -41,8 +41,8 @@
  * BENCH_ORDERS (100000), BENCH_ORDERS_REQUESTS (300),
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
  * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
- * BENCH_PHASE_CHECKOUTS (1000), BENCH_PHASE_REST_MS (20000),
- * BENCH_SKIP=sizes,create,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale
+ * BENCH_PHASE_CHECKOUTS (1000), BENCH_PHASE_REST_MS (20000), BENCH_X402_ROUNDS (50),
+ * BENCH_SKIP=sizes,create,x402,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale
  * (stages to skip; aborts-floor: the connect-and-abort rounds without the floor's; fresh:
  * memory per 1,000 watchers, ours and the floor's, each on a stack started for it
  * (`bench/fresh-watchers.ts`); the scale stage alone:
@@ -80,6 +80,7 @@ import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./
 import { pastRouterHeaders, runtimeUrl } from "./bench/runtime.ts";
 import { scalePasses } from "./bench/scale.ts";
 import { watchedPhases } from "./bench/watched-phases.ts";
+import { x402Pay } from "./bench/x402-pay.ts";
 import { openWatchers } from "./bench/watchers.ts";
 import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
 
@@ -479,6 +480,19 @@ try {
   const { sandboxUrl, workerUrl, shopUrl } = demo.urls;
   if (!SKIP.has("create"))
     await checkoutLatency(sandboxUrl, workerUrl, floor.url, demo.ports.worker, floor.port);
+  if (!SKIP.has("x402")) {
+    await x402Pay({
+      sandboxUrl,
+      workerUrl,
+      apiKey: SANDBOX_CREDENTIALS.apiKey,
+      rounds: env("BENCH_X402_ROUNDS", 50),
+      open: async (i) => {
+        const res = await openCheckout(workerUrl, `bench-${run}-x402-${i}`, 50_000 + i);
+        if (!res.ok) throw new Error(`open: HTTP ${res.status}`);
+        return ((await res.json()) as { data: { id: string } }).data.id;
+      },
+    });
+  }
   if (!SKIP.has("currencies")) await currencyLoad(sandboxUrl, workerUrl, floor.url);
   if (!SKIP.has("fanout")) {
     const ours = await checkoutFanOut(sandboxUrl, workerUrl);
