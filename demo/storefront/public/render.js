@@ -7,7 +7,7 @@ import { h } from "./dom.js";
 
 const STATE_KEYS = ["orderState", "state", "status"];
 const isScalar = (v) => v === null || ["string", "number", "boolean"].includes(typeof v);
-const humanize = (key) => key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+const humanize = (key) => key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 
 function pill(state) {
   return h("span", { class: "pill", "data-status": state }, String(state).replace(/_/g, " "));
@@ -17,6 +17,8 @@ function pill(state) {
 const COLUMNS = {
   attempts: ["number", "orderId", "status", "cryptoCurrencyCode", "cryptoReceived", "fiatApplied"],
   payments: ["attempt", "status", "cryptoCode", "cryptoAmount", "fiatAmount"],
+  // Paid from the shopper's wallet straight to the merchant's (x402): who paid, and the transaction.
+  x402Payments: ["status", "amount", "fiatAmount", "payer", "transaction"],
 };
 const HEADINGS = {
   number: "#",
@@ -134,8 +136,9 @@ export function renderLedger(container, ledger) {
         fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, fact(v))]),
       ),
     );
-    // Attempts, payments and the last events are what a merchant reads; the rest is in the raw JSON.
-    for (const k of ["attempts", "payments"]) {
+    // Attempts, payments (x402 ones too) and the last events are what a merchant reads; the
+    // rest is in the raw JSON.
+    for (const k of ["attempts", "payments", "x402Payments"]) {
       const rows = data?.[k];
       if (
         Array.isArray(rows) &&
