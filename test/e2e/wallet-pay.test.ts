@@ -11,7 +11,7 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_X402_WALLET } from "../../demo/sandbox/x402-wallets.ts";
 import { expectOnePaidNotification, openCheckout, paidNotifications } from "./support/journey.ts";
-import { saveScreenshot } from "./support/screenshots.ts";
+import { saveClip, saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";
 import {
@@ -65,7 +65,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
     expect(await widget(page).locator(".wallet img").getAttribute("src")).toMatch(
       /^data:image\/svg\+xml,/,
     );
-    await saveScreenshot(widget(page), "wallet-choose");
+    await saveClip(page, payFromWalletButton(page), widget(page), "wallet-choose");
     await chooseDemoWallet(page);
 
     await waitForWidgetText(page, /Confirming your payment…/);
@@ -114,6 +114,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
     });
     expect(await x402.balance(payer)).toBe("958");
     await page.locator("#wallet-balance", { hasText: "958 USDC" }).waitFor();
+    await saveScreenshot(page.locator(".wallet-panel"), "wallet-demo-panel");
 
     // The merchant's ledger: paid, with the x402 payment's payer and transaction.
     const ledger = await waitFor(async () => {
@@ -143,7 +144,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
     await merchant.goto(`${e2e.stack.urls.shopUrl}/merchant`);
     const card = merchant.locator(".order-card", { hasText: `Order ${order.invoiceNumber}` });
     await card.locator(".pill[data-status='paid']").waitFor();
-    const x402Table = card.getByRole("region", { name: "x402 payments" });
+    const x402Table = card.getByRole("region", { name: "Wallet payments (x402)" });
     await x402Table.waitFor();
     expect(await x402Table.textContent()).toContain(payer);
     expect(await x402Table.textContent()).toContain(paid.x402Payment!.transaction!);
@@ -166,7 +167,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
       .waitFor();
     expect(await widget(page).getByRole("button", { name: "Try again" }).isEnabled()).toBe(true);
     expect(await widget(page).getByRole("button", { name: "Pay another way" }).count()).toBe(1);
-    await saveScreenshot(widget(page), "wallet-declined");
+    await saveClip(page, payFromWalletButton(page), widget(page), "wallet-declined");
     // Nothing was sent: no settlement, no payment, the balance untouched.
     expect(await x402.settlementsOf(payer)).toEqual([]);
     expect(await x402.balance(payer)).toBe("1000");
@@ -194,7 +195,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
 
     const message = "Your wallet is not on Base Sepolia. Switch it to Base Sepolia and try again.";
     await widget(page).getByRole("alert").filter({ hasText: message }).waitFor();
-    await saveScreenshot(widget(page), "wallet-wrong-chain");
+    await saveClip(page, payFromWalletButton(page), widget(page), "wallet-wrong-chain");
     // Nothing was signed: the wallet stayed on Ethereum.
     expect(await page.locator("#wallet-chain").textContent()).toBe("Ethereum (1)");
     expect((await walletActivity(page)).some((l) => l.startsWith("eth_signTypedData_v4"))).toBe(
@@ -226,7 +227,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
       .filter({ hasText: "Not enough USDC in this wallet." })
       .waitFor();
     expect(await widget(page).getByRole("button", { name: "Pay another way" }).count()).toBe(1);
-    await saveScreenshot(widget(page), "wallet-insufficient");
+    await saveClip(page, payFromWalletButton(page), widget(page), "wallet-insufficient");
     // Signed, refused at verification: nothing settled, nothing paid.
     expect((await walletActivity(page))[0]).toContain("signed");
     expect(await x402.settlementsOf(payer)).toEqual([]);
