@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEMO_X402_WALLET } from "../../demo/sandbox/x402-wallets.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { expectOnePaidNotification, openCheckout, paidNotifications } from "./support/journey.ts";
 import { saveClip, saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
@@ -150,6 +151,7 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
     expect(await x402Table.textContent()).toContain(paid.x402Payment!.transaction!);
     await merchant.locator("#notifications [data-type='order.paid']").first().waitFor();
     await saveScreenshot(merchant, "wallet-merchant");
+    expect(await seriousViolations(merchant)).toEqual([]);
     expect(errors.filter((e) => e.startsWith("pageerror"))).toEqual([]);
     await context.close();
   });
@@ -196,6 +198,8 @@ describe("pay from your wallet (x402, the demo wallet)", () => {
     const message = "Your wallet is not on Base Sepolia. Switch it to Base Sepolia and try again.";
     await widget(page).getByRole("alert").filter({ hasText: message }).waitFor();
     await saveClip(page, payFromWalletButton(page), widget(page), "wallet-wrong-chain");
+    // The stop, the demo wallet panel and the checkout around them: no serious violation.
+    expect(await seriousViolations(page)).toEqual([]);
     // Nothing was signed: the wallet stayed on Ethereum.
     expect(await page.locator("#wallet-chain").textContent()).toBe("Ethereum (1)");
     expect((await walletActivity(page)).some((l) => l.startsWith("eth_signTypedData_v4"))).toBe(
