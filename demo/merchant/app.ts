@@ -12,6 +12,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { checkoutPage } from "../storefront/checkout-page.ts";
+import { registerDemoWallet } from "../storefront/demo-wallet/serve.ts";
 import { merchantPage, notFoundPage } from "../storefront/merchant-page.ts";
 import { shopPage } from "../storefront/shop-page.ts";
 import { topUpPage } from "../storefront/topup-page.ts";
@@ -58,6 +59,8 @@ export function createShopApp(config: ShopConfig): { app: Hono; state: ShopState
   };
 
   app.get("/healthz", (c) => c.json({ ok: true }));
+  // The checkout page's demo wallet (x402, sandbox only): its bundle and its balance relay.
+  registerDemoWallet(app, config.sandboxUrl);
   app.use(
     "/assets/*",
     serveStatic({

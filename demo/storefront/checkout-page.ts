@@ -1,7 +1,8 @@
 /**
  * @module
  * The checkout page: the order summary and the `<crypto-checkout>` widget (what a real shop
- * shows), beside two demo-only panels: the sandbox's *Simulate payment* actions and the
+ * shows), beside three demo-only panels: the sandbox's *Simulate payment* actions, the demo
+ * wallet (a test key the widget's *Pay from your wallet* finds, `demo-wallet/`) and the
  * merchant backend's view (the worker's ledger and the notifications received).
  */
 
@@ -78,6 +79,26 @@ export function checkoutPage({ order, token, workerUrl }: CheckoutPageInput) {
       </div>
       <p class="panel-result" id="panel-result" role="status" aria-live="polite"></p>
     </section>
+    <section class="card panel wallet-panel" aria-labelledby="wallet-title">
+      <p class="eyebrow">Demo wallet · a test key made for this page, sandbox only</p>
+      <h2 id="wallet-title">Demo wallet</h2>
+      <p class="hint">Stands in for a wallet extension: the widget's <em>Pay from your wallet</em> lists it (EIP-6963). It starts on Ethereum, so the widget asks it to switch to Base Sepolia; it signs at once. Never send real money to it.</p>
+      <dl class="facts">
+        <dt>Address</dt><dd><code id="wallet-address">loading…</code></dd>
+        <dt>Network</dt><dd id="wallet-chain">—</dd>
+        <dt>Balance</dt><dd id="wallet-balance">—</dd>
+      </dl>
+      <div class="wallet-switches">
+        <label><input type="checkbox" id="wallet-decline"> Decline the next signature</label>
+        <label><input type="checkbox" id="wallet-refuse-switch"> Refuse to switch networks</label>
+      </div>
+      <div class="button-row">
+        <button type="button" class="button small ghost" id="wallet-empty">Empty its USDC</button>
+        <button type="button" class="button small ghost" id="wallet-refill">Refill 1,000 USDC</button>
+      </div>
+      <h3>Wallet activity</h3>
+      <ol id="wallet-log" class="wallet-log" aria-live="polite"></ol>
+    </section>
     <section class="card panel merchant-panel" aria-labelledby="merchant-title">
       <p class="eyebrow">Merchant backend · server-side</p>
       <h2 id="merchant-title">Order ledger</h2>
@@ -95,6 +116,7 @@ ${jsonScript("order", { invoiceNumber: order.invoiceNumber, currency: order.curr
     current: "checkout",
     main,
     head: html`<script src="${workerUrl}/widget.js" async></script>
-<script type="module" src="/assets/checkout.js"></script>`,
+<script type="module" src="/assets/checkout.js"></script>
+<script type="module" src="/assets/demo-wallet.js"></script>`,
   });
 }

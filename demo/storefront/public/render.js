@@ -17,6 +17,8 @@ function pill(state) {
 const COLUMNS = {
   attempts: ["number", "orderId", "status", "cryptoCurrencyCode", "cryptoReceived", "fiatApplied"],
   payments: ["attempt", "status", "cryptoCode", "cryptoAmount", "fiatAmount"],
+  // Paid from the shopper's wallet straight to the merchant's (x402): who paid, and the transaction.
+  x402Payments: ["status", "amount", "payer", "transaction"],
 };
 const HEADINGS = {
   number: "#",
@@ -38,6 +40,12 @@ const isAddress = (v) =>
   typeof v.cryptoCurrencyCode === "string";
 const fact = (value) =>
   isAddress(value) ? `${value.address} (${value.cryptoCurrencyCode})` : show(value);
+
+/** Section titles other than the key's own words. */
+const TITLES = { x402Payments: "Wallet payments (x402)" };
+
+/** A long hex value (an address, a transaction hash) wraps in its cell, whole, never cut. */
+const isHex = (v) => typeof v === "string" && /^0x[0-9a-fA-F]{20,}$/.test(v);
 
 function table(rows, preferred, label) {
   const present = [
@@ -69,7 +77,7 @@ function table(rows, preferred, label) {
           h(
             "tr",
             {},
-            keys.map((k) => h("td", {}, show(row[k]))),
+            keys.map((k) => h("td", isHex(row[k]) ? { class: "hex" } : {}, show(row[k]))),
           ),
         ),
       ),
@@ -134,8 +142,9 @@ export function renderLedger(container, ledger) {
         fields.map(([k, v]) => [h("dt", {}, humanize(k)), h("dd", {}, fact(v))]),
       ),
     );
-    // Attempts, payments and the last events are what a merchant reads; the rest is in the raw JSON.
-    for (const k of ["attempts", "payments"]) {
+    // Attempts, payments (x402 ones too) and the last events are what a merchant reads; the
+    // rest is in the raw JSON.
+    for (const k of ["attempts", "payments", "x402Payments"]) {
       const rows = data?.[k];
       if (
         Array.isArray(rows) &&
@@ -143,7 +152,11 @@ export function renderLedger(container, ledger) {
         rows.every((row) => row && typeof row === "object")
       ) {
         // h3: the ledger sits under an h2 on both pages (axe `heading-order`).
-        nodes.push(h("h3", {}, humanize(k)), table(rows, COLUMNS[k], humanize(k)));
+        const title = TITLES[k] ?? humanize(k);
+        nodes.push(
+          h("h3", TITLES[k] ? { class: "as-written" } : {}, title),
+          table(rows, COLUMNS[k], title),
+        );
       }
     }
     if (Array.isArray(data?.log) && data.log.length) nodes.push(...activity(data.log));

@@ -31,3 +31,33 @@ export async function saveScreenshot(target: Page | Locator, journey: string): P
   else await target.screenshot({ path });
   return path;
 }
+
+/**
+ * Saves the part of the page from the top of `from` to the bottom of `within` (its full width,
+ * with a margin above): e.g. a long widget's last lines, where a flow shows its state. The
+ * region must fit in the viewport.
+ *
+ * @example
+ * await saveClip(page, payFromWalletButton(page), widget(page), "wallet-declined");
+ */
+export async function saveClip(
+  page: Page,
+  from: Locator,
+  within: Locator,
+  journey: string,
+): Promise<string> {
+  mkdirSync(DIR, { recursive: true });
+  const path = `${DIR}${journey}.png`;
+  // The region's end in view: its coordinates are then the viewport's.
+  await within.evaluate((el) => el.scrollIntoView({ block: "end" }));
+  const top = await from.boundingBox();
+  const box = await within.boundingBox();
+  if (!top || !box) throw new Error(`nothing to photograph for ${journey}`);
+  const margin = 12;
+  const y = Math.max(0, top.y - margin);
+  await page.screenshot({
+    path,
+    clip: { x: box.x, y, width: box.width, height: box.y + box.height - y },
+  });
+  return path;
+}
