@@ -22,18 +22,23 @@ import type {
 import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
 import {
   deliver,
+  deliverAll,
   fault,
   ledgerOf,
   openCheckout,
+  postJson,
+  refundOrder,
   SANDBOX_URL,
   STOREFRONT,
   sandbox,
+  simulate,
   sleep,
   uniqueIp,
   uniqueSub,
   upstreamInvoice,
   worker,
 } from "./helpers.ts";
+import { lockedCheckout, SHOPPER_TRON } from "./orders.ts";
 
 type Snapshot = CheckoutSnapshot;
 type Body = {
@@ -536,5 +541,42 @@ describe("x402: webhooks", () => {
     );
     expect(stale.status).toBe(202);
     void SANDBOX_URL;
+  });
+});
+
+describe("x402: both ways paying one order", () => {
+  it("the invoice paid beside a confirmed wallet payment is an overpayment: the merchant refunds the invoice's money from the service balance; the wallet's stays paid", async () => {
+    const { sub, id, orderId } = await lockedCheckout("20.00", "x4both");
+    // Money arrives on the invoice (detected, confirming) while the shopper also pays by wallet.
+    expect((await simulate(orderId, "processing")).status).toBe(200);
+    await deliverAll(orderId);
+    const { required } = await terms(id);
+    const payer = newPayer();
+    expect(
+      (await post(id, { "PAYMENT-SIGNATURE": await signed(payer, required) })).res.status,
+    ).toBe(200);
+    expect(await settleAndDeliver(payer.address)).toEqual([200]);
+    expect((await view(id)).orderState).toBe("paid");
+    // An invoice with money on the way is not cancelled: it pays too.
+    expect((await upstreamInvoice(orderId)).body.data.status).toBe("processing");
+    expect((await simulate(orderId, "paid")).status).toBe(200);
+    await deliverAll(orderId);
+    const after = await view(id);
+    expect(after).toMatchObject({
+      orderState: "paid",
+      amountPaid: "40.00",
+      amountOverpaid: "20.00",
+    });
+    const ledger = await ledgerOf(sub);
+    expect(ledger.notifications.filter((n) => n.type === "order.paid")).toHaveLength(1);
+    // The refund returns the invoice's USDT (20.00 USD at 1:1), never the wallet's USDC.
+    const set = await postJson(`/v1/checkouts/${id}/refund-address`, {
+      cryptoCurrencyCode: "USDT_TRC20",
+      address: SHOPPER_TRON,
+    });
+    expect(set.status).toBe(200);
+    const refund = await refundOrder(sub);
+    expect(refund.status, JSON.stringify(refund.body)).toBe(201);
+    expect(refund.body.data).toMatchObject({ cryptoCurrencyCode: "USDT_TRC20", amount: "20" });
   });
 });

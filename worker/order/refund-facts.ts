@@ -9,6 +9,7 @@
  * given is the service's (`ledger-view.ts`), as the merchant's ledger shows it.
  */
 
+import { cmp, sub } from "../lib/money/decimal.ts";
 import { serviceStatus } from "./ledger-view.ts";
 import type { RefundFacts } from "./refunds/plan.ts";
 import { readRefunds } from "./refunds/records.ts";
@@ -31,7 +32,9 @@ export function refundFacts(
   const refunds = readRefunds(store.sql);
   return {
     state: orderTotals(order, attempts, refunds, terms).state,
-    amount: order.amount,
+    // What the invoices had to cover: x402 money (in the merchant's own wallet) counts first,
+    // so an invoice paid beside it is the excess a refund returns from the service balance.
+    amount: cmp(order.walletPaid, order.amount) >= 0 ? "0" : sub(order.amount, order.walletPaid),
     refundAddress:
       order.refundAddress && order.refundCurrency
         ? { cryptoCurrencyCode: order.refundCurrency, address: order.refundAddress }
