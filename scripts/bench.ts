@@ -80,8 +80,8 @@ import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./
 import { pastRouterHeaders, runtimeUrl } from "./bench/runtime.ts";
 import { scalePasses } from "./bench/scale.ts";
 import { watchedPhases } from "./bench/watched-phases.ts";
-import { x402Pay } from "./bench/x402-pay.ts";
 import { openWatchers } from "./bench/watchers.ts";
+import { x402Pay } from "./bench/x402-pay.ts";
 import { DEMO_MERCHANT_SECRETS, SANDBOX_CREDENTIALS } from "./dev-vars.ts";
 
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
