@@ -74,6 +74,8 @@ describe("storage/table", () => {
       "refund_currency TEXT",
       "refund_address TEXT",
       "created_at TEXT NOT NULL",
+      // Added with x402; older orders get it from `ORDER_INFO_MIGRATIONS` step 1.
+      "wallet_paid TEXT NOT NULL DEFAULT '0'",
     ]);
     expect(columnsOf(ORDER_SCHEMA, "attempts")).toEqual([
       "number INTEGER PRIMARY KEY",
