@@ -10,6 +10,7 @@
  */
 import { Component } from "preact";
 import type { PaymentInstructions } from "../../worker/lib/api/contract.ts";
+import { isEvmNetwork } from "../../worker/lib/wallet/networks.ts";
 import { countdown, formatCrypto, minutesLeft } from "../format.ts";
 import { isolateAmounts } from "../i18n/bidi.ts";
 import type { Translator } from "../i18n/index.ts";
@@ -94,6 +95,8 @@ export function PaymentPanel(props: {
   /** True once loading the on-demand QR encoder ended (loaded or not), so the code is drawn then. */
   qrReady: boolean;
   onChange?: () => void;
+  /** Opens paying this invoice from a browser wallet (offered on EVM networks only). */
+  onWallet?: (() => void) | undefined;
 }) {
   const { payment: p, i18n } = props;
   const { t } = i18n;
@@ -142,6 +145,11 @@ export function PaymentPanel(props: {
                 <a class="button" href={link}>
                   {t("openWallet")}
                 </a>
+              ) : null}
+              {props.onWallet && isEvmNetwork(p.network) ? (
+                <button type="button" class="secondary" onClick={props.onWallet}>
+                  {t("walletInvoice")}
+                </button>
               ) : null}
               <p class="warning">
                 {t("sendOnly", { code: p.currencyName, network: p.networkName })}
