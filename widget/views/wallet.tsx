@@ -107,7 +107,7 @@ export class WalletPay extends Component<WalletPayProps, State> {
     try {
       if (props.mode === "invoice") {
         const transfer = p && walletTransfer(props.currency, p, s.sandbox);
-        if (!transfer) throw new Stop("walletInvalid");
+        if (!transfer) throw new Stop("walletNotOffered");
         this.setState({ step: "wallet" });
         // In sandbox the network's name alone would name its main chain: the id tells them apart.
         const name = s.sandbox ? `${p.networkName} (${transfer.chainId})` : p.networkName;
@@ -115,8 +115,13 @@ export class WalletPay extends Component<WalletPayProps, State> {
         this.setState({ step: null, sent: s.seq });
         return;
       }
-      const paid = await payFromWallet(props.base, s.id, s.x402, chosen.provider, props.now, (step) =>
-        this.setState({ step }),
+      const paid = await payFromWallet(
+        props.base,
+        s.id,
+        s.x402,
+        chosen.provider,
+        props.now,
+        (step) => this.setState({ step }),
       );
       props.onSnapshot(paid);
       props.onClose();

@@ -49,7 +49,9 @@ export async function payFromWallet(
   if (accepted.scheme !== "exact") throw new Stop("walletNotOffered");
   // Before the wallet is asked anything more: never sign other terms than the button's.
   if (!sameTerms(accepted, offer))
-    throw new Stop("walletTerms", { reason: `${accepted.amount} ${accepted.asset} ${accepted.network}` });
+    throw new Stop("walletTerms", {
+      reason: `${accepted.amount} ${accepted.asset} ${accepted.network}`,
+    });
   await onChain(provider, accepted.network);
   let data: ReturnType<typeof authorizationTypedData>;
   const random = crypto.getRandomValues(new Uint8Array(32));
