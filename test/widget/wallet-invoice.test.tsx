@@ -400,6 +400,19 @@ describe("a failed wallet payment is said", () => {
     expect(screen.getByRole("button", { name: /Pay from your wallet/ })).toBeTruthy();
   });
 
+  it("paying again from beside the line: the wallets are found and the flow runs", async () => {
+    const wallet = fakeWallet();
+    announce(wallet.provider, INFO);
+    renderCheckout(opening(offering({ x402Payment: failed(null) })));
+    await screen.findByText("Your last wallet payment did not go through; nothing was charged.");
+    x402Route((signature) => (signature ? paid(offering({ seq: 2 })) : terms()));
+    fireEvent.click(screen.getByRole("button", { name: /Pay from your wallet/ }));
+    fireEvent.click(await screen.findByRole("button", { name: "Fox Wallet" }));
+    await waitFor(() =>
+      expect(wallet.calls.map((c) => c.method)).toContain("eth_signTypedData_v4"),
+    );
+  });
+
   it("with the reason when the wallet lacked USDC", async () => {
     renderCheckout(
       opening(offering({ x402Payment: failed("invalid_exact_evm_insufficient_balance") })),

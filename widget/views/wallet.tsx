@@ -78,8 +78,12 @@ export class WalletPay extends Component<WalletPayProps, State> {
   heading: HTMLElement | null = null;
   timer?: ReturnType<typeof setTimeout>;
 
-  override componentDidMount() {
-    if (!this.props.mode) return;
+  /** Discovery runs from the first mode on (the same instance may first be the note only). */
+  listening = false;
+
+  listen() {
+    if (this.listening || !this.props.mode) return;
+    this.listening = true;
     this.off = discover(
       (w) => this.setState((s) => ({ wallets: [...s.wallets, w] })),
       () => this.setState({ none: true }),
@@ -88,10 +92,19 @@ export class WalletPay extends Component<WalletPayProps, State> {
     this.focus();
   }
 
-  override componentDidUpdate() {
+  override componentDidMount() {
+    this.listen();
+  }
+
+  override componentDidUpdate(before: WalletPayProps) {
+    const { mode, snapshot, onClose } = this.props;
+    this.listen();
+    // Closed back to the note (the same instance stays): the next flow starts afresh.
+    if (before.mode && !mode)
+      this.setState({ chosen: null, step: null, stop: null, sent: undefined });
     // Sent: the snapshot moving (the payment seen, the attempt changed) is the flow's end.
     const { sent } = this.state;
-    if (sent !== undefined && this.props.snapshot.seq !== sent) this.props.onClose();
+    if (mode && sent !== undefined && snapshot.seq !== sent) onClose();
   }
 
   override componentWillUnmount() {
