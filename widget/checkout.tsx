@@ -66,12 +66,12 @@ function statusText(s: CheckoutSnapshot, i18n: Translator): string {
 
 /**
  * What the view holds: the reducer's state, the QR encoder's readiness, the worker's time and
- * whether the wallet flow (x402, `views/wallet.tsx`) is open.
+ * which wallet flow (`views/wallet.tsx`) is open: the x402 offer's, or the invoice's own.
  */
 interface Local extends CheckoutState {
   qrReady: boolean;
   now: number;
-  wallet?: boolean;
+  wallet?: "x402" | "invoice" | undefined;
 }
 
 /**
@@ -327,6 +327,12 @@ export class Checkout extends Component<CheckoutProps, Local> {
             i18n={i18n}
             now={now}
             qrReady={qrReady}
+            // The invoice paid from a browser wallet needs its currency's token contract.
+            onWallet={
+              lockedCurrency && !state.wallet
+                ? () => this.setState({ wallet: "invoice" })
+                : undefined
+            }
             onChange={
               step === "instructions" && status === "created" && !/[1-9]/.test(p.received)
                 ? () => {
@@ -354,15 +360,17 @@ export class Checkout extends Component<CheckoutProps, Local> {
         ) : null}
 
         {/* Paying from the shopper's wallet (x402), in-page and hosted alike, while offered and
-            no other payment is under way; the flow, once opened, stays until it closes. */}
+            no other payment is under way; a flow (this one, or the invoice's from the payment
+            panel), once opened, stays until it closes. Beside the button, while offered: the
+            last wallet payment failed (the chunk says so). */}
         {(s.x402 && /^(picker|instructions|hosted|retry)$/.test(step)) || state.wallet ? (
           <>
             {s.x402 ? (
               <button
                 type="button"
                 class="choice"
-                disabled={busy || state.wallet}
-                onClick={() => this.setState({ wallet: true })}
+                disabled={busy || !!state.wallet}
+                onClick={() => this.setState({ wallet: "x402" })}
               >
                 <strong>{t("payFromWallet")}</strong>
                 <span class="muted">
@@ -374,15 +382,18 @@ export class Checkout extends Component<CheckoutProps, Local> {
                 </span>
               </button>
             ) : null}
-            {state.wallet && !s.final ? (
+            {(state.wallet || s.x402Payment?.status === "failed") && !s.final ? (
               <WalletPay
-                id={s.id}
+                mode={state.wallet}
+                snapshot={s}
+                currency={lockedCurrency}
+                emit={this.props.emit}
                 base={api.base}
                 i18n={i18n}
                 now={this.clock.now}
                 describe={(code) => t(messageFor(code))}
                 onSnapshot={this.accept}
-                onClose={() => this.setState({ wallet: false })}
+                onClose={() => this.setState({ wallet: undefined })}
               />
             ) : null}
           </>

@@ -123,4 +123,14 @@ export const ca: Messages = {
   walletInvalid: "No s'ha pogut preparar el pagament. Torna-ho a provar.",
   walletOther: "Tria un altre moneder",
   walletBack: "Paga d'una altra manera",
+  walletInvoice: "Paga amb un moneder del navegador",
+  walletSent: "Enviat des del teu moneder — esperant la xarxa",
+  walletNoChain:
+    "El teu moneder no té la xarxa {network}. Afegeix-la al moneder o paga d'una altra manera.",
+  walletNoFunds: "No hi ha prou fons en aquest moneder per a aquest import i la comissió de xarxa.",
+  walletTerms:
+    "Les condicions del pagament amb moneder no són les que es mostraven, així que no s'ha signat res. Torna a carregar la pàgina o paga d'una altra manera.",
+  walletLastFailed: "El teu últim pagament amb moneder no s'ha completat; no s'ha cobrat res.",
+  walletLastFailedBalance:
+    "El teu últim pagament amb moneder no s'ha completat (no hi havia prou USDC); no s'ha cobrat res.",
 };

@@ -121,4 +121,13 @@ export const cs: Messages = {
   walletInvalid: "Platbu se nepodařilo připravit. Zkuste to prosím znovu.",
   walletOther: "Zvolit jinou peněženku",
   walletBack: "Zaplatit jinak",
+  walletInvoice: "Zaplatit peněženkou v prohlížeči",
+  walletSent: "Odesláno z vaší peněženky — čeká se na síť",
+  walletNoChain: "Vaše peněženka nemá síť {network}. Přidejte ji v peněžence, nebo zaplaťte jinak.",
+  walletNoFunds: "V této peněžence nejsou dostatečné prostředky na tuto částku a síťový poplatek.",
+  walletTerms:
+    "Podmínky platby z peněženky se liší od zobrazených, proto nebylo nic podepsáno. Načtěte stránku znovu, nebo zaplaťte jinak.",
+  walletLastFailed: "Vaše poslední platba z peněženky neproběhla; nic nebylo strženo.",
+  walletLastFailedBalance:
+    "Vaše poslední platba z peněženky neproběhla (nedostatek USDC); nic nebylo strženo.",
 };

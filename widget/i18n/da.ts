@@ -118,4 +118,14 @@ export const da: Messages = {
   walletInvalid: "Betalingen kunne ikke forberedes. Prøv igen.",
   walletOther: "Vælg en anden wallet",
   walletBack: "Betal på en anden måde",
+  walletInvoice: "Betal med en browser-wallet",
+  walletSent: "Sendt fra din wallet — venter på netværket",
+  walletNoChain:
+    "Din wallet har ikke netværket {network}. Tilføj det i din wallet, eller betal på en anden måde.",
+  walletNoFunds: "Ikke nok midler i denne wallet til beløbet og netværksgebyret.",
+  walletTerms:
+    "Betingelserne for wallet-betalingen afviger fra det viste, så intet blev signeret. Genindlæs siden, eller betal på en anden måde.",
+  walletLastFailed: "Din seneste wallet-betaling gik ikke igennem; intet blev trukket.",
+  walletLastFailedBalance:
+    "Din seneste wallet-betaling gik ikke igennem (ikke nok USDC); intet blev trukket.",
 };

@@ -128,4 +128,15 @@ export const de: Messages = {
   walletInvalid: "Die Zahlung konnte nicht vorbereitet werden. Bitte versuchen Sie es erneut.",
   walletOther: "Andere Wallet wählen",
   walletBack: "Anders bezahlen",
+  walletInvoice: "Mit einer Browser-Wallet bezahlen",
+  walletSent: "Aus Ihrer Wallet gesendet — warten auf das Netzwerk",
+  walletNoChain:
+    "Ihre Wallet kennt das Netzwerk {network} nicht. Fügen Sie es in Ihrer Wallet hinzu oder bezahlen Sie auf anderem Weg.",
+  walletNoFunds: "Nicht genug Guthaben in dieser Wallet für diesen Betrag und die Netzwerkgebühr.",
+  walletTerms:
+    "Die Bedingungen der Wallet-Zahlung weichen von den angezeigten ab, daher wurde nichts signiert. Laden Sie die Seite neu oder bezahlen Sie auf anderem Weg.",
+  walletLastFailed:
+    "Ihre letzte Wallet-Zahlung ist nicht durchgegangen; es wurde nichts abgebucht.",
+  walletLastFailedBalance:
+    "Ihre letzte Wallet-Zahlung ist nicht durchgegangen (nicht genug USDC); es wurde nichts abgebucht.",
 };

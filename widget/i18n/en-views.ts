@@ -41,6 +41,7 @@ export const enPayment = {
   copyFailed: "Couldn't copy — select the text",
   qrFailed: "The QR code could not load: copy the amount and address.",
   openWallet: "Open in wallet",
+  walletInvoice: "Pay with a browser wallet",
   sendOnly: "Send only {code} on the {network} network. Other coins or networks are lost.",
   expiresIn: "Expires in {time}",
   /** Plural (keyed by `Intl.PluralRules` categories): the countdown's accessible name. */
@@ -105,4 +106,13 @@ export const enWallet = {
   walletInvalid: "The payment could not be prepared. Please try again.",
   walletOther: "Choose another wallet",
   walletBack: "Pay another way",
+  walletSent: "Sent from your wallet — waiting for the network",
+  walletNoChain:
+    "Your wallet does not have the {network} network. Add it in your wallet, or pay another way.",
+  walletNoFunds: "Not enough funds in this wallet for this amount and its network fee.",
+  walletTerms:
+    "The wallet payment's terms differ from what was shown, so nothing was signed. Reload the page or pay another way.",
+  walletLastFailed: "Your last wallet payment did not go through; nothing was charged.",
+  walletLastFailedBalance:
+    "Your last wallet payment did not go through (not enough USDC); nothing was charged.",
 } as const;

@@ -121,4 +121,15 @@ export const es: Messages = {
   walletInvalid: "No se pudo preparar el pago. Inténtalo de nuevo.",
   walletOther: "Elegir otra billetera",
   walletBack: "Pagar de otra forma",
+  walletInvoice: "Pagar con una billetera del navegador",
+  walletSent: "Enviado desde tu billetera — esperando a la red",
+  walletNoChain:
+    "Tu billetera no tiene la red {network}. Añádela en tu billetera o paga de otra forma.",
+  walletNoFunds:
+    "No hay fondos suficientes en esta billetera para este importe y la comisión de red.",
+  walletTerms:
+    "Las condiciones del pago con billetera no coinciden con las mostradas, así que no se firmó nada. Recarga la página o paga de otra forma.",
+  walletLastFailed: "Tu último pago con billetera no se completó; no se cobró nada.",
+  walletLastFailedBalance:
+    "Tu último pago con billetera no se completó (no había suficientes USDC); no se cobró nada.",
 };

@@ -117,4 +117,14 @@ export const fi: Messages = {
   walletInvalid: "Maksua ei voitu valmistella. Yritä uudelleen.",
   walletOther: "Valitse toinen lompakko",
   walletBack: "Maksa muulla tavalla",
+  walletInvoice: "Maksa selaimen lompakolla",
+  walletSent: "Lähetetty lompakostasi — odotetaan verkkoa",
+  walletNoChain:
+    "Lompakossasi ei ole verkkoa {network}. Lisää se lompakkoosi tai maksa muulla tavalla.",
+  walletNoFunds: "Tässä lompakossa ei ole tarpeeksi varoja tähän summaan ja verkkomaksuun.",
+  walletTerms:
+    "Lompakkomaksun ehdot poikkeavat näytetyistä, joten mitään ei allekirjoitettu. Lataa sivu uudelleen tai maksa muulla tavalla.",
+  walletLastFailed: "Viimeisin lompakkomaksusi ei mennyt läpi; mitään ei veloitettu.",
+  walletLastFailedBalance:
+    "Viimeisin lompakkomaksusi ei mennyt läpi (USDC ei riittänyt); mitään ei veloitettu.",
 };

@@ -122,4 +122,14 @@ export const fr: Messages = {
   walletInvalid: "Le paiement n'a pas pu être préparé. Veuillez réessayer.",
   walletOther: "Choisir un autre portefeuille",
   walletBack: "Payer autrement",
+  walletInvoice: "Payer avec un portefeuille du navigateur",
+  walletSent: "Envoyé depuis votre portefeuille — en attente du réseau",
+  walletNoChain:
+    "Votre portefeuille ne connaît pas le réseau {network}. Ajoutez-le dans votre portefeuille, ou payez autrement.",
+  walletNoFunds: "Fonds insuffisants dans ce portefeuille pour ce montant et les frais de réseau.",
+  walletTerms:
+    "Les conditions du paiement par portefeuille diffèrent de celles affichées : rien n'a été signé. Rechargez la page ou payez autrement.",
+  walletLastFailed: "Votre dernier paiement par portefeuille n'a pas abouti ; rien n'a été débité.",
+  walletLastFailedBalance:
+    "Votre dernier paiement par portefeuille n'a pas abouti (pas assez d'USDC) ; rien n'a été débité.",
 };

@@ -119,4 +119,14 @@ export const hr: Messages = {
   walletInvalid: "Plaćanje se nije moglo pripremiti. Pokušajte ponovno.",
   walletOther: "Odaberite drugi novčanik",
   walletBack: "Platite na drugi način",
+  walletInvoice: "Platite novčanikom u pregledniku",
+  walletSent: "Poslano iz vašeg novčanika — čeka se mreža",
+  walletNoChain:
+    "Vaš novčanik nema mrežu {network}. Dodajte je u novčanik ili platite na drugi način.",
+  walletNoFunds: "U ovom novčaniku nema dovoljno sredstava za ovaj iznos i mrežnu naknadu.",
+  walletTerms:
+    "Uvjeti plaćanja iz novčanika razlikuju se od prikazanih, pa ništa nije potpisano. Ponovno učitajte stranicu ili platite na drugi način.",
+  walletLastFailed: "Vaše zadnje plaćanje iz novčanika nije prošlo; ništa nije naplaćeno.",
+  walletLastFailedBalance:
+    "Vaše zadnje plaćanje iz novčanika nije prošlo (nema dovoljno USDC-a); ništa nije naplaćeno.",
 };

@@ -123,4 +123,14 @@ export const hu: Messages = {
   walletInvalid: "A fizetést nem sikerült előkészíteni. Kérjük, próbálja újra.",
   walletOther: "Másik tárca választása",
   walletBack: "Fizetés más módon",
+  walletInvoice: "Fizetés böngészőtárcával",
+  walletSent: "Elküldve a tárcájából — várakozás a hálózatra",
+  walletNoChain:
+    "A tárcájában nincs meg a(z) {network} hálózat. Adja hozzá a tárcájában, vagy fizessen más módon.",
+  walletNoFunds: "Nincs elég fedezet ebben a tárcában erre az összegre és a hálózati díjra.",
+  walletTerms:
+    "A tárcás fizetés feltételei eltérnek a megjelenítettektől, ezért semmi sem lett aláírva. Töltse újra az oldalt, vagy fizessen más módon.",
+  walletLastFailed: "Legutóbbi tárcás fizetése nem sikerült; semmit sem terheltünk.",
+  walletLastFailedBalance:
+    "Legutóbbi tárcás fizetése nem sikerült (nem volt elég USDC); semmit sem terheltünk.",
 };

@@ -115,4 +115,14 @@ export const id: Messages = {
   walletInvalid: "Pembayaran tidak dapat disiapkan. Silakan coba lagi.",
   walletOther: "Pilih dompet lain",
   walletBack: "Bayar dengan cara lain",
+  walletInvoice: "Bayar dengan dompet browser",
+  walletSent: "Terkirim dari dompet Anda — menunggu jaringan",
+  walletNoChain:
+    "Dompet Anda tidak memiliki jaringan {network}. Tambahkan di dompet Anda, atau bayar dengan cara lain.",
+  walletNoFunds: "Dana di dompet ini tidak cukup untuk jumlah ini dan biaya jaringannya.",
+  walletTerms:
+    "Ketentuan pembayaran dompet berbeda dari yang ditampilkan, jadi tidak ada yang ditandatangani. Muat ulang halaman atau bayar dengan cara lain.",
+  walletLastFailed: "Pembayaran dompet terakhir Anda tidak berhasil; tidak ada yang ditagih.",
+  walletLastFailedBalance:
+    "Pembayaran dompet terakhir Anda tidak berhasil (USDC tidak cukup); tidak ada yang ditagih.",
 };

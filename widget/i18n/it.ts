@@ -122,4 +122,16 @@ export const it: Messages = {
   walletInvalid: "Non è stato possibile preparare il pagamento. Riprova.",
   walletOther: "Scegli un altro wallet",
   walletBack: "Paga in un altro modo",
+  walletInvoice: "Paga con un wallet del browser",
+  walletSent: "Inviato dal tuo wallet — in attesa della rete",
+  walletNoChain:
+    "Il tuo wallet non ha la rete {network}. Aggiungila nel wallet o paga in un altro modo.",
+  walletNoFunds:
+    "Fondi insufficienti in questo wallet per questo importo e la commissione di rete.",
+  walletTerms:
+    "Le condizioni del pagamento dal wallet sono diverse da quelle mostrate, quindi non è stato firmato nulla. Ricarica la pagina o paga in un altro modo.",
+  walletLastFailed:
+    "Il tuo ultimo pagamento dal wallet non è andato a buon fine; non è stato addebitato nulla.",
+  walletLastFailedBalance:
+    "Il tuo ultimo pagamento dal wallet non è andato a buon fine (USDC insufficienti); non è stato addebitato nulla.",
 };

@@ -112,4 +112,14 @@ export const ko: Messages = {
   walletInvalid: "결제를 준비하지 못했습니다. 다시 시도해 주세요.",
   walletOther: "다른 지갑 선택",
   walletBack: "다른 방법으로 결제",
+  walletInvoice: "브라우저 지갑으로 결제",
+  walletSent: "지갑에서 보냈습니다 — 네트워크 확인을 기다리는 중",
+  walletNoChain:
+    "지갑에 {network} 네트워크가 없습니다. 지갑에서 추가하거나 다른 방법으로 결제하세요.",
+  walletNoFunds: "이 지갑에 이 금액과 네트워크 수수료를 낼 자금이 부족합니다.",
+  walletTerms:
+    "지갑 결제 조건이 표시된 내용과 달라 아무것도 서명하지 않았습니다. 페이지를 새로고침하거나 다른 방법으로 결제하세요.",
+  walletLastFailed: "마지막 지갑 결제가 완료되지 않았습니다. 청구된 금액은 없습니다.",
+  walletLastFailedBalance:
+    "마지막 지갑 결제가 완료되지 않았습니다(USDC 부족). 청구된 금액은 없습니다.",
 };

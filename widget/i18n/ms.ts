@@ -115,4 +115,14 @@ export const ms: Messages = {
   walletInvalid: "Pembayaran tidak dapat disediakan. Sila cuba lagi.",
   walletOther: "Pilih dompet lain",
   walletBack: "Bayar dengan cara lain",
+  walletInvoice: "Bayar dengan dompet pelayar",
+  walletSent: "Dihantar dari dompet anda — menunggu rangkaian",
+  walletNoChain:
+    "Dompet anda tiada rangkaian {network}. Tambahkannya dalam dompet anda, atau bayar dengan cara lain.",
+  walletNoFunds: "Dana dalam dompet ini tidak mencukupi untuk jumlah ini dan yuran rangkaiannya.",
+  walletTerms:
+    "Terma pembayaran dompet berbeza daripada yang dipaparkan, jadi tiada apa-apa ditandatangani. Muat semula halaman atau bayar dengan cara lain.",
+  walletLastFailed: "Pembayaran dompet terakhir anda tidak berjaya; tiada caj dikenakan.",
+  walletLastFailedBalance:
+    "Pembayaran dompet terakhir anda tidak berjaya (USDC tidak mencukupi); tiada caj dikenakan.",
 };

@@ -120,4 +120,14 @@ export const nb: Messages = {
   walletInvalid: "Betalingen kunne ikke klargjøres. Prøv igjen.",
   walletOther: "Velg en annen lommebok",
   walletBack: "Betal på en annen måte",
+  walletInvoice: "Betal med en nettleserlommebok",
+  walletSent: "Sendt fra lommeboken din — venter på nettverket",
+  walletNoChain:
+    "Lommeboken din har ikke nettverket {network}. Legg det til i lommeboken, eller betal på en annen måte.",
+  walletNoFunds: "Ikke nok midler i denne lommeboken til beløpet og nettverksgebyret.",
+  walletTerms:
+    "Vilkårene for lommebokbetalingen avviker fra det som ble vist, så ingenting ble signert. Last inn siden på nytt, eller betal på en annen måte.",
+  walletLastFailed: "Den siste lommebokbetalingen din gikk ikke gjennom; ingenting ble belastet.",
+  walletLastFailedBalance:
+    "Den siste lommebokbetalingen din gikk ikke gjennom (ikke nok USDC); ingenting ble belastet.",
 };

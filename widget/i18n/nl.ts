@@ -122,4 +122,14 @@ export const nl: Messages = {
   walletInvalid: "De betaling kon niet worden voorbereid. Probeer het opnieuw.",
   walletOther: "Kies een andere wallet",
   walletBack: "Op een andere manier betalen",
+  walletInvoice: "Betalen met een browserwallet",
+  walletSent: "Verzonden vanuit je wallet — wachten op het netwerk",
+  walletNoChain:
+    "Je wallet heeft het netwerk {network} niet. Voeg het toe in je wallet, of betaal op een andere manier.",
+  walletNoFunds: "Niet genoeg saldo in deze wallet voor dit bedrag en de netwerkkosten.",
+  walletTerms:
+    "De voorwaarden van de walletbetaling wijken af van wat werd getoond, dus er is niets ondertekend. Herlaad de pagina of betaal op een andere manier.",
+  walletLastFailed: "Je laatste walletbetaling is niet gelukt; er is niets afgeschreven.",
+  walletLastFailedBalance:
+    "Je laatste walletbetaling is niet gelukt (niet genoeg USDC); er is niets afgeschreven.",
 };

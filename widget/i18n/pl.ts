@@ -121,4 +121,15 @@ export const pl: Messages = {
   walletInvalid: "Nie udało się przygotować płatności. Spróbuj ponownie.",
   walletOther: "Wybierz inny portfel",
   walletBack: "Zapłać w inny sposób",
+  walletInvoice: "Zapłać portfelem w przeglądarce",
+  walletSent: "Wysłano z Twojego portfela — czekamy na sieć",
+  walletNoChain:
+    "Twój portfel nie ma sieci {network}. Dodaj ją w portfelu lub zapłać w inny sposób.",
+  walletNoFunds: "Za mało środków w tym portfelu na tę kwotę i opłatę sieciową.",
+  walletTerms:
+    "Warunki płatności z portfela różnią się od wyświetlonych, więc nic nie zostało podpisane. Odśwież stronę lub zapłać w inny sposób.",
+  walletLastFailed:
+    "Twoja ostatnia płatność z portfela nie doszła do skutku; nic nie zostało pobrane.",
+  walletLastFailedBalance:
+    "Twoja ostatnia płatność z portfela nie doszła do skutku (za mało USDC); nic nie zostało pobrane.",
 };

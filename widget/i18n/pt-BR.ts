@@ -121,4 +121,14 @@ export const ptBR: Messages = {
   walletInvalid: "Não foi possível preparar o pagamento. Tente de novo.",
   walletOther: "Escolher outra carteira",
   walletBack: "Pagar de outra forma",
+  walletInvoice: "Pagar com uma carteira do navegador",
+  walletSent: "Enviado da sua carteira — aguardando a rede",
+  walletNoChain:
+    "Sua carteira não tem a rede {network}. Adicione-a na sua carteira ou pague de outra forma.",
+  walletNoFunds: "Não há saldo suficiente nesta carteira para este valor e a taxa de rede.",
+  walletTerms:
+    "As condições do pagamento pela carteira são diferentes das exibidas, então nada foi assinado. Recarregue a página ou pague de outra forma.",
+  walletLastFailed: "Seu último pagamento pela carteira não foi concluído; nada foi cobrado.",
+  walletLastFailedBalance:
+    "Seu último pagamento pela carteira não foi concluído (USDC insuficiente); nada foi cobrado.",
 };

@@ -121,4 +121,14 @@ export const pt: Messages = {
   walletInvalid: "Não foi possível preparar o pagamento. Tente novamente.",
   walletOther: "Escolher outra carteira",
   walletBack: "Pagar de outra forma",
+  walletInvoice: "Pagar com uma carteira do navegador",
+  walletSent: "Enviado a partir da sua carteira — a aguardar a rede",
+  walletNoChain:
+    "A sua carteira não tem a rede {network}. Adicione-a na sua carteira ou pague de outra forma.",
+  walletNoFunds: "Não há fundos suficientes nesta carteira para este montante e a taxa de rede.",
+  walletTerms:
+    "As condições do pagamento pela carteira diferem das apresentadas, pelo que nada foi assinado. Recarregue a página ou pague de outra forma.",
+  walletLastFailed: "O seu último pagamento pela carteira não foi concluído; nada foi cobrado.",
+  walletLastFailedBalance:
+    "O seu último pagamento pela carteira não foi concluído (USDC insuficiente); nada foi cobrado.",
 };

@@ -122,4 +122,14 @@ export const ro: Messages = {
   walletInvalid: "Plata nu a putut fi pregătită. Încearcă din nou.",
   walletOther: "Alege alt portofel",
   walletBack: "Plătește în alt mod",
+  walletInvoice: "Plătește cu un portofel din browser",
+  walletSent: "Trimis din portofelul tău — se așteaptă rețeaua",
+  walletNoChain:
+    "Portofelul tău nu are rețeaua {network}. Adaug-o în portofel sau plătește în alt mod.",
+  walletNoFunds: "Fonduri insuficiente în acest portofel pentru această sumă și taxa de rețea.",
+  walletTerms:
+    "Condițiile plății din portofel diferă de cele afișate, așa că nu s-a semnat nimic. Reîncarcă pagina sau plătește în alt mod.",
+  walletLastFailed: "Ultima ta plată din portofel nu a reușit; nu s-a debitat nimic.",
+  walletLastFailedBalance:
+    "Ultima ta plată din portofel nu a reușit (USDC insuficienți); nu s-a debitat nimic.",
 };

@@ -120,4 +120,13 @@ export const sk: Messages = {
   walletInvalid: "Platbu sa nepodarilo pripraviť. Skúste to prosím znova.",
   walletOther: "Zvoliť inú peňaženku",
   walletBack: "Zaplatiť inak",
+  walletInvoice: "Zaplatiť peňaženkou v prehliadači",
+  walletSent: "Odoslané z vašej peňaženky — čaká sa na sieť",
+  walletNoChain: "Vaša peňaženka nemá sieť {network}. Pridajte ju v peňaženke alebo zaplaťte inak.",
+  walletNoFunds: "V tejto peňaženke nie je dosť prostriedkov na túto sumu a sieťový poplatok.",
+  walletTerms:
+    "Podmienky platby z peňaženky sa líšia od zobrazených, preto nebolo nič podpísané. Znova načítajte stránku alebo zaplaťte inak.",
+  walletLastFailed: "Vaša posledná platba z peňaženky neprešla; nič nebolo stiahnuté.",
+  walletLastFailedBalance:
+    "Vaša posledná platba z peňaženky neprešla (nedostatok USDC); nič nebolo stiahnuté.",
 };

@@ -115,4 +115,15 @@ export const sv: Messages = {
   walletInvalid: "Betalningen kunde inte förberedas. Försök igen.",
   walletOther: "Välj en annan plånbok",
   walletBack: "Betala på annat sätt",
+  walletInvoice: "Betala med en webbläsarplånbok",
+  walletSent: "Skickat från din plånbok — väntar på nätverket",
+  walletNoChain:
+    "Din plånbok har inte nätverket {network}. Lägg till det i plånboken, eller betala på annat sätt.",
+  walletNoFunds:
+    "Inte tillräckligt med pengar i den här plånboken för beloppet och nätverksavgiften.",
+  walletTerms:
+    "Villkoren för plånboksbetalningen skiljer sig från det som visades, så inget signerades. Ladda om sidan eller betala på annat sätt.",
+  walletLastFailed: "Din senaste plånboksbetalning gick inte igenom; inget drogs.",
+  walletLastFailedBalance:
+    "Din senaste plånboksbetalning gick inte igenom (inte tillräckligt med USDC); inget drogs.",
 };

@@ -116,4 +116,13 @@ export const tr: Messages = {
   walletInvalid: "Ödeme hazırlanamadı. Lütfen tekrar deneyin.",
   walletOther: "Başka bir cüzdan seçin",
   walletBack: "Başka bir yolla ödeyin",
+  walletInvoice: "Tarayıcı cüzdanıyla ödeyin",
+  walletSent: "Cüzdanınızdan gönderildi — ağ bekleniyor",
+  walletNoChain: "Cüzdanınızda {network} ağı yok. Cüzdanınıza ekleyin veya başka bir yolla ödeyin.",
+  walletNoFunds: "Bu cüzdanda bu tutar ve ağ ücreti için yeterli bakiye yok.",
+  walletTerms:
+    "Cüzdan ödemesinin koşulları gösterilenden farklı, bu yüzden hiçbir şey imzalanmadı. Sayfayı yeniden yükleyin veya başka bir yolla ödeyin.",
+  walletLastFailed: "Son cüzdan ödemeniz gerçekleşmedi; hiçbir ücret alınmadı.",
+  walletLastFailedBalance:
+    "Son cüzdan ödemeniz gerçekleşmedi (yeterli USDC yok); hiçbir ücret alınmadı.",
 };

@@ -118,4 +118,15 @@ export const vi: Messages = {
   walletInvalid: "Không thể chuẩn bị khoản thanh toán. Vui lòng thử lại.",
   walletOther: "Chọn ví khác",
   walletBack: "Thanh toán bằng cách khác",
+  walletInvoice: "Thanh toán bằng ví trình duyệt",
+  walletSent: "Đã gửi từ ví của bạn — đang chờ mạng",
+  walletNoChain:
+    "Ví của bạn chưa có mạng {network}. Hãy thêm mạng này trong ví, hoặc thanh toán bằng cách khác.",
+  walletNoFunds: "Ví này không đủ tiền cho số tiền này và phí mạng.",
+  walletTerms:
+    "Điều khoản thanh toán qua ví khác với những gì đã hiển thị, nên không có gì được ký. Hãy tải lại trang hoặc thanh toán bằng cách khác.",
+  walletLastFailed:
+    "Lần thanh toán bằng ví gần nhất của bạn không thành công; bạn chưa bị trừ tiền.",
+  walletLastFailedBalance:
+    "Lần thanh toán bằng ví gần nhất của bạn không thành công (không đủ USDC); bạn chưa bị trừ tiền.",
 };

@@ -106,4 +106,11 @@ export const zhHans: Messages = {
   walletInvalid: "无法准备付款，请重试。",
   walletOther: "选择其他钱包",
   walletBack: "改用其他方式付款",
+  walletInvoice: "使用浏览器钱包付款",
+  walletSent: "已从您的钱包发出 — 正在等待网络确认",
+  walletNoChain: "您的钱包没有 {network} 网络。请在钱包中添加，或改用其他方式付款。",
+  walletNoFunds: "此钱包中的资金不足以支付该金额及网络费用。",
+  walletTerms: "钱包付款的条款与显示的不同，因此未进行任何签名。请刷新页面或改用其他方式付款。",
+  walletLastFailed: "您上一次钱包付款未成功；未扣除任何款项。",
+  walletLastFailedBalance: "您上一次钱包付款未成功（USDC 不足）；未扣除任何款项。",
 };

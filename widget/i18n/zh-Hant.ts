@@ -106,4 +106,11 @@ export const zhHant: Messages = {
   walletInvalid: "無法準備付款，請再試一次。",
   walletOther: "選擇其他錢包",
   walletBack: "改用其他方式付款",
+  walletInvoice: "使用瀏覽器錢包付款",
+  walletSent: "已從您的錢包送出 — 正在等待網路確認",
+  walletNoChain: "您的錢包沒有 {network} 網路。請在錢包中新增，或改用其他方式付款。",
+  walletNoFunds: "此錢包中的資金不足以支付此金額及網路手續費。",
+  walletTerms: "錢包付款的條款與顯示的不同，因此未進行任何簽署。請重新整理頁面或改用其他方式付款。",
+  walletLastFailed: "您上一次錢包付款未成功；未收取任何費用。",
+  walletLastFailedBalance: "您上一次錢包付款未成功（USDC 不足）；未收取任何費用。",
 };

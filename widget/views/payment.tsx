@@ -94,6 +94,8 @@ export function PaymentPanel(props: {
   /** True once loading the on-demand QR encoder ended (loaded or not), so the code is drawn then. */
   qrReady: boolean;
   onChange?: () => void;
+  /** Opens paying this invoice from a browser wallet (offered for EVM addresses only). */
+  onWallet?: (() => void) | undefined;
 }) {
   const { payment: p, i18n } = props;
   const { t } = i18n;
@@ -142,6 +144,13 @@ export function PaymentPanel(props: {
                 <a class="button" href={link}>
                   {t("openWallet")}
                 </a>
+              ) : null}
+              {/* An EVM address is an EVM network's (the networks' table stays in wallet.js, which
+                  says so if it does not know this one): every shopper downloads this chunk. */}
+              {props.onWallet && /^0x[0-9a-fA-F]{40}$/.test(p.address) ? (
+                <button type="button" class="secondary" onClick={props.onWallet}>
+                  {t("walletInvoice")}
+                </button>
               ) : null}
               <p class="warning">
                 {t("sendOnly", { code: p.currencyName, network: p.networkName })}

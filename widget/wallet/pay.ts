@@ -6,13 +6,16 @@
  * answer is the checkout's snapshot, whose `x402Payment` the live status then follows.
  *
  * Invariant: the wallet signs exactly the worker's terms (`accepts[0]`): amount, recipient,
- * token and network come from the 402, never from the widget's own display of the offer.
+ * token and network come from the 402, never from the widget's own display of the offer; and
+ * it signs them only when they are what the button showed (`sameTerms`: network, amount, USDC),
+ * else nothing is signed and the shopper is told.
  */
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, X402Offer } from "../../worker/lib/api/contract.ts";
 import { encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import type { PaymentRequired } from "../../worker/lib/x402/protocol.ts";
 import { authorizationTypedData } from "../../worker/lib/x402/typed-data.ts";
 import { newAuthorization, signedPayment } from "../../worker/lib/x402/wallet-authorization.ts";
+import { sameTerms } from "../../worker/lib/x402/wallet-terms.ts";
 import { onChain } from "./chain.ts";
 import { ask, type Eip1193 } from "./provider.ts";
 import { Stop } from "./stop.ts";
@@ -22,15 +25,16 @@ import { postX402 } from "./x402-http.ts";
 export type PayStep = "wallet" | "send";
 
 /**
- * Pays checkout `id` at `base` from `provider`; `now` is the worker's clock (ms), `step` hears
- * where the flow is. Throws only `Stop`s.
+ * Pays checkout `id` at `base` from `provider`, as `offer` (the button's) said; `now` is the
+ * worker's clock (ms), `step` hears where the flow is. Throws only `Stop`s.
  *
  * @example
- * const snapshot = await payFromWallet(api.base, s.id, wallet.provider, clock.now, setStep);
+ * const snapshot = await payFromWallet(api.base, s.id, s.x402, wallet.provider, clock.now, setStep);
  */
 export async function payFromWallet(
   base: string,
   id: string,
+  offer: X402Offer | null | undefined,
   provider: Eip1193,
   now: () => number,
   step: (at: PayStep) => void,
@@ -43,6 +47,11 @@ export async function payFromWallet(
   const accepted = required.accepts[0]!;
   // The one scheme a browser wallet signs here: `exact` (EIP-3009), on an EVM chain.
   if (accepted.scheme !== "exact") throw new Stop("walletNotOffered");
+  // Before the wallet is asked anything more: never sign other terms than the button's.
+  if (!sameTerms(accepted, offer))
+    throw new Stop("walletTerms", {
+      reason: `${accepted.amount} ${accepted.asset} ${accepted.network}`,
+    });
   await onChain(provider, accepted.network);
   let data: ReturnType<typeof authorizationTypedData>;
   const random = crypto.getRandomValues(new Uint8Array(32));

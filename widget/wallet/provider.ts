@@ -1,8 +1,9 @@
 /**
  * @module
  * The EIP-1193 provider as the wallet flow calls it: one `request` per step, where the
- * shopper's refusal (error code 4001) and any other wallet failure become `Stop`s with their
- * words. No wallet library: the four or five calls the flow makes are plain JSON-RPC.
+ * shopper's refusal (error code 4001), a transaction the wallet cannot fund ("insufficient
+ * funds", or the node's generic -32000 that wallets relay for it) and any other wallet failure
+ * become `Stop`s with their words; the wallet's own message travels along for the developer. No wallet library: the four or five calls the flow makes are plain JSON-RPC.
  */
 import { Stop } from "./stop.ts";
 
@@ -24,7 +25,8 @@ export function codeOf(e: unknown): unknown {
 }
 
 /**
- * Calls the wallet; a refusal is "you declined", anything else "the wallet could not".
+ * Calls the wallet; a refusal is "you declined", an unfunded transaction "not enough funds",
+ * anything else "the wallet could not".
  *
  * @example
  * const [payer] = (await ask(provider, "eth_requestAccounts")) as string[];
@@ -33,6 +35,15 @@ export async function ask(provider: Eip1193, method: string, params?: unknown[])
   try {
     return await provider.request({ method, params });
   } catch (e) {
-    throw new Stop(codeOf(e) === 4001 ? "walletDeclined" : "walletFailed");
+    const code = codeOf(e);
+    const reason = String((e as { message?: unknown } | null)?.message ?? code);
+    throw new Stop(
+      code === 4001
+        ? "walletDeclined"
+        : code === -32000 || /insufficient funds/i.test(reason)
+          ? "walletNoFunds"
+          : "walletFailed",
+      { reason },
+    );
   }
 }
