@@ -133,7 +133,13 @@ export function budgetGate(
           return;
         }
         const want = Math.min(MAX_BATCH, 1 + recentUse(h, now));
-        const lease: Lease = await budget().lease({ priority, want, ratePerSecond, deadline, ...who });
+        const lease: Lease = await budget().lease({
+          priority,
+          want,
+          ratePerSecond,
+          deadline,
+          ...who,
+        });
         if (lease.overShare) {
           const wait = Math.max(1, lease.retryAt - Date.now());
           throw new UpstreamError("http", `upstream budget: this client holds its share`, {

@@ -203,7 +203,10 @@ export function grant(
   const served = isFront(priority);
   if (served && want >= 1 && cap < 1) {
     // Over its client's share: a refusal, never a reservation (it would hold a later window).
-    return { state, lease: { granted: 0, spendUntil: 0, retryAt: end, sendFrom: 0, overShare: true } };
+    return {
+      state,
+      lease: { granted: 0, spendUntil: 0, retryAt: end, sendFrom: 0, overShare: true },
+    };
   }
   let room = rate - front(granted) - granted.webhook - granted.reconcile;
   if (!served) {
@@ -223,8 +226,7 @@ export function grant(
   if ((paused && !served) || edge) room = 0;
   const given = Math.max(0, Math.min(Math.floor(want), room, cap));
   if (given === 0 && want >= 1 && served) return reserveAhead(state, ceiling, deadline);
-  const retryAt =
-    given >= want ? 0 : paused && !served ? Math.max(state.pausedUntil, end) : end;
+  const retryAt = given >= want ? 0 : paused && !served ? Math.max(state.pausedUntil, end) : end;
   return {
     state: { ...state, granted: { ...granted, [priority]: granted[priority] + given } },
     lease: { granted: given, spendUntil, retryAt, sendFrom: 0 },
