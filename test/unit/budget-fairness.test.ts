@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { BudgetStatus, Lease, Priority } from "../../worker/core/budget/budget-rpc.ts";
 import { leaseFor } from "../../worker/core/budget/lease.ts";
 import { ClientShares, MAX_CLIENTS, MIN_SHARE, shareOf } from "../../worker/core/budget/shares.ts";
-import { laneCeiling, shopperRate, WINDOW_MS, windowOf } from "../../worker/core/budget/window.ts";
+import { shopperRate, WINDOW_MS, windowOf } from "../../worker/core/budget/window.ts";
 
 const RATE = 10;
 const T0 = 1_000_000; // a window start
