@@ -11,7 +11,7 @@ import type { AccountHealth } from "../../core/account/account-rpc.ts";
 import type { Config } from "../../core/config/config.ts";
 import type { ModeDecision } from "../../core/config/mode-decision.ts";
 import { askService } from "../../core/config/payment-mode.ts";
-import { upstreamBaseUrl, upstreamFor } from "../../core/config/upstream.ts";
+import { MERCHANT_CALL, upstreamBaseUrl, upstreamFor } from "../../core/config/upstream.ts";
 import { UpstreamError } from "../../service/errors.ts";
 import { originsFailure, originsWarning } from "./doctor-origins.ts";
 import type { DoctorCheck, DoctorReport } from "./doctor-report.ts";
@@ -43,7 +43,8 @@ export async function runDoctor(
   const secret = webhookSecretWarning(config);
   if (secret) checks.push(secret);
   try {
-    const accounts = await upstreamFor(config).listAccounts();
+    // The merchant's own call: the budget's first lane, ahead of every shopper.
+    const accounts = await upstreamFor(config, MERCHANT_CALL).listAccounts();
     checks.push({
       name: "api_key",
       ok: true,
