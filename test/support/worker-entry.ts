@@ -11,7 +11,8 @@
  *   its report) and `tracked()` (rows, due, next sweep);
  * - `StreamHubObject`: `settled()`, every "unwatched" message (and alarm setting) in flight
  *   ended, and `streams(key)`, the open streams of one object;
- * - `BudgetObject`: `forget()`, the budget starts over as an evicted one does.
+ * - `BudgetObject`: `forget()`, the budget starts over as an evicted one does, and `asked()`,
+ *   the lane and client of the leases asked lately (the last `ASKED_KEPT`).
  *
  * The shipped classes keep their fields private (`#…`): a hook reaches only what the object
  * already hands out (its `ctx`, its `host`, its RPC methods), never a private field.
@@ -152,6 +153,9 @@ export class StreamHubObject extends shipped.StreamHubObject {
   }
 }
 
+/** Leases `BudgetObject.asked()` remembers at most. */
+const ASKED_KEPT = 2_000;
+
 export class BudgetObject extends shipped.BudgetObject {
   /**
    * The shipped budget this one answers with: its state is private, so `forget` starts a new
@@ -159,8 +163,21 @@ export class BudgetObject extends shipped.BudgetObject {
    */
   #budget = new shipped.BudgetObject(this.ctx, this.env);
 
+  /** The lane and client of the leases asked lately, oldest first. */
+  #asked: Pick<LeaseRequest, "priority" | "client">[] = [];
+
   override lease(input: LeaseRequest): Promise<Lease> {
+    this.#asked.push({
+      priority: input.priority,
+      ...(input.client ? { client: input.client } : {}),
+    });
+    if (this.#asked.length > ASKED_KEPT) this.#asked.splice(0, this.#asked.length - ASKED_KEPT);
     return this.#budget.lease(input);
+  }
+
+  /** The lane and client of the leases asked since the last call (and forgets them). */
+  async asked(): Promise<Pick<LeaseRequest, "priority" | "client">[]> {
+    return this.#asked.splice(0);
   }
 
   override rateLimited(retryAfterMs: number): Promise<void> {

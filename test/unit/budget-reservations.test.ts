@@ -3,13 +3,15 @@
  * call the budget cannot serve now is reserved the first later window with room, so waiters are
  * served in the order they asked and none waits past its place in the queue; reservations are
  * bounded (windows ahead, calls in all, the caller's deadline) and refused clearly beyond that;
- * refetches and reconciliation never get calls reserved for shoppers.
+ * refetches and reconciliation never get calls reserved for shoppers. Shoppers' reservations
+ * fill a window only up to their lane's ceiling (`laneCeiling`: the merchant's room is kept).
  */
 import { describe, expect, it } from "vitest";
 import type { BudgetStatus, Lease, Priority } from "../../worker/core/budget/budget-rpc.ts";
 import {
   emptyBudget,
   grant,
+  laneCeiling,
   MAX_AHEAD_WINDOWS,
   MAX_RESERVED,
   SEND_MARGIN_MS,
@@ -18,6 +20,8 @@ import {
 
 const RATE = 10;
 const T0 = 1_000_000; // a window start
+/** Shoppers' calls reserved per window at most: 8 at 10 a second (2 kept for the merchant). */
+const ROOM = laneCeiling("interactive", RATE);
 
 /** A budget the tests ask in turn, keeping its state. */
 function budget(rate = RATE, start = T0) {
@@ -35,12 +39,12 @@ function budget(rate = RATE, start = T0) {
 }
 
 describe("upstream budget: waiting shoppers are served first come, first served", () => {
-  it("100 shoppers refused in one window at rate 10: the k-th is reserved window ⌈k/10⌉, in the order they asked", () => {
+  it("100 shoppers refused in one window at rate 10: the k-th is reserved window ⌈k/8⌉, in the order they asked", () => {
     const b = budget();
     expect(b.ask("interactive", RATE, T0 + 10).granted).toBe(RATE); // the window is taken
     for (let k = 1; k <= 100; k += 1) {
       const lease = b.ask("interactive", 1, T0 + 20 + k);
-      const window = Math.ceil(k / RATE);
+      const window = Math.ceil(k / ROOM);
       expect(lease).toEqual({
         granted: 1,
         sendFrom: T0 + window * WINDOW_MS,
@@ -49,14 +53,18 @@ describe("upstream budget: waiting shoppers are served first come, first served"
       });
     }
     // A shopper asking later (in the next window) queues behind all of them.
-    expect(b.ask("interactive", 1, T0 + WINDOW_MS + 5).sendFrom).toBe(T0 + 11 * WINDOW_MS);
-    // The reserved calls are counted in their windows: nothing is left there for anyone.
-    expect(b.state.granted.interactive).toBe(RATE);
+    expect(b.ask("interactive", 1, T0 + WINDOW_MS + 5).sendFrom).toBe(
+      T0 + Math.ceil(101 / ROOM) * WINDOW_MS,
+    );
+    // The reserved calls are counted in their windows: nothing is left there for anyone but
+    // the merchant, whose room shoppers' reservations never take.
+    expect(b.state.granted.interactive).toBe(ROOM);
+    expect(b.ask("merchant", 100, T0 + WINDOW_MS + 6).granted).toBe(RATE - ROOM);
     expect(b.ask("webhook", 1, T0 + WINDOW_MS + 6).granted).toBe(0);
     expect(b.ask("reconcile", 1, T0 + WINDOW_MS + 7).granted).toBe(0);
   });
 
-  it("shoppers arriving faster than the rate for 6 s are served in arrival order, each within ⌈place in the queue / 10⌉ windows", () => {
+  it("shoppers arriving faster than the rate for 6 s are served in arrival order, each within ⌈place in the queue / 8⌉ windows", () => {
     const b = budget();
     let lastSend = 0;
     let waiting = 0; // shoppers reserved a window still to come when the next one asks
@@ -71,7 +79,7 @@ describe("upstream budget: waiting shoppers are served first come, first served"
       served.push({ asked: now, sendFrom: lease.sendFrom });
       waiting = served.filter((s) => s.sendFrom > now).length;
       const windowsWaited = Math.floor(sendAt / WINDOW_MS) - Math.floor(now / WINDOW_MS);
-      expect(windowsWaited).toBeLessThanOrEqual(Math.ceil(waiting / RATE));
+      expect(windowsWaited).toBeLessThanOrEqual(Math.ceil(waiting / ROOM));
     }
   });
 

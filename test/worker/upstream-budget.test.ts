@@ -9,6 +9,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
 import type { Priority } from "../../worker/core/budget/budget-rpc.ts";
 import { budgetGate, forgetLeases } from "../../worker/core/budget/gate.ts";
+import { laneCeiling } from "../../worker/core/budget/window.ts";
 import { budgetStub } from "../../worker/core/objects/stubs.ts";
 import { createUpstreamClient } from "../../worker/service/client.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
@@ -193,6 +194,8 @@ describe("upstream budget", () => {
     const start = Math.floor(Date.now() / 1000) * 1000;
     const first = await stub.lease({ priority: "interactive", want: RATE, ratePerSecond: RATE });
     expect(first).toMatchObject({ granted: RATE, sendFrom: 0 });
+    // Shoppers' reservations fill a window up to their lane's ceiling: the rest is the merchant's.
+    const room = laneCeiling("interactive", RATE);
     const later: number[] = [];
     for (let k = 1; k <= 2 * RATE; k += 1) {
       const lease = await stub.lease({ priority: "interactive", want: 1, ratePerSecond: RATE });
@@ -200,18 +203,19 @@ describe("upstream budget", () => {
       later.push(lease.sendFrom);
     }
     const windows = later.map((at) => (at - start) / 1000);
-    expect(windows).toEqual([1, 1, 1, 2, 2, 2]);
+    expect(windows).toEqual(later.map((_, i) => 1 + Math.floor(i / room)));
+    const booked = Math.ceil((2 * RATE) / room);
     // One whose deadline comes before the next free window is refused at once, with its time.
     const refused = await stub.lease({
       priority: "interactive",
       want: 1,
       ratePerSecond: RATE,
-      deadline: start + 2_500,
+      deadline: start + booked * 1000 + 500,
     });
-    expect(refused).toMatchObject({ granted: 0, retryAt: start + 3_000 });
-    expect((await stub.status()).reserved).toEqual([RATE, RATE]);
+    expect(refused).toMatchObject({ granted: 0, retryAt: start + (booked + 1) * 1000 });
+    expect((await stub.status()).reserved).toEqual(Array(booked).fill(room));
     // Through the gate: six shoppers at once on a fresh budget of 3 a second are let through
-    // three in this window, three from the next window's start, none refused.
+    // three in this window, then `room` (2) a window from the next window's start, none refused.
     forgetLeases();
     const gate = budgetGate(
       () => budgetStub(env, `${key}-gate`),
@@ -226,6 +230,6 @@ describe("upstream budget", () => {
         gate.admit(Date.now() + 15_000).then(() => Math.floor((Date.now() - opened) / 1000)),
       ),
     );
-    expect(admitted.sort()).toEqual([0, 0, 0, 1, 1, 1]);
+    expect(admitted.sort()).toEqual([0, 0, 0, 1, 1, 2]);
   });
 });

@@ -127,7 +127,7 @@ export class DepositObject extends WatchedDurableObject<CoreEnv> implements Depo
     const orderId = depositOrderId(config.ORDER_ID_PREFIX, input.topUpId);
     let deposit: CreatedDeposit;
     try {
-      deposit = await upstreamFor(config).createDeposit({
+      deposit = await upstreamFor(config, { client: input.client }).createDeposit({
         orderId,
         cryptoCurrencyCode: input.currency.code,
         webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),

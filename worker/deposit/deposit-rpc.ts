@@ -20,6 +20,8 @@ export interface OpenDeposit {
   topUpId: string;
   customerId: string | null;
   currency: DepositCurrency;
+  /** Who opens it (`edge/http/client-key.ts`): its create counts in that client's budget share. */
+  client?: string;
 }
 
 /** The top-up's RPC methods (see `deposit-object.ts` for what each does). */

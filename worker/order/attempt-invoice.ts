@@ -40,8 +40,9 @@ export const isOrderIdTaken = (created: Outcome<unknown>): boolean =>
   !created.ok && (created.code === "checkout_conflict" || created.code === "order_id_collision");
 
 /**
- * Creates the invoice of one attempt (`orderId`, `amount` in the order's fiat). Never throws for
- * an upstream failure: it becomes an outcome, `uncertain` when the invoice may exist anyway.
+ * Creates the invoice of one attempt (`orderId`, `amount` in the order's fiat), on behalf of
+ * `client` (the shopper's key: its share of the upstream budget). Never throws for an upstream
+ * failure: it becomes an outcome, `uncertain` when the invoice may exist anyway.
  *
  * @example
  * const created = await createAttemptInvoice(config, "cc-1001-2", "12.50", order, redirects, log);
@@ -54,10 +55,11 @@ export async function createAttemptInvoice(
   order: InvoiceOrder,
   redirects: Redirects | undefined,
   log: Logger,
+  client?: string,
 ): Promise<Created> {
   let invoice: Invoice;
   try {
-    invoice = await upstreamFor(config).createInvoice({
+    invoice = await upstreamFor(config, { client }).createInvoice({
       orderId,
       fiatCurrencyCode: order.currency,
       amount,

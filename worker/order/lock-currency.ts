@@ -8,7 +8,11 @@
  * Invariants:
  * - runs inside the object's lane: locks of one attempt never race;
  * - a lock for the currency already locked (and confirmed) calls nothing; others are
- *   throttled per checkout (`lock-throttle.ts`);
+ *   throttled per checkout (`lock-throttle.ts`) and per client across its checkouts (the
+ *   route's `LOCK_RATE_LIMIT`);
+ * - the first lock of an attempt is part of opening it (the budget's `interactive` lane); a
+ *   change of a currency already locked is a re-lock (`relock`: behind opens, and within the
+ *   client's share of the budget, `core/budget/shares.ts`);
  * - the lock is marked unconfirmed before the call: an answer lost, or an object reset before
  *   the answer is applied, leaves the mark (and an uncertain failure brings the invoice's
  *   next read forward);
@@ -84,14 +88,26 @@ export function lockFactAfter(
 }
 
 /**
- * Locks `currency` on the current attempt (inside the lane) and answers the snapshot.
+ * The budget lane of a lock on `attempt`: its first lock opens it, any later one is a re-lock.
  *
  * @example
- * return lane.run(() => lockCurrency(host, currency));
+ * lockLane({ currency: null }); // "interactive"
+ */
+export function lockLane(attempt: Pick<AttemptRow, "currency">): "interactive" | "relock" {
+  return attempt.currency ? "relock" : "interactive";
+}
+
+/**
+ * Locks `currency` on the current attempt (inside the lane) and answers the snapshot; the call
+ * counts in `client`'s share of the upstream budget.
+ *
+ * @example
+ * return lane.run(() => lockCurrency(host, currency, client));
  */
 export async function lockCurrency(
   host: OrderHost,
   currency: CryptoCurrency,
+  client?: string,
 ): Promise<Outcome<CheckoutSnapshot>> {
   const { store, settings, journal } = host;
   const attempt = host.hasSchema() ? store.currentAttempt() : null;
@@ -114,7 +130,8 @@ export async function lockCurrency(
   }
   settings.markLockUnconfirmed(attempt.invoiceId);
   try {
-    const invoice = await lockInvoiceCurrency(upstreamFor(host.config()), {
+    const upstream = upstreamFor(host.config(), { priority: lockLane(attempt), client });
+    const invoice = await lockInvoiceCurrency(upstream, {
       invoiceId: attempt.invoiceId,
       cryptoCurrencyCode: currency.code,
     });

@@ -49,6 +49,7 @@ export async function nextAttempt(
   host: OrderHost,
   order: OrderRow,
   seen: number,
+  client?: string,
 ): Promise<Outcome<CheckoutSnapshot>> {
   const { store } = host;
   if (store.currentAttempt()!.number !== seen) return success(host.journal.current());
@@ -59,7 +60,7 @@ export async function nextAttempt(
   const due = orderTotals(order, store.attempts(), [], host.journal.terms()).due;
   let number = seen + 1;
   let orderId = attemptOrderId(prefix, order.invoiceNumber, number);
-  let invoice = await createInvoice(host, orderId, due, order);
+  let invoice = await createInvoice(host, orderId, due, order, client);
   for (
     let skips = 0;
     !invoice.ok && isOrderIdTaken(invoice) && skips < MAX_ORDER_ID_SKIPS;
@@ -67,7 +68,7 @@ export async function nextAttempt(
   ) {
     number += 1;
     orderId = attemptOrderId(prefix, order.invoiceNumber, number);
-    invoice = await createInvoice(host, orderId, due, order);
+    invoice = await createInvoice(host, orderId, due, order, client);
   }
   if (!invoice.ok) return invoice;
   store.saveAttempt(newAttempt(number, invoice.value, due, new Date().toISOString()));

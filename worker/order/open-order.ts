@@ -45,19 +45,22 @@ export function openConflict(
 }
 
 /**
- * Creates one attempt's invoice with the order's redirects (`attempt-invoice.ts`).
+ * Creates one attempt's invoice with the order's redirects (`attempt-invoice.ts`), on behalf of
+ * `client` (its budget share).
  *
  * @example
- * const created = await createInvoice(host, "cc-1001-2", "12.50", order);
+ * const created = await createInvoice(host, "cc-1001-2", "12.50", order, client);
  */
 export function createInvoice(
   host: OrderHost,
   orderId: string,
   amount: string,
   order: InvoiceOrder,
+  client?: string,
 ) {
   const redirects = host.settings.redirects();
-  return createAttemptInvoice(host.config(), orderId, amount, order, redirects, host.logger());
+  const log = host.logger();
+  return createAttemptInvoice(host.config(), orderId, amount, order, redirects, log, client);
 }
 
 /**
@@ -70,9 +73,9 @@ export function createInvoice(
  * @example
  * if (!opened) prefetchCreate(host);
  */
-export function prefetchCreate(host: Pick<OrderHost, "config">): void {
+export function prefetchCreate(host: Pick<OrderHost, "config">, client?: string): void {
   try {
-    prefetchUpstream(host.config());
+    prefetchUpstream(host.config(), "interactive", client);
   } catch {
     // Invalid configuration: the create itself reports it.
   }
@@ -96,7 +99,7 @@ export async function createFirst(
   settings.setTolerance(config.PAYMENT_TOLERANCE_PERCENT);
   settings.setRedirects(input);
   const orderId = attemptOrderId(config.ORDER_ID_PREFIX, input.invoiceNumber, 1);
-  const invoice = await createInvoice(host, orderId, input.amount, input);
+  const invoice = await createInvoice(host, orderId, input.amount, input, input.client);
   if (!invoice.ok) {
     if (!invoice.uncertain) settings.dropPendingClaims();
     return invoice;

@@ -145,7 +145,7 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
   async open(
     input: OpenCheckout,
   ): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>> {
-    if (!this.#opened()) prefetchCreate(this.#order);
+    if (!this.#opened()) prefetchCreate(this.#order, input.client);
     this.settings.refreshFiatMinimum(input.minInvoiceAmount);
     const existing = this.host.hasSchema ? this.store.order() : null;
     const conflict = openConflict(existing ?? this.settings.pendingClaims(), input);
@@ -165,22 +165,25 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
     return success(this.journal.current());
   }
 
-  /** Locks a crypto currency on the current attempt (in-page mode), in the lane (`lock-currency.ts`). */
-  lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>> {
-    return this.host.lane.run(() => lockCurrency(this.#order, currency));
+  /**
+   * Locks a crypto currency on the current attempt (in-page mode), in the lane
+   * (`lock-currency.ts`), on behalf of `client` (its budget share).
+   */
+  lockCurrency(currency: CryptoCurrency, client?: string): Promise<Outcome<CheckoutSnapshot>> {
+    return this.host.lane.run(() => lockCurrency(this.#order, currency, client));
   }
 
   /**
    * Starts the next attempt (`-2`, `-3`, …) after the current one ended unpaid: refused at once
    * when it may not, else in the lane, where it is checked again (`next-attempt.ts`).
    */
-  async retry(): Promise<Outcome<CheckoutSnapshot>> {
+  async retry(client?: string): Promise<Outcome<CheckoutSnapshot>> {
     const attempt = this.#opened() ? this.store.currentAttempt() : null;
     const order = attempt ? this.store.order() : null;
     if (!order || !attempt) return failure(404, "not_found", NO_CHECKOUT);
     const refused = nextAttemptRefusal(this.#order);
     if (refused) return refused;
-    const next = () => nextAttempt(this.#order, order, attempt.number);
+    const next = () => nextAttempt(this.#order, order, attempt.number, client);
     return this.host.lane.run(() => whileOpening(this.#order, next));
   }
 

@@ -35,6 +35,11 @@ export interface OpenCheckout {
   failedUrl: string | null;
   /** The deployment's mode when the order opens; the order keeps it (see `order-journal.ts` `mode`). */
   mode: PaymentMode;
+  /**
+   * Who opens it (`edge/http/client-key.ts`): the create counts in that client's share of the
+   * upstream budget (`core/budget/shares.ts`). Never stored.
+   */
+  client?: string;
 }
 
 /** The order's RPC methods (see `order-object.ts` for what each does). */
@@ -44,8 +49,8 @@ import type { X402Answer, X402Request } from "./x402/pay-x402.ts";
 export interface OrderRpc extends Rpc.DurableObjectBranded, NotifierRpc, FollowerRpc, WatchedRpc {
   open(input: OpenCheckout): Promise<Outcome<{ created: boolean; snapshot: CheckoutSnapshot }>>;
   view(): Promise<Outcome<CheckoutSnapshot>>;
-  lockCurrency(currency: CryptoCurrency): Promise<Outcome<CheckoutSnapshot>>;
-  retry(): Promise<Outcome<CheckoutSnapshot>>;
+  lockCurrency(currency: CryptoCurrency, client?: string): Promise<Outcome<CheckoutSnapshot>>;
+  retry(client?: string): Promise<Outcome<CheckoutSnapshot>>;
   setRefundAddress(cryptoCurrencyCode: string, address: string): Promise<Outcome<CheckoutSnapshot>>;
   applyInvoiceWebhook(delivery: Delivery<Invoice>): Promise<DeliveryOutcome>;
   recordRefund(refund: RefundRecord): Promise<Outcome<{ changed: boolean }>>;

@@ -28,7 +28,7 @@
  */
 
 import type { CoreEnv } from "../core/config/core-env.ts";
-import { upstreamFor } from "../core/config/upstream.ts";
+import { MERCHANT_CALL, upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import { type Facts, isOlder } from "../core/converge/facts.ts";
 import { admitRead, type Followed, forgetFollowed, knownFacts } from "../core/converge/followed.ts";
@@ -248,7 +248,7 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
       if (row.withdrawal) return success(payoutView(row));
       if (row.status === "uncertain") {
         // An earlier commit may have made the withdrawal: read it back before sending another.
-        const resolved = await this.#resolveUncertain(row, "interactive");
+        const resolved = await this.#resolveUncertain(row, "merchant");
         if (!resolved.ok) return resolved;
         row = resolved.value;
         if (row.withdrawal) return success(payoutView(row));
@@ -281,7 +281,8 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
   }
 
   async #upstreamQuote(req: PayoutRequest): Promise<Outcome<QuoteAnswer>> {
-    const client = upstreamFor(this.host.config());
+    // A payout or a refund is the merchant's: the budget's first lane.
+    const client = upstreamFor(this.host.config(), MERCHANT_CALL);
     const { orderId, cryptoCurrencyCode, address, amount } = req;
     try {
       return success({
@@ -333,7 +334,7 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
     const config = this.host.config();
     try {
       return success(
-        await upstreamFor(config).commitWithdrawal({
+        await upstreamFor(config, MERCHANT_CALL).commitWithdrawal({
           quoteId: row.quote.quoteId,
           webhookUrl: webhookUrl(config.PUBLIC_BASE_URL),
           customData: { orderId: row.orderId, kind: row.kind },
@@ -399,12 +400,12 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
   /**
    * Reads the withdrawal of an uncertain commit by orderId: adopts it when the service has
    * one, else returns the payout to `quoted` (the commit never happened; committing again is safe).
-   * `priority`: the merchant's repeated commit waits on it (interactive) and gets an outcome;
+   * `priority`: the merchant's repeated commit waits on it (its own lane) and gets an outcome;
    * the alarm does not, and gets the upstream error thrown.
    */
   async #resolveUncertain(
     row: PayoutRow,
-    priority: "interactive" | "reconcile" = "reconcile",
+    priority: "merchant" | "reconcile" = "reconcile",
   ): Promise<Outcome<PayoutRow>> {
     let w: Withdrawal;
     try {

@@ -58,6 +58,13 @@ export interface UpstreamGate {
 /** The code of the gate's own refusal (never reported back as the service's 429). */
 export const GATE_REFUSAL = "budget.exhausted";
 
+/**
+ * The code of the gate's refusal of a client over its fair share of the budget
+ * (`core/budget/shares.ts`): never retried (the client asks too much; waiting would only hold
+ * its object's lane), never reported as the service's 429.
+ */
+export const SHARE_REFUSAL = "budget.over_share";
+
 /** Options of the upstream client (and of its transport). */
 export interface UpstreamClientOptions extends CallLimits {
   baseUrl: string;
@@ -136,10 +143,11 @@ export function createTransport(options: UpstreamClientOptions): Transport {
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
         if (isUncertain(error) && spec.trace) spec.trace.uncertain = true;
-        if (error.status === 429 && error.code !== GATE_REFUSAL)
+        const fromGate = error.code === GATE_REFUSAL || error.code === SHARE_REFUSAL;
+        if (error.status === 429 && !fromGate)
           await options.gate?.rateLimited(error.retryAfterMs).catch(() => {});
         const delay =
-          attempt < attempts && shouldRetry(spec.retry, error)
+          attempt < attempts && error.code !== SHARE_REFUSAL && shouldRetry(spec.retry, error)
             ? retryDelayMs(error, attempt)
             : undefined;
         const retry = delay !== undefined && deadline - Date.now() - delay >= MIN_ATTEMPT_MS;

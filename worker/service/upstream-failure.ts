@@ -9,6 +9,7 @@ import type { Logger } from "../lib/log.ts";
 import { failure, type Outcome } from "../lib/outcome/outcome.ts";
 import { UpstreamError } from "./errors.ts";
 import { isUncertain } from "./retry-policy.ts";
+import { SHARE_REFUSAL } from "./transport.ts";
 
 type Mapped = [ContentfulStatusCode, ApiErrorCode, string];
 
@@ -93,6 +94,17 @@ export function upstreamFailure(error: unknown, log: Logger): Outcome<never> {
   }
   if (error.kind === "invalid_response") {
     return failure(502, "upstream_error", "The payment service sent an unexpected answer.");
+  }
+  if (error.status === 429 && error.code === SHARE_REFUSAL) {
+    // This client holds its fair share of the deployment's budget: it asks too much, the
+    // service is not busy (`core/budget/shares.ts`).
+    const seconds = Math.max(1, Math.ceil((error.retryAfterMs ?? 1000) / 1000));
+    return failure(
+      429,
+      "rate_limited",
+      `Too many requests from this address; try again in ${seconds} s.`,
+      seconds,
+    );
   }
   if (error.status === 429) {
     // The service's own rate limit: tell the client when to come back (whole seconds, ≥ 1).

@@ -2,8 +2,9 @@
  * @module
  * The isolate's side of the upstream budget: a gate the transport passes before each attempt
  * (`service/transport.ts` `UpstreamGate`). Calls are taken from a lease this isolate holds
- * for the priority; only when it has none left does it ask the budget object for more, so a
- * burst of creates pays one round trip per lease, not one per call.
+ * for the priority (and the client, in the shopper lanes: `shares.ts`); only when it has none
+ * left does it ask the budget object for more, so a burst of creates pays one round trip per
+ * lease, not one per call.
  *
  * Invariants:
  * - a leased call is only sent before its `spendUntil` (what is left after is dropped: it was
@@ -23,11 +24,16 @@
  * - a caller that cannot be granted a call before its deadline (or `MAX_WAIT_MS`) gets a 429 `UpstreamError`
  *   (code `budget.exhausted`, `retryAfterMs` = when to try again): the same failure as the
  *   service's own 429, which every caller already handles; it is never reported back as the
- *   service's.
+ *   service's;
+ * - a client over its fair share (`lease.overShare`) is refused at once, whatever its lane's
+ *   wait (code `budget.over_share`, never retried by the transport): the shopper is told
+ *   `rate_limited`, not "the service is busy";
+ * - a lease of one client is never spent on another's call (the slot names the client), and
+ *   this isolate holds at most `MAX_HELD` slots (expired ones are dropped first).
  */
 import { UpstreamError } from "../../service/errors.ts";
-import { GATE_REFUSAL, type UpstreamGate } from "../../service/transport.ts";
-import { type BudgetRpc, type Lease, PRIORITIES, type Priority } from "./budget-rpc.ts";
+import { GATE_REFUSAL, SHARE_REFUSAL, type UpstreamGate } from "../../service/transport.ts";
+import type { BudgetRpc, Lease, Priority } from "./budget-rpc.ts";
 import { SEND_MARGIN_MS } from "./window.ts";
 
 /**
@@ -39,13 +45,18 @@ import { SEND_MARGIN_MS } from "./window.ts";
  * object's lane: the object reschedules it instead).
  */
 export const MAX_WAIT_MS: Record<Priority, number> = {
+  merchant: 0,
   interactive: 0,
+  relock: 0,
   webhook: 1_000,
   reconcile: SEND_MARGIN_MS + 5,
 };
 
 /** Most calls one isolate leases at once. */
 export const MAX_BATCH = 8;
+
+/** Most lease slots (budget × priority × client) one isolate keeps. */
+export const MAX_HELD = 1_024;
 
 interface Held {
   left: number;
@@ -78,7 +89,8 @@ export interface BudgetGate extends UpstreamGate {
 }
 
 /**
- * A gate over the budget `budget()` names, for calls of `priority`.
+ * A gate over the budget `budget()` names, for calls of `priority` (on behalf of `client` in
+ * the shopper lanes: its fair share, `shares.ts`).
  *
  * @example
  * const gate = budgetGate(() => budgetStub(env, key), key, "interactive", 10);
@@ -90,8 +102,10 @@ export function budgetGate(
   priority: Priority,
   ratePerSecond: number,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+  client?: string,
 ): BudgetGate {
-  const slot = `${key}|${priority}`;
+  const slot = client ? `${key}|${priority}|${client}` : `${key}|${priority}`;
+  const who = client ? { client } : {};
   return {
     prefetch() {
       const now = Date.now();
@@ -100,7 +114,7 @@ export function budgetGate(
       const want = Math.min(MAX_BATCH, 1 + recentUse(h, now));
       // A deadline of now: this window's calls or none (a reservation is a caller's own).
       const ask = budget()
-        .lease({ priority, want, ratePerSecond, deadline: now })
+        .lease({ priority, want, ratePerSecond, deadline: now, ...who })
         .then((lease) => {
           if (lease.granted > 0 && lease.sendFrom <= Date.now()) keep(slot, lease);
         })
@@ -119,7 +133,21 @@ export function budgetGate(
           return;
         }
         const want = Math.min(MAX_BATCH, 1 + recentUse(h, now));
-        const lease: Lease = await budget().lease({ priority, want, ratePerSecond, deadline });
+        const lease: Lease = await budget().lease({
+          priority,
+          want,
+          ratePerSecond,
+          deadline,
+          ...who,
+        });
+        if (lease.overShare) {
+          const wait = Math.max(1, lease.retryAt - Date.now());
+          throw new UpstreamError("http", `upstream budget: this client holds its share`, {
+            status: 429,
+            code: SHARE_REFUSAL,
+            retryAfterMs: wait,
+          });
+        }
         if (lease.granted > 0 && (lease.sendFrom ?? 0) > Date.now()) {
           // A reservation: this caller's one call, in the window that opens at `sendFrom`.
           await sleep(lease.sendFrom - Date.now());
@@ -144,7 +172,8 @@ export function budgetGate(
     },
     async rateLimited(retryAfterMs) {
       // What this isolate still holds of the key's window would meet the same 429.
-      for (const p of PRIORITIES) held.delete(`${key}|${p}`);
+      // (Every priority's slots, and every client's.)
+      for (const slot of held.keys()) if (slot.startsWith(`${key}|`)) held.delete(slot);
       await budget().rateLimited(retryAfterMs ?? 1_000);
     },
   };
@@ -158,6 +187,19 @@ function keep(slot: string, lease: Lease): void {
   const carried =
     next.spendUntil === lease.spendUntil && Date.now() < next.spendUntil ? next.left : 0;
   held.set(slot, { ...next, left: carried + lease.granted, spendUntil: lease.spendUntil });
+  if (held.size > MAX_HELD) trim(Date.now());
+}
+
+/** Drops slots with nothing left to spend nor use to size by, then the oldest, to `MAX_HELD`. */
+function trim(now: number): void {
+  for (const [slot, h] of held) {
+    if (held.size <= MAX_HELD) return;
+    if (now >= h.spendUntil && now >= h.windowEnd + WINDOW_MS) held.delete(slot);
+  }
+  for (const slot of held.keys()) {
+    if (held.size <= MAX_HELD) return;
+    held.delete(slot);
+  }
 }
 
 /** Calls taken in the last full window (what the next lease is sized by). */

@@ -11,7 +11,8 @@ import { installUpstreamGates } from "../config/upstream.ts";
 import { budgetStub } from "../objects/stubs.ts";
 import { budgetGate } from "./gate.ts";
 
-installUpstreamGates((config, priority) => {
+installUpstreamGates((config, priority, client) => {
   const key = accountKey(config);
-  return budgetGate(() => budgetStub(env as CoreEnv, key), key, priority, config.UPSTREAM_MAX_RPS);
+  const stub = () => budgetStub(env as CoreEnv, key);
+  return budgetGate(stub, key, priority, config.UPSTREAM_MAX_RPS, undefined, client);
 });

@@ -68,5 +68,7 @@ export interface CoreEnv {
   CHECKOUT_RATE_LIMIT?: RateLimit;
   /** x402 payment attempts per client IP (`POST /v1/checkouts/:id/x402`). */
   X402_RATE_LIMIT?: RateLimit;
+  /** Currency locks per client, across all its checkouts (`edge/http/limits.ts`). */
+  LOCK_RATE_LIMIT?: RateLimit;
   ASSETS?: Fetcher;
 }

@@ -23,12 +23,14 @@ export function upstreamBaseUrl(config: Config): string {
 }
 
 /**
- * Makes the gate of one priority for a configuration (installed by `core/budget/install.ts`);
- * `prefetch` asks the budget for a call ahead of the call that needs it (`prefetchUpstream`).
+ * Makes the gate of one priority (and client, in the shopper lanes) for a configuration
+ * (installed by `core/budget/install.ts`); `prefetch` asks the budget for a call ahead of the
+ * call that needs it (`prefetchUpstream`).
  */
 export type GateFactory = (
   config: Config,
   priority: Priority,
+  client?: string,
 ) => UpstreamGate & { prefetch?(): void };
 
 let gates: GateFactory | null = null;
@@ -51,12 +53,26 @@ export function installUpstreamGates(factory: GateFactory | null): void {
  * @example
  * prefetchUpstream(config); // then write, then `upstreamFor(config).createInvoice(…)`
  */
-export function prefetchUpstream(config: Config, priority: Priority = "interactive"): void {
-  gates?.(config, priority).prefetch?.();
+export function prefetchUpstream(
+  config: Config,
+  priority: Priority = "interactive",
+  client?: string,
+): void {
+  gates?.(config, priority, client).prefetch?.();
 }
 
-/** Limits of one client, and whose calls they are (default `interactive`). */
-export type ClientLimits = CallLimits & { priority?: Priority };
+/**
+ * Limits of one upstream client, and whose calls they are: the lane (default `interactive`),
+ * and in the shopper lanes the shopper's client key (`edge/http/client-key.ts`), so its calls
+ * count in its fair share of the budget (`core/budget/shares.ts`).
+ */
+export type ClientLimits = CallLimits & { priority?: Priority; client?: string | undefined };
+
+/**
+ * The merchant's own calls (the doctor, a payout's or refund's quote and commit): the budget's
+ * first lane, ahead of every shopper.
+ */
+export const MERCHANT_CALL = { priority: "merchant" } as const satisfies ClientLimits;
 
 /**
  * The upstream client for this configuration. `limits` override the per-call defaults
@@ -69,8 +85,8 @@ export type ClientLimits = CallLimits & { priority?: Priority };
  * await upstreamFor(config, WEBHOOK_REFETCH).getInvoice({ id });
  */
 export function upstreamFor(config: Config, limits: ClientLimits = {}) {
-  const { priority = "interactive", ...callLimits } = limits;
-  const gate = gates?.(config, priority);
+  const { priority = "interactive", client, ...callLimits } = limits;
+  const gate = gates?.(config, priority, client);
   return createUpstreamClient({
     baseUrl: upstreamBaseUrl(config),
     apiKey: config.API_KEY,
@@ -100,8 +116,8 @@ export const WEBHOOK_REFETCH = {
 export function facilitatorFor(config: Config, limits: ClientLimits = {}): Facilitator | null {
   const x402 = x402Settings(config);
   if (!x402) return null;
-  const { priority = "interactive", ...callLimits } = limits;
-  const gate = gates?.(config, priority);
+  const { priority = "interactive", client, ...callLimits } = limits;
+  const gate = gates?.(config, priority, client);
   return createFacilitator(
     {
       baseUrl: upstreamBaseUrl(config),

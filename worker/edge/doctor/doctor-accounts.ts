@@ -20,7 +20,7 @@
  */
 import { accountKey } from "../../core/account/account-key.ts";
 import type { Config } from "../../core/config/config.ts";
-import { upstreamFor } from "../../core/config/upstream.ts";
+import { MERCHANT_CALL, upstreamFor } from "../../core/config/upstream.ts";
 import type { Account } from "../../service/types.ts";
 
 /** How long one answer of the service is reused. */
@@ -53,7 +53,8 @@ export async function keptAccounts(config: Config, now = Date.now()): Promise<Ac
   const key = await keyOf(config);
   let hit = kept.get(key);
   if (!hit || now - hit.at >= ACCOUNTS_CHECK_TTL_MS) {
-    const answer = await upstreamFor(config)
+    // The merchant's own call: the budget's first lane, ahead of every shopper.
+    const answer = await upstreamFor(config, MERCHANT_CALL)
       .listAccounts()
       .then(
         (accounts): Answer => ({ ok: true, accounts }),

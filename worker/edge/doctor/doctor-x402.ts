@@ -8,7 +8,7 @@
  * check (`doctor-accounts.ts`): asking again and again costs one call per period.
  */
 import type { Config } from "../../core/config/config.ts";
-import { facilitatorFor } from "../../core/config/upstream.ts";
+import { facilitatorFor, MERCHANT_CALL } from "../../core/config/upstream.ts";
 import { x402Settings } from "../../core/config/x402-settings.ts";
 import type { SupportedResponse } from "../../lib/x402/protocol.ts";
 import { UpstreamError } from "../../service/errors.ts";
@@ -43,7 +43,7 @@ export async function x402Check(config: Config, now = Date.now()): Promise<Docto
     const hit = kept.get(key);
     if (hit && now - hit.at < SUPPORTED_TTL_MS) supported = hit.answer;
     else {
-      supported = await facilitatorFor(config)!.supported();
+      supported = await facilitatorFor(config, MERCHANT_CALL)!.supported();
       if (kept.size > 16) kept.clear();
       kept.set(key, { at: now, answer: supported });
     }

@@ -1,12 +1,14 @@
 /**
  * @module
  * Abuse limits: request body size (a refused body read and dropped first, so the client reads
- * the 413), and checkout creation per client (the Workers rate-limit binding, keyed by the
- * client's IP).
+ * the 413), checkout creation per client (the Workers rate-limit binding, keyed by the client's
+ * IP), and currency locks per client across its checkouts (keyed by its client key,
+ * `client-key.ts`).
  */
 
 import type { Context, MiddlewareHandler } from "hono";
 import { errorResponse } from "../../lib/api-error.ts";
+import { clientKey } from "./client-key.ts";
 import { drainBody } from "./drain-body.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -62,10 +64,13 @@ export const limitBody =
   };
 
 /**
- * The rate-limit binding's period in seconds (`wrangler.toml` `[[ratelimits]]` `period`): the
+ * The rate-limit bindings' period in seconds (`wrangler.toml` `[[ratelimits]]` `period`): a
  * binding says only "over the limit", so a refused client is told to wait one whole period.
  */
 export const CHECKOUT_LIMIT_PERIOD_S = 60;
+
+/** Currency locks one client may ask per period, across all its checkouts (`LOCK_RATE_LIMIT`). */
+export const LOCKS_PER_CLIENT = 30;
 
 /** The answer to a client over the creation limit: 429 `rate_limited` + `Retry-After`. */
 const overCreationLimit = () =>
@@ -76,12 +81,33 @@ const overCreationLimit = () =>
     CHECKOUT_LIMIT_PERIOD_S,
   );
 
-/** Asks the rate-limit binding whether this client may create now (true without a binding). */
-async function creationAllowed(c: Context<AppEnv>): Promise<boolean> {
-  const limiter = c.env.CHECKOUT_RATE_LIMIT;
+/** The answer to a client over the lock limit: 429 `rate_limited` + `Retry-After`. */
+const overLockLimit = () =>
+  errorResponse(
+    429,
+    "rate_limited",
+    "Too many currency changes from this address; wait a minute and try again.",
+    CHECKOUT_LIMIT_PERIOD_S,
+  );
+
+/** Asks `limiter` whether `key` may go on now (true without a binding). */
+async function allowedBy(limiter: RateLimit | undefined, key: string): Promise<boolean> {
   if (!limiter) return true;
-  const key = c.req.header("cf-connecting-ip") ?? "unknown";
   return (await limiter.limit({ key })).success;
+}
+
+/**
+ * The caller's client key (`client-key.ts`): its address (an IPv6 /64), hashed with the
+ * deployment's checkout secret. None without an address: behind Cloudflare every request from
+ * the internet carries `cf-connecting-ip`, so one without it came from inside (a test, a
+ * service binding) and is nobody's share.
+ *
+ * @example
+ * const client = await callerKey(c);
+ */
+export async function callerKey(c: Context<AppEnv>): Promise<string | undefined> {
+  const ip = c.req.header("cf-connecting-ip");
+  return ip ? clientKey(ip, c.var.config.CHECKOUT_SIGNING_SECRET) : undefined;
 }
 
 /**
@@ -93,12 +119,41 @@ async function creationAllowed(c: Context<AppEnv>): Promise<boolean> {
  * @example
  * return underCreationLimit(c, () => readAndVerify(c), (input) => open(c, input));
  */
-export async function underCreationLimit<T>(
+export function underCreationLimit<T>(
   c: Context<AppEnv>,
   prepare: () => Promise<T>,
   create: (prepared: T) => Promise<Response>,
 ): Promise<Response> {
-  const allowed = creationAllowed(c);
+  const key = c.req.header("cf-connecting-ip") ?? "unknown";
+  const allowed = allowedBy(c.env.CHECKOUT_RATE_LIMIT, key);
+  return underLimit(allowed, overCreationLimit, prepare, create);
+}
+
+/**
+ * As `underCreationLimit`, for a currency lock of client `client` (`callerKey`): at most
+ * `LOCKS_PER_CLIENT` a minute across all its checkouts (`LOCK_RATE_LIMIT`), however many it
+ * opened. Checked before the order object is touched: a refused lock costs no object, no
+ * budget lease and no call.
+ *
+ * @example
+ * return underLockLimit(c, client, () => readLock(c), (entry) => lock(c, entry));
+ */
+export function underLockLimit<T>(
+  c: Context<AppEnv>,
+  client: string | undefined,
+  prepare: () => Promise<T>,
+  lock: (prepared: T) => Promise<Response>,
+): Promise<Response> {
+  const limiter = client === undefined ? undefined : c.env.LOCK_RATE_LIMIT;
+  return underLimit(allowedBy(limiter, client ?? ""), overLockLimit, prepare, lock);
+}
+
+async function underLimit<T>(
+  allowed: Promise<boolean>,
+  refusal: () => Response,
+  prepare: () => Promise<T>,
+  run: (prepared: T) => Promise<Response>,
+): Promise<Response> {
   // Looked at below; a binding that fails while `prepare` runs is no unhandled rejection.
   allowed.catch(() => {});
   // Settled both ways before the limiter's answer is looked at: its refusal comes first.
@@ -106,7 +161,7 @@ export async function underCreationLimit<T>(
     (value) => ({ ok: true as const, value }),
     (error: unknown) => ({ ok: false as const, error }),
   );
-  if (!(await allowed)) return overCreationLimit();
+  if (!(await allowed)) return refusal();
   if (!prepared.ok) throw prepared.error;
-  return create(prepared.value);
+  return run(prepared.value);
 }

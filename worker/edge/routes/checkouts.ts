@@ -21,7 +21,7 @@ import { checkFiatAmount } from "../../lib/money/fiat-rules.ts";
 import { unwrap } from "../../lib/outcome/outcome.ts";
 import { orderStubFromUrl } from "../../order/order-stub.ts";
 import { readJson } from "../http/json-body.ts";
-import { limitBody, underCreationLimit } from "../http/limits.ts";
+import { callerKey, limitBody, underCreationLimit, underLockLimit } from "../http/limits.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
@@ -57,7 +57,10 @@ checkoutRoutes.post("/", limitBody(), (c) =>
     },
     async ({ claims, fiat, checkoutId }) => {
       // Kept by the order when it opens: the service's answer, asked once per deployment.
-      const { mode } = await paymentModeFor(c.env, c.var.config);
+      const [{ mode }, client] = await Promise.all([
+        paymentModeFor(c.env, c.var.config),
+        callerKey(c),
+      ]);
       const stub = orderStubFromUrl(c.env, checkoutId);
       const { created, snapshot } = unwrap(
         await stub.open({
@@ -73,6 +76,7 @@ checkoutRoutes.post("/", limitBody(), (c) =>
           successUrl: claims.successUrl ?? null,
           failedUrl: claims.failedUrl ?? null,
           mode,
+          client,
         }),
       );
       return c.json({ data: snapshot }, created ? 201 : 200);
@@ -85,16 +89,29 @@ checkoutRoutes.get("/:id", async (c) => {
   return c.json({ data: snapshot }, 200, { "cache-control": "no-store" });
 });
 
+/**
+ * Locks a currency. Limited per client across all its checkouts (`underLockLimit`), and the
+ * lock's call counts in the client's share of the upstream budget (`client`).
+ */
 checkoutRoutes.post("/:id/currency", limitBody(), async (c) => {
-  const stub = orderStubFromUrl(c.env, c.req.param("id"));
-  const { cryptoCurrencyCode } = await readJson(c, lockCurrencyBody);
-  const entry = await cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
-  return c.json({ data: unwrap(await stub.lockCurrency(entry)) });
+  const client = await callerKey(c);
+  return underLockLimit(
+    c,
+    client,
+    async () => {
+      const { cryptoCurrencyCode } = await readJson(c, lockCurrencyBody);
+      return cryptoEntry(c.var.config, c.var.log, cryptoCurrencyCode, "this checkout");
+    },
+    async (entry) => {
+      const stub = orderStubFromUrl(c.env, c.req.param("id"));
+      return c.json({ data: unwrap(await stub.lockCurrency(entry, client)) });
+    },
+  );
 });
 
 checkoutRoutes.post("/:id/retry", limitBody(), async (c) => {
   const stub = orderStubFromUrl(c.env, c.req.param("id"));
-  return c.json({ data: unwrap(await stub.retry()) });
+  return c.json({ data: unwrap(await stub.retry(await callerKey(c))) });
 });
 
 checkoutRoutes.post("/:id/refund-address", limitBody(), async (c) => {

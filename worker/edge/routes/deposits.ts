@@ -16,7 +16,7 @@ import { checkoutIdFor } from "../../lib/ids/checkout-id.ts";
 import { unwrap } from "../../lib/outcome/outcome.ts";
 import type { UpstreamCryptoCurrency } from "../../service/types.ts";
 import { readJson } from "../http/json-body.ts";
-import { limitBody, underCreationLimit } from "../http/limits.ts";
+import { callerKey, limitBody, underCreationLimit } from "../http/limits.ts";
 import { Hono } from "../http/router.ts";
 import type { AppEnv } from "../http/types.ts";
 import { verifyCheckoutToken } from "../token/verify.ts";
@@ -75,6 +75,7 @@ depositRoutes.post("/", limitBody(), (c) =>
           checkoutId,
           topUpId: claims.sub,
           customerId: claims.customerId ?? null,
+          client: await callerKey(c),
           currency: {
             ...currency,
             depositNetworkFee: depositNetworkFee?.amount ?? null,

@@ -21,6 +21,7 @@ import { encodeBase64Json } from "../../lib/x402/base64-json.ts";
 import { X402_HEADERS } from "../../lib/x402/protocol.ts";
 import { orderStubFromUrl } from "../../order/order-stub.ts";
 import type { X402Answer } from "../../order/x402/pay-x402.ts";
+import { callerKey } from "../http/limits.ts";
 import type { AppEnv } from "../http/types.ts";
 
 /** The limit's period in seconds (`wrangler.toml` `X402_RATE_LIMIT`). */
@@ -60,7 +61,9 @@ export async function payWithX402(c: Context<AppEnv>): Promise<Response> {
   // The resource is this checkout's x402 URL at the worker's public address (never the Host
   // a request claims): what the 402 names and what a payload must name when it names one.
   const resourceUrl = `${c.var.config.PUBLIC_BASE_URL}/v1/checkouts/${c.req.param("id")}/x402`;
-  const answer = await stub.payX402({ header, resourceUrl });
+  // Its verify and settle count in this client's share of the upstream budget.
+  const client = await callerKey(c);
+  const answer = await stub.payX402({ header, resourceUrl, ...(client ? { client } : {}) });
   return respond(answer);
 }
 

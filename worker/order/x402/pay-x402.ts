@@ -66,6 +66,8 @@ export interface X402Request {
   header: string | null;
   /** This checkout's x402 URL, as the payer asked it (the 402's `resource.url`). */
   resourceUrl: string;
+  /** The payer's client key (`edge/http/client-key.ts`): its calls count in its share. */
+  client?: string;
 }
 
 /** First settlement read after a settle whose answer was lost. */
@@ -164,7 +166,11 @@ export async function payX402(host: OrderHost, request: X402Request): Promise<X4
   };
   // The claim: no event (nothing happened yet that a watcher must see).
   host.transaction(() => x402Payments.save(sql, claimed));
-  const facilitator = facilitatorFor(config, { priority: "interactive", deadlineMs: 20_000 });
+  const facilitator = facilitatorFor(config, {
+    priority: "interactive",
+    client: request.client,
+    deadlineMs: 20_000,
+  });
   if (!facilitator) throw new Error("x402 is on: the facilitator exists");
   const body: FacilitatorRequest = {
     x402Version: X402_VERSION,
