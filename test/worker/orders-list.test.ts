@@ -295,7 +295,7 @@ describe("GET /v1/orders.csv", () => {
       return (await res.text()).split("\r\n")[1];
     };
     expect(await csvOf(`invoicePrefix=${p}`)).toBe(
-      `${p}1,'=1+2,-10.00,'+USD,-1,'@SUM(A1),-0.5,'\tpaid,1,2026-04-03T00:00:00.000Z,"'\r2026",`,
+      `${p}1,'=1+2,-10.00,'+USD,-1,'@SUM(A1),-0.5,'\tpaid,1,2026-04-03T00:00:00.000Z,"'\r2026",,,,`,
     );
     // A real invoice number starting with `-`, as a token's `sub` may.
     const invoice = `-A1-B1${p}`;
