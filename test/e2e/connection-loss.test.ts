@@ -9,8 +9,9 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { sleep } from "../support/wait.ts";
 import { instrumentedContext, launchBrowser } from "./support/browser.ts";
-import { DEFAULT_CRYPTO, expectOnePaidNotification, sleep } from "./support/journey.ts";
+import { DEFAULT_CRYPTO, expectOnePaidNotification } from "./support/journey.ts";
 import { type CuttableProxy, startCuttableProxy } from "./support/proxy.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { type Stack, startStack } from "./support/stack.ts";

@@ -12,8 +12,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { sleep } from "../support/wait.ts";
 import { instrumentedContext } from "./support/browser.ts";
-import { sleep } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitFor } from "./support/wait.ts";

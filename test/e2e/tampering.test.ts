@@ -6,8 +6,8 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { mintCheckoutToken } from "../../packages/server/src/index.ts";
+import { sleep } from "../support/wait.ts";
 import { instrumentedContext } from "./support/browser.ts";
-import { sleep } from "./support/journey.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";
 import { waitForSnapshot, waitForWidgetText } from "./support/widget.ts";

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { useSandbox } from "./sandbox-kit.ts";
+import { newInvoice, useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_admin_test_secret";
 const ACCOUNT = "11111111-1111-4111-8111-111111111111";
@@ -20,8 +20,6 @@ async function admin(method: string, path: string, body?: unknown) {
   return { status: res.status, headers: res.headers, json: text ? JSON.parse(text) : null };
 }
 const fault = (body: Record<string, unknown>) => admin("POST", "/sandbox/faults", body);
-const newInvoice = (orderId: string) =>
-  api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: "USD", amount: 10, orderId });
 /** Creates an invoice with plain fetch, so the test sees the transport fail (no client retry). */
 const rawInvoice = (orderId: string, signal?: AbortSignal) =>
   fetch(`${sb.url}/invoice`, {
@@ -50,16 +48,16 @@ describe("faults", () => {
     await fault({ path: "/invoice", method: "POST", mode: "status", status: 500, times: 2 });
     const before = sb.sandbox.state.invoices.size;
     for (const orderId of ["f500-a", "f500-b"]) {
-      const r = await newInvoice(orderId);
+      const r = await newInvoice(api, ACCOUNT, orderId);
       expect([r.status, r.json.code]).toEqual([500, "exceptions.internal.serverError"]);
     }
     expect(sb.sandbox.state.invoices.size).toBe(before);
-    expect((await newInvoice("f500-c")).status).toBe(201);
+    expect((await newInvoice(api, ACCOUNT, "f500-c")).status).toBe(201);
   });
 
   it("matches the method: a GET fault leaves POST alone", async () => {
     await fault({ path: "/invoice", method: "GET", mode: "status", status: 502 });
-    expect((await newInvoice("method-1")).status).toBe(201);
+    expect((await newInvoice(api, ACCOUNT, "method-1")).status).toBe(201);
     const g = await getByOrder("method-1");
     expect(g.status).toBe(502);
     expect((await getByOrder("method-1")).status).toBe(200);
@@ -96,7 +94,7 @@ describe("faults", () => {
     await expect(res).rejects.toThrow();
     const got = await getByOrder("slow-1");
     expect(got.status).toBe(200);
-    const retry = await newInvoice("slow-1");
+    const retry = await newInvoice(api, ACCOUNT, "slow-1");
     expect(retry.status).toBe(200);
     expect(retry.json.data.id).toBe(got.json.data.id);
   });
@@ -131,14 +129,14 @@ describe("faults", () => {
     await expect(res.then((r) => r.text())).rejects.toThrow();
     const got = await getByOrder("drop-1");
     expect(got.status).toBe(200);
-    const retry = await newInvoice("drop-1");
+    const retry = await newInvoice(api, ACCOUNT, "drop-1");
     expect([retry.status, retry.json.data.id]).toEqual([200, got.json.data.id]);
     expect((await admin("GET", "/sandbox/faults")).json.data).toHaveLength(0);
   });
 
   it("malformed truncated: 200 with invalid JSON, and the object exists", async () => {
     await fault({ path: "/invoice", method: "POST", mode: "malformed", variant: "truncated" });
-    const r = await newInvoice("bad-json-1");
+    const r = await newInvoice(api, ACCOUNT, "bad-json-1");
     expect(r.status).toBe(200);
     expect(r.json).toBeUndefined();
     expect(() => JSON.parse(r.text)).toThrow();
@@ -147,7 +145,7 @@ describe("faults", () => {
 
   it("malformed shape: 200 with JSON lacking the data envelope", async () => {
     await fault({ path: "/invoice", method: "POST", mode: "malformed", variant: "shape" });
-    const r = await newInvoice("bad-shape-1");
+    const r = await newInvoice(api, ACCOUNT, "bad-shape-1");
     expect(r.status).toBe(200);
     expect(r.json).toBeTypeOf("object");
     expect(r.json).not.toHaveProperty("data");
@@ -203,7 +201,7 @@ describe("request log", () => {
     const since = new Date().toISOString();
     await api("GET", "/currencies?network=Tron");
     await api("GET", "/currencies", undefined, { "x-tenant-api-key": "wrong" });
-    const created = await newInvoice("log-1");
+    const created = await newInvoice(api, ACCOUNT, "log-1");
     await admin("GET", "/sandbox/balances");
     const all = (await admin("GET", "/sandbox/requests")).json.data;
     expect(

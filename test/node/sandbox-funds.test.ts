@@ -5,7 +5,7 @@
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
 import { createSandbox } from "../../demo/sandbox/app.ts";
-import { balanceOf, useSandbox } from "./sandbox-kit.ts";
+import { balanceOf, useSandbox, webhooksFor } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_funds_test";
@@ -32,8 +32,7 @@ async function adminSim(kind: string, ref: string, body: Record<string, unknown>
   return { status: res.status, json: await res.json() };
 }
 async function hookStatuses(objectId: string) {
-  const r = await (await fetch(`${sb.url}/sandbox/webhooks?objectId=${objectId}`)).json();
-  return r.data.map((h: { event: string; status: string }) => `${h.event}:${h.status}`);
+  return (await webhooksFor(sb.url, objectId)).map((h) => `${h.event}:${h.status}`);
 }
 const deposit = (body: Record<string, unknown>) =>
   api("POST", "/deposit", { accountId: ACCOUNT, ...body });

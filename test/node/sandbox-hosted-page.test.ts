@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { payOptions, returnTarget } from "../../demo/sandbox/pay-page.ts";
 import type { InvoiceRecord } from "../../demo/sandbox/state.ts";
-import { useSandbox } from "./sandbox-kit.ts";
+import { useSandbox, webhooksFor } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_hosted_test";
 const ACCOUNT = "22222222-2222-4222-8222-222222222222";
@@ -19,8 +19,6 @@ const create = async (body: Record<string, unknown>) => {
   expect(r.status).toBe(201);
   return r.json.data as { id: string; paymentPageUrl: string };
 };
-const webhooksFor = async (objectId: string) =>
-  (await (await fetch(`${sb.url}/sandbox/webhooks?objectId=${objectId}`)).json()).data as unknown[];
 const choose = (id: string, code: string) =>
   fetch(`${sb.url}/pay/${id}/currency`, {
     method: "POST",
@@ -81,7 +79,7 @@ describe("hosted payment page", () => {
     expect(record.cryptoCurrencyCode).toBe("TRX");
     expect(record.cryptoAmountExpected?.toFixed()).toBe("166.666667");
     expect(record.status).toBe("created");
-    expect(await webhooksFor(inv.id)).toEqual([]);
+    expect(await webhooksFor(sb.url, inv.id)).toEqual([]);
     // The public read shows the choice (that is how the worker learns it).
     const read = await api("GET", `/invoice?accountId=${ACCOUNT}&id=${inv.id}`);
     expect(read.json.data).toMatchObject({ cryptoCurrencyCode: "TRX", address: record.address });

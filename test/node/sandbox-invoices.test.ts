@@ -10,7 +10,8 @@ import { bech32Valid } from "../../demo/sandbox/addresses.ts";
 import { CRYPTO_CURRENCIES } from "../../demo/sandbox/currencies.ts";
 import { Dec } from "../../demo/sandbox/decimal.ts";
 import { fiatToCrypto, usdPerCoin, usdPerFiat } from "../../demo/sandbox/rates.ts";
-import { useSandbox } from "./sandbox-kit.ts";
+import type { WebhookRecord } from "../../demo/sandbox/state.ts";
+import { useSandbox, webhooksFor } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_invoice_test";
@@ -25,8 +26,6 @@ const create = (body: Record<string, unknown>) =>
   api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: "USD", ...body });
 const lock = (id: string, cryptoCurrencyCode: string) =>
   api("POST", "/x-sandbox/invoice/lock-currency", { accountId: ACCOUNT, id, cryptoCurrencyCode });
-const webhooksFor = async (objectId: string) =>
-  (await (await fetch(`${sb.url}/sandbox/webhooks?objectId=${objectId}`)).json()).data;
 
 describe("POST /invoice", () => {
   it("creates an invoice with the documented fields", async () => {
@@ -226,9 +225,9 @@ describe("GET /invoice, /invoice/list, POST /invoice/cancel", () => {
     expect(r.text).toBe("");
     const got = await api("GET", `/invoice?accountId=${ACCOUNT}&id=${json.data.id}`);
     expect(got.json.data.status).toBe("cancelled");
-    const hooks = await webhooksFor(json.data.id);
+    const hooks = await webhooksFor(sb.url, json.data.id);
     expect(hooks).toHaveLength(1);
-    expect(JSON.parse(hooks[0].body)).toMatchObject({
+    expect(JSON.parse(hooks[0]!.body)).toMatchObject({
       event: "invoice.statusChanged",
       data: { id: json.data.id, status: "cancelled", previousStatus: "created" },
     });
@@ -243,8 +242,8 @@ describe("GET /invoice, /invoice/list, POST /invoice/cancel", () => {
     clock += 61_000;
     const got = await api("GET", `/invoice?accountId=${ACCOUNT}&id=${json.data.id}`);
     expect(got.json.data.status).toBe("expired");
-    const hooks = await webhooksFor(json.data.id);
-    expect(hooks.map((h: { status: string }) => h.status)).toEqual(["expired"]);
+    const hooks = await webhooksFor(sb.url, json.data.id);
+    expect(hooks.map((h) => h.status)).toEqual(["expired"]);
     const locked = await lock(json.data.id, "TRX");
     expect([locked.status, locked.json.code]).toEqual([409, "exceptions.invoice.expired"]);
   });
@@ -270,7 +269,7 @@ describe("POST /x-sandbox/invoice/lock-currency (sandbox extension)", () => {
     expect(r.json.data.address).toMatch(/^0x[0-9a-f]{40}$/);
     expect(r.json.data.cryptoAmountReceived).toBe(0);
     expect(r.json.data.expiresAt).toBe(new Date(clock + 15 * 60_000).toISOString());
-    expect(await webhooksFor(json.data.id)).toEqual([]);
+    expect(await webhooksFor(sb.url, json.data.id)).toEqual([]);
   });
 
   it("converts other fiats through the cross rate, never under-charging", async () => {
@@ -372,10 +371,10 @@ describe("expiry sweep", () => {
     clock += 61_000;
     // No GET: only the background sweep (every second) can expire it.
     const deadline = Date.now() + 3000;
-    let hooks: Array<{ status: string }> = [];
+    let hooks: WebhookRecord[] = [];
     while (Date.now() < deadline && hooks.length === 0) {
       await new Promise((r) => setTimeout(r, 100));
-      hooks = await webhooksFor(json.data.id);
+      hooks = await webhooksFor(sb.url, json.data.id);
     }
     expect(hooks.map((h) => h.status)).toEqual(["expired"]);
   });

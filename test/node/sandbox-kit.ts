@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import Big from "big.js";
 import { afterAll, beforeAll } from "vitest";
 import { type RunningSandbox, type StartOptions, startSandbox } from "../../demo/sandbox/server.ts";
+import type { WebhookRecord } from "../../demo/sandbox/state.ts";
 
 /** A response as tests want it: status, headers, raw text and the parsed JSON (if any). */
 export interface RawResult {
@@ -126,6 +127,28 @@ export async function balanceOf(baseUrl: string, code: string): Promise<Big> {
 
 /** The client `sandboxClient` returns. */
 export type SandboxApi = ReturnType<typeof sandboxClient>;
+
+/**
+ * The webhooks the sandbox sent (or tried to send) about one object (invoice, deposit,
+ * withdrawal), oldest first, from its admin log.
+ * @example
+ * const hooks = await webhooksFor(sb.url, invoiceId);
+ * JSON.parse(hooks[0]!.body).event; // "invoice.statusChanged"
+ */
+export async function webhooksFor(baseUrl: string, objectId: string): Promise<WebhookRecord[]> {
+  const r = await fetch(`${baseUrl}/sandbox/webhooks?objectId=${objectId}`);
+  return ((await r.json()) as { data: WebhookRecord[] }).data;
+}
+
+/**
+ * Creates a 10 USD invoice with this orderId (no currency locked) through the wire API.
+ * @example
+ * const r = await newInvoice(api, ACCOUNT, "ord-1");
+ * expect(r.status).toBe(201);
+ */
+export function newInvoice(api: SandboxApi, accountId: string, orderId: string) {
+  return api("POST", "/invoice", { accountId, fiatCurrencyCode: "USD", amount: 10, orderId });
+}
 
 /**
  * Starts one sandbox for the calling test file (any free port, no webhook receiver unless

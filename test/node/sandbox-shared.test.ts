@@ -4,7 +4,7 @@
  * orderId prefix and the merchant inbox filtered by content.
  */
 import { describe, expect, it } from "vitest";
-import { sandboxClient, useSandbox } from "./sandbox-kit.ts";
+import { newInvoice, sandboxClient, useSandbox } from "./sandbox-kit.ts";
 
 const API_KEY = "sk_shared_test_secret";
 const ACCOUNT = "22222222-2222-4222-8222-222222222222";
@@ -14,8 +14,6 @@ const { sb, api } = useSandbox(API_KEY, ACCOUNT);
 const admin = sandboxClient("", "");
 const call = (method: string, path: string, body?: unknown) =>
   admin(method, `${sb.url}${path}`, body);
-const newInvoice = (orderId: string) =>
-  api("POST", "/invoice", { accountId: ACCOUNT, fiatCurrencyCode: "USD", amount: 10, orderId });
 
 describe("scoped faults", () => {
   it("hit only requests about their order: by body orderId, by query id, by attempt suffix", async () => {
@@ -27,11 +25,11 @@ describe("scoped faults", () => {
       scope: "ord-a",
       times: 2,
     });
-    expect((await newInvoice("ord-b")).status).toBe(201); // another order: untouched
-    expect((await newInvoice("ord-ab")).status).toBe(201); // a prefix is not the order
-    expect((await newInvoice("ord-a")).status).toBe(503);
-    expect((await newInvoice("ord-a-2")).status).toBe(503); // its second attempt
-    expect((await newInvoice("ord-a")).status).toBe(201); // consumed
+    expect((await newInvoice(api, ACCOUNT, "ord-b")).status).toBe(201); // another order: untouched
+    expect((await newInvoice(api, ACCOUNT, "ord-ab")).status).toBe(201); // a prefix is not the order
+    expect((await newInvoice(api, ACCOUNT, "ord-a")).status).toBe(503);
+    expect((await newInvoice(api, ACCOUNT, "ord-a-2")).status).toBe(503); // its second attempt
+    expect((await newInvoice(api, ACCOUNT, "ord-a")).status).toBe(201); // consumed
 
     const a = (await api("GET", `/invoice?accountId=${ACCOUNT}&orderId=ord-a`)).json.data;
     await call("POST", "/sandbox/faults", {
@@ -47,7 +45,7 @@ describe("scoped faults", () => {
   });
 
   it("a currency lock is scoped by its invoice id; DELETE ?scope= clears one order's faults only", async () => {
-    const c = (await newInvoice("ord-c")).json.data;
+    const c = (await newInvoice(api, ACCOUNT, "ord-c")).json.data;
     for (const scope of ["ord-c", "ord-d"]) {
       const path = "/x-sandbox/invoice/lock-currency";
       await call("POST", "/sandbox/faults", { path, mode: "status", status: 502, scope });
@@ -65,9 +63,9 @@ describe("scoped faults", () => {
 
 describe("truth views, deliveries and the inbox per order", () => {
   it("list one order's invoices and withdrawals and need a prefix", async () => {
-    await newInvoice("view-1");
-    await newInvoice("view-1-2");
-    await newInvoice("view-10");
+    await newInvoice(api, ACCOUNT, "view-1");
+    await newInvoice(api, ACCOUNT, "view-1-2");
+    await newInvoice(api, ACCOUNT, "view-10");
     const list = (await call("GET", "/sandbox/invoices?orderIdPrefix=view-1-")).json.data;
     expect(list.map((i: { orderId: string }) => i.orderId)).toEqual(["view-1-2"]);
     const all = (await call("GET", "/sandbox/invoices?orderIdPrefix=view-1")).json.data;
@@ -77,7 +75,7 @@ describe("truth views, deliveries and the inbox per order", () => {
   });
 
   it("deliveries by orderId prefix; inbox entries by content", async () => {
-    await newInvoice("hook-1");
+    await newInvoice(api, ACCOUNT, "hook-1");
     await call("POST", "/sandbox/invoices/hook-1/simulate", { action: "paid" });
     const hooks = (await call("GET", "/sandbox/webhooks?orderIdPrefix=hook-")).json.data;
     expect(hooks.map((h: { status: string }) => h.status)).toEqual(["processing", "paid"]);

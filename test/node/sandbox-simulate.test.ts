@@ -4,7 +4,7 @@
  */
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
-import { balanceOf, useSandbox } from "./sandbox-kit.ts";
+import { balanceOf, useSandbox, webhooksFor } from "./sandbox-kit.ts";
 
 Big.DP = 60;
 const API_KEY = "sk_simulate_test";
@@ -40,8 +40,7 @@ async function simulate(ref: string, body: Record<string, unknown>) {
 }
 
 async function hooks(objectId: string) {
-  const r = await fetch(`${sb.url}/sandbox/webhooks?objectId=${objectId}`);
-  return (await r.json()).data.map((h: { body: string }) => JSON.parse(h.body));
+  return (await webhooksFor(sb.url, objectId)).map((h) => JSON.parse(h.body));
 }
 
 const balance = (code: string) => balanceOf(sb.url, code);

@@ -48,13 +48,3 @@ export async function seedOrders(orders: OrderSummary[], version = 1): Promise<v
   for (let i = 0; i < entries.length; i += 500)
     await testIndex().applyFeed("order:seeded", entries.slice(i, i + 500));
 }
-
-/** Polls until `check` returns a value (alarms run on their own schedule). */
-export async function eventually<T>(check: () => Promise<T | null>, tries = 100): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await check();
-    if (value !== null) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("condition not reached");
-}

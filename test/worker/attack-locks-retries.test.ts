@@ -7,10 +7,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkoutIdFor } from "../../worker/lib/ids/checkout-id.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { expectedFault } from "../expected-faults.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
+import { sleep } from "../support/wait.ts";
 import {
   deliverAll,
   fault,
@@ -19,16 +21,13 @@ import {
   postJson,
   sandbox,
   simulate,
-  sleep,
   upstreamInvoice,
 } from "./helpers.ts";
 import { lockCurrency as lock, lockedCheckout, markEnded, paidOrder, type Snap } from "./orders.ts";
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 const paidNotes = async (sub: string) =>
   (await ledgerOf(sub)).notifications.filter((n) => n.type === "order.paid");

@@ -1,6 +1,8 @@
 import Big from "big.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
+import { sleep } from "../support/wait.ts";
 import {
   deliver,
   deliverAll,
@@ -11,15 +13,12 @@ import {
   refundOrder,
   sandbox,
   simulate,
-  sleep,
   worker,
 } from "./helpers.ts";
 import { markEnded, paidOrder, slowRefundQuote } from "./orders.ts";
 import { readFrames } from "./sse-frames.ts";
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 /**
  * An order with 20 of 49.90 USDT received on an ended attempt, whose refund is slow to quote;

@@ -8,10 +8,11 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FOLLOWED_MIGRATIONS } from "../../worker/core/converge/followed.ts";
 import { migrate } from "../../worker/core/storage/migrations.ts";
 import type { DepositSnapshot } from "../../worker/lib/api/contract.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   type Delivery,
   deliver,
@@ -31,9 +32,7 @@ import {
 } from "./helpers.ts";
 import { lockedCheckout } from "./orders.ts";
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 type Envelope = { event: string; data: { id: string; status: string }; timestamp: string };
 const envelope = (d: Delivery) => JSON.parse(d.body) as Envelope;

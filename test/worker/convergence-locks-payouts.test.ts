@@ -12,11 +12,12 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import Big from "big.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Env } from "../../worker/edge/env.ts";
 import type { PayoutView } from "../../worker/lib/api/contract.ts";
 import { LOCKS_PER_MINUTE } from "../../worker/order/lock-throttle.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   balance,
   deliverAll,
@@ -27,7 +28,6 @@ import {
   openCheckout,
   postJson,
   refundOrder,
-  sandbox,
   simulate,
   uniqueSub,
   upstreamInvoice,
@@ -37,9 +37,7 @@ import { lockCurrency as lock, paidOrder, type Snap, SHOPPER_TRON as TRON } from
 
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 /** Lock calls the service received so far (tests run one at a time). */
 const lockCalls = async () => (await upstreamRequests(LOCK_PATH, "POST")).length;

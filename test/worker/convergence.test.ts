@@ -11,7 +11,7 @@
  */
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
 import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
 import { WATCHED_READ_MS } from "../../worker/core/converge/schedule.ts";
@@ -20,6 +20,7 @@ import type {
   DepositSnapshot,
   PayoutView,
 } from "../../worker/lib/api/contract.ts";
+import { clearFaults, clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   deliver,
   deliveriesFor,
@@ -41,9 +42,7 @@ import {
 } from "./helpers.ts";
 import { lockedCheckout, SHOPPER_TRON as TRON } from "./orders.ts";
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 /**
  * Opens a USDT (TRC-20) top-up for invoice number `sub` and has the sandbox complete 50 on it;
@@ -334,7 +333,7 @@ describe("class 3: a webhook that never arrives still converges (reconciliation 
       expect(unnamed.attempt.payment?.cryptoCurrencyCode ?? null).toBeNull();
       // Paid, yet still followed: its currency is not named yet.
       expect((await followed(stub)).find((r) => r.kind === "invoice")?.next_read_at).not.toBeNull();
-      await sandbox("/sandbox/faults", { method: "DELETE" });
+      await clearFaults();
       // The list's failure is reused for CATALOG_FAILURE_TTL_MS (issue 20): past it, asked again.
       catalogClock.now = () => Date.now() + 100 * CATALOG_TTL_MS + CATALOG_FAILURE_TTL_MS + 1;
       await reconcileNow(stub);

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
 import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
 import type { CryptoCurrency, FiatCurrency } from "../../worker/lib/api/contract.ts";
-import { fault, STOREFRONT, sandbox, testConfig, upstreamRequests, worker } from "./helpers.ts";
+import { clearFaults } from "../support/sandbox-faults.ts";
+import { fault, STOREFRONT, testConfig, upstreamRequests, worker } from "./helpers.ts";
 
 describe("GET /v1/currencies", () => {
   it("lists the service's currencies with amounts as decimal strings", async () => {
@@ -128,7 +129,7 @@ describe("currency cache period", () => {
       expect(await fiatCalls()).toBe(calls + 1);
     } finally {
       catalogClock.now = realNow;
-      await sandbox("/sandbox/faults", { method: "DELETE" });
+      await clearFaults();
       await clearCatalogMemory({ shared: testConfig() });
     }
   });
@@ -242,13 +243,13 @@ describe("a network value is a filter, never an upstream call (issue 20, item 1)
       expect((await worker("/v1/currencies?network=again")).status).toBe(503);
       expect((await cryptoCalls()) - start).toBe(failing);
       // Once the failure period is over, the service is asked again (and answers).
-      await sandbox("/sandbox/faults", { method: "DELETE" });
+      await clearFaults();
       now += CATALOG_FAILURE_TTL_MS;
       expect(await codes("Tron")).toEqual(["TRX", "USDT_TRC20"]);
       expect((await cryptoCalls()) - start).toBe(failing + 1);
     } finally {
       catalogClock.now = realNow;
-      await sandbox("/sandbox/faults", { method: "DELETE" });
+      await clearFaults();
       await clearCatalogMemory({ shared: testConfig() });
     }
   });

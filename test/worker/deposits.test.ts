@@ -5,12 +5,13 @@
  */
 import { env } from "cloudflare:workers";
 import Big from "big.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { depositNotifications } from "../../worker/deposit/notifications.ts";
 import { computeSettlement, settlementAgrees } from "../../worker/deposit/settlement.ts";
 import type { DepositRow } from "../../worker/deposit/store.ts";
 import type { CryptoCurrency, DepositSnapshot } from "../../worker/lib/api/contract.ts";
 import type { Settlement } from "../../worker/service/types.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   balance,
   deliver,
@@ -66,9 +67,7 @@ async function depositDeliveries(orderId: string) {
   return (await deliveriesFor(orderId)).filter((d) => d.event === "deposit.statusChanged");
 }
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 describe("POST /v1/deposits", () => {
   it("a client over the per-client limit gets 429 rate_limited and opens no top-up, whatever its token", async () => {

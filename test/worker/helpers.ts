@@ -229,9 +229,6 @@ export async function ledgerOf(invoiceNumber: string): Promise<OrderLedger> {
   return ((await res.json()) as { data: OrderLedger }).data;
 }
 
-/** Waits `ms` of real time (for races the test sets up on purpose). */
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** `POST /v1/orders/:invoiceNumber/refund` as the merchant; `body` may ask for an `amount`. */
 export async function refundOrder(invoiceNumber: string, body?: Record<string, unknown>) {
   const res = await merchant(`/v1/orders/${invoiceNumber}/refund`, {

@@ -17,7 +17,8 @@ import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
 import type { Env } from "../../worker/edge/env.ts";
 import { NOTIFICATION_TYPES, type NotificationView } from "../../worker/lib/api/merchant-ops.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
-import { eventually, testIndex } from "./account-index.ts";
+import { eventually } from "../support/wait.ts";
+import { testIndex } from "./account-index.ts";
 import {
   deliverAll,
   hmacHex,

@@ -8,11 +8,11 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { checkoutIdFor } from "../../worker/lib/ids/checkout-id.ts";
 import { expectedFault } from "../expected-faults.ts";
+import { sleep } from "../support/wait.ts";
 import {
   fault,
   ledgerOf,
   openCheckout,
-  sleep,
   uniqueSub,
   upstreamInvoice,
   upstreamRequests,

@@ -8,7 +8,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { FEED_COALESCE_MS, feedOwed } from "../../worker/core/events/index-feed.ts";
 import { ORDER_CSV_COLUMNS, type OrderSummary } from "../../worker/lib/api/merchant-ops.ts";
-import { eventually, seedOrders, summary, testIndex } from "./account-index.ts";
+import { eventually } from "../support/wait.ts";
+import { seedOrders, summary, testIndex } from "./account-index.ts";
 import {
   deliverAll,
   ledgerOf,

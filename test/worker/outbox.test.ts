@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { backoffMs, MAX_ATTEMPTS } from "../../worker/core/events/outbox.ts";
 import { deliverOutbox } from "../../worker/core/events/outbox-store.ts";
+import { eventually } from "../support/wait.ts";
 import type { OrderObject } from "../support/worker-entry.ts";
 import {
   deliverAll,
@@ -38,16 +39,6 @@ async function inboxFor(invoiceNumber: string) {
       (JSON.parse(e.body) as { data: { invoiceNumber: string } }).data.invoiceNumber ===
       invoiceNumber,
   );
-}
-
-/** Polls until `check` returns a value (alarms run on their own schedule). */
-async function eventually<T>(check: () => Promise<T | null>, tries = 50): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await check();
-    if (value !== null) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("condition not reached");
 }
 
 async function paid(sub: string) {

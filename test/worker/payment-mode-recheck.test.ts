@@ -18,7 +18,8 @@ import type { Env } from "../../worker/edge/env.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { isUnknownRoute, LOCK_CURRENCY_PATH } from "../../worker/service/currency-lock.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
-import { fault, openCheckout, sandbox, uniqueSub, upstreamRequests, worker } from "./helpers.ts";
+import { clearFaults } from "../support/sandbox-faults.ts";
+import { fault, openCheckout, uniqueSub, upstreamRequests, worker } from "./helpers.ts";
 import { lockCurrency as lock } from "./orders.ts";
 
 const deployment = env as unknown as Env;
@@ -32,7 +33,7 @@ const realNow = modeClock.now;
 afterEach(async () => {
   modeClock.now = realNow;
   clearPaymentModeMemory();
-  await sandbox("/sandbox/faults", { method: "DELETE" });
+  await clearFaults();
 });
 
 describe("only the service's own unknown-route answer means no lock", () => {

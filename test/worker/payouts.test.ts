@@ -6,6 +6,7 @@
 import Big from "big.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { PayoutView } from "../../worker/lib/api/contract.ts";
+import { clearFaults } from "../support/sandbox-faults.ts";
 import {
   balance,
   deliver,
@@ -59,7 +60,7 @@ function expireUpstreamQuote(orderId: string) {
 
 afterEach(async () => {
   vi.useRealTimers();
-  await sandbox("/sandbox/faults", { method: "DELETE" });
+  await clearFaults();
 });
 
 describe("POST /v1/payouts (quote)", () => {

@@ -1,5 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
+import { sleep } from "../support/wait.ts";
 import {
   deliver,
   deliverAll,
@@ -10,7 +12,6 @@ import {
   refundOrder,
   sandbox,
   simulate,
-  sleep,
   upstreamRequests,
   worker,
 } from "./helpers.ts";
@@ -27,9 +28,7 @@ async function retry(id: string) {
 /** An order of 49.90 with 20 USDT_TRC20 received on attempt 1 and a refund address. */
 const partialOrder = () => paidOrder("partial", "20", { label: "rr" });
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 /** The checkout's snapshot as the widget reads it. */
 async function snapshotOf(id: string): Promise<CheckoutSnapshot> {

@@ -6,8 +6,9 @@
  * was locked.
  */
 import Big from "big.js";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   deliver,
   deliveriesFor,
@@ -23,9 +24,7 @@ import {
 } from "./helpers.ts";
 import { lockCurrency as lock } from "./orders.ts";
 
-afterEach(async () => {
-  await sandbox("/sandbox/faults", { method: "DELETE" });
-});
+clearFaultsAfterEach();
 
 async function snapshot(id: string): Promise<CheckoutSnapshot> {
   return ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: CheckoutSnapshot }).data;

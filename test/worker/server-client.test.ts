@@ -8,7 +8,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MerchantApiError, MerchantClient } from "../../packages/server/src/index.ts";
 import { ORDER_CSV_COLUMNS } from "../../worker/lib/api/merchant-ops.ts";
-import { eventually, seedOrders, summary, testIndex } from "./account-index.ts";
+import { eventually } from "../support/wait.ts";
+import { seedOrders, summary, testIndex } from "./account-index.ts";
 import { openCheckout, uniqueSub, worker } from "./helpers.ts";
 
 const viaWorker = (async (input: RequestInfo | URL, init?: RequestInit) => {

@@ -5,7 +5,7 @@
  */
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { streamHubName } from "../../worker/core/streams/hub-name.ts";
+import { hubOf } from "../support/stream-hubs.ts";
 import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";
 
 export interface Frame<T> {
@@ -60,7 +60,7 @@ export async function readFrames<T>(
 export async function hubState(checkoutId: string): Promise<{ size: number; watched: boolean }> {
   const stub = env.ORDERS.get(env.ORDERS.idFromName(checkoutId));
   const key = `order:${stub.id.toString()}`;
-  const hub = env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(checkoutId)));
+  const hub = hubOf(checkoutId);
   const size = await runInDurableObject(hub, async (h: StreamHubObject) => {
     await h.settled();
     return h.streams(key);

@@ -14,13 +14,13 @@ import { sseFrame } from "../../worker/core/events/sse.ts";
 import { streamHubName } from "../../worker/core/streams/hub-name.ts";
 import { MAX_HUB_STREAMS } from "../../worker/core/streams/stream-hub-object.ts";
 import { expectedFault } from "../expected-faults.ts";
+import { hubOf } from "../support/stream-hubs.ts";
 import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";
 import { openCheckout, postJson, uniqueSub, worker } from "./helpers.ts";
 import { hubUntil } from "./sse-frames.ts";
 
 const orderOf = (id: string) => env.ORDERS.get(env.ORDERS.idFromName(id));
 const depositOf = (id: string) => env.DEPOSITS.get(env.DEPOSITS.idFromName(id));
-const hubOf = (id: string) => env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(id)));
 
 async function locked() {
   const { body } = await openCheckout({ sub: uniqueSub("attack"), amount: "20.00" });

@@ -8,9 +8,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { streamHubName } from "../../worker/core/streams/hub-name.ts";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { expectedFault } from "../expected-faults.ts";
+import { hubOf } from "../support/stream-hubs.ts";
 import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";
 import {
   deliverAll,
@@ -24,7 +24,6 @@ import {
 import { hubUntil, readFrames } from "./sse-frames.ts";
 
 const orderOf = (id: string) => env.ORDERS.get(env.ORDERS.idFromName(id));
-const hubOf = (id: string) => env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(id)));
 
 async function locked() {
   const sub = uniqueSub("hub");

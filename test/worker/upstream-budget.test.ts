@@ -14,14 +14,13 @@ import { budgetStub } from "../../worker/core/objects/stubs.ts";
 import { createUpstreamClient } from "../../worker/service/client.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
 import { GATE_REFUSAL } from "../../worker/service/transport.ts";
+import { sleep } from "../support/wait.ts";
 
 const LIMITED = inject("limitedSandboxUrl");
 const API_KEY = env.API_KEY as string;
 const ACCOUNT = env.ACCOUNT_ID as string;
 /** Half the limited sandbox's 6 a second: two of our windows may fall in one of its. */
 const RATE = 3;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A client of the limited sandbox behind budget `key` at `priority` (null: no budget). */
 function client(key: string | null, priority: Priority, onLease?: () => void) {

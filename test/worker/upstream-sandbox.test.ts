@@ -6,10 +6,11 @@
  * (fileParallelism: false), so faults and counts here are not disturbed by other files.
  */
 import { env } from "cloudflare:workers";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { walletUri } from "../../worker/lib/wallet/wallet-uri.ts";
 import { createUpstreamClient, type UpstreamClientOptions } from "../../worker/service/client.ts";
 import { lockInvoiceCurrency } from "../../worker/service/currency-lock.ts";
+import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import { upstreamFailure } from "./helpers.ts";
 
 const SANDBOX = env.UPSTREAM_BASE_URL as string;
@@ -86,10 +87,8 @@ async function invoicesWithOrderId(id: string): Promise<number> {
   }
 }
 
-afterEach(async () => {
-  // A fault left over by a failed test must not leak into the next test or file.
-  await admin("/sandbox/faults", { method: "DELETE" });
-});
+// A fault left over by a failed test must not leak into the next test or file.
+clearFaultsAfterEach();
 
 describe("sandbox: every endpoint parses", () => {
   it("catalogue and accounts", async () => {

@@ -16,8 +16,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { accountKey } from "../../worker/core/account/account-key.ts";
 import { AccountObject } from "../../worker/core/account/account-object.ts";
 import { parseConfig } from "../../worker/core/config/config.ts";
-import { streamHubName } from "../../worker/core/streams/hub-name.ts";
 import { StreamHubObject } from "../../worker/core/streams/stream-hub-object.ts";
+import { hubOf } from "../support/stream-hubs.ts";
 import type { OrderObject } from "../support/worker-entry.ts";
 import { worker } from "./helpers.ts";
 import { suspendedWebhook } from "./orders.ts";
@@ -59,7 +59,7 @@ async function neighbours(checkoutId: string): Promise<SqlStorage[]> {
   const config = parseConfig(env);
   if (!config.ok) throw new Error("test configuration invalid");
   const index = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountKey(config.config)));
-  const hub = env.STREAM_HUBS.get(env.STREAM_HUBS.idFromName(streamHubName(checkoutId)));
+  const hub = hubOf(checkoutId);
   return [
     await runInDurableObject(index, (_o: AccountObject, state) => state.storage.sql),
     await runInDurableObject(hub, (_o: StreamHubObject, state) => state.storage.sql),

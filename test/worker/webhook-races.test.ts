@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import { sleep } from "../support/wait.ts";
 import {
   type Delivery,
   deliver,
@@ -14,7 +15,6 @@ import {
   openCheckout,
   postJson,
   simulate,
-  sleep,
   uniqueSub,
   withoutRecord,
   worker,

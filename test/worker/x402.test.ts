@@ -20,6 +20,7 @@ import type {
   PaymentRequirements,
 } from "../../worker/lib/x402/protocol.ts";
 import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
+import { sleep } from "../support/wait.ts";
 import {
   deliver,
   deliverAll,
@@ -32,7 +33,6 @@ import {
   STOREFRONT,
   sandbox,
   simulate,
-  sleep,
   uniqueIp,
   uniqueSub,
   upstreamInvoice,

@@ -19,7 +19,7 @@ import {
   withDefault,
   writeRow,
 } from "../core/storage/table.ts";
-import type { CryptoCurrency, InvoiceStatus } from "../lib/api/contract.ts";
+import type { CryptoCurrency, InvoiceStatus, LedgerPayment } from "../lib/api/contract.ts";
 
 export interface OrderRow {
   checkoutId: string;
@@ -62,14 +62,8 @@ export interface AttemptRow {
   updatedAt: string;
 }
 
-export interface PaymentRow {
-  attempt: number;
-  status: string;
-  cryptoCode: string | null;
-  cryptoAmount: string;
-  fiatAmount: string;
-  at: string;
-}
+/** A stored payment: the ledger's shape (`LedgerPayment`), so the ledger shows the rows as kept. */
+export type PaymentRow = LedgerPayment;
 
 /**
  * `order_info`: the order itself (one row, `id = 1`).

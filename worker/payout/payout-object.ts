@@ -146,21 +146,26 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
   /**
    * Writes the row, its event and (on a status change) the merchant notification, atomically,
    * through the one apply sequence; wakes the alarm now when a notification was queued
-   * (awaited: the caller answers only after). The callers arm after recording the follow.
+   * (awaited: the caller answers only after).
+   *
+   * Invariant: `follow`, when given, records the withdrawal's read (or the uncertain commit's
+   * follow) in that same transaction, once: a read recorded twice would count as a second,
+   * unchanged read and double the gap to the next one (`core/converge/followed.ts` `admitRead`).
+   * Only then is the alarm armed: a save that follows nothing has no read to schedule.
    */
   async #save(
     next: PayoutRow,
     previous: PayoutRow | null,
     type: string,
     message: string,
+    follow?: () => void,
   ): Promise<PayoutRow> {
     const now = new Date().toISOString();
     const sql = this.ctx.storage.sql;
     await this.host.applyChange(
       {
         stale: false,
-        // The withdrawal's facts are recorded by `#follow`, apart from the payout's row.
-        record: () => {},
+        record: follow ?? (() => {}),
         write: () => {
           writePayout(sql, next);
           const moved = previous !== null && previous.status !== next.status;
@@ -168,8 +173,7 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
         },
         append: () =>
           this.host.log.append(type, message, () => JSON.stringify(payoutView(next)), now),
-        // The callers record the withdrawal's follow after the save, then arm (`#follow`).
-        arm: false,
+        arm: follow !== undefined,
       },
       // Nobody watches a payout live: its events are the merchant's log.
       () => {},
@@ -351,9 +355,8 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
           row,
           "payout.uncertain",
           `commit not confirmed (${mapped.ok ? "?" : mapped.code}); reading the withdrawal back by orderId`,
+          () => this.#follow(byOrderId(row.orderId), { status: "created", received: "0" }, true),
         );
-        this.#follow(byOrderId(row.orderId), { status: "created", received: "0" }, true);
-        await this.host.arm();
         return failure(
           503,
           "service_busy",
@@ -476,37 +479,37 @@ export class PayoutObject extends HostedDurableObject<PayoutEnv> implements Payo
   async #applyWithdrawal(row: PayoutRow, w: Withdrawal, type: string): Promise<boolean> {
     const known = knownFacts(this.ctx.storage.sql, "withdrawal", w.id);
     const older = known !== null && isOlder("withdrawal", withdrawalFacts(w), known);
-    const next =
-      !older && (!row.withdrawal || acceptsPayoutStatus(row.status, w.status))
-        ? await this.#committed(row, w, type)
-        : row;
-    // Records the read (older ones only reschedule); stops reading once final.
-    this.#follow(
-      { kind: "withdrawal", id: w.id },
-      withdrawalFacts(w),
-      !FINAL_PAYOUT.has(next.status),
-      w,
-    );
-    await this.host.arm();
-    return this.#reportRefund(next);
+    const applies = !older && (!row.withdrawal || acceptsPayoutStatus(row.status, w.status));
+    // The read is recorded once: with the row it changes (`#committed`), or alone (an older
+    // read, or one the payout's status does not accept, only reschedules the next read).
+    if (!applies) {
+      this.#followWithdrawal(w, row.status);
+      await this.host.arm();
+    }
+    return this.#reportRefund(applies ? await this.#committed(row, w, type) : row);
   }
 
   /** Stores a committed withdrawal (status never moves backward). */
   #committed(row: PayoutRow, w: Withdrawal, type: string): Promise<PayoutRow> {
     const status = acceptsPayoutStatus(row.status, w.status) ? w.status : row.status;
-    // Followed from now on (until final), so a lost webhook still converges.
-    this.#follow(
-      { kind: "withdrawal", id: w.id },
-      withdrawalFacts(w),
-      !FINAL_PAYOUT.has(status),
-      w,
-    );
     const next: PayoutRow = { ...row, status, withdrawal: w, updatedAt: new Date().toISOString() };
     return this.#save(
       next,
       row,
       type,
       `withdrawal ${w.id} is ${w.status}; debited ${w.debitedAmount ?? "?"}`,
+      // Followed from now on (until final), so a lost webhook still converges.
+      () => this.#followWithdrawal(w, status),
+    );
+  }
+
+  /** Records a read of the withdrawal; reading stops once the payout's `status` is final. */
+  #followWithdrawal(w: Withdrawal, status: PayoutRow["status"]): void {
+    this.#follow(
+      { kind: "withdrawal", id: w.id },
+      withdrawalFacts(w),
+      !FINAL_PAYOUT.has(status),
+      w,
     );
   }
 

@@ -6,6 +6,7 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
 import type { CheckoutSnapshot } from "../../../worker/lib/api/contract.ts";
+import { sleep } from "../../support/wait.ts";
 import { collectPageErrors, instrumentedContext } from "./browser.ts";
 import type { ShopOrder, Stack, StoredNotification } from "./stack.ts";
 import { waitFor } from "./wait.ts";
@@ -83,5 +84,3 @@ export function sumFiat(amounts: string[]): string {
   }, 0n);
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, "0")}`;
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

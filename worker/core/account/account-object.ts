@@ -19,6 +19,7 @@
  *   (`followed-facts.ts`) until the reconciler takes them (`takeFacts`, once per sweep): a relay
  *   of hints, so one feed delivery per change also informs the reconciler.
  */
+
 import { DurableObject } from "cloudflare:workers";
 import type {
   NotificationType,
@@ -32,6 +33,7 @@ import { deliverFeed, type FeedEntry, nextFeedAt } from "../events/index-feed.ts
 import { deliverOutbox, enqueue, nextOutboxAt, redeliver } from "../events/outbox-store.ts";
 import { takeSlot } from "../events/throttle.ts";
 import { notifierStub } from "../objects/stubs.ts";
+import { createTablesAtStart } from "../storage/tables-at-start.ts";
 import type {
   AccountHealth,
   AccountRpc,
@@ -67,9 +69,7 @@ export class AccountObject extends DurableObject<CoreEnv> implements AccountRpc 
 
   constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => {
-      ctx.storage.sql.exec(ACCOUNT_SCHEMA);
-    });
+    createTablesAtStart(ctx, ACCOUNT_SCHEMA);
   }
 
   get #sql(): SqlStorage {

@@ -15,8 +15,8 @@
  * - the event is published only after its transaction committed (no watcher sees a change
  *   that may roll back) and before the first await (watchers hear events in `seq` order);
  * - the alarm is armed last: woken now when notifications were queued, else brought forward
- *   to the earliest wake the object's parts report (never postponed), unless the caller arms
- *   itself after writes of its own (`arm: false`).
+ *   to the earliest wake the object's parts report (never postponed), unless the change
+ *   schedules nothing (`arm: false`).
  */
 import type { Notification } from "./outbox.ts";
 import type { Outbox } from "./outbox-capability.ts";
@@ -43,8 +43,8 @@ export interface Change<E> {
   /** Appends the change's event, or null for none (runs last in the transaction). */
   append(): E | null;
   /**
-   * False when the caller arms itself after writes of its own that follow (the payout records
-   * its withdrawal's follow after the save): then only queued notifications wake the alarm.
+   * False when the change schedules nothing (a payout save that records no read): then only
+   * queued notifications wake the alarm.
    */
   arm?: boolean;
 }

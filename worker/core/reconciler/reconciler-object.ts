@@ -36,6 +36,7 @@
  * list pages are read once per shard: keep shards few, or let one shard read the pages and
  * fan the records out.
  */
+
 import { DurableObject } from "cloudflare:workers";
 import { UpstreamError } from "../../service/errors.ts";
 import { GATE_REFUSAL } from "../../service/transport.ts";
@@ -47,6 +48,7 @@ import { upstreamFor } from "../config/upstream.ts";
 import { FIRST_READ_MS } from "../converge/schedule.ts";
 import type { UpstreamKind } from "../converge/status-rank.ts";
 import { accountStub } from "../objects/stubs.ts";
+import { createTablesAtStart } from "../storage/tables-at-start.ts";
 import { listedId, OPEN_STATUSES, offer, openPage } from "./open-lists.ts";
 import type {
   FactsUpdate,
@@ -106,9 +108,7 @@ export class ReconcilerObject extends DurableObject<CoreEnv> implements Reconcil
 
   constructor(ctx: DurableObjectState, env: CoreEnv) {
     super(ctx, env);
-    ctx.blockConcurrencyWhile(async () => {
-      ctx.storage.sql.exec(TRACKED_SCHEMA);
-    });
+    createTablesAtStart(ctx, TRACKED_SCHEMA);
   }
 
   /** Records registrations and brings the alarm to the earliest due read. */

@@ -10,6 +10,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { errorResponse } from "../../lib/api-error.ts";
 import { clientKey } from "./client-key.ts";
 import { drainBody } from "./drain-body.ts";
+import { readUpTo } from "./read-capped.ts";
 import type { AppEnv } from "./types.ts";
 
 /** Largest JSON body the widget routes accept. */
@@ -33,30 +34,17 @@ export const limitBody =
   async (c, next) => {
     const body = c.req.raw.body;
     if (!body) return next();
-    const tooLarge = () =>
-      errorResponse(413, "payload_too_large", `The request body is larger than ${maxSize} bytes.`);
     const reader = body.getReader();
-    if (Number(c.req.header("content-length")) > maxSize) {
+    // A body that declares more is not read at all, only drained.
+    const declared = Number(c.req.header("content-length"));
+    const bytes = declared > maxSize ? null : await readUpTo(reader, maxSize);
+    if (!bytes) {
       await drainBody(reader);
-      return tooLarge();
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxSize) {
-        await drainBody(reader);
-        return tooLarge();
-      }
-      chunks.push(value);
-    }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.byteLength;
+      return errorResponse(
+        413,
+        "payload_too_large",
+        `The request body is larger than ${maxSize} bytes.`,
+      );
     }
     // The route reads the body again (`c.req.json()`): it gets the bytes read here.
     c.req.raw = new Request(c.req.raw, { body: bytes });

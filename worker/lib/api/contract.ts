@@ -425,6 +425,19 @@ export interface NotificationView {
   deliveredAt: string | null;
 }
 
+/**
+ * One payment applied to an order, as its ledger shows it. Declared once: the order stores its
+ * payments in this very shape (`order/store.ts` `PaymentRow`), so the ledger is the stored rows.
+ */
+export interface LedgerPayment {
+  attempt: number;
+  status: string;
+  cryptoCode: string | null;
+  cryptoAmount: string;
+  fiatAmount: string;
+  at: string;
+}
+
 /** `GET /v1/orders/:invoiceNumber`: the merchant's ledger of one order. */
 export interface OrderLedgerView {
   invoiceNumber: string;
@@ -457,14 +470,7 @@ export interface OrderLedgerView {
   }[];
   refunds: (RefundView & { withdrawalId: string | null })[];
   /** Money applied to the order, oldest first. */
-  payments: {
-    attempt: number;
-    status: string;
-    cryptoCode: string | null;
-    cryptoAmount: string;
-    fiatAmount: string;
-    at: string;
-  }[];
+  payments: LedgerPayment[];
   /** The order's event log (without payloads). */
   log: { seq: number; type: string; message: string; at: string }[];
   /** The order's notification outbox. */
