@@ -22,6 +22,7 @@ import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } 
 import { type Step, UPSTREAM_CALLS } from "./steps.ts";
 import { Watcher } from "./watcher.ts";
 import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
+import { payX402Step, readFaultStep, replayStep, x402DeliverStep } from "./x402.ts";
 
 /** Starts `step`; waits for it unless it runs in the background. */
 export async function act(world: World, step: Step): Promise<void> {
@@ -135,6 +136,14 @@ async function perform(world: World, step: Step): Promise<void> {
       stats.inject("time:alarm");
       world.note(`alarm ran: ${await timePasses(world.stub)}`);
       return;
+    case "x402":
+      return payX402Step(world, step);
+    case "x402-replay":
+      return replayStep(world, step);
+    case "x402-deliver":
+      return x402DeliverStep(world, step);
+    case "x402-read-fault":
+      return readFaultStep(world, step);
     case "watch":
       if (world.watcher) return;
       stats.inject("shopper:watch");

@@ -15,6 +15,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expectedFault } from "../expected-faults.ts";
 import { deploymentBudget, deploymentReconciler } from "../worker/helpers.ts";
+import { admin } from "./service.ts";
 
 /** Whether the object's storage has made table `name` yet (objects create tables on first use). */
 function hasTable(sql: SqlStorage, name: string): boolean {
@@ -39,7 +40,7 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
   for (let pass = 0; pass < DEFERRED_PASSES; pass += 1) {
     await budgetPauseOver();
     const forcedAt = Date.now();
-    const forced = await makeDue(stub, forcedAt);
+    const { forced, x402 } = await makeDue(stub, forcedAt);
     const runs = await runDurableObjectAlarm(stub);
     ran ||= runs;
     // Ours returns false when the runtime is running the same alarm on its own right now:
@@ -48,7 +49,10 @@ export async function timePasses(stub: DurableObjectStub): Promise<boolean> {
       if ((await readsDue(stub, forcedAt)) === 0) break;
       await sleep(READ_POLL_MS);
     }
-    const retryAt = await deferredUntil(stub, forcedAt, forced);
+    const retryAt = minAt(
+      await deferredUntil(stub, forcedAt, forced),
+      await x402Unread(stub, forcedAt, x402),
+    );
     if (retryAt === null) return ran;
     await sleep(Math.min(Math.max(retryAt - Date.now(), 1), MAX_DEFERRAL_WAIT_MS));
   }
@@ -87,30 +91,130 @@ function readStates(stub: DurableObjectStub): Promise<ReadState[]> {
   }).catch(() => []);
 }
 
+const minAt = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.min(a, b);
+
+/** An open x402 payment's settlement read as the order's alarm leaves it (`x402_payments`). */
+interface X402Read {
+  nonce: string;
+  payer: string;
+  transaction: string | null;
+  settlementId: string | null;
+  status: string;
+  nextReadAt: number;
+}
+
 /**
- * Makes every followed read (and every index report backing off) due at `now` and sets the
- * alarm for then; answers the failure count of each read made due, by `kind|id`.
+ * Makes every followed read (and every index report backing off, and every open x402
+ * payment's settlement read) due at `now` and sets the alarm for then; answers the failure
+ * count of each read made due, by `kind|id`, and the x402 reads made due, by nonce.
  */
-async function makeDue(stub: DurableObjectStub, now: number): Promise<Map<string, number>> {
+async function makeDue(
+  stub: DurableObjectStub,
+  now: number,
+): Promise<{ forced: Map<string, number>; x402: Map<string, X402Read> }> {
   const forced = new Map<string, number>();
+  const x402 = new Map<string, X402Read>();
   await runInDurableObject(stub, async (_o, state: DurableObjectState) => {
     const sql = state.storage.sql;
+    let due = false;
     if (hasTable(sql, "upstream_objects")) {
       const rows = sql
         .exec("SELECT kind, id, failures FROM upstream_objects WHERE next_read_at IS NOT NULL")
         .toArray();
       for (const r of rows) forced.set(`${r.kind}|${r.id}`, Number(r.failures));
       sql.exec("UPDATE upstream_objects SET next_read_at = ? WHERE next_read_at IS NOT NULL", now);
-      // The reconciler reads for the object in production; forced, its own alarm reads too.
-      await state.storage.setAlarm(now);
+      due = true;
     }
+    // The order's x402 follow (`order/x402/follow-x402.ts`): a settle whose answer was lost, a
+    // broadcast not yet confirmed, read from the service's settlements by the same alarm.
+    if (hasTable(sql, "x402_payments")) {
+      for (const r of x402Rows(sql)) if (r.nextReadAt > 0) x402.set(r.nonce, r);
+      if (x402.size > 0) {
+        sql.exec("UPDATE x402_payments SET next_read_at = ? WHERE next_read_at > 0", now);
+        due = true;
+      }
+    }
+    // The reconciler reads for the object in production; forced, its own alarm reads too.
+    if (due) await state.storage.setAlarm(now);
     // A report to the account's index backing off after a failed call is due too.
     if (hasTable(sql, "index_feed")) {
       sql.exec("UPDATE index_feed SET next_at = ? WHERE sent_version < version", now);
     }
   }).catch(() => {});
-  return forced;
+  return { forced, x402 };
 }
+
+function x402Rows(sql: SqlStorage): X402Read[] {
+  return sql
+    .exec(
+      "SELECT nonce, payer, transaction_hash, settlement_id, status, next_read_at FROM x402_payments",
+    )
+    .toArray()
+    .map((r) => ({
+      nonce: String(r.nonce),
+      payer: String(r.payer),
+      transaction: r.transaction_hash === null ? null : String(r.transaction_hash),
+      settlementId: r.settlement_id === null ? null : String(r.settlement_id),
+      status: String(r.status),
+      nextReadAt: Number(r.next_read_at),
+    }));
+}
+
+/** A request the service logged. */
+interface Logged {
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+}
+
+/**
+ * When the x402 reads made due at `forcedAt` that were not made come due again (now + a
+ * short pause), or null when each was made: its payment moved, or the service answered a read
+ * of it (200, its request log) since. A read the budget deferred, or one a fault failed (the
+ * settlement-read faults are not scoped to an order: another history's may hit this one's
+ * read), is not a read that found nothing new.
+ */
+async function x402Unread(
+  stub: DurableObjectStub,
+  forcedAt: number,
+  forced: Map<string, X402Read>,
+): Promise<number | null> {
+  if (forced.size === 0) return null;
+  const now = await runInDurableObject(stub, (_o, state: DurableObjectState) =>
+    hasTable(state.storage.sql, "x402_payments") ? x402Rows(state.storage.sql) : [],
+  ).catch(() => [] as X402Read[]);
+  const open = now.filter((r) => {
+    const before = forced.get(r.nonce);
+    if (!before || r.nextReadAt === 0) return false;
+    return r.status === before.status && r.settlementId === before.settlementId;
+  });
+  if (open.length === 0) return null;
+  const since = new Date(forcedAt - 5).toISOString();
+  const { body } = await admin<{ data: Logged[] }>(
+    `/sandbox/requests?method=GET&since=${encodeURIComponent(since)}`,
+  );
+  const answered = body.data.filter(
+    (r) => r.status === 200 && r.path.startsWith("/x402/settlements"),
+  );
+  const same = (a: string | undefined, b: string | null) =>
+    a !== undefined && b !== null && a.toLowerCase() === b.toLowerCase();
+  const unread = open.filter(
+    (row) =>
+      !answered.some((r) =>
+        row.settlementId
+          ? r.path === `/x402/settlements/${row.settlementId}`
+          : row.transaction
+            ? same(r.query.transaction, row.transaction)
+            : same(r.query.payer, row.payer),
+      ),
+  );
+  return unread.length === 0 ? null : Date.now() + X402_REREAD_MS;
+}
+/** A pause before an x402 read not made is forced again. */
+const X402_REREAD_MS = 100;
 
 /**
  * When the reads made due at `forcedAt` that were neither made nor failed (the budget had no
@@ -167,9 +271,13 @@ function countRows(
 }
 
 /** Followed objects whose read was due at `at` and has not been done (nor rescheduled) since. */
-function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
+async function readsDue(stub: DurableObjectStub, at: number): Promise<number> {
   const due = "next_read_at IS NOT NULL AND next_read_at <= ?";
-  return countRows(stub, "upstream_objects", due, at).catch(() => 0);
+  const x402 = "next_read_at > 0 AND next_read_at <= ?";
+  return (
+    (await countRows(stub, "upstream_objects", due, at).catch(() => 0)) +
+    (await countRows(stub, "x402_payments", x402, at).catch(() => 0))
+  );
 }
 
 /**

@@ -18,7 +18,13 @@
  * - `watcher = ledger`: the last snapshot an open widget received is the current snapshot.
  * - `payout = service`, and no step was answered with 500 `internal`.
  * - `upstream calls/s ≤ budget`: the whole deployment's calls to the service in any second
- *   since the history began stayed within `UPSTREAM_MAX_RPS` (`budget.ts`).
+ *   since the history began stayed within `UPSTREAM_MAX_RPS` (`budget.ts`), the facilitator's
+ *   and the settlement reads included.
+ * - x402, against the service's settlements of the history's payers (`x402.ts`): the order's
+ *   applied money is its invoices' plus the fiat of its confirmed settlements (USD 1:1), and
+ *   the merchant was told exactly that; no authorization settled twice; every settlement is
+ *   the ledger's payment with its status and transaction, and no payment is left claimed
+ *   (`settling`) or believed settled without a settlement.
  */
 import Big from "big.js";
 import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
@@ -28,6 +34,7 @@ import { busiestSecond, SIM_BUDGET } from "./budget.ts";
 import { checkIndex } from "./index-invariant.ts";
 import { inbox, invoicesOf, type ServiceInvoice, withdrawalsOf } from "./service.ts";
 import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
+import { type ServiceSettlement, settlementsOf } from "./x402.ts";
 
 export interface Violation {
   invariant: string;
@@ -51,20 +58,24 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
     world.stats.check(invariant);
     if (!ok) out.push({ invariant, detail: detail() });
   };
-  const [ledger, invoices, withdrawals, snapshot, received, busiest] = await Promise.all([
-    ledgerOf(world.sub),
-    invoicesOf(world.base),
-    withdrawalsOf(world.base),
-    world.snapshot(),
-    inbox(world.sub),
-    busiestSecond(world.startedAt),
-  ]);
+  const [ledger, invoices, withdrawals, snapshot, received, busiest, settlements] =
+    await Promise.all([
+      ledgerOf(world.sub),
+      invoicesOf(world.base),
+      withdrawalsOf(world.base),
+      world.snapshot(),
+      inbox(world.sub),
+      busiestSecond(world.startedAt),
+      settlementsOf(world),
+    ]);
   const notes = received.filter((n) => n.data.invoiceNumber === world.sub);
 
   checkAttempts(check, ledger, invoices, snapshot);
   checkPaid(check, ledger, invoices, notes);
   checkRefunds(check, ledger, invoices, withdrawals);
   checkNotifications(check, ledger, notes);
+  if (world.x402Signed.length > 0 || ledger.x402Payments.length > 0)
+    checkX402(check, world, ledger, settlements, notes);
   await checkIndex(check, world.sub, ledger);
   check(
     "upstream-calls-per-second<=budget",
@@ -82,9 +93,20 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
     // gets 204). A merchant's refund of a paid order's excess made after that is the merchant's
     // business: it reaches the shopper's widget when the checkout is opened again, and the
     // merchant through its notifications. So after a final snapshot the refunds list is not
-    // compared; everything else, the order's state included, still is.
+    // compared; everything else, the order's state included, still is. An order paid two ways
+    // is final once one of them paid it while the other may still move: an invoice holding
+    // money keeps receiving it, an open x402 payment confirms or fails, the open invoice is
+    // cancelled (`cancel-invoice.ts`). Those reach the widget when the checkout is opened again
+    // (and the merchant through its notifications): after a final snapshot of an order with
+    // x402 payments only its state is compared (reported: the stream's `final` comes while a
+    // second payment is in flight).
+    const twoWays = last?.final === true && ledger.x402Payments.length > 0;
     const seen = (x: CheckoutSnapshot) =>
-      last?.final ? { ...visible(x), refunds: null } : visible(x);
+      twoWays
+        ? { state: x.orderState }
+        : last?.final
+          ? { ...visible(x), refunds: null }
+          : visible(x);
     check(
       "watcher-last-snapshot=ledger",
       last !== null && JSON.stringify(seen(last)) === JSON.stringify(seen(snapshot)),
@@ -118,6 +140,8 @@ function visible(s: CheckoutSnapshot) {
     address: s.attempt.payment?.address ?? null,
     received: s.attempt.payment?.received ?? null,
     refunds: (s.refunds ?? []).map((r) => `${r.orderId}:${r.status}`),
+    x402: s.x402Payment ? `${s.x402Payment.status}:${s.x402Payment.transaction}` : null,
+    x402Offer: s.x402?.amount ?? null,
   };
 }
 
@@ -245,7 +269,7 @@ function checkRefunds(
               (s, i) => s.plus(dec(i.cryptoAmountReceived).minus(dec(i.cryptoAmountExpected))),
               new Big(0),
             )
-            .plus(beyondAmount(ledger.amount, invoices, code))
+            .plus(beyondAmount(ledger.amount, invoices, code, walletPaid(ledger)))
         : inCode.reduce((s, i) => s.plus(dec(i.cryptoAmountReceived)), new Big(0));
     check("refunds<=refundable", refunded.lte(refundable), () => {
       return `${refunded} ${code} refunded, ${refundable} refundable (order ${ledger.state})`;
@@ -258,7 +282,12 @@ function checkRefunds(
  * beyond the order's amount: exact, and taken from the invoices with the most crypto per fiat
  * first, so it bounds whatever the worker returns (its shares are rounded down).
  */
-function beyondAmount(amount: string, invoices: ServiceInvoice[], code: string): Big {
+function beyondAmount(
+  amount: string,
+  invoices: ServiceInvoice[],
+  code: string,
+  wallet: Big = new Big(0),
+): Big {
   const rate = (i: ServiceInvoice) => dec(i.cryptoAmountExpected).div(dec(i.amount));
   const fiatPaid = (i: ServiceInvoice) => {
     const expected = dec(i.cryptoAmountExpected);
@@ -266,7 +295,9 @@ function beyondAmount(amount: string, invoices: ServiceInvoice[], code: string):
     const received = dec(i.cryptoAmountReceived);
     return (received.lt(expected) ? received : expected).div(rate(i));
   };
-  let left = invoices.reduce((s, i) => s.plus(fiatPaid(i)), new Big(0)).minus(amount);
+  // Money paid by x402 straight to the merchant's wallet counts towards the order too: with it,
+  // more of the invoices' crypto is beyond the amount.
+  let left = invoices.reduce((s, i) => s.plus(fiatPaid(i)), wallet).minus(amount);
   let crypto = new Big(0);
   const inCode = invoices.filter((i) => i.cryptoCurrencyCode === code && dec(i.amount).gt(0));
   for (const i of inCode.sort((a, b) => rate(b).cmp(rate(a)))) {
@@ -291,10 +322,80 @@ function checkNotifications(
   for (const a of ledger.attempts) {
     const announced = notes
       .filter((n) => n.type === "order.payment_applied" && n.data.orderId === a.orderId)
+      // An x402 payment names the attempt current when it was applied; its money is the wallet's.
+      .filter((n) => n.data.paymentMethod !== "x402")
       .filter((n, i, all) => all.findIndex((m) => m.id === n.id) === i)
       .reduce((s, n) => s.plus(String(n.data.cryptoAmount)), new Big(0));
     check("notified-money=ledger", announced.eq(dec(a.cryptoReceived)), () => {
       return `${a.orderId}: notifications announce ${announced}, ledger received ${a.cryptoReceived ?? 0}`;
     });
   }
+}
+
+/** The fiat the ledger applied from x402 payments: what is paid beyond its invoices' money. */
+function walletPaid(ledger: OrderLedger): Big {
+  return ledger.attempts.reduce((s, a) => s.minus(a.fiatApplied), dec(ledger.amountPaid));
+}
+
+const sameAddress = (a: string | null | undefined, b: string | null | undefined) =>
+  (a ?? "").toLowerCase() === (b ?? "").toLowerCase();
+
+/** USDC atomic units (6 decimals) as fiat, USD 1:1. */
+const usd = (atomic: string) => new Big(atomic).div(1_000_000);
+
+function checkX402(
+  check: Check,
+  world: World,
+  ledger: OrderLedger,
+  settlements: ServiceSettlement[],
+  notes: { id: string; type: string; data: Record<string, unknown> }[],
+) {
+  const confirmed = settlements.filter((s) => s.status === "confirmed");
+  const confirmedFiat = confirmed.reduce((sum, s) => sum.plus(usd(s.amount)), new Big(0));
+  const wallet = walletPaid(ledger);
+  check("x402:amountPaid=invoices+confirmed-settlements", wallet.eq(confirmedFiat), () => {
+    return `ledger amountPaid ${ledger.amountPaid} = invoices ${dec(ledger.amountPaid).minus(wallet)} + x402 ${wallet}; the service confirmed ${confirmedFiat} USD in ${confirmed.length} settlement(s)`;
+  });
+  // One nonce per payer in a history (each payment is a fresh wallet's one authorization).
+  for (const signed of world.x402Signed) {
+    const mine = settlements.filter((s) => sameAddress(s.payer, signed.payer));
+    check("x402:one-settlement-per-authorization", mine.length <= 1, () => {
+      return `payer ${signed.payer} nonce ${signed.nonce.slice(0, 12)}: ${mine.length} settlements (${mine.map((s) => `${s.id} ${s.status}`).join(", ")})`;
+    });
+  }
+  for (const s of settlements) {
+    const row = ledger.x402Payments.find((p) => sameAddress(p.payer, s.payer));
+    check("x402:settlement-known-to-ledger", row !== undefined, () => {
+      return `settlement ${s.id} (${s.status}, ${s.amount} from ${s.payer}) is no payment of the ledger`;
+    });
+    if (s.status === "confirmed") {
+      check(
+        "x402:confirmed-in-ledger",
+        row?.status === "confirmed" && sameAddress(row.transaction, s.transaction),
+        () =>
+          `settlement ${s.id} confirmed (tx ${s.transaction.slice(0, 12)}), ledger ${row?.status ?? "none"} tx ${row?.transaction?.slice(0, 12) ?? "none"}`,
+      );
+    }
+  }
+  for (const p of ledger.x402Payments) {
+    const s = settlements.find((x) => sameAddress(x.payer, p.payer));
+    check("x402:no-claim-left-settling", p.status !== "settling", () => {
+      return `payment from ${p.payer} still settling at rest (service: ${s ? `${s.id} ${s.status}` : "no settlement"})`;
+    });
+    check(
+      "x402:payment=service",
+      s
+        ? p.status === s.status && sameAddress(p.transaction, s.transaction)
+        : p.status === "failed" || p.status === "unknown" || p.status === "settling",
+      () =>
+        `payment from ${p.payer}: ledger ${p.status} tx ${p.transaction?.slice(0, 12) ?? "none"}, service ${s ? `${s.status} tx ${s.transaction.slice(0, 12)}` : "no settlement"}`,
+    );
+  }
+  const announced = notes
+    .filter((n) => n.type === "order.payment_applied" && n.data.paymentMethod === "x402")
+    .filter((n, i, all) => all.findIndex((m) => m.id === n.id) === i)
+    .reduce((sum, n) => sum.plus(String(n.data.fiatAmount)), new Big(0));
+  check("x402:notified-money=ledger", announced.eq(wallet), () => {
+    return `notifications announce ${announced} USD by x402, the ledger applied ${wallet}`;
+  });
 }

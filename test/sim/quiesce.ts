@@ -14,6 +14,7 @@ import { sendDelivery } from "./act.ts";
 import { owedNotifications, owedToIndex, timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf, serviceSettled } from "./service.ts";
 import type { World } from "./world.ts";
+import { sendX402Delivery, settlementsFinal, x402DeliveriesOf } from "./x402.ts";
 
 /** Rounds of redelivery + alarms at most; each alarm run stands for "its scheduled time came". */
 const ROUNDS = 6;
@@ -38,6 +39,10 @@ export async function quiesce(world: World): Promise<void> {
   await clearFaults(world.base);
   // The worker's own calls are over; a call it abandoned may still land at the service.
   await serviceSettled(world.base);
+  // An x402 settle held at the service lands, and every settlement of the history's payers
+  // confirms or fails (the sandbox's confirm delay): the service's x402 truth is final.
+  const x402 = world.x402Signed.length > 0;
+  if (x402) await settlementsFinal(world);
   // Merchant payouts, and the refunds' payouts (`-refund`, `-refund-n`): an uncertain refund
   // commit is resolved by its payout object's alarm, which then tells the order.
   // Only the order's beginRefund names one, one per merchant request at most.
@@ -52,6 +57,13 @@ export async function quiesce(world: World): Promise<void> {
       if (world.acked.has(d.id) || world.lost.has(d.id)) continue;
       await sendDelivery(world, d, "redelivery");
       delivered += 1;
+    }
+    // The settlement webhooks too; one the worker cannot place yet (503: no route to its order
+    // while the order did not learn its transaction from a settle answer) changes nothing.
+    for (const d of x402 ? await x402DeliveriesOf(world) : []) {
+      if (world.acked.has(d.id) || world.lost.has(d.id)) continue;
+      const status = await sendX402Delivery(world, d, "redelivery");
+      if (status >= 200 && status < 300) delivered += 1;
     }
     // Any order of these alarms is a history the runtime could run; the rounds repeat until
     // nothing changes, so running them side by side loses no interleaving that matters.

@@ -10,7 +10,7 @@ import { expect, inject, it } from "vitest";
 import { HistoryFailed, runHistory } from "./run-history.ts";
 import { admin } from "./service.ts";
 import { Stats } from "./stats.ts";
-import { type History, historyArb } from "./steps.ts";
+import { type History, historyArb, x402Seed } from "./steps.ts";
 
 const options = inject("sim");
 
@@ -66,12 +66,15 @@ it(
       const shrink = options.shrink && shrunk.length === 0;
       const keepTrace = shrink || options.seed !== null;
       try {
-        await fc.assert(fc.asyncProperty(historyArb(options.maxSteps), sameFailure(seed, stats)), {
-          seed,
-          numRuns: 1,
-          endOnFailure: !shrink,
-          interruptAfterTimeLimit: 120_000,
-        });
+        await fc.assert(
+          fc.asyncProperty(historyArb(options.maxSteps, x402Seed(seed)), sameFailure(seed, stats)),
+          {
+            seed,
+            numRuns: 1,
+            endOnFailure: !shrink,
+            interruptAfterTimeLimit: 120_000,
+          },
+        );
       } catch (error) {
         const cause = (error as { cause?: unknown }).cause;
         const failed = cause instanceof HistoryFailed ? cause : null;

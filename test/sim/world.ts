@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { PaymentRequired } from "../../worker/lib/x402/protocol.ts";
 import { openCheckout, worker } from "../worker/helpers.ts";
 import type { Stats } from "./stats.ts";
 import type { Watcher } from "./watcher.ts";
@@ -15,6 +16,13 @@ export const GOOD_ADDRESS = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
 export const BAD_ADDRESS = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU8";
 
 let serial = 0;
+
+/** One x402 authorization a history signed: its payer (fresh: one nonce each) and header. */
+export interface X402Signed {
+  payer: string;
+  nonce: string;
+  header: string;
+}
 
 export class World {
   readonly base: string;
@@ -28,6 +36,14 @@ export class World {
   refundRequests = 0;
   watcher: Watcher | null = null;
   readonly trace: string[];
+  /** x402: every authorization signed (each by a payer of its own), oldest first. */
+  readonly x402Signed: X402Signed[] = [];
+  /** x402: the payers' private keys (the same nonce signed again). */
+  readonly x402Keys = new Map<string, `0x${string}`>();
+  /** x402: the terms the checkout last offered (a 402), signed for while none are offered. */
+  x402Terms: PaymentRequired | null = null;
+  /** x402: until when a settle held at the service may still land (epoch ms). */
+  x402HeldUntil = 0;
   /** Steps the worker answered with 500 `internal` (an unhandled error: always a bug). */
   readonly internalErrors: string[] = [];
 
