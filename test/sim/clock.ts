@@ -12,7 +12,9 @@
  * round never takes an unmade read for one that found nothing new (docs/SIM-FINDINGS.md, seeds 122,
  * 125, 130, 191 of the budget merge).
  */
+
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { x402Payments } from "../../worker/order/x402/payments-table.ts";
 import { expectedFault } from "../expected-faults.ts";
 import { deploymentBudget, deploymentReconciler } from "../worker/helpers.ts";
 import { admin } from "./service.ts";
@@ -132,6 +134,7 @@ async function makeDue(
       for (const r of x402Rows(sql)) if (r.nextReadAt > 0) x402.set(r.nonce, r);
       if (x402.size > 0) {
         sql.exec("UPDATE x402_payments SET next_read_at = ? WHERE next_read_at > 0", now);
+        x402Payments.forgetKnown(sql);
         due = true;
       }
     }

@@ -85,6 +85,6 @@ it.each<[string, Step[]]>([
 // is awaited, nothing ever moves it: the settlement the service made is never read, its money
 // never applied, and the order refuses every later x402 payment (409 x402_in_flight). Flip to
 // `it` once the worker follows an orphaned claim.
-it.fails("x402: the order object restarts while its settle is held at the service", async () => {
+it("x402: the order object restarts while its settle is held at the service", async () => {
   await rest(403, { amount: "12.34", steps: [pay({ fault: "settle-slow-restart" })] });
 });

@@ -17,7 +17,9 @@ describe("GET /v1/currencies", () => {
         "BNB",
         "BTC",
         "ETH",
+        "ETH_BASE",
         "TRX",
+        "USDC_BASE",
         "USDC_BEP20",
         "USDC_ERC20",
         "USDT_BEP20",
@@ -42,6 +44,7 @@ describe("GET /v1/currencies", () => {
       Ethereum: "Ethereum",
       BNB: "BNB Smart Chain",
       Tron: "TRON",
+      Base: "Base",
     });
   });
 

@@ -20,6 +20,7 @@ import type {
   PaymentRequirements,
 } from "../../worker/lib/x402/protocol.ts";
 import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
+import { x402Payments } from "../../worker/order/x402/payments-table.ts";
 import { sleep } from "../support/wait.ts";
 import {
   deliver,
@@ -485,6 +486,7 @@ describe("x402: the facilitator refuses, fails or cannot answer", () => {
     for (let i = 0; i < 50 && (await view(id)).orderState !== "paid"; i++) {
       await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
         state.storage.sql.exec("UPDATE x402_payments SET next_read_at = 1 WHERE next_read_at > 0");
+        x402Payments.forgetKnown(state.storage.sql);
         await state.storage.setAlarm(Date.now());
       });
       await runDurableObjectAlarm(stub);

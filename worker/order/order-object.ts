@@ -78,7 +78,10 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
     applyListed: (listed) => this.#applyListed(listed),
     own: {
       nextWake: () => x402Follow.nextWake(this.#order),
-      wake: () => this.#afterX402(x402Follow.wake(this.#order)),
+      wake: async () => {
+        // Only a run that read a payment can have paid the order by wallet.
+        if ((await x402Follow.wake(this.#order)) > 0) await this.#afterX402(Promise.resolve());
+      },
     },
   } satisfies HostedObject);
   readonly store: OrderStore;
@@ -120,7 +123,13 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
     };
     // An order made before the account index existed joins it when its object next starts.
     ctx.blockConcurrencyWhile(async () => {
-      if (!this.host.hasSchema || feedHas(this.store.sql, ORDER_FEED_KEY)) return;
+      if (!this.host.hasSchema) return;
+      // A claim this object left `settling` when it stopped lost its settle call: its outcome
+      // is unknown, and the x402 follow reads it from the service (`x402/follow-x402.ts`).
+      if (x402Payments.orphansFollowed(this.store.sql, Date.now()) > 0) {
+        await this.host.arm().catch(() => {});
+      }
+      if (feedHas(this.store.sql, ORDER_FEED_KEY)) return;
       try {
         this.journal.syncIndex();
         await this.host.arm();

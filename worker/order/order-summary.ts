@@ -75,9 +75,12 @@ export function orderSummary(
       : attempts
           .filter((a) => codeOf(a, payments) === code)
           .reduce((sum, a) => add(sum, a.cryptoReceived), "0");
-  const wallet = [...x402Payments.all(store.sql)].reverse().find((p) => p.status === "confirmed");
   const byInvoice = attempts.some((a) => isPositive(a.fiatApplied));
+  // Only an order that x402 money paid has a confirmed payment to name (no read otherwise).
   const byWallet = isPositive(order.walletPaid);
+  const wallet = byWallet
+    ? [...x402Payments.all(store.sql)].reverse().find((p) => p.status === "confirmed")
+    : undefined;
   return {
     invoiceNumber: order.invoiceNumber,
     state: totals.state,

@@ -21,6 +21,7 @@ import type { X402Settlement } from "../../service/facilitator.ts";
 import type { OrderHost } from "../order-host.ts";
 import { applySettlementFact } from "./apply-settlement.ts";
 import { type X402PaymentRow, x402Payments } from "./payments-table.ts";
+import { routeTransaction } from "./route-transaction.ts";
 import { WORKER_GAVE_UP } from "./settlement-step.ts";
 
 /** The longest gap between two reads of one payment. */
@@ -52,10 +53,11 @@ export const x402Follow = {
     return host.hasSchema() ? x402Payments.nextReadAt(host.store.sql) : null;
   },
 
-  /** Reads every due payment once (the alarm's run). */
-  async wake(host: OrderHost, now = Date.now()): Promise<void> {
-    if (!host.hasSchema()) return;
-    for (const row of x402Payments.due(host.store.sql, now)) {
+  /** Reads every due payment once (the alarm's run); answers how many were due. */
+  async wake(host: OrderHost, now = Date.now()): Promise<number> {
+    if (!host.hasSchema()) return 0;
+    const due = x402Payments.due(host.store.sql, now);
+    for (const row of due) {
       try {
         await readOne(host, row, now);
       } catch (error) {
@@ -63,6 +65,7 @@ export const x402Follow = {
         reschedule(host, row, now);
       }
     }
+    return due.length;
   },
 };
 
@@ -118,8 +121,16 @@ async function find(
   return page.items.find((s) => matches(row, s) && !held.has(s.id)) ?? null;
 }
 
-/** Applies a settlement the service reports to the payment with `nonce`. */
-export function applySettlement(host: OrderHost, nonce: string, settlement: X402Settlement) {
+/**
+ * Applies a settlement the service reports to the payment with `nonce`; a transaction the
+ * payment did not know yet (learned by reading) is routed to this order for its webhooks.
+ */
+export async function applySettlement(host: OrderHost, nonce: string, settlement: X402Settlement) {
+  const before = x402Payments.byNonce(host.store.sql, nonce);
+  const order = host.store.order();
+  if (settlement.transaction && before && !before.transaction && order) {
+    await routeTransaction(host, settlement.transaction, order.checkoutId);
+  }
   return applySettlementFact(host, nonce, {
     status: settlement.status,
     transaction: settlement.transaction || null,

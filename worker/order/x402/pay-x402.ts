@@ -15,10 +15,8 @@
  *   the service's settlements until it knows (`follow-x402.ts`), inside the upstream budget;
  * - runs outside the order's lane: a settle never waits behind reconciliation reads.
  */
-import { accountKey } from "../../core/account/account-key.ts";
 import { facilitatorFor } from "../../core/config/upstream.ts";
 import { x402Settings } from "../../core/config/x402-settings.ts";
-import { accountStub } from "../../core/objects/stubs.ts";
 import { toChecksumAddress } from "../../lib/address-codecs/eip55.ts";
 import type { ApiErrorCode, CheckoutSnapshot } from "../../lib/api/contract.ts";
 import { decodeBase64Json } from "../../lib/x402/base64-json.ts";
@@ -36,6 +34,7 @@ import { readRefunds } from "../refunds/records.ts";
 import { orderTotals } from "../snapshot.ts";
 import { commitPaymentRow } from "./apply-settlement.ts";
 import { type X402PaymentRow, x402Payments } from "./payments-table.ts";
+import { routeTransaction } from "./route-transaction.ts";
 import { checkPayload, type NotOffered, paymentRequired, x402Terms } from "./x402-terms.ts";
 
 /** What the route answers. */
@@ -315,17 +314,6 @@ function busy(error: unknown): X402Answer {
     message: "The payment service is busy; try again in a moment. Nothing was charged.",
     retryAfter: seconds,
   };
-}
-
-/** Tells the account which checkout `transaction` paid, so its webhooks reach this order. */
-async function routeTransaction(host: OrderHost, transaction: string, checkoutId: string) {
-  try {
-    await accountStub(host.env, accountKey(host.config())).routeX402(transaction, checkoutId);
-  } catch (error) {
-    // The order reads the settlement itself (`follow-x402.ts`); a webhook finds no route and
-    // is answered 503 until it does, or acknowledged once the order knows the outcome.
-    host.logger().warn("x402.route_failed", { error: String(error) });
-  }
 }
 
 async function sha256Hex(text: string): Promise<string> {

@@ -84,8 +84,37 @@ export const X402_PAYMENTS = new Table<X402PaymentRow>("x402_payments", {
   reads: withDefault(integer("reads"), "0"),
 });
 
+/**
+ * What this isolate last read of an object's table, per SQL handle: the latest payment and the
+ * earliest read due. Every write below forgets it (a rolled-back write too: it is only ever
+ * cleared, never set by a write), so a read after a write asks SQLite again. Why: every
+ * snapshot shows the latest payment and every `arm()` asks the next wake, on every webhook of
+ * every order, while almost no order has a payment: with this, they cost no statement.
+ */
+const known = new WeakMap<SqlStorage, { latest?: X402PaymentRow | null; next?: number | null }>();
+
+function forget(sql: SqlStorage): void {
+  known.delete(sql);
+}
+
+function kept(sql: SqlStorage) {
+  let entry = known.get(sql);
+  if (!entry) {
+    entry = {};
+    known.set(sql, entry);
+  }
+  return entry;
+}
+
 /** Row access. */
 export const x402Payments = {
+  /**
+   * Forgets what this isolate knows of the table: for a writer outside this module (a test or
+   * the simulation forcing reads due with SQL of its own).
+   */
+  forgetKnown(sql: SqlStorage): void {
+    forget(sql);
+  },
   all(sql: SqlStorage): X402PaymentRow[] {
     return X402_PAYMENTS.select(sql, "ORDER BY created_at, nonce");
   },
@@ -102,29 +131,55 @@ export const x402Payments = {
   },
   /** The latest payment (what the shopper sees), or null. */
   latest(sql: SqlStorage): X402PaymentRow | null {
-    return X402_PAYMENTS.select(sql, "ORDER BY created_at DESC, nonce DESC LIMIT 1")[0] ?? null;
+    const entry = kept(sql);
+    if (entry.latest === undefined) {
+      entry.latest =
+        X402_PAYMENTS.select(sql, "ORDER BY created_at DESC, nonce DESC LIMIT 1")[0] ?? null;
+    }
+    return entry.latest;
   },
   /** The earliest read due, epoch ms, or null. */
   nextReadAt(sql: SqlStorage): number | null {
-    const row = sql
-      .exec<{ at: number | null }>(
-        "SELECT MIN(next_read_at) AS at FROM x402_payments WHERE next_read_at > 0",
-      )
-      .toArray()[0];
-    return row?.at ?? null;
+    const entry = kept(sql);
+    if (entry.next === undefined) {
+      const row = sql
+        .exec<{ at: number | null }>(
+          "SELECT MIN(next_read_at) AS at FROM x402_payments WHERE next_read_at > 0",
+        )
+        .toArray()[0];
+      entry.next = row?.at ?? null;
+    }
+    return entry.next;
   },
   due(sql: SqlStorage, now: number): X402PaymentRow[] {
+    const next = x402Payments.nextReadAt(sql);
+    if (next === null || next > now) return [];
     return X402_PAYMENTS.select(
       sql,
       "WHERE next_read_at > 0 AND next_read_at <= ? ORDER BY next_read_at LIMIT 5",
       now,
     );
   },
+  /**
+   * Turns every `settling` claim into `unknown`, read from `now` + 2 s: called when the object
+   * starts, where a `settling` row can only be one whose settle call died with the last
+   * instance (the call may have reached the facilitator). Answers how many.
+   */
+  orphansFollowed(sql: SqlStorage, now: number): number {
+    forget(sql);
+    return sql.exec(
+      "UPDATE x402_payments SET status = 'unknown', next_read_at = ?, updated_at = ? WHERE status = 'settling'",
+      now + 2_000,
+      new Date(now).toISOString(),
+    ).rowsWritten;
+  },
   /** Forgets a claim that never reached the facilitator's settle (nothing moved). */
   remove(sql: SqlStorage, nonce: string): void {
+    forget(sql);
     sql.exec("DELETE FROM x402_payments WHERE nonce = ? AND status = 'settling'", nonce);
   },
   save(sql: SqlStorage, row: X402PaymentRow): void {
+    forget(sql);
     X402_PAYMENTS.write(sql, "INSERT OR REPLACE", row);
   },
 };
