@@ -22,7 +22,7 @@ type Columns = Record<string, string[]>;
 /** The column names of the tables later versions changed. */
 function columnsOf(sql: SqlStorage): Columns {
   const out: Columns = {};
-  for (const table of ["refunds", "outbox", "upstream_objects"]) {
+  for (const table of ["refunds", "outbox", "upstream_objects", "order_info"]) {
     out[table] = sql
       .exec<{ name: string }>(`PRAGMA table_info(${table})`)
       .toArray()
@@ -54,6 +54,12 @@ describe("an order object stored on the old shape", () => {
       return columns;
     });
     const before = await ledgerOf(sub);
+    // An order made before x402 (after its ledger was read: this instance's code has them):
+    // no wallet_paid, no x402_payments.
+    await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+      state.storage.sql.exec("ALTER TABLE order_info DROP COLUMN wallet_paid");
+      state.storage.sql.exec("DROP TABLE x402_payments");
+    });
     await evictDurableObject(stub);
 
     const after = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
@@ -65,7 +71,7 @@ describe("an order object stored on the old shape", () => {
       };
     });
     expect(after.columns).toEqual(newest);
-    expect(after.versions).toEqual({ outbox: 2, followed: 3, refunds: 1 });
+    expect(after.versions).toEqual({ outbox: 2, followed: 3, refunds: 1, order_info: 1 });
     expect(after.refunds).toEqual([{ order_id: "cc-old-refund", address: null }]);
     const ledger = await ledgerOf(sub);
     expect(ledger.attempts).toEqual(before.attempts);
@@ -78,7 +84,7 @@ describe("an order object stored on the old shape", () => {
     const versions = await runInDurableObject(stub, (_o: unknown, state: DurableObjectState) =>
       Object.fromEntries(appliedVersions(state.storage.sql)),
     );
-    expect(versions).toEqual({ outbox: 2, followed: 3, refunds: 1 });
+    expect(versions).toEqual({ outbox: 2, followed: 3, refunds: 1, order_info: 1 });
   });
 });
 
@@ -168,7 +174,7 @@ describe("a later start of an object (ensureTables)", () => {
       versions: Object.fromEntries(appliedVersions(state.storage.sql)),
     }));
     expect(tables.hold).toBe(1);
-    expect(tables.versions).toEqual({ outbox: 2, followed: 3, refunds: 1 });
+    expect(tables.versions).toEqual({ outbox: 2, followed: 3, refunds: 1, order_info: 1 });
   });
 
   it("a new object's open runs no migration step: only the numbers are recorded", async () => {

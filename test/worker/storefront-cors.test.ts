@@ -38,7 +38,8 @@ describe("storefront CORS", () => {
       "access-control-allow-credentials": null,
       "access-control-expose-headers": null,
       "access-control-allow-methods": "GET,POST,OPTIONS",
-      "access-control-allow-headers": "content-type,last-event-id",
+      // PAYMENT-SIGNATURE: the widget's x402 payment (`edge/routes/x402.ts`).
+      "access-control-allow-headers": "content-type,last-event-id,payment-signature",
       "access-control-max-age": "600",
       vary: "Origin, Access-Control-Request-Headers",
     });
@@ -50,7 +51,8 @@ describe("storefront CORS", () => {
     expect(headersOf(res, CORS)).toEqual({
       "access-control-allow-origin": STOREFRONT,
       "access-control-allow-credentials": null,
-      "access-control-expose-headers": null,
+      // The x402 headers and Retry-After, readable by the page (`storefront-cors.ts`).
+      "access-control-expose-headers": "PAYMENT-REQUIRED, PAYMENT-RESPONSE, Retry-After",
       "access-control-allow-methods": null,
       "access-control-allow-headers": null,
       "access-control-max-age": null,

@@ -18,7 +18,7 @@ import {
   worker,
 } from "./helpers.ts";
 
-const order = { amount: "100.00", fiatDecimalPlaces: 2 } as OrderRow;
+const order = { amount: "100.00", fiatDecimalPlaces: 2, walletPaid: "0" } as OrderRow;
 const paidAttempt = (fiatApplied: string, status = "expired", ended = true) =>
   ({ fiatAmount: "100.00", fiatApplied, fiatOverpaid: "0", status, ended }) as AttemptRow;
 

@@ -23,6 +23,7 @@ import { newAttempt } from "./attempts.ts";
 import type { OrderHost } from "./order-host.ts";
 import type { OpenCheckout } from "./order-rpc.ts";
 import type { Claims } from "./order-settings.ts";
+import { x402Payments } from "./x402/payments-table.ts";
 
 /**
  * 409 `checkout_conflict` when `input` asks another amount or currency than `claimed`; null
@@ -107,7 +108,11 @@ export async function createFirst(
   const now = new Date().toISOString();
   // The claims alone are a far smaller commit than the whole schema (the output gate holds the
   // upstream call until everything written before it is committed).
-  if (!host.hasSchema()) host.ensureSchema();
+  if (!host.hasSchema()) {
+    host.ensureSchema();
+    // Just made: the order has no x402 payment (nothing to ask SQLite on the way to its answer).
+    x402Payments.knownEmpty(store.sql);
+  }
   host.transaction(() => {
     if (!store.order()) {
       store.insertOrder({

@@ -147,13 +147,15 @@ export function ensureTables(
   // A database with no table of its own (only the runtime's: `_cf_*`, `sqlite_*`) is a new
   // object: the DDL just made the newest shape, so every step would find nothing to do (each
   // would still prepare its checks, `PRAGMA table_info`): only the numbers are recorded.
-  if (tables === 0) recordNewest(sql, tracks);
-  else migrate(sql, tracks);
-  sql.exec(
-    "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
-    DDL_ROW,
-    fingerprint,
-  );
+  if (tables === 0) recordNewest(sql, tracks, fingerprint);
+  else {
+    migrate(sql, tracks);
+    sql.exec(
+      "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
+      DDL_ROW,
+      fingerprint,
+    );
+  }
   return true;
 }
 
@@ -165,16 +167,20 @@ function checkNumbering({ track, steps }: MigrationTrack): void {
   });
 }
 
-/** Records every track at its newest step without running one (a new object's tables). */
-function recordNewest(sql: SqlStorage, tracks: readonly MigrationTrack[]): void {
-  for (const track of tracks) {
-    checkNumbering(track);
-    sql.exec(
-      "INSERT OR REPLACE INTO schema_migrations (track, version) VALUES (?, ?)",
-      track.track,
-      track.steps.length,
-    );
-  }
+/**
+ * Records every track at its newest step without running one (a new object's tables), and the
+ * DDL's fingerprint, in one statement: a new object's first write is on every create's path.
+ */
+function recordNewest(
+  sql: SqlStorage,
+  tracks: readonly MigrationTrack[],
+  fingerprint: SqlStorageValue,
+): void {
+  for (const track of tracks) checkNumbering(track);
+  const rows: SqlStorageValue[] = tracks.flatMap((t) => [t.track, t.steps.length]);
+  rows.push(DDL_ROW, fingerprint);
+  const values = Array.from({ length: rows.length / 2 }, () => "(?, ?)").join(", ");
+  sql.exec(`INSERT OR REPLACE INTO schema_migrations (track, version) VALUES ${values}`, ...rows);
 }
 
 /**

@@ -115,6 +115,10 @@ export const x402Payments = {
   forgetKnown(sql: SqlStorage): void {
     forget(sql);
   },
+  /** Records that the table was just made, empty (a new order): no payment, no read due. */
+  knownEmpty(sql: SqlStorage): void {
+    known.set(sql, { latest: null, next: null });
+  },
   all(sql: SqlStorage): X402PaymentRow[] {
     return X402_PAYMENTS.select(sql, "ORDER BY created_at, nonce");
   },
