@@ -190,10 +190,14 @@ describe("applyWithdrawalRead", () => {
   });
 
   it("an out-of-order read (an earlier status arriving late) changes nothing", () => {
-    const late = applyWithdrawalRead(state("processing"), withdrawal("created"));
-    expect(late).toMatchObject({ kind: "stale", record: { follow: true } });
-    const afterFinal = applyWithdrawalRead(state("completed"), withdrawal("processing"));
-    expect(afterFinal).toMatchObject({ kind: "stale", record: { follow: false } });
+    // With the known facts (as stored) and without them: the payout's own status rule alone
+    // refuses it too.
+    for (const known of [undefined, null]) {
+      const late = applyWithdrawalRead(state("processing", known), withdrawal("created"));
+      expect(late).toMatchObject({ kind: "stale", record: { follow: true } });
+      const afterFinal = applyWithdrawalRead(state("completed", known), withdrawal("processing"));
+      expect(afterFinal).toMatchObject({ kind: "stale", record: { follow: false } });
+    }
   });
 
   it("a final status is never replaced, not even by another final one", () => {
@@ -231,14 +235,17 @@ describe("applyWithdrawalRead", () => {
   });
 
   it("every payout status × every withdrawal status: applied exactly on the moves of the graph", () => {
-    for (const from of PAYOUT_STATUSES) {
-      for (const to of WITHDRAWAL_STATUSES) {
-        const read = applyWithdrawalRead(state(from), withdrawal(to));
-        const moves = MOVES[from].includes(to);
-        expect(read.kind, `${from} ← ${to}`).toBe(moves ? "applied" : "stale");
-        if (read.kind === "applied") {
-          expect(read.next.status).toBe(to);
-          expect(read.notifications).toHaveLength(1);
+    // Known facts as stored, and none (the payout's status rule alone decides).
+    for (const known of [undefined, null]) {
+      for (const from of PAYOUT_STATUSES) {
+        for (const to of WITHDRAWAL_STATUSES) {
+          const read = applyWithdrawalRead(state(from, known), withdrawal(to));
+          const moves = MOVES[from].includes(to);
+          expect(read.kind, `${from} ← ${to}, known ${known}`).toBe(moves ? "applied" : "stale");
+          if (read.kind === "applied") {
+            expect(read.next.status).toBe(to);
+            expect(read.notifications).toHaveLength(1);
+          }
         }
       }
     }
