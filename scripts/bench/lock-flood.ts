@@ -154,9 +154,10 @@ async function victimAndDoctor(
 }
 
 /**
- * The attacker's checkouts, opened from its addresses at the pace its share allows (the fewest
- * calls any client may hold in a window, `MIN_SHARE`: two a second per address), so none is
- * refused by its share: a refused create still counts against the address's create limit.
+ * The attacker's checkouts, opened from its addresses one a second each (half the fewest calls
+ * any client may hold in a window, `MIN_SHARE`: a create's lease may be granted ahead of the
+ * create that spends it), so its share refuses none: a refused create still counts against the
+ * address's create limit, and the attacker would open fewer checkouts.
  */
 async function openAttack(o: LockFloodOptions, workerUrl: string, ips: string[]) {
   const ids: { id: string; ip: string }[] = [];
@@ -176,7 +177,7 @@ async function openAttack(o: LockFloodOptions, workerUrl: string, ips: string[])
 }
 
 /** Between two of one address's creates while the attacker opens its checkouts. */
-const OPEN_GAP_MS = 550;
+const OPEN_GAP_MS = 1_000;
 
 interface LogEntry {
   at: string;
@@ -191,8 +192,27 @@ async function upstreamCalls(sandboxUrl: string, from: number, to: number, attac
   const { data } = (await res.json()) as { data: LogEntry[] };
   const calls = data.filter((r) => r.authorized && Date.parse(r.at) < to);
   const ours = calls.filter((r) => r.orderId?.startsWith(attacker)).length;
-  return { all: calls.length, attacker: ours };
+  // Per second (the budget's windows): how often the whole budget was spent, and by whom.
+  const seconds = new Map<number, { all: number; attacker: number }>();
+  for (const r of calls) {
+    const second = Math.floor(Date.parse(r.at) / 1000);
+    const count = seconds.get(second) ?? { all: 0, attacker: 0 };
+    count.all += 1;
+    if (r.orderId?.startsWith(attacker)) count.attacker += 1;
+    seconds.set(second, count);
+  }
+  const counts = [...seconds.values()];
+  return {
+    all: calls.length,
+    attacker: ours,
+    busiest: Math.max(0, ...counts.map((c) => c.all)),
+    attackerBusiest: Math.max(0, ...counts.map((c) => c.attacker)),
+    full: counts.filter((c) => c.all >= FULL_SECOND).length,
+  };
 }
+
+/** Calls in one second that spend the shipped budget's shopper lanes (8 of its 10). */
+const FULL_SECOND = 8;
 
 /**
  * Runs the stage (see the module header) and keeps its figures.
@@ -266,7 +286,7 @@ export async function lockFlood(o: LockFloodOptions): Promise<void> {
 function report(
   phase: "no_flood" | "under_lock_flood",
   m: Awaited<ReturnType<typeof victimAndDoctor>>,
-  calls: { all: number; attacker: number },
+  calls: Awaited<ReturnType<typeof upstreamCalls>>,
   seconds?: number,
 ): void {
   const label = phase === "no_flood" ? "no flood" : "under lock flood";
@@ -283,6 +303,15 @@ function report(
     phase === "under_lock_flood" ? `target ≤ 1 s ${doctorMax <= 1000 ? "ok" : "OVER"}` : "",
   );
   if (m.failed.size > 0) row(`lock flood, ${label}: victim or doctor refused`, m.failed.toString());
+  const slow = m.victim.filter((t) => t > 1000).length;
+  row(
+    `lock flood, ${label}: victim rounds over 1 s / slowest`,
+    `${slow} of ${m.victim.length} / ${ms(m.victim.at(-1) ?? Number.NaN)}`,
+  );
+  row(
+    `lock flood, ${label}: busiest second at the service (attacker's) / seconds with ≥ ${FULL_SECOND} calls`,
+    `${calls.busiest} (${calls.attackerBusiest}) / ${calls.full}`,
+  );
   const share = calls.all > 0 ? calls.attacker / calls.all : 0;
   row(
     `lock flood, ${label}: calls at the service${seconds ? " per s" : ""} / attacker's share`,
