@@ -31,6 +31,10 @@
  *    where nothing ran before, and their ratio;
  * 11. the core at scale (`bench/scale.ts`, stacks of its own): watched checkouts at rest under the
  *    shipped upstream budget, new checkouts under a per-key limit, many open checkouts at rest.
+ * 12. the lock flood (`bench/lock-flood.ts`, a stack of its own with the shipped budget and
+ *    limits): another shopper's create + lock and the doctor, with no attack and while 4
+ *    addresses × 30 checkouts re-lock alternate currencies for 60 s; the attacker's share of
+ *    the calls at the service.
  *
  * Options (env): BENCH_WATCHERS (1000), BENCH_WATCHER_THREADS (4), BENCH_CREATES (100),
  * BENCH_CURRENCY_REQUESTS (1000), BENCH_SETTLE_MS (3000), BENCH_LOAD_CHECKOUTS (1000),
@@ -42,7 +46,10 @@
  * BENCH_ABORT_ROUNDS (30), BENCH_ABORT_STREAMS (500), BENCH_ABORT_CHECKOUTS (10),
  * BENCH_SCALE_WATCHED (1000), BENCH_SCALE_OPEN (10000), BENCH_SCALE_SECONDS (30),
  * BENCH_PHASE_CHECKOUTS (1000), BENCH_PHASE_REST_MS (20000), BENCH_X402_ROUNDS (50),
- * BENCH_SKIP=sizes,create,x402,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale
+ * BENCH_FLOOD_CLIENTS (4), BENCH_FLOOD_CHECKOUTS (30), BENCH_FLOOD_SECONDS (60),
+ * BENCH_FLOOD_BASELINE_SECONDS (20), BENCH_FLOOD_GAP_MS (6000: one re-lock per checkout),
+ * BENCH_FLOOD_VICTIM_GAP_MS (500), BENCH_FLOOD_DOCTOR_GAP_MS (2000),
+ * BENCH_SKIP=sizes,create,x402,currencies,fanout,load,floor-webhooks,paint,orders,aborts,phases,fresh,scale,flood
  * (stages to skip; aborts-floor: the connect-and-abort rounds without the floor's; fresh:
  * memory per 1,000 watchers, ours and the floor's, each on a stack started for it
  * (`bench/fresh-watchers.ts`); the scale stage alone:
@@ -75,6 +82,7 @@ import { floorRuntimeUrl, floorWatchers } from "./bench/floor-watchers.ts";
 import { floorWebhooks } from "./bench/floor-webhooks.ts";
 import { freshWatchers } from "./bench/fresh-watchers.ts";
 import { realisticLoad } from "./bench/load.ts";
+import { lockFlood } from "./bench/lock-flood.ts";
 import { ordersListBench } from "./bench/orders-list.ts";
 import { figuresJson, kb, keep, ms, pct, ratioRow, row, sleep, sorted } from "./bench/report.ts";
 import { pastRouterHeaders, runtimeUrl } from "./bench/runtime.ts";
@@ -617,6 +625,20 @@ if (!SKIP.has("scale")) {
     createSeconds: 10,
     run,
   });
+}
+if (!SKIP.has("flood")) {
+  await lockFlood({
+    start: () =>
+      startDemo({ ports: { sandbox: 0, worker: 0, shop: 0 }, quiet: true, buildWidget: false }),
+    clients: env("BENCH_FLOOD_CLIENTS", 4),
+    checkouts: env("BENCH_FLOOD_CHECKOUTS", 30),
+    seconds: env("BENCH_FLOOD_SECONDS", 60),
+    baselineSeconds: env("BENCH_FLOOD_BASELINE_SECONDS", 20),
+    gapMs: env("BENCH_FLOOD_GAP_MS", 6_000),
+    victimGapMs: env("BENCH_FLOOD_VICTIM_GAP_MS", 500),
+    doctorGapMs: env("BENCH_FLOOD_DOCTOR_GAP_MS", 2_000),
+    run,
+  }).catch((error: Error) => row("lock flood", `failed: ${error.message.split("\n")[0]}`));
 }
 if (JSON_FILE) {
   writeFileSync(JSON_FILE, figuresJson());

@@ -58,4 +58,6 @@ export interface RequestLogEntry {
   status: number;
   authorized: boolean;
   requestId: string;
+  /** The order the request is about (`fault-scope.ts` `requestOrderId`), null when none. */
+  orderId: string | null;
 }

@@ -1,10 +1,12 @@
 /**
  * @module request-log
  * A capped log of API requests (never admin ones, never the API key): what a client actually
- * sent, in order, for tests that check retries, idempotency keys and backoff.
+ * sent, in order, for tests that check retries, idempotency keys and backoff, and the order each
+ * is about (so a bench can tell whose calls the service answered).
  */
 import type { MiddlewareHandler } from "hono";
 import type { RequestLogEntry } from "./control-records.ts";
+import { requestOrderId } from "./fault-scope.ts";
 import { nowIso, type SandboxState } from "./state.ts";
 
 /** Entries kept; older ones are dropped first. */
@@ -35,6 +37,8 @@ export function requestLogMiddleware(state: SandboxState): MiddlewareHandler {
   return async (c, next) => {
     const at = nowIso(state);
     const url = new URL(c.req.url);
+    // Read before the handler (a create's orderId is in its body; a lock names its invoice).
+    const orderId = await requestOrderId(state, c);
     await next();
     state.requests.push({
       at,
@@ -44,6 +48,7 @@ export function requestLogMiddleware(state: SandboxState): MiddlewareHandler {
       status: c.res.status,
       authorized: c.req.header("x-tenant-api-key") === state.options.apiKey,
       requestId: requestIds.get(c.req.raw) ?? "",
+      orderId,
     });
     if (state.requests.length > REQUEST_LOG_CAP)
       state.requests.splice(0, state.requests.length - REQUEST_LOG_CAP);

@@ -196,7 +196,7 @@ describe("faults", () => {
 });
 
 describe("request log", () => {
-  it("records API calls oldest first with status and authorization, never the key or admin calls", async () => {
+  it("records API calls oldest first with status, authorization and order, never the key or admin calls", async () => {
     await admin("DELETE", "/sandbox/requests");
     const since = new Date().toISOString();
     await api("GET", "/currencies?network=Tron");
@@ -218,6 +218,8 @@ describe("request log", () => {
     ]);
     expect(all[0].query).toEqual({ network: "Tron" });
     expect(all[2].requestId).toBe(created.headers.get("x-request-id"));
+    // The order each call is about: none for the lists, the create's own orderId.
+    expect(all.map((e: { orderId: string | null }) => e.orderId)).toEqual([null, null, "log-1"]);
     expect(JSON.stringify(all)).not.toContain(API_KEY);
     const posts = (await admin("GET", "/sandbox/requests?method=post&path=/invoice")).json.data;
     expect(posts).toHaveLength(1);

@@ -13,13 +13,14 @@ import {
   deliver,
   hmacHex,
   merchant,
+  openCheckout,
   postJson,
   simulate,
   withoutRecord,
 } from "../worker/helpers.ts";
 import { reconcilerSweeps, timePasses } from "./clock.ts";
 import { admin, type Delivery, deliveriesOf, fault, invoicesOf, withdrawalsOf } from "./service.ts";
-import { type Step, UPSTREAM_CALLS } from "./steps.ts";
+import { LOCK_CURRENCIES, type Step, UPSTREAM_CALLS } from "./steps.ts";
 import { Watcher } from "./watcher.ts";
 import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
 import { payX402Step, readFaultStep, replayStep, x402DeliverStep } from "./x402.ts";
@@ -144,6 +145,8 @@ async function perform(world: World, step: Step): Promise<void> {
       return x402DeliverStep(world, step);
     case "x402-read-fault":
       return readFaultStep(world, step);
+    case "relock-flood":
+      return relockFlood(world, step);
     case "watch":
       if (world.watcher) return;
       stats.inject("shopper:watch");
@@ -190,6 +193,66 @@ async function lock(world: World, step: Extract<Step, { k: "lock" }>): Promise<v
     await answered(world, `lock tab${i + 1} ${code}`, res);
   });
   await Promise.all(tabs);
+}
+
+/** Addresses the floods play (each flood two of its own: the per-client limits last a minute). */
+let floodAddresses = 0;
+const floodAddress = () => {
+  floodAddresses += 1;
+  return `10.201.${(floodAddresses >> 8) & 255}.${floodAddresses & 255}`;
+};
+
+/**
+ * A client re-locking in a loop: one address opens `checkouts` checkouts (their invoice
+ * numbers are the history's with a suffix, outside its order's scope) and re-locks each of
+ * them `locks` times, alternating currencies, all checkouts at once, each lock as soon as the
+ * last was answered, whatever it was answered; another shopper (an address of its own) opens
+ * one checkout first, so it is an active client while the flood runs, and locks it meanwhile.
+ * Refusals (429 `rate_limited`: the client's lock limit or its budget share) are right; a
+ * 500 `internal` never is. The history's own order is not touched.
+ */
+async function relockFlood(world: World, step: Extract<Step, { k: "relock-flood" }>) {
+  world.stats.inject(`attack:relock-flood:${step.checkouts}x${step.locks}`);
+  const [attacker, shopper] = [floodAddress(), floodAddress()];
+  const answers = new Map<string, number>();
+  const tally = async (what: string, res: Response) => {
+    const text = await res.text();
+    const code = res.status >= 400 ? (/"code":"([^"]+)"/.exec(text)?.[1] ?? "") : "";
+    if (code === "internal") world.internalErrors.push(`relock-flood ${what}`);
+    const key = `${what} ${res.status}${code ? ` ${code}` : ""}`;
+    answers.set(key, (answers.get(key) ?? 0) + 1);
+    return text;
+  };
+  const victim = await openCheckout({ sub: `${world.sub}v`, amount: world.amount }, shopper);
+  const ids: string[] = [];
+  for (const i of Array.from({ length: step.checkouts }, (_, n) => n)) {
+    const opened = await openCheckout({ sub: `${world.sub}a${i}`, amount: world.amount }, attacker);
+    const key = `open ${opened.status}${opened.body.error ? ` ${opened.body.error.code}` : ""}`;
+    answers.set(key, (answers.get(key) ?? 0) + 1);
+    if (opened.body.error?.code === "internal") world.internalErrors.push("relock-flood open");
+    if (opened.body.data?.id) ids.push(opened.body.data.id);
+  }
+  const lock = (id: string, code: string, ip: string) =>
+    postJson(
+      `/v1/checkouts/${id}/currency`,
+      { cryptoCurrencyCode: code },
+      { "cf-connecting-ip": ip },
+    );
+  const flood = ids.map(async (id, k) => {
+    for (let n = 0; n < step.locks; n += 1)
+      await tally(
+        "lock",
+        await lock(id, LOCK_CURRENCIES[(k + n) % LOCK_CURRENCIES.length]!, attacker),
+      );
+  });
+  const victimId = victim.body.data?.id;
+  const honest = victimId
+    ? lock(victimId, "USDT_TRC20", shopper).then((res) => tally("shopper lock", res))
+    : Promise.resolve("");
+  await Promise.all([...flood, honest]);
+  world.note(
+    `relock-flood ${step.checkouts}×${step.locks}: shopper open → ${victim.status}; ${[...answers].map(([what, n]) => `${what} ×${n}`).join(", ")}`,
+  );
 }
 
 /** The service moves an attempt the shopper was shown (the newest, or the one before). */

@@ -20,6 +20,9 @@
  * - `upstream calls/s ≤ budget`: the whole deployment's calls to the service in any second
  *   since the history began stayed within `UPSTREAM_MAX_RPS` (`budget.ts`), the facilitator's
  *   and the settlement reads included.
+ * - `no client above its share while another waits`: every grant of the shopper lanes since
+ *   the history began left its client holding at most its fair share while another client was
+ *   active (`fair-shares.ts` states the exact rule).
  * - x402, against the service's settlements of the history's payers (`x402.ts`): the order's
  *   applied money is its invoices' plus the fiat of its confirmed settlements (USD 1:1), and
  *   the merchant was told exactly that; no authorization settled twice; every settlement is
@@ -31,6 +34,7 @@ import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { ledgerOf, merchant } from "../worker/helpers.ts";
 import { busiestSecond, SIM_BUDGET } from "./budget.ts";
+import { fairShareSince } from "./fair-shares.ts";
 import { checkIndex } from "./index-invariant.ts";
 import { inbox, invoicesOf, type ServiceInvoice, withdrawalsOf } from "./service.ts";
 import { BAD_ADDRESS, GOOD_ADDRESS, type World } from "./world.ts";
@@ -58,7 +62,7 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
     world.stats.check(invariant);
     if (!ok) out.push({ invariant, detail: detail() });
   };
-  const [ledger, invoices, withdrawals, snapshot, received, busiest, settlements] =
+  const [ledger, invoices, withdrawals, snapshot, received, busiest, settlements, shares] =
     await Promise.all([
       ledgerOf(world.sub),
       invoicesOf(world.base),
@@ -67,6 +71,7 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
       inbox(world.sub),
       busiestSecond(world.startedAt),
       settlementsOf(world),
+      fairShareSince(world.startedAt),
     ]);
   const notes = received.filter((n) => n.data.invoiceNumber === world.sub);
 
@@ -82,6 +87,19 @@ export async function checkInvariants(world: World): Promise<Violation[]> {
     busiest.calls <= SIM_BUDGET,
     () =>
       `${busiest.calls} calls to the service in the second at ${busiest.at}, budget ${SIM_BUDGET}`,
+  );
+  if (shares.contested > 0) world.stats.inject("budget:contested-grants");
+  check(
+    "no-client-above-its-share-while-another-waits",
+    shares.over.length === 0,
+    () =>
+      shares.over
+        .slice(0, 3)
+        .map(
+          (o) =>
+            `client ${o.client} held ${o.held} calls > its share ${o.share} (${o.active} clients active) at ${new Date(o.at).toISOString()}`,
+        )
+        .join("; ") + (shares.over.length > 3 ? `; … ${shares.over.length} grants in all` : ""),
   );
   check("no-internal-error", world.internalErrors.length === 0, () =>
     world.internalErrors.join("; "),

@@ -10,7 +10,7 @@ import { expect, inject, it } from "vitest";
 import { HistoryFailed, runHistory } from "./run-history.ts";
 import { admin } from "./service.ts";
 import { Stats } from "./stats.ts";
-import { type History, historyArb, x402Seed } from "./steps.ts";
+import { floodSeed, type History, historyArb, x402Seed } from "./steps.ts";
 
 const options = inject("sim");
 
@@ -67,7 +67,10 @@ it(
       const keepTrace = shrink || options.seed !== null;
       try {
         await fc.assert(
-          fc.asyncProperty(historyArb(options.maxSteps, x402Seed(seed)), sameFailure(seed, stats)),
+          fc.asyncProperty(
+            historyArb(options.maxSteps, x402Seed(seed), floodSeed(seed)),
+            sameFailure(seed, stats),
+          ),
           {
             seed,
             numRuns: 1,

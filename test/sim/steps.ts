@@ -106,7 +106,13 @@ export type Step =
   /** A settlement webhook (`x402.payment.*`) delivered, out of order, again, or lost. */
   | { k: "x402-deliver"; how: (typeof X402_DELIVERY_MODES)[number]; pick: number }
   /** The next settlement read of any order fails (`GET /x402/settlements`). */
-  | { k: "x402-read-fault"; mode: "5xx" | "429" };
+  | { k: "x402-read-fault"; mode: "5xx" | "429" }
+  /**
+   * A client re-locking in a loop (`act.ts`): one address opens `checkouts` checkouts of its
+   * own and re-locks each `locks` times, alternating currencies, all at once, while another
+   * shopper (an address of its own) opens one and locks it.
+   */
+  | { k: "relock-flood"; checkouts: number; locks: number; bg: boolean };
 
 /** Facilitator faults a paying x402 request can meet (`x402.ts` arms each one). */
 export const X402_FAULTS = [
@@ -339,12 +345,39 @@ export function x402Seed(seed: number): boolean {
   return ((seed % 10) + 10) % 10 < 3;
 }
 
+/** The attack drawn into a flood history (`floodSeed`). */
+const relockFloodArb: fc.Arbitrary<Step> = fc.record({
+  k: fc.constant("relock-flood" as const),
+  checkouts: fc.integer({ min: 2, max: 5 }),
+  locks: fc.integer({ min: 3, max: 10 }),
+  bg,
+});
+
+/**
+ * Whether seed `seed` draws a flood history: one seed in twenty (never an x402 one), with one
+ * `relock-flood` step among its others. Decided by the seed, as `x402Seed`, so every other seed
+ * draws exactly the history it drew before; rare, as the attack costs a history a few opens
+ * and tens of locks.
+ */
+export function floodSeed(seed: number): boolean {
+  return ((seed % 20) + 20) % 20 === 13;
+}
+
 /**
  * A history: the order's amount and 1–`maxSteps` steps, a third of them ending in a refund.
+ * A flood history (`flood`, `floodSeed`) has one `relock-flood` step among them.
  * An x402 history (`x402`) also pays by x402, replays, delivers and faults settlements
  * (`x402StepArbs`, about three steps in ten), and two in five end paying both ways.
  */
-export function historyArb(maxSteps: number, x402 = false) {
+export function historyArb(maxSteps: number, x402 = false, flood = false): fc.Arbitrary<History> {
+  if (flood && !x402) {
+    // The attack at a drawn place among the history's steps (before its refund tail, if any).
+    return fc.tuple(historyArb(maxSteps), relockFloodArb, fc.nat()).map(([history, attack, at]) => {
+      const steps = [...history.steps];
+      steps.splice(at % (steps.length + 1), 0, attack);
+      return { amount: history.amount, steps };
+    });
+  }
   if (x402) {
     return fc
       .record({

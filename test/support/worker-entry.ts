@@ -11,14 +11,23 @@
  *   its report) and `tracked()` (rows, due, next sweep);
  * - `StreamHubObject`: `settled()`, every "unwatched" message (and alarm setting) in flight
  *   ended, and `streams(key)`, the open streams of one object;
- * - `BudgetObject`: `forget()`, the budget starts over as an evicted one does, and `asked()`,
- *   the lane and client of the leases asked lately (the last `ASKED_KEPT`).
+ * - `BudgetObject`: `forget()`, the budget starts over as an evicted one does, `asked()`,
+ *   the lane and client of the leases asked lately (the last `ASKED_KEPT`), and
+ *   `clientLeases(since)`, every lease of a shopper lane asked for a client, in the order the
+ *   object answered them, with the object's own time and what it granted (the simulation's
+ *   fair-share invariant, `test/sim/fair-shares.ts`).
  *
  * The shipped classes keep their fields private (`#…`): a hook reaches only what the object
  * already hands out (its `ctx`, its `host`, its RPC methods), never a private field.
  */
 
-import type { Lease, LeaseRequest } from "../../worker/core/budget/budget-rpc.ts";
+import {
+  type Lease,
+  type LeaseRequest,
+  MAX_CLIENT_KEY,
+  SHOPPER_LANES,
+} from "../../worker/core/budget/budget-rpc.ts";
+import { windowOf } from "../../worker/core/budget/window.ts";
 import type { CoreEnv } from "../../worker/core/config/core-env.ts";
 import type { ObjectHost } from "../../worker/core/events/object-host.ts";
 import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
@@ -156,6 +165,22 @@ export class StreamHubObject extends shipped.StreamHubObject {
 /** Leases `BudgetObject.asked()` remembers at most. */
 const ASKED_KEPT = 2_000;
 
+/** Client leases `BudgetObject.clientLeases()` remembers at most (the newest). */
+const CLIENT_LEASES_KEPT = 50_000;
+
+/**
+ * One lease of a shopper lane asked for a client, as the budget object answered it: when (its
+ * own clock), for whom (the key as the object keeps it), at which rate, what it granted and the
+ * window those calls are counted in for the client (`windowOf(spendUntil)`, `lease.ts`).
+ */
+export interface ClientLease {
+  at: number;
+  client: string;
+  rate: number;
+  granted: number;
+  window: number;
+}
+
 export class BudgetObject extends shipped.BudgetObject {
   /**
    * The shipped budget this one answers with: its state is private, so `forget` starts a new
@@ -166,13 +191,39 @@ export class BudgetObject extends shipped.BudgetObject {
   /** The lane and client of the leases asked lately, oldest first. */
   #asked: Pick<LeaseRequest, "priority" | "client">[] = [];
 
-  override lease(input: LeaseRequest): Promise<Lease> {
+  /** Client leases of the shopper lanes, in the order answered (`clientLeases`). */
+  #clientLeases: ClientLease[] = [];
+
+  override async lease(input: LeaseRequest): Promise<Lease> {
     this.#asked.push({
       priority: input.priority,
       ...(input.client ? { client: input.client } : {}),
     });
     if (this.#asked.length > ASKED_KEPT) this.#asked.splice(0, this.#asked.length - ASKED_KEPT);
-    return this.#budget.lease(input);
+    // The shipped object reads the same clock: no I/O runs between here and its grant.
+    const at = Date.now();
+    const lease = await this.#budget.lease(input);
+    if (
+      typeof input.client === "string" &&
+      input.client &&
+      SHOPPER_LANES.includes(input.priority)
+    ) {
+      this.#clientLeases.push({
+        at,
+        client: input.client.slice(0, MAX_CLIENT_KEY),
+        rate: input.ratePerSecond,
+        granted: lease.granted,
+        window: lease.granted > 0 ? windowOf(lease.spendUntil) : 0,
+      });
+      if (this.#clientLeases.length > CLIENT_LEASES_KEPT)
+        this.#clientLeases.splice(0, this.#clientLeases.length - CLIENT_LEASES_KEPT);
+    }
+    return lease;
+  }
+
+  /** The client leases answered at or after `since` (the object's clock), oldest first. */
+  async clientLeases(since: number): Promise<ClientLease[]> {
+    return this.#clientLeases.filter((l) => l.at >= since);
   }
 
   /** The lane and client of the leases asked since the last call (and forgets them). */
@@ -191,5 +242,7 @@ export class BudgetObject extends shipped.BudgetObject {
   /** Drops the counts and any pause (tests: "that much time passed"). */
   async forget(): Promise<void> {
     this.#budget = new shipped.BudgetObject(this.ctx, this.env);
+    // Its client shares start over too: the leases before it are another budget's.
+    this.#clientLeases = [];
   }
 }
