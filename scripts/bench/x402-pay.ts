@@ -12,42 +12,15 @@
  * Keys: `x402_pay_p50_ms`, `x402_facilitator_direct_p50_ms`, `x402_pay_added_p50_ms`.
  */
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { signAuthorization } from "../../test/support/x402-sign.ts";
 import { decodeBase64Json, encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import type { PaymentRequired, PaymentRequirements } from "../../worker/lib/x402/protocol.ts";
-import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
 import { keep, ms, pct, row, sorted } from "./report.ts";
 
 /** A signed payload for `req` from a fresh payer (what a wallet makes; not timed). */
 async function signedPayload(required: PaymentRequired, req: PaymentRequirements) {
   const payer = privateKeyToAccount(generatePrivateKey());
-  const now = Math.floor(Date.now() / 1000);
-  const nonce = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}`;
-  const authorization = {
-    from: payer.address,
-    to: req.payTo,
-    value: req.amount,
-    validAfter: String(now - 600),
-    validBefore: String(now + req.maxTimeoutSeconds),
-    nonce,
-  };
-  const signature = await payer.signTypedData({
-    domain: {
-      name: String(req.extra.name),
-      version: String(req.extra.version),
-      chainId: Number(req.network.split(":")[1]),
-      verifyingContract: req.asset as `0x${string}`,
-    },
-    types: AUTHORIZATION_TYPES,
-    primaryType: "TransferWithAuthorization",
-    message: {
-      from: payer.address,
-      to: req.payTo as `0x${string}`,
-      value: BigInt(req.amount),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-      nonce: nonce as `0x${string}`,
-    },
-  });
+  const { authorization, signature } = await signAuthorization(payer, req);
   return {
     x402Version: 2,
     resource: required.resource,

@@ -18,7 +18,7 @@ import type {
   PaymentPayload,
   PaymentRequirements,
 } from "../../worker/lib/x402/protocol.ts";
-import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
+import { signAuthorization } from "../support/x402-sign.ts";
 
 /** Base Sepolia USDC. */
 export const USDC = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
@@ -77,46 +77,16 @@ export async function signedPayment(
   auth: Partial<Authorization> = {},
   opts: { signer?: LocalAccount; domainName?: string; accepted?: PaymentRequirements } = {},
 ): Promise<PaymentPayload> {
-  const now = Math.floor(Date.now() / 1000);
-  const authorization: Authorization = {
-    from: payer.address,
-    to: reqs.payTo,
-    value: reqs.amount,
-    validAfter: "0",
-    validBefore: String(now + reqs.maxTimeoutSeconds),
-    nonce: randomNonce(),
-    ...auth,
-  };
-  const chainId = Number(reqs.network.split(":")[1]);
-  const signature = await (opts.signer ?? payer).signTypedData({
-    domain: {
-      name: opts.domainName ?? String(reqs.extra.name),
-      version: String(reqs.extra.version),
-      chainId,
-      verifyingContract: reqs.asset as `0x${string}`,
-    },
-    types: AUTHORIZATION_TYPES,
-    primaryType: "TransferWithAuthorization",
-    message: {
-      from: authorization.from as `0x${string}`,
-      to: authorization.to as `0x${string}`,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-      nonce: authorization.nonce as `0x${string}`,
-    },
+  const { authorization, signature } = await signAuthorization(payer, reqs, {
+    authorization: auth,
+    ...(opts.signer ? { signer: opts.signer } : {}),
+    ...(opts.domainName ? { domainName: opts.domainName } : {}),
   });
   return {
     x402Version: 2,
     accepted: opts.accepted ?? reqs,
     payload: { signature, authorization },
   };
-}
-
-/** 32 random bytes as `0x` + 64 hex. */
-export function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
 
 /**

@@ -8,13 +8,13 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_X402_WALLET, FACILITATOR_ADDRESS } from "../../demo/sandbox/x402-wallets.ts";
 import type { PaymentPayload, PaymentRequirements } from "../../worker/lib/x402/protocol.ts";
+import { randomNonce } from "../support/x402-sign.ts";
 import { useSandbox } from "./sandbox-kit.ts";
 import {
   facilitatorBody,
   facilitatorFor,
   newPayer,
   payWithX402Client,
-  randomNonce,
   requirements,
   signedPayment,
 } from "./sandbox-x402-kit.ts";

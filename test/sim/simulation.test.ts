@@ -83,11 +83,14 @@ it(
         const failed = cause instanceof HistoryFailed ? cause : null;
         // The original failure's first invariant (the one a shrunk history keeps).
         const first = failed?.violations[0];
-        stats.failures.push({
+        const failure = {
           seed,
           invariant: first?.invariant ?? "error",
           detail: first?.detail ?? String(error).slice(0, 300),
-        });
+        };
+        stats.failures.push(failure);
+        // Said at once: a long run's failures can be replayed while it goes on.
+        console.log(`failed: SIM_SEED=${seed} ${failure.invariant}: ${failure.detail}`);
         if (keepTrace) {
           shrunk.push(`SIM_SEED=${seed}\n${(error as Error).message}\n${failed?.message ?? ""}`);
         }

@@ -20,13 +20,9 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { decodeBase64Json, encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
-import type {
-  Authorization,
-  PaymentPayload,
-  PaymentRequired,
-} from "../../worker/lib/x402/protocol.ts";
-import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
+import type { PaymentPayload, PaymentRequired } from "../../worker/lib/x402/protocol.ts";
 import { expectedFault } from "../expected-faults.ts";
+import { randomNonce, signAuthorization } from "../support/x402-sign.ts";
 import { deliver, hmacHex, worker } from "../worker/helpers.ts";
 import { admin, type Delivery, SANDBOX_URL } from "./service.ts";
 import type { Step, X402Fault } from "./steps.ts";
@@ -83,11 +79,6 @@ async function currentTerms(world: World): Promise<PaymentRequired | null> {
   return required;
 }
 
-function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
 /**
  * An authorization of `privateKey` for the terms `required` (its nonce given or fresh), as the
  * `PAYMENT-SIGNATURE` header; `validFor` seconds of validity.
@@ -100,32 +91,10 @@ async function sign(
 ): Promise<X402Signed> {
   const payer = privateKeyToAccount(privateKey);
   const req = required.accepts[0]!;
-  const now = Math.floor(Date.now() / 1000);
-  const authorization: Authorization = {
-    from: payer.address,
-    to: req.payTo,
-    value: req.amount,
-    validAfter: String(now - 600),
-    validBefore: String(now + (validFor ?? req.maxTimeoutSeconds)),
-    nonce,
-  };
-  const signature = await payer.signTypedData({
-    domain: {
-      name: String(req.extra.name),
-      version: String(req.extra.version),
-      chainId: Number(req.network.split(":")[1]),
-      verifyingContract: req.asset as `0x${string}`,
-    },
-    types: AUTHORIZATION_TYPES,
-    primaryType: "TransferWithAuthorization",
-    message: {
-      from: authorization.from as `0x${string}`,
-      to: authorization.to as `0x${string}`,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-      nonce: authorization.nonce as `0x${string}`,
-    },
+  const validBefore =
+    validFor === undefined ? {} : { validBefore: String(Math.floor(Date.now() / 1000) + validFor) };
+  const { authorization, signature } = await signAuthorization(payer, req, {
+    authorization: { nonce, ...validBefore },
   });
   const payload: PaymentPayload = {
     x402Version: 2,

@@ -19,9 +19,9 @@ import type {
   PaymentRequired,
   PaymentRequirements,
 } from "../../worker/lib/x402/protocol.ts";
-import { AUTHORIZATION_TYPES } from "../../worker/lib/x402/typed-data.ts";
 import { x402Payments } from "../../worker/order/x402/payments-table.ts";
 import { sleep } from "../support/wait.ts";
+import { signAuthorization } from "../support/x402-sign.ts";
 import {
   deliver,
   deliverAll,
@@ -68,11 +68,6 @@ async function terms(id: string): Promise<{ required: PaymentRequired; req: Paym
 
 const newPayer = (): LocalAccount => privateKeyToAccount(generatePrivateKey());
 
-function randomNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return `0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
 /** A payload signed by hand (any authorization field overridden), as `PAYMENT-SIGNATURE`. */
 async function signed(
   payer: LocalAccount,
@@ -81,34 +76,7 @@ async function signed(
   accepted: Partial<PaymentRequirements> = {},
 ): Promise<string> {
   const req = required.accepts[0]!;
-  const now = Math.floor(Date.now() / 1000);
-  const authorization: Authorization = {
-    from: payer.address,
-    to: req.payTo,
-    value: req.amount,
-    validAfter: String(now - 600),
-    validBefore: String(now + req.maxTimeoutSeconds),
-    nonce: randomNonce(),
-    ...auth,
-  };
-  const signature = await payer.signTypedData({
-    domain: {
-      name: String(req.extra.name),
-      version: String(req.extra.version),
-      chainId: Number(req.network.split(":")[1]),
-      verifyingContract: req.asset as `0x${string}`,
-    },
-    types: AUTHORIZATION_TYPES,
-    primaryType: "TransferWithAuthorization",
-    message: {
-      from: authorization.from as `0x${string}`,
-      to: authorization.to as `0x${string}`,
-      value: BigInt(authorization.value),
-      validAfter: BigInt(authorization.validAfter),
-      validBefore: BigInt(authorization.validBefore),
-      nonce: authorization.nonce as `0x${string}`,
-    },
-  });
+  const { authorization, signature } = await signAuthorization(payer, req, { authorization: auth });
   const payload: PaymentPayload = {
     x402Version: 2,
     resource: required.resource,

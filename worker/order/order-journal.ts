@@ -26,7 +26,7 @@ import { orderSummary } from "./order-summary.ts";
 import { refundedRefusal } from "./payment-refusals.ts";
 import { readHold } from "./refunds/hold.ts";
 import { type RefundRecord, readRefunds } from "./refunds/records.ts";
-import { buildSnapshot, type orderTotals, type PaymentTerms } from "./snapshot.ts";
+import { buildSnapshot, orderTotals, type PaymentTerms } from "./snapshot.ts";
 import type { AttemptRow, OrderRow, OrderStore } from "./store.ts";
 import { x402Payments } from "./x402/payments-table.ts";
 
@@ -117,6 +117,14 @@ export class OrderJournal {
   /** The snapshot at the last event. */
   current(): CheckoutSnapshot {
     return this.snapshotAt(this.#host.log.lastSeq());
+  }
+
+  /** The order's state from its ledger alone (no snapshot built), or null before it opened. */
+  orderState(): ReturnType<typeof orderTotals>["state"] | null {
+    const { store } = this.#host;
+    const order = store.order();
+    if (!order) return null;
+    return orderTotals(order, store.attempts(), readRefunds(store.sql), this.terms()).state;
   }
 
   /**

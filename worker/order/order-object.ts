@@ -278,7 +278,7 @@ export class OrderObject extends WatchedDurableObject<CoreEnv> implements OrderR
   /** After an x402 step: a wallet payment that paid the order cancels its open invoice. */
   async #afterX402<T>(step: Promise<T>): Promise<T> {
     const result = await step;
-    if (this.journal.current().orderState === "paid") {
+    if (this.journal.orderState() === "paid") {
       await this.host.lane.run(() => cancelOpenInvoice(this.#order));
     }
     return result;

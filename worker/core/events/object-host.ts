@@ -1,8 +1,10 @@
 /**
  * @module
  * `ObjectHost`: what every Durable Object of the worker (order, top-up, payout) is built from,
- * by composition: each object holds one host (`readonly host = new ObjectHost(…)`) and
- * extends `DurableObject` itself; no base class. The host holds no logic of its own: it wires
+ * by composition: each object holds one host (`readonly host = new ObjectHost(…)`); its class
+ * extends `HostedDurableObject` or `WatchedDurableObject` (`hosted-durable-object.ts`), which
+ * only forward the RPC methods every hosted object answers alike to the host: no logic lives
+ * in a base class. The host holds no logic of its own either: it wires
  * the capabilities (each owns its table(s) and talks to the host through a narrow face,
  * modelled on `cloudflare/agents`' `capabilities/`), dispatches the one alarm to them, and
  * arms that alarm at the earliest wake they report (`wakes.ts`). The object tells the host only
@@ -83,14 +85,13 @@ export interface HostedObject {
  * The capabilities of one Durable Object and its one alarm.
  *
  * @example
- * export class DepositObject extends DurableObject<CoreEnv> {
+ * export class DepositObject extends WatchedDurableObject<CoreEnv> {
  *   readonly host = new ObjectHost(this.ctx, () => this.env, DEPOSIT_OBJECT, {
  *     watched: () => this.events.watched,
  *     readFollowed: (target) => this.#readFollowed(target),
  *     applyListed: (listed) => this.#applyListed(listed),
  *   });
- *   override alarm() { return this.host.alarm(); }
- * }
+ * } // the alarm and the reconciler's entry points are forwarded to the host by the base
  */
 export class ObjectHost<E extends CoreEnv = CoreEnv> {
   readonly ctx: DurableObjectState;

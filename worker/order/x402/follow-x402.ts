@@ -30,10 +30,11 @@ const MAX_GAP_MS = 60_000;
 const SKEW_MS = 60_000;
 
 /**
- * The settlement fact of `settlement` for a row, or null when it is not this payment's.
+ * Whether `settlement` is this payment's: the same payer, wallet, amount and network, and the
+ * same transaction once both know one (an unknown payment knows none yet).
  *
  * @example
- * const fact = factOf(row, settlement);
+ * const mine = page.items.find((settlement) => matches(row, settlement));
  */
 export function matches(row: X402PaymentRow, settlement: X402Settlement): boolean {
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
