@@ -27,6 +27,7 @@
  *   report failed is answered 503 and not remembered, so the service's redelivery reports again.
  */
 
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { MERCHANT_CALL, upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
@@ -36,7 +37,6 @@ import { RECONCILE_READ } from "../core/converge/reconcile.ts";
 import { HostedDurableObject } from "../core/events/hosted-durable-object.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { cmp } from "../lib/money/decimal.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
