@@ -258,11 +258,11 @@ await build({
   outfile: "dist/widget.esm.js",
 });
 // Self-contained types: the contract (types only, no runtime code) in place of its import.
-const contract = readFileSync("worker/lib/api/contract.ts", "utf8");
+const contract = readFileSync("packages/contract/src/http-api.ts", "utf8");
 const declarations = readFileSync("widget/esm-types.d.ts", "utf8").replace(
-  /^import type \{[^}]*\} from "\.\.\/worker\/lib\/api\/contract\.ts";$/m,
+  /^import type \{[^}]*\} from "\.\.\/packages\/contract\/src\/http-api\.ts";$/m,
   contract,
 );
-if (declarations.includes('contract.ts"'))
+if (declarations.includes('http-api.ts"'))
   throw new Error("widget/esm-types.d.ts: contract import not inlined");
 writeFileSync("dist/widget.esm.d.ts", declarations);

@@ -8,9 +8,11 @@
  * knot). Dependency tools that drop type imports, or skip `import("…")` in type positions,
  * report such a project as clean, so the graph is read with the TypeScript scanner itself.
  *
- * It also fails on an import that runs upward between the worker's layers (`worker/layers.json`:
- * which folder is which layer and what each may import), type-only imports included, and on a
- * worker file that belongs to no layer.
+ * It also fails on an import that runs against the layers (`worker/layers.json`: which folder
+ * is which layer and what each may import: the worker's seven, then the workspace packages
+ * under `packages/`), type-only imports included, and on a file of `worker/` or `packages/`
+ * that belongs to no layer. A workspace package imported by its name (`@crypto-checkout/…`)
+ * counts as an import of its folder, so naming a package cannot go around the check.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -18,7 +20,10 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 /** The folders whose modules must form no cycle. */
-export const ROOTS = ["worker", "widget", "demo", "scripts", "test"];
+export const ROOTS = ["worker", "packages", "widget", "demo", "scripts", "test"];
+
+/** The folders whose files the layer check judges. */
+const LAYERED = ["worker/", "packages/"];
 
 const SOURCE = /\.(ts|tsx|mts)$/;
 
@@ -34,17 +39,47 @@ function sourceFiles(dir: string): string[] {
 }
 
 /**
+ * The workspace packages below `root`: each `packages/<dir>/package.json`'s name → its folder.
+ *
+ * @example
+ * workspacePackages("/repo") // Map { "@crypto-checkout/contract" => "/repo/packages/contract", … }
+ */
+export function workspacePackages(root: string): Map<string, string> {
+  const dir = join(root, "packages");
+  if (!existsSync(dir)) return new Map();
+  const out = new Map<string, string>();
+  for (const name of readdirSync(dir)) {
+    const manifest = join(dir, name, "package.json");
+    if (!existsSync(manifest)) continue;
+    out.set((JSON.parse(readFileSync(manifest, "utf8")) as { name: string }).name, join(dir, name));
+  }
+  return out;
+}
+
+/**
  * The project files one module imports: static, dynamic, type-only and `import("…")` types.
- * Bare specifiers (packages) and files outside the scanned set are not edges.
+ * A workspace package named by its name (`@crypto-checkout/contract/http-api`) is an edge to its
+ * folder's `package.json` (the package as a whole); other bare specifiers (dependencies) and
+ * files outside the scanned set are not edges.
  *
  * @example
  * importsOf("/repo/worker/app.ts", new Set([...])) // ["/repo/worker/routes/checkouts.ts", …]
  */
-export function importsOf(file: string, known: ReadonlySet<string>): string[] {
+export function importsOf(
+  file: string,
+  known: ReadonlySet<string>,
+  workspaces: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const info = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
   const out = new Set<string>();
   for (const { fileName } of info.importedFiles) {
-    if (!fileName.startsWith(".")) continue;
+    if (!fileName.startsWith(".")) {
+      const folder = [...workspaces].find(
+        ([name]) => fileName === name || fileName.startsWith(`${name}/`),
+      )?.[1];
+      if (folder !== undefined) out.add(join(folder, "package.json"));
+      continue;
+    }
     const target = resolve(dirname(file), fileName);
     if (known.has(target)) out.add(target);
   }
@@ -100,7 +135,8 @@ export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][
 export function projectGraph(root: string): Map<string, string[]> {
   const files = ROOTS.flatMap((dir) => sourceFiles(join(root, dir)));
   const known = new Set(files);
-  return new Map(files.map((file) => [file, importsOf(file, known)]));
+  const workspaces = workspacePackages(root);
+  return new Map(files.map((file) => [file, importsOf(file, known, workspaces)]));
 }
 
 /** One layer of `worker/layers.json`. */
@@ -156,13 +192,14 @@ function reachable(layers: readonly Layer[]): Map<string, Set<string>> {
 }
 
 /**
- * Every import between the worker's files that runs against the layers (a lower layer importing
- * a higher one, or a layer importing one that is not below it), and every worker file in no
- * layer, as readable lines. Only files below `worker/` are judged.
+ * Every import that runs against the layers (a lower layer importing a higher one, or a layer
+ * importing one that is not below it, or anything of ours outside the layers), and every file in
+ * no layer, as readable lines. Only files below `worker/` and `packages/` are judged.
  *
  * @example
  * layerViolations(projectGraph(root), root, readLayers(root))
- * // ["worker/lib/log.ts → worker/edge/http/types.ts (lib may not import edge)"]
+ * // ["worker/lib/log.ts → worker/edge/http/types.ts (lib may not import edge)",
+ * //  "packages/server/src/types.ts → worker/lib/api/x.ts (server may not import lib)"]
  */
 export function layerViolations(
   graph: ReadonlyMap<string, readonly string[]>,
@@ -173,7 +210,7 @@ export function layerViolations(
   const found: string[] = [];
   for (const [file, imports] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
     const from = relative(root, file).split(sep).join("/");
-    if (!from.startsWith("worker/")) continue;
+    if (!LAYERED.some((dir) => from.startsWith(dir))) continue;
     const own = layerOf(from, layers);
     if (own === null) {
       found.push(`${from} is in no layer (${LAYERS_FILE})`);
@@ -182,8 +219,10 @@ export function layerViolations(
     for (const target of imports) {
       const to = relative(root, target).split(sep).join("/");
       const theirs = layerOf(to, layers);
-      if (theirs === null || theirs === own || may.get(own.name)?.has(theirs.name)) continue;
-      found.push(`${from} → ${to} (${own.name} may not import ${theirs.name})`);
+      if (theirs === own || (theirs !== null && may.get(own.name)?.has(theirs.name))) continue;
+      found.push(
+        `${from} → ${to} (${own.name} may not import ${theirs?.name ?? "outside the layers"})`,
+      );
     }
   }
   return found;

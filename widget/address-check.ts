@@ -10,8 +10,8 @@
  * never lets a bad address through, it only comes later.
  */
 
+import type { CryptoCurrency } from "../packages/contract/src/http-api.ts";
 import type { AddressVerdict } from "../worker/lib/addresses/address-rules.ts";
-import type { CryptoCurrency } from "../worker/lib/api/contract.ts";
 import { loadScriptOnce, pageGlobal } from "./assets.ts";
 
 export type { AddressVerdict };

@@ -4,7 +4,7 @@
  * views can translate (`network` when the worker could not be reached at all); nothing throws
  * past this module unwrapped.
  */
-import type { CheckoutSnapshot, CryptoCurrency } from "../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../packages/contract/src/http-api.ts";
 
 /** A failed call: the worker's error code, or `network`. */
 export class ApiFailure extends Error {

@@ -25,7 +25,7 @@
  * `partially_paid`): once a payment is detected, "send exactly X" again would invite a second
  * payment.
  */
-import type { CheckoutSnapshot, CryptoCurrency } from "../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../packages/contract/src/http-api.ts";
 
 /** What the checkout view holds. */
 export interface CheckoutState {

@@ -20,7 +20,7 @@
  * paid back (`payment.refund.possible`); otherwise the widget says why not.
  */
 import { Component, createRef } from "preact";
-import type { CheckoutSnapshot, CryptoCurrency } from "../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../packages/contract/src/http-api.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
 import {
   type CheckoutAction,

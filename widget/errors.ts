@@ -7,7 +7,7 @@
  * `insufficient_balance`, `nothing_to_refund`, `refund_address_missing`, `internal`) or are
  * handled before reaching here (`lock_unsupported` switches to the hosted page).
  */
-import type { ApiErrorCode } from "../worker/lib/api/contract.ts";
+import type { ApiErrorCode } from "../packages/contract/src/http-api.ts";
 import type { TextKey } from "./i18n/index.ts";
 
 const MESSAGES: Partial<Record<ApiErrorCode | "network" | "missing_token", TextKey>> = {

@@ -3,7 +3,7 @@
  * contract's own text, so `dist/widget.esm.d.ts` stands alone. `test/widget/types.test.ts`
  * checks these declarations against the implementation.
  */
-import type { CheckoutSnapshot, DepositSnapshot } from "../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, DepositSnapshot } from "../packages/contract/src/http-api.ts";
 
 /** Options of `mount()`. */
 export interface MountOptions {

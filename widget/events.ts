@@ -4,7 +4,7 @@
  * composed (they cross the shadow boundary). Types only: `dist/widget.esm.d.ts` repeats them for
  * ESM users, and a type test keeps both in step.
  */
-import type { CheckoutSnapshot, DepositSnapshot } from "../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, DepositSnapshot } from "../packages/contract/src/http-api.ts";
 
 /** `detail` of `checkout:error`: the worker's code (or `network`, `missing_token`) and the shopper's message. */
 export interface CheckoutErrorDetail {

@@ -7,6 +7,6 @@ export type {
   CryptoCurrency,
   DepositSnapshot,
   PaymentInstructions,
-} from "../worker/lib/api/contract.ts";
+} from "../packages/contract/src/http-api.ts";
 export { defineCheckoutElement, type MountOptions, mount } from "./element.ts";
 export type { CheckoutErrorDetail, CheckoutEventMap } from "./events.ts";

@@ -14,7 +14,7 @@
  * minimum shown is the larger of two decimal strings, compared exactly (`decimal.ts`).
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { CryptoCurrency, DepositSnapshot } from "../worker/lib/api/contract.ts";
+import type { CryptoCurrency, DepositSnapshot } from "../packages/contract/src/http-api.ts";
 import { ApiFailure, type CheckoutApi } from "./api.ts";
 import { maxDecimal } from "./decimal.ts";
 import { messageFor, TRANSIENT } from "./errors.ts";

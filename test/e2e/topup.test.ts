@@ -7,7 +7,7 @@
  */
 import Big from "big.js";
 import { expect, it } from "vitest";
-import type { DepositSnapshot } from "../../worker/lib/api/contract.ts";
+import type { DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import { collectPageErrors, instrumentedContext } from "./support/browser.ts";
 import { saveScreenshot } from "./support/screenshots.ts";
 import { useStackAndBrowser } from "./support/setup.ts";

@@ -119,3 +119,92 @@ describe("layer check (worker/layers.json)", () => {
     ]);
   });
 });
+
+/** The packages as the project declares them: the worker's lowest layer over the contract. */
+const WITH_PACKAGES: Layer[] = [
+  { name: "lib", path: "worker/lib", holds: "", below: ["contract"] },
+  { name: "server", path: "packages/server", holds: "", below: ["contract"] },
+  { name: "contract", path: "packages/contract", holds: "", below: [] },
+];
+
+/** A tree with the two workspace packages, named as in this project, plus `files`. */
+function packagesTree(files: Record<string, string>): string {
+  return tree({
+    "packages/contract/package.json": '{ "name": "@crypto-checkout/contract" }',
+    "packages/contract/src/rules.ts": "export const RULE = 1;",
+    "packages/server/package.json": '{ "name": "@crypto-checkout/server" }',
+    "packages/server/src/mint.ts":
+      'import { RULE } from "../../contract/src/rules.ts";\nexport const mint = RULE;',
+    "worker/lib/claims.ts":
+      'import { RULE } from "../../packages/contract/src/rules.ts";\nexport const c = RULE;',
+    ...files,
+  });
+}
+
+describe("layer check over packages/ (worker/layers.json)", () => {
+  it("lets the worker and the server package import the contract, by path or by name", () => {
+    const root = packagesTree({
+      "worker/lib/named.ts":
+        'import type { X } from "@crypto-checkout/contract/http-api";\nexport type Y = X;',
+    });
+    expect(layerViolations(projectGraph(root), root, WITH_PACKAGES)).toEqual([]);
+  });
+
+  it("refuses the worker importing the server package, by path or by its name", () => {
+    const root = packagesTree({
+      "worker/lib/mints.ts":
+        'import { mint } from "../../packages/server/src/mint.ts";\nexport const m = mint;',
+      "worker/lib/named.ts":
+        'import type { MintClaims } from "@crypto-checkout/server";\nexport type C = MintClaims;',
+    });
+    expect(layerViolations(projectGraph(root), root, WITH_PACKAGES)).toEqual([
+      "worker/lib/mints.ts → packages/server/src/mint.ts (lib may not import server)",
+      "worker/lib/named.ts → packages/server/package.json (lib may not import server)",
+    ]);
+  });
+
+  it("refuses the server package importing the worker, a type-only import too", () => {
+    const root = packagesTree({
+      "packages/server/src/types.ts":
+        'export type { C } from "../../../worker/lib/claims.ts";\nexport const t = 1;',
+    });
+    expect(layerViolations(projectGraph(root), root, WITH_PACKAGES)).toEqual([
+      "packages/server/src/types.ts → worker/lib/claims.ts (server may not import lib)",
+    ]);
+  });
+
+  it("refuses the contract importing the server, the worker or any other file of ours", () => {
+    const root = packagesTree({
+      "packages/contract/src/bad.ts": [
+        'import { mint } from "../../server/src/mint.ts";',
+        'import { c } from "../../../worker/lib/claims.ts";',
+        'import { w } from "../../../widget/w.ts";',
+        "export const bad = [mint, c, w];",
+      ].join("\n"),
+      "widget/w.ts": "export const w = 1;",
+    });
+    expect(layerViolations(projectGraph(root), root, WITH_PACKAGES)).toEqual([
+      "packages/contract/src/bad.ts → packages/server/src/mint.ts (contract may not import server)",
+      "packages/contract/src/bad.ts → worker/lib/claims.ts (contract may not import lib)",
+      "packages/contract/src/bad.ts → widget/w.ts (contract may not import outside the layers)",
+    ]);
+  });
+
+  it("reports a package folder declared in no layer", () => {
+    const root = packagesTree({ "packages/extra/src/x.ts": "export const x = 1;" });
+    expect(layerViolations(projectGraph(root), root, WITH_PACKAGES)).toEqual([
+      "packages/extra/src/x.ts is in no layer (worker/layers.json)",
+    ]);
+  });
+
+  it("declares this project's packages so: the contract imports nothing, the server only it", () => {
+    const layers = new Map(readLayers(ROOT).map((l) => [l.name, l]));
+    expect(layers.get("contract")).toMatchObject({ path: "packages/contract", below: [] });
+    expect(layers.get("server")).toMatchObject({ path: "packages/server", below: ["contract"] });
+    // Nothing may reach the server package: the worker, above all, never imports it.
+    expect([...layers.values()].filter((l) => l.below.includes("server"))).toEqual([]);
+    const packages = readdirSync(join(ROOT, "packages")).map((name) => `packages/${name}`);
+    const declared = new Set([...layers.values()].map((l) => l.path));
+    expect(packages.filter((p) => !declared.has(p))).toEqual([]);
+  });
+});

@@ -67,7 +67,13 @@ function wranglerDryRun(args: readonly string[], cwd = ROOT): string {
  */
 function scratchProject(): string {
   const dir = mkdtempSync(join(tmpdir(), "worker-build-project-"));
-  for (const entry of ["wrangler.toml", "package.json", "scripts", "worker", "packages/server/src"])
+  for (const entry of [
+    "wrangler.toml",
+    "package.json",
+    "scripts",
+    "worker",
+    "packages/contract/src",
+  ])
     cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   mkdirSync(join(dir, "dist/public"), { recursive: true });

@@ -30,7 +30,7 @@
  *   (`settling`) or believed settled without a settlement.
  */
 import Big from "big.js";
-import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, PayoutView } from "../../packages/contract/src/http-api.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { ledgerOf, merchant } from "../worker/helpers.ts";
 import { busiestSecond, SIM_BUDGET } from "./budget.ts";

@@ -4,7 +4,7 @@
  * snapshot it received, and reconnects with `Last-Event-ID` when the stream breaks (an object
  * restart) as the widget does, until the order is final.
  */
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { worker } from "../worker/helpers.ts";
 
 export class Watcher {

@@ -5,7 +5,7 @@
  * background, the merchant's payouts, the shopper's open widget and a trace of answers.
  */
 import { env } from "cloudflare:workers";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import type { PaymentRequired } from "../../worker/lib/x402/protocol.ts";
 import { openCheckout, worker } from "../worker/helpers.ts";
 import type { Stats } from "./stats.ts";

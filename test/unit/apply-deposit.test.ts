@@ -4,10 +4,10 @@
  * the merchant hears each applied change once.
  */
 import { describe, expect, it } from "vitest";
+import type { DepositStatus } from "../../packages/contract/src/http-api.ts";
 import type { Facts } from "../../worker/core/converge/facts.ts";
 import { applyDepositRead, depositFacts } from "../../worker/deposit/apply-deposit.ts";
 import type { DepositRow } from "../../worker/deposit/store.ts";
-import type { DepositStatus } from "../../worker/lib/api/contract.ts";
 import type { Deposit, Settlement } from "../../worker/service/client.ts";
 
 const NOW = "2026-01-01T00:10:00.000Z";

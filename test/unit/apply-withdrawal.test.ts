@@ -7,8 +7,8 @@
  * whether an uncertain commit's follow ends), and the merchant hears each applied move once.
  */
 import { describe, expect, it } from "vitest";
+import type { PayoutStatus, WithdrawalStatus } from "../../packages/contract/src/http-api.ts";
 import type { Facts } from "../../worker/core/converge/facts.ts";
-import type { PayoutStatus, WithdrawalStatus } from "../../worker/lib/api/contract.ts";
 import { applyWithdrawalRead, withdrawalFacts } from "../../worker/payout/apply-withdrawal.ts";
 import type { PayoutRow } from "../../worker/payout/store.ts";
 import type { Withdrawal } from "../../worker/service/types.ts";

@@ -3,7 +3,7 @@
  * lands after a newer one was applied) never replaces them.
  */
 import { describe, expect, it } from "vitest";
-import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import { newAttempt, withInvoiceFacts } from "../../worker/order/attempts.ts";
 import type { AttemptRow } from "../../worker/order/store.ts";
 import type { Invoice } from "../../worker/service/client.ts";

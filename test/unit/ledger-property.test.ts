@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import { add } from "../../worker/lib/money/decimal.ts";
 import {
   type AttemptBalance,

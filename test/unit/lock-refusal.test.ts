@@ -3,7 +3,7 @@
  * `created` with nothing received in in-page mode is the only one that may be locked.
  */
 import { describe, expect, it } from "vitest";
-import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import { lockRefusal } from "../../worker/order/lock-refusal.ts";
 
 const attempt = (status: InvoiceStatus, cryptoReceived = "0") => ({ status, cryptoReceived });

@@ -1,7 +1,7 @@
 /**
  * Rows the order's pure-function tests share: one order of 100.00 EUR and its first invoice.
  */
-import type { InvoiceStatus } from "../../worker/lib/api/contract.ts";
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import type { OrderRow } from "../../worker/order/store.ts";
 import type { Invoice } from "../../worker/service/client.ts";
 

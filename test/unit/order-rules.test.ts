@@ -5,8 +5,8 @@
  * (`worker/order/notifications.ts` `owedPaid`).
  */
 import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { LATE_PAYMENT_MS } from "../../worker/core/converge/schedule.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { newAttempt } from "../../worker/order/attempts.ts";
 import { invoiceFollowPlan } from "../../worker/order/follow-plan.ts";
 import { owedPaid } from "../../worker/order/notifications.ts";

@@ -4,7 +4,7 @@
  * a lock's answer leaves (`lockFactAfter`).
  */
 import { describe, expect, it } from "vitest";
-import type { CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { newAttempt } from "../../worker/order/attempts.ts";
 import { lockFactAfter, lockPlan } from "../../worker/order/lock-currency.ts";
 import { openConflict } from "../../worker/order/open-order.ts";

@@ -1,7 +1,7 @@
 /**
  * The server package's `mintCheckoutToken` against the worker's verifier: what one mints the
  * other accepts, and every claim the package refuses to mint the worker refuses to verify
- * (both read `packages/server/src/token/claim-rules.ts`).
+ * (both read `packages/contract/src/claim-rules.ts`).
  */
 import { describe, expect, it } from "vitest";
 import { type MintClaims, mintCheckoutToken } from "../../packages/server/src/index.ts";

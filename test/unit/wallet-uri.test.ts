@@ -4,7 +4,7 @@
  * and unknown networks, sandbox chain ids with test-network contracts only, and bad input.
  */
 import { describe, expect, it } from "vitest";
-import type { CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { networkLabel } from "../../worker/lib/wallet/networks.ts";
 import { walletUri } from "../../worker/lib/wallet/wallet-uri.ts";
 

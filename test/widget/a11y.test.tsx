@@ -5,10 +5,10 @@
 import { render, screen } from "@testing-library/preact";
 import axe from "axe-core";
 import { describe, expect, it, vi } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { translator } from "../../widget/i18n/index.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   BASE,
   CURRENCIES,

@@ -3,6 +3,7 @@
  * derived from the snapshot and what only the browser knows, and the reducer's transitions.
  */
 import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot, InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import {
   type CheckoutState,
   checkoutReducer,
@@ -11,7 +12,6 @@ import {
   showsInstructions,
   stepOf,
 } from "../../widget/checkout-state.ts";
-import type { CheckoutSnapshot, InvoiceStatus } from "../../worker/lib/api/contract.ts";
 import { CURRENCIES, payment, snapshot } from "./fakes.ts";
 
 const attempt = (status: InvoiceStatus, paid = true) => ({

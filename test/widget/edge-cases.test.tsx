@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { act, fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { encode } from "uqr";
 import { describe, expect, it, vi } from "vitest";
+import type { CheckoutSnapshot, DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import { verifyAddress } from "../../widget/address-check.ts";
 import { ApiFailure, createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
@@ -18,7 +19,6 @@ import { TopUp } from "../../widget/topup.tsx";
 import { safeUrl } from "../../widget/url.ts";
 import { QrCode } from "../../widget/views/payment.tsx";
 import { RefundForm } from "../../widget/views/refund-form.tsx";
-import type { CheckoutSnapshot, DepositSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   BASE,
   CURRENCIES,

@@ -7,19 +7,19 @@ import { cleanup, render } from "@testing-library/preact";
 import { h } from "preact";
 import { encode } from "uqr";
 import { afterEach, beforeAll, beforeEach, vi } from "vitest";
-import { registerAddressCheck } from "../../widget/address-check.ts";
-import { createApi } from "../../widget/api.ts";
-import { Checkout } from "../../widget/checkout.tsx";
-import { type Translator, translator } from "../../widget/i18n/index.ts";
-import { registerQrEncoder } from "../../widget/qr.ts";
-import { checkAddress } from "../../worker/lib/addresses/address-rules.ts";
 import type {
   CheckoutSnapshot,
   CryptoCurrency,
   DepositSnapshot,
   InvoiceStatus,
   PaymentInstructions,
-} from "../../worker/lib/api/contract.ts";
+} from "../../packages/contract/src/http-api.ts";
+import { registerAddressCheck } from "../../widget/address-check.ts";
+import { createApi } from "../../widget/api.ts";
+import { Checkout } from "../../widget/checkout.tsx";
+import { type Translator, translator } from "../../widget/i18n/index.ts";
+import { registerQrEncoder } from "../../widget/qr.ts";
+import { checkAddress } from "../../worker/lib/addresses/address-rules.ts";
 
 export const BASE = "https://pay.example.test";
 

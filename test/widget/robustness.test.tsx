@@ -6,12 +6,12 @@
  */
 import { fireEvent, render, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { createApi } from "../../widget/api.ts";
 import { Checkout } from "../../widget/checkout.tsx";
 import { de } from "../../widget/i18n/de.ts";
 import { registerLocale, type Translator, translator } from "../../widget/i18n/index.ts";
 import { POLL_MS } from "../../widget/live.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import {
   attempted,
   BASE,

@@ -5,7 +5,7 @@
  */
 import { act, fireEvent, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it, vi } from "vitest";
-import type { CryptoCurrency, InvoiceStatus } from "../../worker/lib/api/contract.ts";
+import type { CryptoCurrency, InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import {
   attempted,
   CURRENCIES,

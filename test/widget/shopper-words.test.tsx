@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor } from "@testing-library/preact";
 import { describe, expect, it } from "vitest";
-import type { CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import {
   attempted,
   CURRENCIES,

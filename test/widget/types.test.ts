@@ -7,10 +7,10 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, expectTypeOf, it, vi } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { mount } from "../../widget/element.ts";
 import type * as Declared from "../../widget/esm-types.d.ts";
 import type * as Built from "../../widget/index.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 
 describe("ESM type declarations", () => {
   it("match the implementation's exports", () => {

@@ -7,7 +7,7 @@
 
 import { privateKeyToAccount } from "viem/accounts";
 import { afterEach, vi } from "vitest";
-import type { CheckoutSnapshot, X402Offer } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, X402Offer } from "../../packages/contract/src/http-api.ts";
 import { encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import type { PaymentRequired, PaymentRequirements } from "../../worker/lib/x402/protocol.ts";
 import { ok, snapshot } from "./fakes.ts";

@@ -14,7 +14,7 @@ import type {
   CryptoCurrency,
   PaymentInstructions,
   X402PaymentView,
-} from "../../worker/lib/api/contract.ts";
+} from "../../packages/contract/src/http-api.ts";
 import {
   attempted,
   CURRENCIES,

@@ -12,7 +12,7 @@ import { parsePaymentPayload } from "@x402/core/schemas";
 import { authorizationTypes } from "@x402/evm";
 import { verifyTypedData } from "viem";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { decodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import { FakeEventSource, opening, renderCheckout, useWidgetTestDoubles } from "./fakes.ts";
 import {

@@ -9,9 +9,9 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import { FOLLOWED_MIGRATIONS } from "../../worker/core/converge/followed.ts";
 import { migrate } from "../../worker/core/storage/migrations.ts";
-import type { DepositSnapshot } from "../../worker/lib/api/contract.ts";
 import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   type Delivery,

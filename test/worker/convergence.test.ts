@@ -12,14 +12,14 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
-import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
-import { WATCHED_READ_MS } from "../../worker/core/converge/schedule.ts";
 import type {
   CheckoutSnapshot,
   DepositSnapshot,
   PayoutView,
-} from "../../worker/lib/api/contract.ts";
+} from "../../packages/contract/src/http-api.ts";
+import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
+import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
+import { WATCHED_READ_MS } from "../../worker/core/converge/schedule.ts";
 import { clearFaults, clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   deliver,

@@ -1,9 +1,9 @@
 import { listDurableObjectIds } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { CryptoCurrency, FiatCurrency } from "../../packages/contract/src/http-api.ts";
 import { catalogClock, clearCatalogMemory } from "../../worker/core/catalog/catalog.ts";
 import { CATALOG_FAILURE_TTL_MS, CATALOG_TTL_MS } from "../../worker/core/catalog/catalog-rpc.ts";
-import type { CryptoCurrency, FiatCurrency } from "../../worker/lib/api/contract.ts";
 import { clearFaults } from "../support/sandbox-faults.ts";
 import { fault, STOREFRONT, testConfig, upstreamRequests, worker } from "./helpers.ts";
 

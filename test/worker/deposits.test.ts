@@ -6,10 +6,10 @@
 import { env } from "cloudflare:workers";
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
+import type { CryptoCurrency, DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import { depositNotifications } from "../../worker/deposit/notifications.ts";
 import { computeSettlement, settlementAgrees } from "../../worker/deposit/settlement.ts";
 import type { DepositRow } from "../../worker/deposit/store.ts";
-import type { CryptoCurrency, DepositSnapshot } from "../../worker/lib/api/contract.ts";
 import type { Settlement } from "../../worker/service/types.ts";
 import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {

@@ -4,13 +4,13 @@
  */
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { CheckoutSnapshot, PayoutView } from "../../packages/contract/src/http-api.ts";
 import type { MintClaims, MintOptions } from "../../packages/server/src/index.ts";
 import { signCheckoutToken } from "../../packages/server/src/token/mint.ts";
 import { accountKey } from "../../worker/core/account/account-key.ts";
 import { type Config, parseConfig } from "../../worker/core/config/config.ts";
 import { budgetStub, reconcilerStub } from "../../worker/core/objects/stubs.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
 import type { BudgetObject, ReconcilerObject } from "../support/worker-entry.ts";

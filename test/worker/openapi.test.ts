@@ -7,18 +7,18 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type {
+  CheckoutNotification,
+  DoctorReportView,
+  NotificationType,
+  OrderLedgerView,
+} from "../../packages/contract/src/http-api.ts";
+import type {
   Notification,
   NotificationType as OutboxNotificationType,
 } from "../../worker/core/events/outbox.ts";
 import { app } from "../../worker/edge/app.ts";
 import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type {
-  CheckoutNotification,
-  DoctorReportView,
-  NotificationType,
-  OrderLedgerView,
-} from "../../worker/lib/api/contract.ts";
 import { openApiDocument, openApiJson } from "../../worker/lib/api/openapi/document.ts";
 import type { Same } from "../../worker/lib/api/schemas/common.ts";
 import type { OrderLedger } from "../../worker/order/ledger-view.ts";

@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { invoiceRecord, signedDelivery } from "../../worker/edge/webhooks/record.ts";
 import { deliverySentAt } from "../../worker/edge/webhooks/sent-at.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import {

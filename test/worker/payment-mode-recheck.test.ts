@@ -6,6 +6,7 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { parseConfig } from "../../worker/core/config/config.ts";
 import { MODE_RECHECK_MS } from "../../worker/core/config/mode-decision.ts";
 import {
@@ -15,7 +16,6 @@ import {
   switchToHosted,
 } from "../../worker/core/config/payment-mode.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { isUnknownRoute, LOCK_CURRENCY_PATH } from "../../worker/service/currency-lock.ts";
 import { UpstreamError } from "../../worker/service/errors.ts";
 import { clearFaults } from "../support/sandbox-faults.ts";

@@ -8,6 +8,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { beforeEach, describe, expect, inject, it } from "vitest";
+import type { CheckoutSnapshot, CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { parseConfig } from "../../worker/core/config/config.ts";
 import {
   clearPaymentModeMemory,
@@ -19,7 +20,6 @@ import { upstreamFor } from "../../worker/core/config/upstream.ts";
 import { app } from "../../worker/edge/app.ts";
 import type { DoctorReport } from "../../worker/edge/doctor/doctor-report.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { LOCK_CURRENCY_PATH, probeCurrencyLock } from "../../worker/service/currency-lock.ts";
 import { announceExpectedFault } from "../expected-faults.ts";

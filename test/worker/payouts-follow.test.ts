@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import { FIRST_READ_MS } from "../../worker/core/converge/schedule.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { PayoutView } from "../../worker/lib/api/contract.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { deliver, deliveriesFor, merchant, sandbox, uniqueSub } from "./helpers.ts";
 import { SHOPPER_TRON as TRON } from "./orders.ts";

@@ -5,7 +5,7 @@
  */
 import Big from "big.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { PayoutView } from "../../worker/lib/api/contract.ts";
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import { clearFaults } from "../support/sandbox-faults.ts";
 import {
   balance,

@@ -7,6 +7,7 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
+import type { CheckoutSnapshot, PayoutView } from "../../packages/contract/src/http-api.ts";
 import { BudgetObject, MAX_LEASE } from "../../worker/core/budget/budget-object.ts";
 import type { Lease } from "../../worker/core/budget/budget-rpc.ts";
 import { forgetLeases } from "../../worker/core/budget/gate.ts";
@@ -14,7 +15,6 @@ import { WINDOW_MS } from "../../worker/core/budget/window.ts";
 import { ReconcilerObject as ShippedReconcilerObject } from "../../worker/core/reconciler/reconciler-object.ts";
 import type { SweepReport } from "../../worker/core/reconciler/reconciler-rpc.ts";
 import type { Env } from "../../worker/edge/env.ts";
-import type { CheckoutSnapshot, PayoutView } from "../../worker/lib/api/contract.ts";
 import { payoutStub } from "../../worker/payout/payout-stub.ts";
 import { expectedFault } from "../expected-faults.ts";
 import { type OrderObject, ReconcilerObject } from "../support/worker-entry.ts";

@@ -7,9 +7,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { throttleKey } from "../../worker/core/events/throttle.ts";
 import { migrate } from "../../worker/core/storage/migrations.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { REFUND_ADDRESS_WRITES } from "../../worker/order/refunds/address.ts";
 import {

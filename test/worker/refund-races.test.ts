@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import { sleep } from "../support/wait.ts";
 import {

@@ -7,7 +7,7 @@
  */
 import Big from "big.js";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { clearFaultsAfterEach } from "../support/sandbox-faults.ts";
 import {
   deliver,

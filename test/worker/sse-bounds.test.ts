@@ -9,12 +9,12 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import {
   MAX_LOG_EVENTS,
   MAX_REMEMBERED_DELIVERIES,
   MAX_REPLAY_EVENTS,
 } from "../../worker/core/events/event-log.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import type { OrderObject } from "../../worker/order/order-object.ts";
 import { ledgerOf, openCheckout, uniqueSub, worker } from "./helpers.ts";
 

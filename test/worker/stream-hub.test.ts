@@ -8,7 +8,7 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { expectedFault } from "../expected-faults.ts";
 import { hubOf } from "../support/stream-hubs.ts";
 import type { OrderObject, StreamHubObject } from "../support/worker-entry.ts";

@@ -7,8 +7,8 @@
 import { env } from "cloudflare:workers";
 import { sign } from "hono/jwt";
 import { describe, expect, it } from "vitest";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { MAX_TOKEN_LIFETIME_S, verifyCheckoutToken } from "../../worker/edge/token/verify.ts";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
 import { ApiError } from "../../worker/lib/api-error.ts";
 import {
   merchant,

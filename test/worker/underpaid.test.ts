@@ -5,7 +5,7 @@
  * be paid (no retry), and the merchant is notified `order.underpaid` once.
  */
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { orderTotals, remainderBelowMinimum } from "../../worker/order/snapshot.ts";
 import type { AttemptRow, OrderRow } from "../../worker/order/store.ts";
 import {

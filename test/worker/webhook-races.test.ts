@@ -3,7 +3,7 @@
  * ledger must come out the same whatever the schedule.
  */
 import { describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { sleep } from "../support/wait.ts";
 import {
   type Delivery,

@@ -11,7 +11,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { decodeBase64Json, encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import type {
   Authorization,

@@ -9,7 +9,7 @@
  * the name the service gave it. Each button's accessible name is its visible text (the group's
  * legend names the network), so voice control can say what it sees.
  */
-import type { CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { messageFor } from "../errors.ts";
 import type { Translator } from "../i18n/index.ts";
 import { safeUrl } from "../url.ts";

@@ -7,7 +7,10 @@
  * and widget.js reads it through `lazy/later.ts`; `laterReady` says when the view may show a
  * later state (here, the ESM build and the tests: always).
  */
-import type { CheckoutSnapshot, PaymentInstructions } from "../../worker/lib/api/contract.ts";
+import type {
+  CheckoutSnapshot,
+  PaymentInstructions,
+} from "../../packages/contract/src/http-api.ts";
 import { isOverpaid } from "../checkout-state.ts";
 import { formatCrypto, formatFiat } from "../format.ts";
 import type { Translator } from "../i18n/index.ts";

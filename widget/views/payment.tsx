@@ -9,7 +9,7 @@
  * QR code then carries the bare address, and a link is never relative (`walletLink`).
  */
 import { Component } from "preact";
-import type { PaymentInstructions } from "../../worker/lib/api/contract.ts";
+import type { PaymentInstructions } from "../../packages/contract/src/http-api.ts";
 import { countdown, formatCrypto, minutesLeft } from "../format.ts";
 import { isolateAmounts } from "../i18n/bidi.ts";
 import type { Translator } from "../i18n/index.ts";

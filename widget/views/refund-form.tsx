@@ -7,7 +7,7 @@
  * one finishing later is ignored, never shown over the address now in the field.
  */
 import { Component } from "preact";
-import type { CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { verifyAddress } from "../address-check.ts";
 import type { Translator } from "../i18n/index.ts";
 import css from "./refund-form.css?inline";

@@ -18,7 +18,7 @@
  * offered. Every stop also reaches the page as `checkout:error`.
  */
 import { Component } from "preact";
-import type { CheckoutSnapshot, CryptoCurrency } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { walletTransfer } from "../../worker/lib/wallet/wallet-transfer.ts";
 import { EXACT_EVM_REASONS } from "../../worker/lib/x402/protocol.ts";
 import type { Emit } from "../events.ts";

@@ -10,7 +10,7 @@
  * it signs them only when they are what the button showed (`sameTerms`: network, amount, USDC),
  * else nothing is signed and the shopper is told.
  */
-import type { CheckoutSnapshot, X402Offer } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot, X402Offer } from "../../packages/contract/src/http-api.ts";
 import { encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import type { PaymentRequired } from "../../worker/lib/x402/protocol.ts";
 import { authorizationTypedData } from "../../worker/lib/x402/typed-data.ts";

@@ -5,7 +5,7 @@
  * `Retry-After`). Every step of the flow throws one of these and nothing else, so the view has
  * one place that turns a failure into a message with a way back.
  */
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import type { TextKey } from "../i18n/index.ts";
 
 /**

@@ -5,7 +5,7 @@
  * body), with it the paid snapshot (200) or a refusal. Every refusal becomes a `Stop` with the
  * shopper's words; a snapshot the refusal carries (the order was paid meanwhile) travels in it.
  */
-import type { CheckoutSnapshot } from "../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { decodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import {
   type PaymentRequired,

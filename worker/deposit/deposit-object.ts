@@ -14,6 +14,7 @@
  * reads the state, writes the answer through the one apply sequence and publishes.
  */
 
+import type { DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
@@ -31,7 +32,6 @@ import type { Appended } from "../core/events/live-events.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
-import type { DepositSnapshot } from "../lib/api/contract.ts";
 import { depositOrderId } from "../lib/ids/upstream-order-id.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";

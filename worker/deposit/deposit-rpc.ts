@@ -5,11 +5,11 @@
  * `DepositObject implements DepositRpc` keeps the two in step.
  */
 
+import type { DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
 import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
 import type { WatchedRpc } from "../core/streams/stream-hub-rpc.ts";
-import type { DepositSnapshot } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
 import type { Deposit } from "../service/types.ts";
 import type { DepositCurrency } from "./store.ts";

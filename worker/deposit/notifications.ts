@@ -9,8 +9,8 @@
  * settlement sends it.
  */
 
+import type { DepositStatus } from "../../packages/contract/src/http-api.ts";
 import { type Notification, notification } from "../core/events/outbox.ts";
-import type { DepositStatus } from "../lib/api/contract.ts";
 import { settlementView } from "./settlement.ts";
 import type { DepositRow } from "./store.ts";
 

@@ -9,7 +9,7 @@
  * places; the network fee is capped at what is left, so net is never negative); the worker uses
  * it to cross-check a settlement and to quote what a given deposit would credit.
  */
-import type { DepositSettlementView } from "../lib/api/contract.ts";
+import type { DepositSettlementView } from "../../packages/contract/src/http-api.ts";
 import { cmp, isPositive, min, mul, roundDecimal, sub } from "../lib/money/decimal.ts";
 import type { Settlement } from "../service/types.ts";
 

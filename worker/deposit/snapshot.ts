@@ -3,7 +3,7 @@
  * Builds the `DepositSnapshot` the widget sees from the top-up's row. Pure: the same row gives
  * the same snapshot, so the event log can replay it verbatim.
  */
-import type { DepositSnapshot } from "../lib/api/contract.ts";
+import type { DepositSnapshot } from "../../packages/contract/src/http-api.ts";
 import { mul } from "../lib/money/decimal.ts";
 import { networkLabel } from "../lib/wallet/networks.ts";
 import { walletUri } from "../lib/wallet/wallet-uri.ts";

@@ -8,8 +8,8 @@
  *   deposit table, `core/converge/status-rank.ts`).
  */
 
+import type { DepositStatus } from "../../packages/contract/src/http-api.ts";
 import { DEPOSIT_RANK } from "../core/converge/status-rank.ts";
-import type { DepositStatus } from "../lib/api/contract.ts";
 
 /** Statuses after which nothing changes. */
 export const FINAL_DEPOSIT: ReadonlySet<DepositStatus> = new Set([

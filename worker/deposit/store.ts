@@ -4,9 +4,9 @@
  * No business rules here: status rules live in `status.ts`, money in `settlement.ts`.
  */
 
+import type { CryptoCurrency, DepositStatus } from "../../packages/contract/src/http-api.ts";
 import { EVENT_LOG_SCHEMA } from "../core/events/event-log.ts";
 import { json, optionalJson, optionalText, SingleRowTable, text } from "../core/storage/table.ts";
-import type { CryptoCurrency, DepositStatus } from "../lib/api/contract.ts";
 import type { Settlement } from "../service/types.ts";
 
 /** The currency entry a top-up was opened with, plus the deposit network fee quoted then. */

@@ -6,7 +6,7 @@
  * secrets or raw upstream bodies.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ApiErrorBody, ApiErrorCode } from "./api/contract.ts";
+import type { ApiErrorBody, ApiErrorCode } from "../../packages/contract/src/http-api.ts";
 
 /**
  * An error with an HTTP status and a stable code.

@@ -11,6 +11,7 @@
  * an attempt applies at most its amount, and the order queues at most one `order.paid`.
  */
 
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import {
   type Facts,
   isOlder,
@@ -19,7 +20,6 @@ import {
   undoesLock,
 } from "../core/converge/facts.ts";
 import type { Notification } from "../core/events/outbox.ts";
-import type { CryptoCurrency } from "../lib/api/contract.ts";
 import type { Invoice } from "../service/client.ts";
 import { withInvoiceFacts } from "./attempts.ts";
 import { applyInvoiceState } from "./ledger.ts";

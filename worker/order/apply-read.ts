@@ -12,6 +12,7 @@
  * - the currency an attempt shows is the invoice's own code, never the request's.
  */
 
+import type { CheckoutSnapshot, CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { cryptoCurrencies } from "../core/catalog/catalog.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
 import { admitRead, type Followed, forgetFollowed, knownFacts } from "../core/converge/followed.ts";
@@ -20,7 +21,6 @@ import type { Change } from "../core/events/apply-sequence.ts";
 import type { Appended } from "../core/events/live-events.ts";
 import { firstQueuedAt } from "../core/events/outbox-store.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
-import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import type { Invoice } from "../service/client.ts";
 import { applyInvoiceRead, invoiceFacts, inWords, type Recording } from "./apply-invoice.ts";
 import { invoiceFollowPlan } from "./follow-plan.ts";

@@ -8,7 +8,7 @@
  * read older than what the attempt holds never replaces its facts, and `cryptoReceived` never
  * decreases.
  */
-import type { CryptoCurrency, InvoiceStatus } from "../lib/api/contract.ts";
+import type { CryptoCurrency, InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import { cmp, max } from "../lib/money/decimal.ts";
 import type { Invoice } from "../service/client.ts";
 import { effectiveStatus } from "./ledger.ts";

@@ -11,12 +11,12 @@
  * the fiat applied beside it.
  */
 
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import type { Facts } from "../core/converge/facts.ts";
 import { knownFacts } from "../core/converge/followed.ts";
 import { INVOICE_RANK } from "../core/converge/status-rank.ts";
 import type { EventLog } from "../core/events/event-log.ts";
 import { outboxRows } from "../core/events/outbox-store.ts";
-import type { InvoiceStatus } from "../lib/api/contract.ts";
 import { formatFixed } from "../lib/money/decimal.ts";
 import { readRefunds, refundLedgerViews } from "./refunds/records.ts";
 import { NO_TERMS, orderTotals, type PaymentTerms } from "./snapshot.ts";

@@ -19,7 +19,7 @@
  *   the excess crypto's fiat value is recorded as overpaid;
  * - `partially_paid`: `received × fiatAmount ÷ expected`, capped at the fiat amount.
  */
-import type { InvoiceStatus } from "../lib/api/contract.ts";
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 import { add, cmp, div, isPositive, min, mul, sub } from "../lib/money/decimal.ts";
 import { acceptsStatus, ENDED, FINAL, SETTLED } from "./status.ts";
 

@@ -19,6 +19,7 @@
  * - the currency, amount and address shown are the invoice's the service answers.
  */
 
+import type { CheckoutSnapshot, CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import type { PaymentMode } from "../core/config/mode-decision.ts";
 import { switchToHosted } from "../core/config/payment-mode.ts";
 import { upstreamFor } from "../core/config/upstream.ts";
@@ -26,7 +27,6 @@ import { afterLock, type LockFact, paymentTerms } from "../core/converge/facts.t
 import { hurryReads } from "../core/converge/followed.ts";
 import { CATCH_UP_MS } from "../core/converge/schedule.ts";
 import { takeSlot } from "../core/events/throttle.ts";
-import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/client.ts";
 import { CurrencyLockUnsupportedError, lockInvoiceCurrency } from "../service/currency-lock.ts";

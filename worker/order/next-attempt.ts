@@ -13,7 +13,7 @@
  *   order's).
  */
 
-import type { CheckoutSnapshot } from "../lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { attemptOrderId } from "../lib/ids/upstream-order-id.ts";
 import { type Outcome, success } from "../lib/outcome/outcome.ts";
 import { applyInvoice } from "./apply-read.ts";

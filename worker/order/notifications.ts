@@ -5,8 +5,8 @@
  * turning paid is reported exactly once.
  */
 
+import type { OrderState } from "../../packages/contract/src/http-api.ts";
 import { type Notification, notification } from "../core/events/outbox.ts";
-import type { OrderState } from "../lib/api/contract.ts";
 import { formatFixed } from "../lib/money/decimal.ts";
 import { assertOnePaid } from "./ledger-invariants.ts";
 import type { RefundRecord } from "./refunds/records.ts";

@@ -12,8 +12,8 @@
  *   between the DDL and the transaction, so both land in one commit.
  */
 
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { prefetchUpstream } from "../core/config/upstream.ts";
-import type { CheckoutSnapshot } from "../lib/api/contract.ts";
 import { attemptOrderId } from "../lib/ids/upstream-order-id.ts";
 import { cmp } from "../lib/money/decimal.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";

@@ -11,6 +11,7 @@
  *   that, `core/events/apply-sequence.ts`).
  */
 
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import type { Config } from "../core/config/config.ts";
 import type { PaymentMode } from "../core/config/mode-decision.ts";
 import { x402Settings } from "../core/config/x402-settings.ts";
@@ -18,7 +19,6 @@ import type { EventLog } from "../core/events/event-log.ts";
 import type { EventStream } from "../core/events/event-stream.ts";
 import { feedPut } from "../core/events/index-feed.ts";
 import type { Appended } from "../core/events/live-events.ts";
-import type { CheckoutSnapshot } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
 import type { AdmittedFacts } from "./ledger-view.ts";
 import type { OrderSettings } from "./order-settings.ts";

@@ -22,6 +22,7 @@
  *   shopper watches, so a lost webhook still converges.
  */
 
+import type { CheckoutSnapshot, CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import type { CoreEnv } from "../core/config/core-env.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { Followed } from "../core/converge/followed.ts";
@@ -31,7 +32,6 @@ import { feedHas } from "../core/events/index-feed.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
 import type { ListedRecord } from "../core/reconciler/reconciler-rpc.ts";
 import type { StreamOpening } from "../core/streams/stream-hub-rpc.ts";
-import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/client.ts";
 import type { X402Settlement } from "../service/facilitator.ts";

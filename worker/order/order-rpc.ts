@@ -6,12 +6,12 @@
  * module the object needs); `OrderObject implements OrderRpc` keeps the two in step.
  */
 
+import type { CheckoutSnapshot, CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import type { PaymentMode } from "../core/config/mode-decision.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
 import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
 import type { WatchedRpc } from "../core/streams/stream-hub-rpc.ts";
-import type { CheckoutSnapshot, CryptoCurrency } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
 import type { Invoice } from "../service/types.ts";
 import type { OrderLedger } from "./ledger-view.ts";

@@ -5,7 +5,7 @@
  * a rest below the service's minimum, an attempt still open). The order object answers these
  * outcomes as they are (409s with the codes the API documents).
  */
-import type { CheckoutSnapshot } from "../lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import { failure, type Outcome } from "../lib/outcome/outcome.ts";
 import type { RefundRecord } from "./refunds/records.ts";
 import { orderTotals, type PaymentTerms } from "./snapshot.ts";

@@ -13,8 +13,8 @@
  * - reports are idempotent: the same report twice changes nothing.
  */
 
+import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
 import type { Notification } from "../core/events/outbox.ts";
-import type { CheckoutSnapshot } from "../lib/api/contract.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import { owedPaid } from "./notifications.ts";
 import type { OrderHost } from "./order-host.ts";

@@ -4,8 +4,12 @@
  * always give the same snapshot, which is what lets the event log replay it verbatim.
  */
 
+import type {
+  CheckoutSnapshot,
+  OrderState,
+  PaymentInstructions,
+} from "../../packages/contract/src/http-api.ts";
 import type { X402Settings } from "../core/config/x402-settings.ts";
-import type { CheckoutSnapshot, OrderState, PaymentInstructions } from "../lib/api/contract.ts";
 import { add, cmp, div, formatFixed, isPositive, mul, sub } from "../lib/money/decimal.ts";
 import { networkLabel } from "../lib/wallet/networks.ts";
 import { walletUri } from "../lib/wallet/wallet-uri.ts";

@@ -12,7 +12,7 @@
  * - `created` never follows anything, and `processing`/`suspended` only follow `created` or
  *   each other.
  */
-import type { InvoiceStatus } from "../lib/api/contract.ts";
+import type { InvoiceStatus } from "../../packages/contract/src/http-api.ts";
 
 /** Statuses that carry a payment (the service's "settled"). */
 export const SETTLED: ReadonlySet<InvoiceStatus> = new Set(["paid", "overpaid", "partially_paid"]);

@@ -5,6 +5,11 @@
  * here: those live in `ledger.ts` and `status.ts`; this file only maps rows.
  */
 
+import type {
+  CryptoCurrency,
+  InvoiceStatus,
+  LedgerPayment,
+} from "../../packages/contract/src/http-api.ts";
 import { columnAdded, type MigrationTrack } from "../core/storage/migrations.ts";
 import {
   flag,
@@ -19,7 +24,6 @@ import {
   withDefault,
   writeRow,
 } from "../core/storage/table.ts";
-import type { CryptoCurrency, InvoiceStatus, LedgerPayment } from "../lib/api/contract.ts";
 
 export interface OrderRow {
   checkoutId: string;

@@ -13,8 +13,9 @@
  * - a refused commit (insufficient balance) records nothing as committed;
  * - a refund's withdrawal is reported to its order before the step returns.
  */
+
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import { MERCHANT_CALL, upstreamFor } from "../core/config/upstream.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import { webhookUrl } from "../lib/ids/webhook-url.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Withdrawal } from "../service/types.ts";

@@ -25,10 +25,10 @@
  *   the call returns (`refunds/report.ts` `reportToOrder`).
  */
 
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import { HostedDurableObject } from "../core/events/hosted-durable-object.ts";
 import { type HostedObject, ObjectHost, type ObjectSchema } from "../core/events/object-host.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import { failure, type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Withdrawal } from "../service/types.ts";
 import { commitOnce } from "./commit-steps.ts";

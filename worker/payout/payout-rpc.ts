@@ -5,10 +5,10 @@
  * `PayoutObject implements PayoutRpc` keeps the two in step.
  */
 
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import type { Delivery, DeliveryOutcome } from "../core/converge/delivery.ts";
 import type { NotifierRpc } from "../core/events/notifier-rpc.ts";
 import type { FollowerRpc } from "../core/reconciler/reconciler-rpc.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import type { Outcome } from "../lib/outcome/outcome.ts";
 import type { Withdrawal } from "../service/types.ts";
 import type { PayoutRequest } from "./store.ts";

@@ -11,8 +11,9 @@
  * - a quote answered "this orderId is already committed" (an earlier commit's answer was lost)
  *   reads the existing withdrawal back and adopts it, never pays again.
  */
+
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import { MERCHANT_CALL, upstreamFor } from "../core/config/upstream.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import { type Outcome, success } from "../lib/outcome/outcome.ts";
 import type { Withdrawal, WithdrawalQuote } from "../service/types.ts";
 import { upstreamFailure } from "../service/upstream-failure.ts";

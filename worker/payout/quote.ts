@@ -8,10 +8,10 @@
  * known, the address passes the shared address rules and the amount the currency's rules.
  */
 
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import { cryptoEntry } from "../core/catalog/live-entry.ts";
 import type { Config } from "../core/config/config.ts";
 import { requireAddress } from "../lib/addresses/address-guard.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import type { Logger } from "../lib/log.ts";
 import { unwrap } from "../lib/outcome/outcome.ts";
 import type { OrdersBinding } from "../order/order-rpc.ts";

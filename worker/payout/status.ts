@@ -8,8 +8,8 @@
  * `uncertain` payout goes back to `quoted` only when a read by orderId finds no withdrawal.
  */
 
+import type { PayoutStatus } from "../../packages/contract/src/http-api.ts";
 import { WITHDRAWAL_RANK } from "../core/converge/status-rank.ts";
-import type { PayoutStatus } from "../lib/api/contract.ts";
 
 const rank = (status: PayoutStatus): number =>
   status === "quoted" ? -2 : status === "uncertain" ? -1 : WITHDRAWAL_RANK[status];

@@ -4,9 +4,9 @@
  * current quote and, once committed, the withdrawal. Typed reads and writes only.
  */
 
+import type { PayoutStatus } from "../../packages/contract/src/http-api.ts";
 import { EVENT_LOG_SCHEMA } from "../core/events/event-log.ts";
 import { integer, json, optionalJson, SingleRowTable, text } from "../core/storage/table.ts";
-import type { PayoutStatus } from "../lib/api/contract.ts";
 import type { Withdrawal, WithdrawalQuote } from "../service/types.ts";
 
 /** The parameters of a payout; a repeated orderId must repeat them exactly. */

@@ -3,7 +3,7 @@
  * Payout amount rules, checked before anything is sent: a plain decimal string, within the
  * currency's `decimalPlaces`, at least its `minWithdrawalAmount` (both from the live list).
  */
-import type { CryptoCurrency } from "../lib/api/contract.ts";
+import type { CryptoCurrency } from "../../packages/contract/src/http-api.ts";
 import { ApiError } from "../lib/api-error.ts";
 import {
   cmp,

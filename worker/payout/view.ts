@@ -3,8 +3,8 @@
  * The merchant's view of a payout (`PayoutView`) and its notification. Pure mapping.
  */
 
+import type { PayoutView } from "../../packages/contract/src/http-api.ts";
 import { type Notification, notification } from "../core/events/outbox.ts";
-import type { PayoutView } from "../lib/api/contract.ts";
 import type { PayoutRow } from "./store.ts";
 
 /**

@@ -68,34 +68,86 @@ export interface CommitWithdrawalInput {
 }
 
 /**
+ * What one operation's body sends: these fields of its input, in this order, with the service's
+ * `accountId` first when it takes one. `required` fields must be non-empty text and `amounts`
+ * plain decimal strings (both checked before anything is built, in that order), sent as exact
+ * JSON numerals; a field left `undefined` is left out.
+ */
+interface BodyRule<T> {
+  fields: readonly (keyof T & string)[];
+  required: readonly (keyof T & string)[];
+  amounts?: readonly (keyof T & string)[];
+}
+
+/**
+ * The body `rule` makes of `input`: the one place a request body is checked and built.
+ *
+ * @example
+ * bodyOf(DEPOSIT_BODY, { orderId: "top-1", cryptoCurrencyCode: "BTC" }, "acc-1");
+ * // { accountId: "acc-1", cryptoCurrencyCode: "BTC", orderId: "top-1" }
+ */
+function bodyOf<T extends object>(
+  rule: BodyRule<T>,
+  input: T,
+  accountId?: string,
+): Record<string, unknown> {
+  for (const field of rule.required) requireText(input[field], field);
+  for (const field of rule.amounts ?? []) requireAmount(input[field], field);
+  const body: Record<string, unknown> = accountId === undefined ? {} : { accountId };
+  for (const field of rule.fields) {
+    const value = input[field];
+    if (value === undefined) continue;
+    body[field] = rule.amounts?.includes(field) ? exactJsonNumber(value as string) : value;
+  }
+  return body;
+}
+
+const INVOICE_BODY: BodyRule<CreateInvoiceInput> = {
+  fields: [
+    "fiatCurrencyCode",
+    "orderId",
+    "amount",
+    "description",
+    "number",
+    "webhookUrl",
+    "returnUrl",
+    "successUrl",
+    "failedUrl",
+    "expiresInMinutes",
+    "customerId",
+    "customPayload",
+  ],
+  required: ["orderId", "fiatCurrencyCode"],
+  amounts: ["amount"],
+};
+
+const DEPOSIT_BODY: BodyRule<CreateDepositInput> = {
+  fields: ["cryptoCurrencyCode", "orderId", "customerId", "webhookUrl"],
+  required: ["orderId", "cryptoCurrencyCode"],
+};
+
+const QUOTE_BODY: BodyRule<QuoteWithdrawalInput> = {
+  fields: ["cryptoCurrencyCode", "address", "amount", "orderId", "allowAutoConvert"],
+  required: ["orderId", "cryptoCurrencyCode", "address"],
+  amounts: ["amount"],
+};
+
+const COMMIT_BODY: BodyRule<CommitWithdrawalInput> = {
+  fields: ["quoteId", "customData", "webhookUrl"],
+  required: ["quoteId"],
+};
+
+/**
  * Body of `POST /invoice`.
  * @example invoiceBody("acc-1", { orderId: "cc-1", fiatCurrencyCode: "USD", amount: "49.90" });
  */
 export function invoiceBody(accountId: string, input: CreateInvoiceInput): Record<string, unknown> {
-  requireText(input.orderId, "orderId");
-  requireText(input.fiatCurrencyCode, "fiatCurrencyCode");
-  requireAmount(input.amount, "amount");
-  if (
-    input.expiresInMinutes !== undefined &&
-    (!Number.isSafeInteger(input.expiresInMinutes) || input.expiresInMinutes <= 0)
-  ) {
+  const body = bodyOf(INVOICE_BODY, input, accountId);
+  const minutes = input.expiresInMinutes;
+  if (minutes !== undefined && (!Number.isSafeInteger(minutes) || minutes <= 0)) {
     throw new TypeError("expiresInMinutes must be a positive integer");
   }
-  return compact({
-    accountId,
-    fiatCurrencyCode: input.fiatCurrencyCode,
-    orderId: input.orderId,
-    amount: exactJsonNumber(input.amount),
-    description: input.description,
-    number: input.number,
-    webhookUrl: input.webhookUrl,
-    returnUrl: input.returnUrl,
-    successUrl: input.successUrl,
-    failedUrl: input.failedUrl,
-    expiresInMinutes: input.expiresInMinutes,
-    customerId: input.customerId,
-    customPayload: input.customPayload,
-  });
+  return body;
 }
 
 /**
@@ -103,15 +155,7 @@ export function invoiceBody(accountId: string, input: CreateInvoiceInput): Recor
  * @example depositBody("acc-1", { orderId: "top-1", cryptoCurrencyCode: "USDT_TRC20" });
  */
 export function depositBody(accountId: string, input: CreateDepositInput): Record<string, unknown> {
-  requireText(input.orderId, "orderId");
-  requireText(input.cryptoCurrencyCode, "cryptoCurrencyCode");
-  return compact({
-    accountId,
-    cryptoCurrencyCode: input.cryptoCurrencyCode,
-    orderId: input.orderId,
-    customerId: input.customerId,
-    webhookUrl: input.webhookUrl,
-  });
+  return bodyOf(DEPOSIT_BODY, input, accountId);
 }
 
 /**
@@ -119,18 +163,7 @@ export function depositBody(accountId: string, input: CreateDepositInput): Recor
  * @example quoteBody("acc-1", { orderId: "po-1", cryptoCurrencyCode: "BTC", address: "bc1…", amount: "0.01" });
  */
 export function quoteBody(accountId: string, input: QuoteWithdrawalInput): Record<string, unknown> {
-  requireText(input.orderId, "orderId");
-  requireText(input.cryptoCurrencyCode, "cryptoCurrencyCode");
-  requireText(input.address, "address");
-  requireAmount(input.amount, "amount");
-  return compact({
-    accountId,
-    cryptoCurrencyCode: input.cryptoCurrencyCode,
-    address: input.address,
-    amount: exactJsonNumber(input.amount),
-    orderId: input.orderId,
-    allowAutoConvert: input.allowAutoConvert,
-  });
+  return bodyOf(QUOTE_BODY, input, accountId);
 }
 
 /**
@@ -138,12 +171,7 @@ export function quoteBody(accountId: string, input: QuoteWithdrawalInput): Recor
  * @example commitBody({ quoteId: "q-1" }); // { quoteId: "q-1" }
  */
 export function commitBody(input: CommitWithdrawalInput): Record<string, unknown> {
-  requireText(input.quoteId, "quoteId");
-  return compact({
-    quoteId: input.quoteId,
-    customData: input.customData,
-    webhookUrl: input.webhookUrl,
-  });
+  return bodyOf(COMMIT_BODY, input);
 }
 
 /**
@@ -166,8 +194,4 @@ function requireAmount(value: unknown, field: string): void {
   if (!isDecimalString(value)) {
     throw new TypeError(`${field} must be a plain decimal string such as "49.90"`);
   }
-}
-
-function compact(body: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
 }

@@ -12,7 +12,7 @@ import type {
   FiatCurrency,
   InvoiceStatus,
   WithdrawalStatus,
-} from "../lib/api/contract.ts";
+} from "../../packages/contract/src/http-api.ts";
 
 export type { CryptoCurrency, FiatCurrency };
 

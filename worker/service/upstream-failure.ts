@@ -4,7 +4,7 @@
  * its request id) but never shown raw to a shopper, and no message ever carries a secret.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ApiErrorCode } from "../lib/api/contract.ts";
+import type { ApiErrorCode } from "../../packages/contract/src/http-api.ts";
 import type { Logger } from "../lib/log.ts";
 import { failure, type Outcome } from "../lib/outcome/outcome.ts";
 import { UpstreamError } from "./errors.ts";

@@ -2,9 +2,11 @@
  * @module
  * Builds the package into `dist/`: `index.js` (ESM) and `index.cjs` (CommonJS) bundled by
  * esbuild with nothing external (there are no dependencies), and type declarations by `tsc`
- * for both (`.d.ts` beside the ESM build, `.d.cts` beside the CommonJS one). The types come
- * from the worker's contract module (`worker/lib/api/contract.ts`), so they are emitted under
- * `dist/types/` with the repository's layout, and `dist/index.d.ts` re-exports them.
+ * for both (`.d.ts` beside the ESM build, `.d.cts` beside the CommonJS one). The contract
+ * package (`packages/contract`: the claim rules, the HTTP API's types) is private and inlined:
+ * esbuild bundles its rules, and `tsc` emits its declarations under `dist/types/` with the
+ * repository's layout beside the package's own, which `dist/index.d.ts` re-exports. The packed
+ * package keeps no dependency, so it installs offline.
  *
  * Run from the repository (devDependencies esbuild and typescript): `npm run build -w @crypto-checkout/server`.
  */

@@ -1,8 +1,9 @@
 /**
  * @module
- * The merchant API's types, re-exported from the worker's one contract module
- * (`worker/lib/api/contract.ts`), so the package and the worker cannot disagree. The build copies
- * their declarations into `dist/`; nothing here exists at run time.
+ * The merchant API's types, re-exported from the contract package
+ * (`packages/contract/src/http-api.ts`), which the worker reads too, so the package and the
+ * worker cannot disagree. The build copies their declarations into `dist/`; nothing here exists
+ * at run time.
  */
 export type {
   ApiErrorBody,
@@ -25,4 +26,4 @@ export type {
   PayoutView,
   RefundView,
   WithdrawalStatus,
-} from "../../../worker/lib/api/contract.ts";
+} from "../../contract/src/http-api.ts";

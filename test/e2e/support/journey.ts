@@ -5,7 +5,7 @@
  */
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import type { CheckoutSnapshot } from "../../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../../packages/contract/src/http-api.ts";
 import { sleep } from "../../support/wait.ts";
 import { collectPageErrors, instrumentedContext } from "./browser.ts";
 import type { ShopOrder, Stack, StoredNotification } from "./stack.ts";

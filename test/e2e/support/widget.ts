@@ -5,7 +5,7 @@
  * snapshots its `checkout:status` events carry (recorded by `instrumentedContext`).
  */
 import type { Page } from "playwright-core";
-import type { CheckoutSnapshot } from "../../../worker/lib/api/contract.ts";
+import type { CheckoutSnapshot } from "../../../packages/contract/src/http-api.ts";
 
 /** The widget element. */
 export const widget = (page: Page) => page.locator("crypto-checkout");

@@ -14,7 +14,7 @@ import {
   MAX_DESCRIPTION_LENGTH,
   MAX_URL_LENGTH,
   redirectProblem,
-} from "../../../packages/server/src/token/claim-rules.ts";
+} from "../../../packages/contract/src/claim-rules.ts";
 
 export { INVOICE_NUMBER };
 

@@ -5,7 +5,7 @@
  * tests only (`test/unit/schemas-valibot.test.ts`; never imported by the worker).
  */
 import * as z from "zod/mini";
-import { CRYPTO_CODE } from "../../../packages/server/src/token/claim-rules.ts";
+import { CRYPTO_CODE } from "../../../packages/contract/src/claim-rules.ts";
 
 /** A crypto currency code (`BTC`, `USDT_TRC20`). */
 export const cryptoCode = z.string().check(z.regex(CRYPTO_CODE));

@@ -3,7 +3,7 @@
  * What the worker may ask the currency catalogue (`CatalogObject`) through its stub, and how
  * the asker reads the answer, without importing the class (`Env` names `CATALOG` by it).
  */
-import type { CryptoCurrency, FiatCurrency } from "../../lib/api/contract.ts";
+import type { CryptoCurrency, FiatCurrency } from "../../../packages/contract/src/http-api.ts";
 import {
   UpstreamError,
   type UpstreamErrorDetails,

@@ -17,7 +17,7 @@
  * never put in the Cache API.
  */
 import { env } from "cloudflare:workers";
-import type { CryptoCurrency, FiatCurrency } from "../../lib/api/contract.ts";
+import type { CryptoCurrency, FiatCurrency } from "../../../packages/contract/src/http-api.ts";
 import type { Config } from "../config/config.ts";
 import type { CoreEnv } from "../config/core-env.ts";
 import { upstreamBaseUrl } from "../config/upstream.ts";

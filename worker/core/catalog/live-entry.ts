@@ -8,7 +8,7 @@
  * fiat currency: the shop's to fix, where `currency_unavailable` leaves the shopper another
  * currency to choose). Either way nothing else is called.
  */
-import type { CryptoCurrency } from "../../lib/api/contract.ts";
+import type { CryptoCurrency } from "../../../packages/contract/src/http-api.ts";
 import { ApiError } from "../../lib/api-error.ts";
 import type { Logger } from "../../lib/log.ts";
 import { unwrap } from "../../lib/outcome/outcome.ts";

@@ -8,7 +8,11 @@
  * Equal ranks are statuses the service moves between both ways (`processing` ⇄ `suspended`)
  * or final alternatives (`paid` | `expired` | …): neither is newer than the other.
  */
-import type { DepositStatus, InvoiceStatus, WithdrawalStatus } from "../../lib/api/contract.ts";
+import type {
+  DepositStatus,
+  InvoiceStatus,
+  WithdrawalStatus,
+} from "../../../packages/contract/src/http-api.ts";
 
 /** The kinds of upstream objects the worker follows. */
 export type UpstreamKind = "invoice" | "deposit" | "withdrawal";

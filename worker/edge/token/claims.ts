@@ -8,9 +8,9 @@
  * `successUrl`, `failedUrl`) follows one rule and is sent upstream in its WHATWG-normalised
  * form; the token's lifetime is capped (`MAX_TOKEN_LIFETIME_S`, checked in `verify.ts`).
  *
- * The rules themselves (patterns, lengths, `redirectProblem`) live in the server package
- * (`packages/server/src/token/claim-rules.ts`), which mints the tokens, so minting and
- * verifying cannot disagree.
+ * The rules themselves (patterns, lengths, `redirectProblem`) live in the contract package
+ * (`packages/contract/src/claim-rules.ts`), which the server package mints the tokens with, so
+ * minting and verifying cannot disagree.
  */
 import * as v from "valibot";
 import {
@@ -22,7 +22,7 @@ import {
   MAX_DESCRIPTION_LENGTH,
   MAX_URL_LENGTH,
   redirectProblem,
-} from "../../../packages/server/src/token/claim-rules.ts";
+} from "../../../packages/contract/src/claim-rules.ts";
 import { object } from "../../lib/schema.ts";
 
 export { INVOICE_NUMBER };

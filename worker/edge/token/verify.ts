@@ -7,7 +7,7 @@
  * `token_lifetime_exceeded`. Fiat rules (known currency, decimals, minimum) are checked by the
  * caller against the live fiat list.
  */
-import { MAX_TOKEN_LIFETIME_S } from "../../../packages/server/src/token/claim-rules.ts";
+import { MAX_TOKEN_LIFETIME_S } from "../../../packages/contract/src/claim-rules.ts";
 import { ApiError } from "../../lib/api-error.ts";
 import { check } from "../../lib/schema.ts";
 import { decodeJwtPart, JwtRefused, verifyHs256 } from "../../lib/signing/jwt-hs256.ts";

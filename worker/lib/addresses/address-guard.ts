@@ -5,7 +5,7 @@
  * failed. Used for shoppers' refund addresses and merchants' payout addresses alike, before
  * anything is stored or sent.
  */
-import type { CryptoCurrency } from "../api/contract.ts";
+import type { CryptoCurrency } from "../../../packages/contract/src/http-api.ts";
 import { ApiError } from "../api-error.ts";
 import { networkKind } from "../wallet/networks.ts";
 import { checkAddress } from "./address-rules.ts";

@@ -23,10 +23,10 @@
  * because base58check hashes with WebCrypto.
  */
 
+import type { CryptoCurrency } from "../../../packages/contract/src/http-api.ts";
 import { decodeBase58Check } from "../address-codecs/base58check.ts";
 import { decodeSegwit } from "../address-codecs/bech32.ts";
 import { hasEip55Typo } from "../address-codecs/eip55.ts";
-import type { CryptoCurrency } from "../api/contract.ts";
 import { isEvmNetwork, type NetworkKind, networkKind } from "../wallet/networks.ts";
 
 /**

@@ -10,11 +10,11 @@
  * Query schemas are plain strings with checks (no transforms), so they describe the wire
  * exactly; the route turns a validated string into its value (a list, a number, an instant).
  * The README's "Merchant operations" section describes each route. The answers' plain types
- * are `contract.ts`'s (what `@crypto-checkout/server` publishes).
+ * are the contract's, `packages/contract/src/http-api.ts` (what `@crypto-checkout/server` publishes).
  */
 import * as v from "valibot";
+import type { NotificationView, OrderSummary } from "../../../packages/contract/src/http-api.ts";
 import { strictObject } from "../schema.ts";
-import type { NotificationView, OrderSummary } from "./contract.ts";
 
 export type { NotificationView, OrderSummary };
 

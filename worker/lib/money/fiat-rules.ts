@@ -3,7 +3,7 @@
  * The token's amount against the live fiat list: a known currency, no more decimals than it
  * allows, not below its minimum invoice amount. Checked before any upstream invoice is made.
  */
-import type { FiatCurrency } from "../api/contract.ts";
+import type { FiatCurrency } from "../../../packages/contract/src/http-api.ts";
 import { ApiError } from "../api-error.ts";
 import { cmp, fitsDecimalPlaces } from "./decimal.ts";
 

@@ -5,7 +5,7 @@
  * the catalogue's routes) answers this way, so it belongs to none of them.
  */
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ApiErrorCode } from "../api/contract.ts";
+import type { ApiErrorCode } from "../../../packages/contract/src/http-api.ts";
 import { ApiError } from "../api-error.ts";
 
 export type Outcome<T> =

@@ -11,7 +11,10 @@
  * network without chain ids, a token without a contract, or a malformed address gives null:
  * nothing this wallet can pay.
  */
-import type { CryptoCurrency, PaymentInstructions } from "../api/contract.ts";
+import type {
+  CryptoCurrency,
+  PaymentInstructions,
+} from "../../../packages/contract/src/http-api.ts";
 import { toBaseUnits } from "../money/units.ts";
 import { evmChainId, isMainnetToken } from "./networks.ts";
 

@@ -16,7 +16,7 @@
  * throws rather than rounds); addresses are checked against a strict charset so nothing can
  * inject extra URI parameters; a zero amount omits the amount parameter (the wallet asks).
  */
-import type { CryptoCurrency } from "../api/contract.ts";
+import type { CryptoCurrency } from "../../../packages/contract/src/http-api.ts";
 import { isDecimalString, isZero, toBaseUnits, toDecimal } from "../money/decimal.ts";
 import { evmChainId, isMainnetToken, networkKind } from "./networks.ts";
 

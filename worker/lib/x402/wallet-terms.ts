@@ -5,7 +5,7 @@
  * offer's exact amount in base units, and this project's USDC on that network. The widget signs
  * only then: a shopper never authorizes something else than what they saw.
  */
-import type { X402Offer } from "../api/contract.ts";
+import type { X402Offer } from "../../../packages/contract/src/http-api.ts";
 import { toBaseUnits } from "../money/units.ts";
 import { usdcOn } from "./networks.ts";
 import type { PaymentRequirements } from "./protocol.ts";

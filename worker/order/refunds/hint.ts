@@ -12,7 +12,10 @@
  *
  * Invariant: exact decimal arithmetic only (`worker/lib/money`).
  */
-import type { CryptoCurrency, PaymentInstructions } from "../../lib/api/contract.ts";
+import type {
+  CryptoCurrency,
+  PaymentInstructions,
+} from "../../../packages/contract/src/http-api.ts";
 import { add, cmp, isPositive, sub } from "../../lib/money/decimal.ts";
 
 /** The currency as stored with an attempt: the service's entry, with its fee when it sent one. */

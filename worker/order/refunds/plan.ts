@@ -16,7 +16,7 @@
  *   never exceeds what was received net of earlier refunds.
  */
 
-import type { InvoiceStatus, WithdrawalStatus } from "../../lib/api/contract.ts";
+import type { InvoiceStatus, WithdrawalStatus } from "../../../packages/contract/src/http-api.ts";
 import { add, cmp, div, isPositive, min, mul, sub } from "../../lib/money/decimal.ts";
 import { failure, type Outcome, success } from "../../lib/outcome/outcome.ts";
 import type { RefundReason } from "./records.ts";

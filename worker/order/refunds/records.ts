@@ -18,6 +18,11 @@
  *   what it received went back).
  */
 
+import type {
+  OrderState,
+  RefundView,
+  WithdrawalStatus,
+} from "../../../packages/contract/src/http-api.ts";
 import { isFinalAtService, statusRank } from "../../core/converge/status-rank.ts";
 import { columnAdded, type MigrationTrack } from "../../core/storage/migrations.ts";
 import {
@@ -29,7 +34,6 @@ import {
   Table,
   text,
 } from "../../core/storage/table.ts";
-import type { OrderState, RefundView, WithdrawalStatus } from "../../lib/api/contract.ts";
 
 /** What the payout side reports about one committed refund. */
 export interface RefundRecord {

@@ -9,10 +9,11 @@
  * Invariants (asserted): money is applied only by a `confirmed` fact, only once per payment
  * (`applied`), and the order's applied money never decreases; at most one `order.paid`.
  */
+
+import type { CheckoutSnapshot } from "../../../packages/contract/src/http-api.ts";
 import { assertInvariant } from "../../core/converge/invariant.ts";
 import type { Appended } from "../../core/events/live-events.ts";
 import { firstQueuedAt } from "../../core/events/outbox-store.ts";
-import type { CheckoutSnapshot } from "../../lib/api/contract.ts";
 import { add, cmp, formatFixed } from "../../lib/money/decimal.ts";
 import { assertOnePaid } from "../ledger-invariants.ts";
 import { notificationsFor } from "../notifications.ts";

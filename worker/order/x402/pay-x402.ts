@@ -15,10 +15,11 @@
  *   the service's settlements until it knows (`follow-x402.ts`), inside the upstream budget;
  * - runs outside the order's lane: a settle never waits behind reconciliation reads.
  */
+
+import type { ApiErrorCode, CheckoutSnapshot } from "../../../packages/contract/src/http-api.ts";
 import { facilitatorFor } from "../../core/config/upstream.ts";
 import { x402Settings } from "../../core/config/x402-settings.ts";
 import { toChecksumAddress } from "../../lib/address-codecs/eip55.ts";
-import type { ApiErrorCode, CheckoutSnapshot } from "../../lib/api/contract.ts";
 import { decodeBase64Json } from "../../lib/x402/base64-json.ts";
 import type {
   FacilitatorRequest,

@@ -11,6 +11,8 @@
  *   fiat to the order's `wallet_paid`: money is applied exactly once;
  * - at most one row of an order is `settling` at a time (`pay-x402.ts`).
  */
+
+import type { X402PaymentStatus } from "../../../packages/contract/src/http-api.ts";
 import {
   flag,
   integer,
@@ -20,7 +22,6 @@ import {
   text,
   withDefault,
 } from "../../core/storage/table.ts";
-import type { X402PaymentStatus } from "../../lib/api/contract.ts";
 
 /** One x402 payment of the order. */
 export interface X402PaymentRow {

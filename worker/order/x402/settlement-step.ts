@@ -10,7 +10,7 @@
  * concluded itself (`WORKER_GAVE_UP`): the service is the source of truth.
  */
 
-import type { X402PaymentView } from "../../lib/api/contract.ts";
+import type { X402PaymentView } from "../../../packages/contract/src/http-api.ts";
 import { formatFixed, fromBaseUnits } from "../../lib/money/decimal.ts";
 import type { X402PaymentRow } from "./payments-table.ts";
 

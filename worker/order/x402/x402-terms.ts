@@ -14,8 +14,9 @@
  *   is refused before the facilitator is asked: a signature for another order, amount, wallet
  *   or network changes nothing.
  */
+
+import type { X402Offer } from "../../../packages/contract/src/http-api.ts";
 import type { X402Settings } from "../../core/config/x402-settings.ts";
-import type { X402Offer } from "../../lib/api/contract.ts";
 import { formatFixed, fromBaseUnits, isPositive, toBaseUnits } from "../../lib/money/decimal.ts";
 import type {
   Authorization,

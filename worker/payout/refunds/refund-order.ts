@@ -31,7 +31,7 @@
  *   repeat settles it (the payout reads the withdrawal back) or its withdrawal fails; a resumed
  *   refund never releases it whatever this call's refusal.
  */
-import type { PayoutView } from "../../lib/api/contract.ts";
+import type { PayoutView } from "../../../packages/contract/src/http-api.ts";
 import { ApiError } from "../../lib/api-error.ts";
 import { cmp } from "../../lib/money/decimal.ts";
 import { unwrap } from "../../lib/outcome/outcome.ts";

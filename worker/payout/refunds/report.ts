@@ -5,7 +5,7 @@
  * the payout's steps on every change of a refund's withdrawal (`reportToOrder`), and by
  * `refund-order.ts` after its commit and for a failure the order missed.
  */
-import type { PayoutView } from "../../lib/api/contract.ts";
+import type { PayoutView } from "../../../packages/contract/src/http-api.ts";
 import { refundNumber } from "../../lib/ids/upstream-order-id.ts";
 import type { Outcome } from "../../lib/outcome/outcome.ts";
 import type { OrdersBinding } from "../../order/order-rpc.ts";

@@ -2,15 +2,15 @@
  * @module
  * Mints checkout tokens: a JWT, header `{"alg":"HS256","typ":"JWT"}`, signed with HMAC-SHA256
  * keyed by the UTF-8 bytes of `CHECKOUT_SIGNING_SECRET`. The worker verifies them in
- * `worker/edge/token/verify.ts` against the rules of `claim-rules.ts`.
+ * `worker/edge/token/verify.ts` against the same rules, `@crypto-checkout/contract`'s
+ * `claim-rules.ts`.
  *
  * Any other language: claims `sub` (invoice number), `amount` (decimal string), `currency`
  * (ISO 4217), `exp` (unix seconds), optional `description`, `customerId`, `returnUrl`,
  * `successUrl`, `failedUrl`, `mode`, `cryptoCurrencyCode`. PHP: firebase/php-jwt
  * `JWT::encode($claims, $secret, 'HS256')`; Python: PyJWT `jwt.encode(claims, secret, algorithm="HS256")`.
  */
-import { hmacKey, utf8 } from "../hmac.ts";
-import { base64url } from "./base64url.ts";
+
 import {
   CRYPTO_CODE,
   DECIMAL_AMOUNT,
@@ -20,7 +20,9 @@ import {
   MAX_CUSTOMER_ID_LENGTH,
   MAX_DESCRIPTION_LENGTH,
   MAX_TOKEN_LIFETIME_S,
-} from "./claim-rules.ts";
+} from "../../../contract/src/claim-rules.ts";
+import { hmacKey, utf8 } from "../hmac.ts";
+import { base64url } from "./base64url.ts";
 
 /** Claims a merchant backend puts in a checkout token (`iat` and `exp` are added for you). */
 export interface MintClaims {

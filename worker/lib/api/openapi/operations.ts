@@ -99,6 +99,130 @@ const errors = (...statuses: number[]): Record<string, Answer> =>
   );
 
 const checkout = { id: "The checkout id (`CheckoutSnapshot.id`)." };
+
+/** What a watched thing (a checkout, a top-up) is called in its three shared routes. */
+interface Watched {
+  /** `checkout`, `top-up`: the noun of the answers' descriptions. */
+  noun: string;
+  /** The operation ids' suffix: `Checkout` → `openCheckout`, `getCheckout`, `streamCheckout`. */
+  name: string;
+  /** The collection's path: `/v1/checkouts`. */
+  path: string;
+  tag: Operation["tag"];
+  openSummary: string;
+  openBody: z.ZodMiniType;
+  params: Record<string, string>;
+  /** The snapshot's schema and its name in `components.schemas`. */
+  snapshot: z.ZodMiniType;
+  snapshotName: string;
+}
+
+/**
+ * The three routes a checkout and a top-up share, described once: open (or reopen) from a signed
+ * token (200 the existing one, 201 a new one), the snapshot, and its SSE stream (204 once the
+ * final snapshot was seen).
+ *
+ * @example
+ * watchedRoutes({ noun: "top-up", name: "Deposit", path: "/v1/deposits", … }).stream.path
+ * // "/v1/deposits/{id}/events"
+ */
+function watchedRoutes(w: Watched): Record<"open" | "get" | "stream", Operation> {
+  const common = { tag: w.tag, caller: "storefront" } as const;
+  return {
+    open: {
+      id: `open${w.name}`,
+      method: "post",
+      path: w.path,
+      summary: w.openSummary,
+      ...common,
+      body: { schema: w.openBody },
+      answers: {
+        "200": { description: `The existing ${w.noun}`, json: dataOf(w.snapshot) },
+        "201": { description: `A new ${w.noun}`, json: dataOf(w.snapshot) },
+        ...errors(400, 401, 409, 413, 429, 503),
+      },
+    },
+    get: {
+      id: `get${w.name}`,
+      method: "get",
+      path: `${w.path}/{id}`,
+      summary: `A ${w.noun}'s snapshot`,
+      ...common,
+      params: w.params,
+      answers: {
+        "200": { description: "The snapshot", json: dataOf(w.snapshot) },
+        ...errors(404),
+      },
+    },
+    stream: {
+      id: `stream${w.name}`,
+      method: "get",
+      path: `${w.path}/{id}/events`,
+      summary: "Server-sent events: `snapshot` on every change",
+      ...common,
+      params: w.params,
+      answers: {
+        "200": { description: `\`event: snapshot\`, \`data: ${w.snapshotName}\``, sse: w.snapshot },
+        "204": { description: "The final snapshot was already seen", empty: true },
+        ...errors(404),
+      },
+    },
+  };
+}
+
+/**
+ * A list of the account's index the merchant pages through by cursor (`GET /v1/orders`,
+ * `GET /v1/notifications`): the query its route validates, one page, 400 for a bad query.
+ *
+ * @example
+ * cursorList({ id: "listOrders", path: "/v1/orders", …, query: ordersListQuery, page: ordersListResponse });
+ */
+function cursorList(list: {
+  id: string;
+  path: string;
+  summary: string;
+  tag: Operation["tag"];
+  query: Parameters<typeof zodOf>[0];
+  page: z.ZodMiniType;
+}): Operation {
+  return {
+    id: list.id,
+    method: "get",
+    path: list.path,
+    summary: list.summary,
+    tag: list.tag,
+    caller: "merchant",
+    query: zodOf(list.query) as z.ZodMiniObject,
+    answers: {
+      "200": { description: "One page", json: list.page },
+      ...errors(400, 401),
+    },
+  };
+}
+
+const CHECKOUT = watchedRoutes({
+  noun: "checkout",
+  name: "Checkout",
+  path: "/v1/checkouts",
+  tag: "Checkout",
+  openSummary: "Open (or reopen) the checkout of a signed token",
+  openBody: zodOf(openCheckoutBody),
+  params: checkout,
+  snapshot: checkoutSnapshot,
+  snapshotName: "CheckoutSnapshot",
+});
+
+const DEPOSIT = watchedRoutes({
+  noun: "top-up",
+  name: "Deposit",
+  path: "/v1/deposits",
+  tag: "Top-up",
+  openSummary: "Open (or reopen) a top-up of a signed token (`mode: deposit`)",
+  openBody: zodOf(openDepositBody),
+  params: { id: "The top-up id (`DepositSnapshot.id`)." },
+  snapshot: depositSnapshot,
+  snapshotName: "DepositSnapshot",
+});
 const invoice = { invoiceNumber: "Your invoice number (the token's `sub`)." };
 const payout = { orderId: "Your payout's orderId." };
 
@@ -128,33 +252,8 @@ export const OPERATIONS: Operation[] = [
       ...errors(400),
     },
   },
-  {
-    id: "openCheckout",
-    method: "post",
-    path: "/v1/checkouts",
-    summary: "Open (or reopen) the checkout of a signed token",
-    tag: "Checkout",
-    caller: "storefront",
-    body: { schema: zodOf(openCheckoutBody) },
-    answers: {
-      "200": { description: "The existing checkout", json: dataOf(checkoutSnapshot) },
-      "201": { description: "A new checkout", json: dataOf(checkoutSnapshot) },
-      ...errors(400, 401, 409, 413, 429, 503),
-    },
-  },
-  {
-    id: "getCheckout",
-    method: "get",
-    path: "/v1/checkouts/{id}",
-    summary: "A checkout's snapshot",
-    tag: "Checkout",
-    caller: "storefront",
-    params: checkout,
-    answers: {
-      "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
-      ...errors(404),
-    },
-  },
+  CHECKOUT.open,
+  CHECKOUT.get,
   {
     id: "lockCheckoutCurrency",
     method: "post",
@@ -229,74 +328,18 @@ export const OPERATIONS: Operation[] = [
       ...errors(400, 404, 413, 429, 503),
     },
   },
-  {
-    id: "streamCheckout",
-    method: "get",
-    path: "/v1/checkouts/{id}/events",
-    summary: "Server-sent events: `snapshot` on every change",
-    tag: "Checkout",
-    caller: "storefront",
-    params: checkout,
-    answers: {
-      "200": { description: "`event: snapshot`, `data: CheckoutSnapshot`", sse: checkoutSnapshot },
-      "204": { description: "The final snapshot was already seen", empty: true },
-      ...errors(404),
-    },
-  },
-  {
-    id: "openDeposit",
-    method: "post",
-    path: "/v1/deposits",
-    summary: "Open (or reopen) a top-up of a signed token (`mode: deposit`)",
-    tag: "Top-up",
-    caller: "storefront",
-    body: { schema: zodOf(openDepositBody) },
-    answers: {
-      "200": { description: "The existing top-up", json: dataOf(depositSnapshot) },
-      "201": { description: "A new top-up", json: dataOf(depositSnapshot) },
-      ...errors(400, 401, 409, 413, 429, 503),
-    },
-  },
-  {
-    id: "getDeposit",
-    method: "get",
-    path: "/v1/deposits/{id}",
-    summary: "A top-up's snapshot",
-    tag: "Top-up",
-    caller: "storefront",
-    params: { id: "The top-up id (`DepositSnapshot.id`)." },
-    answers: {
-      "200": { description: "The snapshot", json: dataOf(depositSnapshot) },
-      ...errors(404),
-    },
-  },
-  {
-    id: "streamDeposit",
-    method: "get",
-    path: "/v1/deposits/{id}/events",
-    summary: "Server-sent events: `snapshot` on every change",
-    tag: "Top-up",
-    caller: "storefront",
-    params: { id: "The top-up id." },
-    answers: {
-      "200": { description: "`event: snapshot`, `data: DepositSnapshot`", sse: depositSnapshot },
-      "204": { description: "The final snapshot was already seen", empty: true },
-      ...errors(404),
-    },
-  },
-  {
+  CHECKOUT.stream,
+  DEPOSIT.open,
+  DEPOSIT.get,
+  DEPOSIT.stream,
+  cursorList({
     id: "listOrders",
-    method: "get",
     path: "/v1/orders",
     summary: "Orders, newest first, by cursor",
     tag: "Orders",
-    caller: "merchant",
-    query: zodOf(ordersListQuery) as z.ZodMiniObject,
-    answers: {
-      "200": { description: "One page", json: ordersListResponse },
-      ...errors(400, 401),
-    },
-  },
+    query: ordersListQuery,
+    page: ordersListResponse,
+  }),
   {
     id: "exportOrders",
     method: "get",
@@ -382,19 +425,14 @@ export const OPERATIONS: Operation[] = [
       ...errors(401, 404),
     },
   },
-  {
+  cursorList({
     id: "listNotifications",
-    method: "get",
     path: "/v1/notifications",
     summary: "The notification log, newest first, by cursor",
     tag: "Notifications",
-    caller: "merchant",
-    query: zodOf(notificationsListQuery) as z.ZodMiniObject,
-    answers: {
-      "200": { description: "One page", json: notificationsListResponse },
-      ...errors(400, 401),
-    },
-  },
+    query: notificationsListQuery,
+    page: notificationsListResponse,
+  }),
   {
     id: "redeliverNotification",
     method: "post",

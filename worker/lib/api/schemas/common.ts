@@ -2,10 +2,10 @@
  * @module
  * Building blocks of the HTTP API's zod schemas (`worker/lib/api/schemas/`): exact decimal
  * strings, the `{ data }` envelope, the error body, and `Same<A, B>`, the type-level
- * check that ties each schema to its type in `worker/lib/api/contract.ts` (so neither can drift).
+ * check that ties each schema to its type in `packages/contract/src/http-api.ts` (so neither can drift).
  */
 import * as z from "zod/mini";
-import type { ApiErrorBody } from "../contract.ts";
+import type { ApiErrorBody } from "../../../../packages/contract/src/http-api.ts";
 
 /** An amount: a plain decimal string (`"49.90"`), never a JSON number. */
 export const decimalString = z.string().check(z.regex(/^\d+(\.\d+)?$/));

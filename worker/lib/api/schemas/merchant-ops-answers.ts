@@ -5,14 +5,14 @@
  * the OpenAPI document and the tests. The worker never parses its own answers, so this module
  * stays out of the worker bundle (README "Worker bundle size"); the queries and bodies the
  * routes validate with are `../merchant-ops.ts`'s. The checks at the end make each schema's
- * output the very type of `../contract.ts`, so neither can drift.
+ * output the very type of `packages/contract/src/http-api.ts`, so neither can drift.
  */
 import * as z from "zod/mini";
 import type {
   NotificationType as ContractNotificationType,
   NotificationView,
   OrderSummary,
-} from "../contract.ts";
+} from "../../../../packages/contract/src/http-api.ts";
 import {
   NOTIFICATION_STATUSES,
   NOTIFICATION_TYPES,

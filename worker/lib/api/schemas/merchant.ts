@@ -1,12 +1,15 @@
 /**
  * @module
  * What the merchant routes answer (besides payouts, in `responses.ts`): an order's ledger and
- * the doctor's report. Checked both ways against `../contract.ts`; the worker's own types
+ * the doctor's report. Checked both ways against `packages/contract/src/http-api.ts`; the worker's own types
  * (`OrderLedger`, `DoctorReport`) are checked to fit those in `test/worker/openapi.test.ts`
  * (this folder is also compiled with the widget, which must not see the order's storage).
  */
 import * as z from "zod/mini";
-import type { DoctorReportView, OrderLedgerView } from "../contract.ts";
+import type {
+  DoctorReportView,
+  OrderLedgerView,
+} from "../../../../packages/contract/src/http-api.ts";
 import { decimalString, type Same } from "./common.ts";
 import { invoiceStatus, orderState, refundView, x402PaymentView } from "./responses.ts";
 

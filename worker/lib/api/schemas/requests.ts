@@ -6,7 +6,7 @@
  * worker does not take. valibot, like every runtime schema of the worker (`lib/schema.ts`).
  */
 import * as v from "valibot";
-import { CRYPTO_CODE } from "../../../../packages/server/src/token/claim-rules.ts";
+import { CRYPTO_CODE } from "../../../../packages/contract/src/claim-rules.ts";
 import { object, strictObject } from "../../schema.ts";
 
 /** A crypto currency code (`BTC`, `USDT_TRC20`). */

@@ -1,7 +1,7 @@
 /**
  * @module
  * What the widget-facing routes answer, as zod schemas: currencies, checkout and top-up
- * snapshots, payouts. Each is checked against its type in `../contract.ts` (`Same`), so the
+ * snapshots, payouts. Each is checked against its type in `packages/contract/src/http-api.ts` (`Same`), so the
  * published document (`../openapi.ts`) and the TypeScript contract cannot drift; the worker
  * tests validate every real answer against the document (`test/worker/openapi-conformance.ts`).
  */
@@ -18,7 +18,7 @@ import type {
   PayoutRequest,
   PayoutView,
   RefundView,
-} from "../contract.ts";
+} from "../../../../packages/contract/src/http-api.ts";
 import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../statuses.ts";
 import { decimalString, type Same } from "./common.ts";
 import type { payoutQuoteBody } from "./requests.ts";

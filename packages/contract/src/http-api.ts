@@ -1,6 +1,8 @@
 /**
  * @module
- * The HTTP contract between the worker and the widget (and any other client).
+ * The HTTP API's types: the contract between the worker, the widget, `@crypto-checkout/server`
+ * (which publishes them to merchants' backends) and any other client. The one place they are
+ * written; every side imports them from here.
  *
  * Invariants every response keeps:
  * - amounts are decimal strings (`"49.90"`, `"0.000123450000000000"`), never JSON numbers;

@@ -1,9 +1,10 @@
 /**
  * @module
  * The checkout token's claim rules, as plain predicates: the one place they are written. The
- * worker builds its zod schema from them (`worker/edge/token/claims.ts`), so a token this package
- * mints is one the worker accepts, and `mintCheckoutToken` refuses what the worker would refuse
- * before a shopper ever sees it. No dependencies: it runs wherever the package runs.
+ * worker builds its valibot schema from them (`worker/edge/token/claims.ts`) and
+ * `@crypto-checkout/server`'s `mintCheckoutToken` checks them, so a token the server package
+ * mints is one the worker accepts, and it refuses what the worker would refuse before a shopper
+ * ever sees it. No dependencies: it runs wherever the server package runs.
  */
 
 /**
