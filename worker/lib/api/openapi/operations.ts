@@ -1,7 +1,7 @@
 /**
  * @module
  * Every `/v1` route as data: method, path, who may call it, the zod schemas of its request
- * (the ones the route validates with, converted from valibot by `zodOf`) and of each answer. `document.ts` turns this table into
+ * (the very ones the route validates with) and of each answer. `document.ts` turns this table into
  * the OpenAPI 3.1 document; a route missing here is missing from the document, and the worker
  * tests refuse any real answer the document does not describe.
  */
@@ -40,7 +40,6 @@ import {
   payoutView,
   x402PaymentRequired,
 } from "../schemas/responses.ts";
-import { zodOf } from "./valibot-to-zod.ts";
 
 /** Who may call a route. */
 export type Caller = "anyone" | "storefront" | "merchant";
@@ -110,7 +109,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Crypto currencies the service accepts (cached 60 s)",
     tag: "Catalog",
     caller: "storefront",
-    query: zodOf(currenciesQuery) as z.ZodMiniObject,
+    query: currenciesQuery,
     answers: {
       "200": { description: "The list", json: dataOf(z.array(cryptoCurrency)) },
       ...errors(400),
@@ -135,7 +134,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Open (or reopen) the checkout of a signed token",
     tag: "Checkout",
     caller: "storefront",
-    body: { schema: zodOf(openCheckoutBody) },
+    body: { schema: openCheckoutBody },
     answers: {
       "200": { description: "The existing checkout", json: dataOf(checkoutSnapshot) },
       "201": { description: "A new checkout", json: dataOf(checkoutSnapshot) },
@@ -163,7 +162,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Checkout",
     caller: "storefront",
     params: checkout,
-    body: { schema: zodOf(lockCurrencyBody) },
+    body: { schema: lockCurrencyBody },
     answers: {
       "200": { description: "The snapshot with `attempt.payment`", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429, 503),
@@ -190,7 +189,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Checkout",
     caller: "storefront",
     params: checkout,
-    body: { schema: zodOf(refundAddressBody) },
+    body: { schema: refundAddressBody },
     answers: {
       "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429),
@@ -250,7 +249,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Open (or reopen) a top-up of a signed token (`mode: deposit`)",
     tag: "Top-up",
     caller: "storefront",
-    body: { schema: zodOf(openDepositBody) },
+    body: { schema: openDepositBody },
     answers: {
       "200": { description: "The existing top-up", json: dataOf(depositSnapshot) },
       "201": { description: "A new top-up", json: dataOf(depositSnapshot) },
@@ -291,7 +290,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Orders, newest first, by cursor",
     tag: "Orders",
     caller: "merchant",
-    query: zodOf(ordersListQuery) as z.ZodMiniObject,
+    query: ordersListQuery,
     answers: {
       "200": { description: "One page", json: ordersListResponse },
       ...errors(400, 401),
@@ -304,7 +303,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Every matching order as CSV (RFC 4180; header row = OrderSummary's keys)",
     tag: "Orders",
     caller: "merchant",
-    query: zodOf(ordersCsvQuery) as z.ZodMiniObject,
+    query: ordersCsvQuery,
     answers: {
       "200": {
         description: "text/csv; charset=utf-8, streamed",
@@ -335,7 +334,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Orders",
     caller: "merchant",
     params: invoice,
-    body: { schema: zodOf(refundOrderBody), optional: true },
+    body: { schema: refundOrderBody, optional: true },
     answers: {
       "200": { description: "The live refund", json: dataOf(payoutView) },
       "201": { description: "A new refund", json: dataOf(payoutView) },
@@ -349,7 +348,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Quote a payout (idempotent per orderId)",
     tag: "Payouts",
     caller: "merchant",
-    body: { schema: zodOf(payoutQuoteBody) },
+    body: { schema: payoutQuoteBody },
     answers: {
       "200": { description: "The existing quote", json: dataOf(payoutView) },
       "201": { description: "A new quote", json: dataOf(payoutView) },
@@ -389,7 +388,7 @@ export const OPERATIONS: Operation[] = [
     summary: "The notification log, newest first, by cursor",
     tag: "Notifications",
     caller: "merchant",
-    query: zodOf(notificationsListQuery) as z.ZodMiniObject,
+    query: notificationsListQuery,
     answers: {
       "200": { description: "One page", json: notificationsListResponse },
       ...errors(400, 401),
@@ -415,7 +414,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Signed test events (`data.test = true`), one of each type when `type` is absent",
     tag: "Notifications",
     caller: "merchant",
-    body: { schema: zodOf(testNotificationsBody), optional: true },
+    body: { schema: testNotificationsBody, optional: true },
     answers: {
       "202": { description: "Queued", json: testNotificationsResponse },
       ...errors(400, 401),
