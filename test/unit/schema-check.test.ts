@@ -1,10 +1,14 @@
 /**
- * `check` (worker/lib/schema.ts) on a strict object nested inside another: the worker has none
- * today, but adding one must give a 400-shaped problem, never an exception (a 500).
+ * `check` (worker/lib/schema.ts): a strict object nested inside another (the worker has none
+ * today, but adding one must give a 400-shaped problem, never an exception, a 500); the words
+ * a person reads where a schema names no message; records copied without an own `__proto__`.
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
+import { webhookEnvelope } from "../../worker/edge/webhooks/payload.ts";
+import { parseExactJson } from "../../worker/lib/money/exact-json.ts";
 import { check } from "../../worker/lib/schema.ts";
+import { errorBodySchema } from "../../worker/service/schemas.ts";
 
 describe("check: unknown keys", () => {
   it("a root strict object lists every unknown key at the root", () => {
@@ -65,5 +69,23 @@ describe("check: what a person reads (detail) where the schema names no message"
 
   it("a message the schema names is the detail too", () => {
     expect(detail({ token: "t", named: "y" })).toEqual([["named"], "must be x", "must be x"]);
+  });
+});
+
+describe("records: an own __proto__ key is never copied", () => {
+  it("a webhook's data and an error body's extension come out without it", () => {
+    const body = parseExactJson(
+      '{"event": "invoice.statusChanged", "timestamp": "1", "data": {"__proto__": {"status": "paid"}, "id": "inv_1"}}',
+    );
+    const parsed = check(webhookEnvelope, body);
+    if (!parsed.success) throw new Error("expected the envelope to pass");
+    const data = parsed.data.data;
+    expect(Object.keys(data)).toEqual(["id"]);
+    expect(data.status).toBeUndefined();
+    // A later copy of the record cannot take a prototype from it.
+    expect(Object.getPrototypeOf(Object.assign({}, data))).toBe(Object.prototype);
+    const error = parseExactJson('{"code": "x", "extension": {"__proto__": {"a": 1}, "b": 2}}');
+    const answer = check(errorBodySchema, error);
+    expect(answer.success && Object.keys(answer.data.extension ?? {})).toEqual(["b"]);
   });
 });
