@@ -76,14 +76,14 @@ export const settlementSchema: Schema<X402Settlement> = z.object({
   confirmedAt: orNull(text),
 });
 
-export const verifySchema: Schema<VerifyResponse> = z.object({
+const verifySchema: Schema<VerifyResponse> = z.object({
   isValid: z.boolean(),
   invalidReason: optionalText,
   invalidMessage: optionalText,
   payer: optionalText,
 });
 
-export const settleSchema: Schema<SettleResponse> = z.object({
+const settleSchema: Schema<SettleResponse> = z.object({
   success: z.boolean(),
   errorReason: optionalText,
   errorMessage: optionalText,
@@ -92,7 +92,7 @@ export const settleSchema: Schema<SettleResponse> = z.object({
   network: z._default(text, ""),
 });
 
-export const supportedSchema: Schema<SupportedResponse> = z.object({
+const supportedSchema: Schema<SupportedResponse> = z.object({
   kinds: z.array(
     z.object({
       x402Version: z.unknown(),
@@ -105,7 +105,7 @@ export const supportedSchema: Schema<SupportedResponse> = z.object({
   signers: z._default(z.record(z.string(), z.array(text)), {}),
 }) as Schema<SupportedResponse>;
 
-export const settlementPage = z.object({
+const settlementPage = z.object({
   data: z.array(settlementSchema),
   hasMore: z._default(z.boolean(), false),
 });
