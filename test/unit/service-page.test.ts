@@ -1,6 +1,6 @@
 /**
  * A page of the service's list answers (`worker/service/schemas.ts`): `hasMore` is a JSON
- * boolean, accepted and refused exactly as `z.boolean()` did (a custom check, then valibot's boolean).
+ * boolean, accepted and refused as `z.boolean()` does.
  */
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";

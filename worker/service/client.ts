@@ -16,7 +16,7 @@
  * read by orderId and returned only if it matches the request (invoice: amount and fiat
  * currency; deposit: crypto currency); otherwise the conflict is thrown as is.
  */
-import * as v from "valibot";
+import * as z from "zod/mini";
 import { cmp } from "../lib/money/decimal.ts";
 import type { Schema } from "../lib/schema.ts";
 import { networkLabel } from "../lib/wallet/networks.ts";
@@ -90,13 +90,13 @@ export interface UpstreamClient {
   listAccounts(): Promise<Account[]>;
 }
 
-const currencyList = envelope(v.array(cryptoCurrencySchema));
-const fiatList = envelope(v.array(fiatCurrencySchema));
+const currencyList = envelope(z.array(cryptoCurrencySchema));
+const fiatList = envelope(z.array(fiatCurrencySchema));
 const oneInvoice = envelope(invoiceSchema);
 const oneDeposit = envelope(depositSchema);
 const oneQuote = envelope(withdrawalQuoteSchema);
 const oneWithdrawal = envelope(withdrawalSchema);
-const accountList = envelope(v.array(accountSchema));
+const accountList = envelope(z.array(accountSchema));
 
 /**
  * A client of the payment service. Holds the API key in a closure only: the returned object

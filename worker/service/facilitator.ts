@@ -14,15 +14,15 @@
  * A facilitator may refuse with a 4xx whose body is the protocol's answer (`{isValid: false}`,
  * `{success: false}`, as `@x402/core`'s `HTTPFacilitatorClient` reads it): that is an answer.
  */
-import * as v from "valibot";
-import { object, type Schema } from "../lib/schema.ts";
+import * as z from "zod/mini";
+import type { Schema } from "../lib/schema.ts";
 import type {
   FacilitatorRequest,
   SettleResponse,
   SupportedResponse,
   VerifyResponse,
 } from "../lib/x402/protocol.ts";
-import { envelope } from "./schemas.ts";
+import { envelope, orNull } from "./schemas.ts";
 import { createTransport, type UpstreamClientOptions } from "./transport.ts";
 
 /** One settlement as the service keeps it (the `x402.payment.*` webhook's `data`). */
@@ -56,56 +56,58 @@ export interface SettlementQuery {
   limit?: number;
 }
 
-const text = v.string();
-const optionalText = v.optional(v.string());
-const atomic = v.pipe(v.string(), v.regex(/^(0|[1-9][0-9]{0,77})$/, "expected atomic units"));
+const text = z.string();
+const optionalText = z.optional(z.string());
+const atomic = z.string().check(z.regex(/^(0|[1-9][0-9]{0,77})$/, "expected atomic units"));
+/** A JSON object of anything. */
+const anyRecord = z.record(z.string(), z.unknown());
 
-export const settlementSchema: Schema<X402Settlement> = object({
+export const settlementSchema: Schema<X402Settlement> = z.object({
   id: text,
-  status: v.picklist(["submitted", "confirmed", "failed"]),
+  status: z.enum(["submitted", "confirmed", "failed"]),
   network: text,
   asset: text,
   amount: atomic,
   payer: text,
   payTo: text,
-  transaction: v.optional(text, ""),
-  errorReason: v.nullish(text, null),
+  transaction: z._default(text, ""),
+  errorReason: orNull(text),
   createdAt: text,
-  confirmedAt: v.nullish(text, null),
+  confirmedAt: orNull(text),
 });
 
-const verifySchema: Schema<VerifyResponse> = object({
-  isValid: v.boolean(),
+const verifySchema: Schema<VerifyResponse> = z.object({
+  isValid: z.boolean(),
   invalidReason: optionalText,
   invalidMessage: optionalText,
   payer: optionalText,
 });
 
-const settleSchema: Schema<SettleResponse> = object({
-  success: v.boolean(),
+const settleSchema: Schema<SettleResponse> = z.object({
+  success: z.boolean(),
   errorReason: optionalText,
   errorMessage: optionalText,
   payer: optionalText,
-  transaction: v.optional(text, ""),
-  network: v.optional(text, ""),
+  transaction: z._default(text, ""),
+  network: z._default(text, ""),
 });
 
-const supportedSchema: Schema<SupportedResponse> = object({
-  kinds: v.array(
-    object({
-      x402Version: v.unknown(),
+const supportedSchema: Schema<SupportedResponse> = z.object({
+  kinds: z.array(
+    z.object({
+      x402Version: z.unknown(),
       scheme: text,
       network: text,
-      extra: v.optional(v.record(v.string(), v.unknown())),
+      extra: z.optional(anyRecord),
     }),
   ),
-  extensions: v.optional(v.array(text), []),
-  signers: v.optional(v.record(v.string(), v.array(text)), {}),
+  extensions: z._default(z.array(text), []),
+  signers: z._default(z.record(z.string(), z.array(text)), {}),
 }) as Schema<SupportedResponse>;
 
-const settlementPage = object({
-  data: v.array(settlementSchema),
-  hasMore: v.optional(v.boolean(), false),
+const settlementPage = z.object({
+  data: z.array(settlementSchema),
+  hasMore: z._default(z.boolean(), false),
 });
 
 /** The facilitator client. */

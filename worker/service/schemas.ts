@@ -1,6 +1,6 @@
 /**
  * @module
- * Schemas of the service's answers (valibot, `lib/schema.ts`), applied to `parseExactJson`
+ * Schemas of the service's answers (zod, checked by `lib/schema.ts`), applied to `parseExactJson`
  * output (so every JSON number arrives as a `JsonNumber` with its source text, distinct from a
  * JSON string). They normalise as they validate:
  * - amounts: a JSON number only (the wire sends numbers; `"12.5"` fails) → canonical decimal
@@ -10,11 +10,11 @@
  * - fields the service may omit → `null`.
  * Each schema is typed against the interfaces in `types.ts`, so the compiler keeps them equal.
  */
-import * as v from "valibot";
+import * as z from "zod/mini";
 import { DEPOSIT_STATUSES, INVOICE_STATUSES, WITHDRAWAL_STATUSES } from "../lib/api/statuses.ts";
 import { toDecimal } from "../lib/money/decimal.ts";
 import { JsonNumber } from "../lib/money/exact-json.ts";
-import { object, plainRecord, type Schema } from "../lib/schema.ts";
+import type { Schema } from "../lib/schema.ts";
 import type {
   Account,
   Deposit,
@@ -30,10 +30,11 @@ import type {
 } from "./types.ts";
 
 /** A JSON number → canonical decimal string. */
-export const amount = v.pipe(
-  v.instance(JsonNumber, "expected a number"),
-  v.check((n: JsonNumber) => isNumeral(n.source), "number out of range"),
-  v.transform((n: JsonNumber) => toDecimal(n.source)),
+export const amount = z.pipe(
+  z
+    .instanceof(JsonNumber, { error: "expected a number" })
+    .check(z.refine((n: JsonNumber) => isNumeral(n.source), "number out of range")),
+  z.transform((n: JsonNumber) => toDecimal(n.source)),
 );
 
 function isNumeral(source: string): boolean {
@@ -46,21 +47,26 @@ function isNumeral(source: string): boolean {
 }
 
 /** A JSON integer → non-negative safe integer. */
-export const count = v.pipe(
-  v.instance(JsonNumber, "expected an integer"),
-  v.check((n: JsonNumber) => /^\d{1,15}$/.test(n.source), "expected a non-negative integer"),
-  v.transform((n: JsonNumber) => Number.parseInt(n.source, 10)),
+export const count = z.pipe(
+  z
+    .instanceof(JsonNumber, { error: "expected an integer" })
+    .check(
+      z.refine((n: JsonNumber) => /^\d{1,15}$/.test(n.source), "expected a non-negative integer"),
+    ),
+  z.transform((n: JsonNumber) => Number.parseInt(n.source, 10)),
 );
 
 /** Optional-or-null field → `null` when absent (never `undefined`). */
-const orNull = <T>(schema: Schema<T>) => v.nullish(schema, null) as Schema<T | null>;
+export function orNull<T extends z.ZodMiniType>(schema: T) {
+  return z.pipe(
+    z.nullish(schema),
+    z.transform((value: z.output<T> | null | undefined) => value ?? null),
+  );
+}
 
-const text = v.string();
+const text = z.string();
 
-/** A JSON boolean; refused as "Invalid input". */
-const flag = v.boolean();
-
-export const cryptoCurrencySchema: Schema<WireCryptoCurrency> = object({
+export const cryptoCurrencySchema: Schema<WireCryptoCurrency> = z.object({
   code: text,
   name: text,
   network: text,
@@ -72,17 +78,17 @@ export const cryptoCurrencySchema: Schema<WireCryptoCurrency> = object({
   contractAddress: orNull(text),
   imageUrl: orNull(text),
   addressMask: orNull(text),
-  depositNetworkFee: orNull(object({ amount, quotedAt: orNull(text) })),
+  depositNetworkFee: orNull(z.object({ amount, quotedAt: orNull(text) })),
 });
 
-export const fiatCurrencySchema: Schema<FiatCurrency> = object({
+export const fiatCurrencySchema: Schema<FiatCurrency> = z.object({
   code: text,
   name: text,
   decimalPlaces: count,
   minInvoiceAmount: amount,
 });
 
-export const settlementSchema: Schema<Settlement> = object({
+export const settlementSchema: Schema<Settlement> = z.object({
   amountPaid: amount,
   commissionAmount: amount,
   networkFeeAmount: orNull(amount),
@@ -98,14 +104,14 @@ export const settlementSchema: Schema<Settlement> = object({
   completedAt: orNull(text),
 });
 
-export const invoiceSchema: Schema<Invoice> = object({
+export const invoiceSchema: Schema<Invoice> = z.object({
   id: text,
   accountId: orNull(text),
   orderId: orNull(text),
   amount,
   fiatCurrencyCode: text,
-  items: orNull(v.array(object({ name: text, quantity: amount, cost: amount }))),
-  status: v.picklist(INVOICE_STATUSES),
+  items: orNull(z.array(z.object({ name: text, quantity: amount, cost: amount }))),
+  status: z.enum(INVOICE_STATUSES),
   cryptoCurrencyCode: orNull(text),
   cryptoAmountExpected: orNull(amount),
   cryptoAmountReceived: orNull(amount),
@@ -122,17 +128,16 @@ export const invoiceSchema: Schema<Invoice> = object({
 });
 
 /** After the sandbox's currency lock the payment fields must be set. */
-export const lockedInvoiceSchema: Schema<LockedInvoice> = v.pipe(
+export const lockedInvoiceSchema: Schema<LockedInvoice> = z.pipe(
   invoiceSchema,
-  v.rawTransform(({ dataset, addIssue }) => {
-    const invoice = dataset.value;
+  z.transform((invoice: Invoice, ctx) => {
     for (const field of ["cryptoCurrencyCode", "cryptoAmountExpected", "address"] as const) {
       if (invoice[field] === null) {
-        addIssue({
+        ctx.issues.push({
+          code: "custom",
+          path: [field],
           message: "required after a currency lock",
-          path: [
-            { type: "object", origin: "value", input: { ...invoice }, key: field, value: null },
-          ],
+          input: invoice,
         });
       }
     }
@@ -145,19 +150,25 @@ export const lockedInvoiceSchema: Schema<LockedInvoice> = v.pipe(
  * `{data, total, page, limit, hasMore}`, each record checked by the kind's own schema.
  */
 function pageOf<T>(item: Schema<T>): Schema<Page<T>> {
-  return v.pipe(
-    object({ data: v.array(item), total: count, page: count, limit: count, hasMore: flag }),
-    v.transform(({ data, ...rest }) => ({ items: data, ...rest })),
+  return z.pipe(
+    z.object({
+      data: z.array(item),
+      total: count,
+      page: count,
+      limit: count,
+      hasMore: z.boolean(),
+    }),
+    z.transform(({ data, ...rest }) => ({ items: data, ...rest })),
   );
 }
 
 export const invoicePageSchema: Schema<InvoicePage> = pageOf(invoiceSchema);
 
-export const depositSchema: Schema<Deposit> = object({
+export const depositSchema: Schema<Deposit> = z.object({
   id: text,
   orderId: orNull(text),
   cryptoCurrencyCode: orNull(text),
-  status: orNull(v.picklist(DEPOSIT_STATUSES)),
+  status: orNull(z.enum(DEPOSIT_STATUSES)),
   minimumAmount: orNull(amount),
   // The create answer always has it; a GET or a webhook may omit it (SDK `Deposit.address?`).
   address: orNull(text),
@@ -167,17 +178,17 @@ export const depositSchema: Schema<Deposit> = object({
   settlement: orNull(settlementSchema),
 });
 
-export const withdrawalQuoteSchema: Schema<WithdrawalQuote> = object({
+export const withdrawalQuoteSchema: Schema<WithdrawalQuote> = z.object({
   quoteId: text,
   orderId: text,
   cryptoCurrencyCode: text,
   address: text,
   amount,
   autoConvert: orNull(
-    object({ fromAssetCode: text, toAssetCode: text, fromAmount: amount, toAmount: amount }),
+    z.object({ fromAssetCode: text, toAssetCode: text, fromAmount: amount, toAmount: amount }),
   ),
   totalDeduction: amount,
-  fee: object({
+  fee: z.object({
     feeNative: amount,
     feeCurrency: text,
     feeInCryptoCurrencyCode: amount,
@@ -186,14 +197,14 @@ export const withdrawalQuoteSchema: Schema<WithdrawalQuote> = object({
   expiresAt: text,
 });
 
-export const withdrawalSchema: Schema<Withdrawal> = object({
+export const withdrawalSchema: Schema<Withdrawal> = z.object({
   id: text,
   orderId: orNull(text),
   accountId: orNull(text),
   cryptoCurrencyCode: text,
   address: text,
   amount,
-  status: v.picklist(WITHDRAWAL_STATUSES),
+  status: z.enum(WITHDRAWAL_STATUSES),
   transactionHash: orNull(text),
   feeAmount: orNull(amount),
   debitedAmount: orNull(amount),
@@ -202,7 +213,7 @@ export const withdrawalSchema: Schema<Withdrawal> = object({
   quoteId: orNull(text),
 });
 
-export const accountSchema: Schema<Account> = object({
+export const accountSchema: Schema<Account> = z.object({
   id: text,
   name: orNull(text),
   createdAt: orNull(text),
@@ -210,20 +221,20 @@ export const accountSchema: Schema<Account> = object({
 
 /**
  * `{ data: T }`, the success envelope of every single-object or plain-list answer.
- * @example check(envelope(v.array(accountSchema)), { data: [] }); // { success: true, data: [] }
+ * @example check(envelope(z.array(accountSchema)), { data: [] }); // { success: true, data: [] }
  */
 export function envelope<T>(data: Schema<T>): Schema<T> {
-  return v.pipe(
-    object({ data }),
-    v.transform((body) => body.data),
+  return z.pipe(
+    z.object({ data }),
+    z.transform((body: { data: T }) => body.data),
   );
 }
 
 /** The error body: `{ code, message, extension? }`; loose, since it is only read for hints. */
-export const errorBodySchema = object({
-  code: v.string(),
-  message: v.optional(v.string()),
-  extension: v.nullish(plainRecord()),
+export const errorBodySchema = z.object({
+  code: z.string(),
+  message: z.optional(z.string()),
+  extension: z.nullish(z.record(z.string(), z.unknown())),
 });
 
 export const depositPageSchema: Schema<Page<Deposit>> = pageOf(depositSchema);

@@ -1,15 +1,15 @@
 /**
  * @module
  * Configuration = the gateway module's settings (as the service's API names them), parsed once per
- * isolate (valibot, `lib/schema.ts`).
+ * isolate (zod, checked by `lib/schema.ts`).
  *
  * Invariant: a bad value is reported by variable *name* only; values (secrets!) never appear in
  * a problem message. Invalid configuration is answered with 503 `config_error` naming the
  * variable, never a 500 deep inside a checkout.
  */
-import * as v from "valibot";
+import * as z from "zod/mini";
 import { toChecksumAddress } from "../../lib/address-codecs/eip55.ts";
-import { check, object } from "../../lib/schema.ts";
+import { check } from "../../lib/schema.ts";
 import { BASE, BASE_SEPOLIA, usdcOn } from "../../lib/x402/networks.ts";
 import type { CoreEnv } from "./core-env.ts";
 
@@ -25,15 +25,15 @@ export const DEFAULT_UPSTREAM_MAX_RPS = 10;
 /** The default `ORDER_ID_PREFIX`: orders go upstream as `cc-<invoice number>`. */
 export const DEFAULT_ORDER_ID_PREFIX = "cc";
 
-const bool = v.pipe(
-  v.optional(v.picklist(["true", "false", "1", "0", ""]), ""),
-  v.transform((value) => value === "true" || value === "1"),
+const bool = z.pipe(
+  z.optional(z.enum(["true", "false", "1", "0", ""])),
+  z.transform((value) => value === "true" || value === "1"),
 );
 
 const isLoopback = (host: string) =>
   host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
 
-/** `new URL`, or null: a later check must not throw on what `urlString` refused. */
+/** `new URL`, or null: zod runs later checks even after `urlString` refused, so they must not throw. */
 const tryUrl = (raw: string): URL | null => {
   try {
     return new URL(raw);
@@ -63,11 +63,10 @@ export function urlString(message: string, httpOnly = false) {
     const trimmed = raw.trim();
     return (!httpOnly || /^https?:\/\//i.test(trimmed)) && URL.canParse(trimmed);
   };
-  // A transform runs only after the check passed (valibot stops a pipe there otherwise).
-  return v.pipe(
-    v.string(),
-    v.check(accepted, message),
-    v.transform((raw: string) => raw.trim().replace(/[\t\n\r]/g, "")),
+  // Checks run on after a refusal: the value is rewritten only when accepted.
+  return z.string().check(
+    z.refine(accepted, message),
+    z.overwrite((raw: string) => (accepted(raw) ? raw.trim().replace(/[\t\n\r]/g, "") : raw)),
   );
 }
 
@@ -75,13 +74,15 @@ export function urlString(message: string, httpOnly = false) {
  * A URL the service or the worker calls: https, or loopback http. Loopback http is further
  * allowed only against a loopback upstream (the local sandbox); `parseConfig` checks that.
  */
-const callbackUrl = v.pipe(
-  urlString("must be a valid https:// URL"),
-  v.check((raw: string) => {
-    const u = tryUrl(raw);
-    return u === null || u.protocol === "https:" || isLoopbackHttp(raw);
-  }, LOOPBACK_HTTP_RULE),
-  v.transform((raw: string) => raw.replace(/\/+$/, "")),
+const callbackUrl = z.pipe(
+  urlString("must be a valid https:// URL").check(
+    z.refine((raw: string) => {
+      const u = tryUrl(raw);
+      // An unparsable URL is already named by `urlString` above.
+      return u === null || u.protocol === "https:" || isLoopbackHttp(raw);
+    }, LOOPBACK_HTTP_RULE),
+  ),
+  z.transform((raw: string) => raw.replace(/\/+$/, "")),
 );
 
 /**
@@ -98,10 +99,10 @@ export const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 export const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
 
-const origins = v.pipe(
-  v.optional(v.string(), ""),
-  v.transform((raw: string) =>
-    raw
+const origins = z.pipe(
+  z.optional(z.string()),
+  z.transform((raw: string | undefined) =>
+    (raw ?? "")
       .split(",")
       .map((o) => o.trim().replace(/\/+$/, ""))
       .filter(Boolean),
@@ -109,115 +110,111 @@ const origins = v.pipe(
 );
 
 const secret = (min: number) =>
-  v.pipe(v.string(), v.minLength(min, `must be at least ${min} characters`));
+  z.string().check(z.minLength(min, `must be at least ${min} characters`));
 
-// An absent optional key is skipped unless its schema has a default (valibot), so each
-// variable with a default value names it in `v.optional`, never in a later transform.
-const ENTRIES = {
-  DISPLAY_NAME: v.pipe(v.string(), v.trim(), v.minLength(1, "is required")),
-  API_KEY: v.pipe(v.string(), v.minLength(1, "is required")),
-  ACCOUNT_ID: v.pipe(
-    v.string(),
-    v.regex(UUID, "must be the account's UUID from the admin account list"),
-  ),
-  WEBHOOK_SIGNING_KEY: v.pipe(
-    v.string(),
-    v.minLength(1, "is required: payments are confirmed only via signed webhooks"),
-  ),
+const schema = z.object({
+  DISPLAY_NAME: z.string().check(z.trim(), z.minLength(1, "is required")),
+  API_KEY: z.string().check(z.minLength(1, "is required")),
+  ACCOUNT_ID: z
+    .string()
+    .check(z.regex(UUID, "must be the account's UUID from the admin account list")),
+  WEBHOOK_SIGNING_KEY: z
+    .string()
+    .check(z.minLength(1, "is required: payments are confirmed only via signed webhooks")),
   SANDBOX: bool,
-  ORDER_ID_PREFIX: v.optional(
-    v.pipe(v.string(), v.regex(/^[A-Za-z0-9_]{1,24}$/, "must be 1-24 letters, digits or _")),
+  ORDER_ID_PREFIX: z._default(
+    z.string().check(z.regex(/^[A-Za-z0-9_]{1,24}$/, "must be 1-24 letters, digits or _")),
     DEFAULT_ORDER_ID_PREFIX,
   ),
   DEBUG_LOG: bool,
   CHECKOUT_SIGNING_SECRET: secret(16),
-  MERCHANT_API_TOKEN: v.pipe(
-    secret(16),
-    v.regex(
+  MERCHANT_API_TOKEN: secret(16).check(
+    z.regex(
       BEARER_TOKEN,
       "must use only A-Z a-z 0-9 . _ ~ + / - (and trailing =), as a Bearer token",
     ),
   ),
   /** Signs notifications; absent in deployments made before it existed (`notificationSecret`). */
-  MERCHANT_WEBHOOK_SECRET: v.optional(secret(16)),
-  MERCHANT_WEBHOOK_URL: v.optional(callbackUrl),
+  MERCHANT_WEBHOOK_SECRET: z.optional(secret(16)),
+  MERCHANT_WEBHOOK_URL: z.optional(callbackUrl),
   ALLOWED_ORIGINS: origins,
   PUBLIC_BASE_URL: callbackUrl,
-  PAYMENT_MODE: v.optional(v.picklist(["auto", "hosted"], "must be auto or hosted"), "auto"),
-  PAYMENT_TOLERANCE_PERCENT: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(
-        /^(100(\.0+)?|\d{1,2}(\.\d{1,4})?)$/,
-        "must be a percentage from 0 to 100 (a decimal such as 0.5)",
-      ),
-    ),
-    "0",
-  ),
-  UPSTREAM_MAX_RPS: v.pipe(
-    v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(
-          /^[1-9]\d{0,3}$/,
-          "must be a whole number of calls per second from 1 to 9999 (default 10)",
+  PAYMENT_MODE: z._default(z.enum(["auto", "hosted"], "must be auto or hosted"), "auto"),
+  PAYMENT_TOLERANCE_PERCENT: z._default(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(100(\.0+)?|\d{1,2}(\.\d{1,4})?)$/,
+          "must be a percentage from 0 to 100 (a decimal such as 0.5)",
         ),
       ),
+    "0",
+  ),
+  UPSTREAM_MAX_RPS: z.pipe(
+    z._default(
+      z
+        .string()
+        .check(
+          z.regex(
+            /^[1-9]\d{0,3}$/,
+            "must be a whole number of calls per second from 1 to 9999 (default 10)",
+          ),
+        ),
       String(DEFAULT_UPSTREAM_MAX_RPS),
     ),
-    v.transform((value) => Number.parseInt(value, 10)),
+    z.transform((value: string) => Number.parseInt(value, 10)),
   ),
-  UPSTREAM_BASE_URL: v.optional(
-    v.pipe(
+  UPSTREAM_BASE_URL: z.optional(
+    z.pipe(
       urlString("must be an http:// or https:// URL", true),
-      v.transform((value) => value.replace(/\/+$/, "")),
+      z.transform((value: string) => value.replace(/\/+$/, "")),
     ),
   ),
   /**
    * The merchant's wallet for x402 payments (`0x` + 40 hex; mixed case must be its EIP-55
    * checksum). Unset: x402 is off. Carried in its EIP-55 spelling.
    */
-  X402_PAY_TO: v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"),
-      v.check((raw: string) => {
-        const body = raw.slice(2);
-        const oneCase = body === body.toLowerCase() || body === body.toUpperCase();
-        return oneCase || toChecksumAddress(raw) === raw;
-      }, "is not its EIP-55 checksum spelling (a typo?)"),
-      v.check((raw: string) => !/^0x0{40}$/.test(raw), "must not be the zero address"),
-      v.transform(toChecksumAddress),
+  X402_PAY_TO: z.optional(
+    z.pipe(
+      z.string().check(
+        z.trim(),
+        z.regex(/^0x[0-9a-fA-F]{40}$/, "must be an EVM address (0x and 40 hex digits)"),
+        z.refine((raw: string) => {
+          const body = raw.slice(2);
+          const oneCase = body === body.toLowerCase() || body === body.toUpperCase();
+          return oneCase || toChecksumAddress(raw) === raw;
+        }, "is not its EIP-55 checksum spelling (a typo?)"),
+        z.refine((raw: string) => !/^0x0{40}$/.test(raw), "must not be the zero address"),
+      ),
+      z.transform(toChecksumAddress),
     ),
   ),
   /** The x402 network (CAIP-2); default by `SANDBOX` (`x402Network`). */
-  X402_NETWORK: v.optional(
-    v.pipe(
-      v.string(),
-      v.trim(),
-      v.check(
+  X402_NETWORK: z.optional(
+    z.string().check(
+      z.trim(),
+      z.refine(
         (raw: string) => usdcOn(raw) !== null,
         `must be ${BASE} (Base) or ${BASE_SEPOLIA} (Base Sepolia)`,
       ),
     ),
   ),
   /** The service's x402 facilitator; default the service's base URL + `/x402` (`x402FacilitatorUrl`). */
-  X402_FACILITATOR_URL: v.optional(
-    v.pipe(
+  X402_FACILITATOR_URL: z.optional(
+    z.pipe(
       urlString("must be an http:// or https:// URL", true),
-      v.transform((value) => value.replace(/\/+$/, "")),
+      z.transform((value: string) => value.replace(/\/+$/, "")),
     ),
   ),
-};
-const schema = object(ENTRIES);
+});
 
 /**
  * Loopback http callbacks make sense only when the upstream is the local sandbox: the real
  * service cannot call a loopback `PUBLIC_BASE_URL`, and a deployed worker cannot reach a
  * loopback merchant backend.
  */
-function crossFieldProblems(config: v.InferOutput<typeof schema>): string[] {
+function crossFieldProblems(config: z.output<typeof schema>): string[] {
   // A mainnet network in sandbox mode could take real money for a test order, and the other
   // way round a test network in production would never pay.
   const network = config.X402_NETWORK;
@@ -254,10 +251,10 @@ export function notificationSecret(
 }
 
 /** Every variable the configuration reads (for tools that collect them, e.g. the doctor). */
-export const CONFIG_NAMES = Object.keys(ENTRIES) as readonly (keyof typeof ENTRIES)[];
+export const CONFIG_NAMES = Object.keys(schema.shape) as readonly (keyof typeof schema.shape)[];
 
 /** The parsed configuration. */
-export type Config = v.InferOutput<typeof schema>;
+export type Config = z.output<typeof schema>;
 
 /** Result of parsing: either a config, or the problems by variable name. */
 export type ConfigResult = { ok: true; config: Config } | { ok: false; problems: string[] };

@@ -9,7 +9,7 @@ import { check, type Schema } from "../../lib/schema.ts";
 
 /**
  * @example
- * const { token } = await readJson(c, object({ token: v.string() }));
+ * const { token } = await readJson(c, z.object({ token: z.string() }));
  */
 export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
   let body: unknown;

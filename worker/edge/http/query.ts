@@ -12,7 +12,7 @@ import { check, type Schema } from "../../lib/schema.ts";
  * The query, validated.
  *
  * @example
- * const { limit } = readQuery(c, strictObject({ limit: v.optional(v.string()) }));
+ * const { limit } = readQuery(c, z.strictObject({ limit: z.optional(z.string()) }));
  */
 export function readQuery<T>(c: Context, schema: Schema<T>): T {
   // The query string is parsed once: every key with all its values.

@@ -7,7 +7,7 @@
  * reaches no object.
  */
 import type { Context } from "hono";
-import type * as v from "valibot";
+import type * as z from "zod/mini";
 import { accountKey } from "../../core/account/account-key.ts";
 import type { OrderFilters } from "../../core/account/account-rpc.ts";
 import { CSV_HEADER, csvLine } from "../../core/account/csv.ts";
@@ -50,7 +50,7 @@ function position(cursor: string | undefined): PagePosition | null {
 }
 
 /** The validated filters as the index takes them (instants normalised to `toISOString`). */
-function orderFilters(q: v.InferOutput<typeof ordersCsvQuery>): OrderFilters {
+function orderFilters(q: z.output<typeof ordersCsvQuery>): OrderFilters {
   const iso = (s: string | undefined) => (s === undefined ? undefined : new Date(s).toISOString());
   const filters: OrderFilters = {
     // Each state once: only four exist, and a repeated one would bind one more SQL value each

@@ -12,7 +12,7 @@
  * (`packages/contract/src/claim-rules.ts`), which the server package mints the tokens with, so
  * minting and verifying cannot disagree.
  */
-import * as v from "valibot";
+import * as z from "zod/mini";
 import {
   CRYPTO_CODE,
   DECIMAL_AMOUNT,
@@ -23,7 +23,6 @@ import {
   MAX_URL_LENGTH,
   redirectProblem,
 } from "../../../packages/contract/src/claim-rules.ts";
-import { object } from "../../lib/schema.ts";
 
 export { INVOICE_NUMBER };
 
@@ -38,60 +37,54 @@ const AMOUNT_TYPE_MESSAGE = `${AMOUNT_MESSAGE} (a JSON string, not a number)`;
  * b` → `https://shop.example/a%20b`): the service never sees a form it may refuse.
  */
 function payerRedirect(loopbackHttp: boolean) {
-  return v.pipe(
-    v.string(),
-    v.maxLength(MAX_URL_LENGTH),
-    v.rawTransform(({ dataset, addIssue }) => {
-      const raw = dataset.value;
+  return z.pipe(
+    z.string().check(z.maxLength(MAX_URL_LENGTH)),
+    z.transform((raw: string, ctx) => {
       const url = URL.canParse(raw) ? new URL(raw) : null;
       const problem = url
         ? (redirectProblem(url, loopbackHttp) ??
           (url.href.length > MAX_URL_LENGTH ? "is too long once normalised" : null))
         : "must be an absolute URL";
-      if (problem) addIssue({ message: problem });
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: raw });
       return url?.href ?? raw;
     }),
   );
 }
 
 /**
- * A JSON safe integer above `min` (`exclusive`) or from `min`: what zod's
- * `z.int().check(z.positive())` and `z.int().check(z.nonnegative())` accepted, as one check
- * (zod's number schemas are ≈ 0.7 KB of the gzip bundle, README "Worker bundle size";
- * `test/unit/token-claims.test.ts` compares both). A refusal reads "Invalid input", as theirs did.
+ * A JSON safe integer above `min` (`exclusive`) or from `min`, as one test: a number that is
+ * not a safe integer (1.5, 1e400) and one out of range both read "Invalid input".
  */
 const safeIntFrom = (min: number, exclusive: boolean) =>
-  v.custom<number>(
+  z.custom<number>(
     (value) =>
       Number.isSafeInteger(value) && (exclusive ? Number(value) > min : Number(value) >= min),
   );
 
 function claimsSchema(loopbackHttp: boolean) {
-  return object({
-    sub: v.pipe(
-      v.string(),
-      v.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
-    ),
+  return z.object({
+    sub: z
+      .string()
+      .check(
+        z.regex(INVOICE_NUMBER, "sub must be 1-64 characters of A-Z a-z 0-9 . _ - (not . or ..)"),
+      ),
     // A JSON number is told money travels as a string, never a float; "25,50" is not told so.
-    amount: v.pipe(v.string(AMOUNT_TYPE_MESSAGE), v.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
-    currency: v.pipe(
-      v.string(),
-      v.regex(FIAT_CODE, "currency must be an ISO 4217 code such as USD"),
-    ),
+    amount: z.string({ error: AMOUNT_TYPE_MESSAGE }).check(z.regex(DECIMAL_AMOUNT, AMOUNT_MESSAGE)),
+    currency: z.string().check(z.regex(FIAT_CODE, "currency must be an ISO 4217 code such as USD")),
     exp: safeIntFrom(0, true),
     /** Issued at (unix seconds), when present: `exp` may not be more than the maximum after it. */
-    iat: v.optional(safeIntFrom(0, false)),
-    description: v.optional(v.pipe(v.string(), v.maxLength(MAX_DESCRIPTION_LENGTH))),
-    customerId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(MAX_CUSTOMER_ID_LENGTH))),
+    iat: z.optional(safeIntFrom(0, false)),
+    description: z.optional(z.string().check(z.maxLength(MAX_DESCRIPTION_LENGTH))),
+    customerId: z.optional(z.string().check(z.minLength(1), z.maxLength(MAX_CUSTOMER_ID_LENGTH))),
     /** The payment page sends the payer here after `cancelled` / `expired`; the widget's "Back". */
-    returnUrl: v.optional(payerRedirect(loopbackHttp)),
+    returnUrl: z.optional(payerRedirect(loopbackHttp)),
     /** The payment page sends the payer here after `paid` / `overpaid`. */
-    successUrl: v.optional(payerRedirect(loopbackHttp)),
+    successUrl: z.optional(payerRedirect(loopbackHttp)),
     /** … and here after `failed` / `suspended` / `partially_paid`. */
-    failedUrl: v.optional(payerRedirect(loopbackHttp)),
-    mode: v.optional(v.picklist(["invoice", "deposit"])),
+    failedUrl: z.optional(payerRedirect(loopbackHttp)),
+    mode: z.optional(z.enum(["invoice", "deposit"])),
     /** Top-up tokens: the crypto currency to deposit, when the merchant fixes it. */
-    cryptoCurrencyCode: v.optional(v.pipe(v.string(), v.regex(CRYPTO_CODE))),
+    cryptoCurrencyCode: z.optional(z.string().check(z.regex(CRYPTO_CODE))),
   });
 }
 
@@ -108,4 +101,4 @@ const SANDBOX_CLAIMS = claimsSchema(true);
 const PRODUCTION_CLAIMS = claimsSchema(false);
 
 /** Verified claims of a checkout token. */
-export type CheckoutClaims = v.InferOutput<typeof SANDBOX_CLAIMS>;
+export type CheckoutClaims = z.output<typeof SANDBOX_CLAIMS>;

@@ -3,24 +3,24 @@
  * The webhook envelope `{ event, data, timestamp }`, the parts of `data` the worker routes by,
  * and what a delivery without a whole record announces. A whole record is `record.ts`'s.
  */
-import * as v from "valibot";
+import * as z from "zod/mini";
 import type { Facts } from "../../core/converge/facts.ts";
 import { toDecimal } from "../../lib/money/decimal.ts";
 import { JsonNumber } from "../../lib/money/exact-json.ts";
-import { object, plainRecord } from "../../lib/schema.ts";
 
-export const webhookEnvelope = object({
-  event: v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:-]{1,80}$/)),
-  data: plainRecord(),
-  timestamp: v.pipe(v.string(), v.minLength(1), v.maxLength(64)),
+/** `data` is any plain object (copied without an own `__proto__` key, as zod's record copies). */
+export const webhookEnvelope = z.object({
+  event: z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,80}$/)),
+  data: z.record(z.string(), z.unknown()),
+  timestamp: z.string().check(z.minLength(1), z.maxLength(64)),
 });
 
-const objectId = v.pipe(v.string(), v.minLength(1), v.maxLength(128));
+const objectId = z.string().check(z.minLength(1), z.maxLength(128));
 
 /** Deposits and withdrawals: the object's id and the orderId we created it with. */
-export const objectRef = object({
+export const objectRef = z.object({
   id: objectId,
-  orderId: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
+  orderId: z.string().check(z.minLength(1), z.maxLength(256)),
 });
 
 /**
@@ -28,15 +28,15 @@ export const objectRef = object({
  * The SDK types a deposit's `orderId` optional (a deposit made without one is not ours): a
  * delivery without it is acknowledged as not ours, never refused (a retry could not add it).
  */
-export const depositRef = object({
+export const depositRef = z.object({
   id: objectId,
-  orderId: v.nullish(v.pipe(v.string(), v.maxLength(256))),
+  orderId: z.nullish(z.string().check(z.maxLength(256))),
 });
 
-export const invoiceRef = object({
+export const invoiceRef = z.object({
   id: objectId,
-  orderId: v.nullish(v.pipe(v.string(), v.maxLength(256))),
-  customPayload: v.nullish(v.pipe(v.string(), v.maxLength(4096))),
+  orderId: z.nullish(z.string().check(z.maxLength(256))),
+  customPayload: z.nullish(z.string().check(z.maxLength(4096))),
 });
 
 /** Events the worker acts on; other verified events are acknowledged and logged. */

@@ -12,9 +12,8 @@
  * The README's "Merchant operations" section describes each route. The answers' plain types
  * are the contract's, `packages/contract/src/http-api.ts` (what `@crypto-checkout/server` publishes).
  */
-import * as v from "valibot";
+import * as z from "zod/mini";
 import type { NotificationView, OrderSummary } from "../../../packages/contract/src/http-api.ts";
-import { strictObject } from "../schema.ts";
 
 export type { NotificationView, OrderSummary };
 
@@ -39,15 +38,15 @@ export const NOTIFICATION_STATUSES = ["pending", "delivered", "failed"] as const
 export const MAX_PAGE = 100;
 export const DEFAULT_PAGE = 50;
 
-const limit = v.pipe(
-  v.string(),
-  v.regex(/^(100|[1-9][0-9]?)$/, "must be a whole number from 1 to 100"),
-);
-const cursor = v.pipe(
-  v.string(),
-  v.maxLength(512, "is not a cursor from nextCursor"),
-  v.regex(/^[A-Za-z0-9_-]+$/, "is not a cursor from nextCursor"),
-);
+const limit = z
+  .string()
+  .check(z.regex(/^(100|[1-9][0-9]?)$/, "must be a whole number from 1 to 100"));
+const cursor = z
+  .string()
+  .check(
+    z.maxLength(512, "is not a cursor from nextCursor"),
+    z.regex(/^[A-Za-z0-9_-]+$/, "is not a cursor from nextCursor"),
+  );
 /**
  * An RFC 3339 instant with seconds and a zone (`Z` or `±hh:mm`): zod's own
  * `z.iso.datetime({ offset: true })` pattern, spelled out. A plain regex check accepts exactly
@@ -57,45 +56,42 @@ const cursor = v.pipe(
  */
 export const INSTANT =
   /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
-const instant = v.pipe(
-  v.string(),
-  v.regex(INSTANT, "must be an ISO 8601 instant with a zone, e.g. 2026-01-31T00:00:00Z"),
-);
-const stateList = v.pipe(
-  v.string(),
-  v.regex(
-    /^(unpaid|partially_paid|paid|refunded)(,(unpaid|partially_paid|paid|refunded))*$/,
-    "must be unpaid, partially_paid, paid or refunded (comma-separated for several)",
-  ),
-);
-const invoiceNumber = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -"),
-);
+const instant = z
+  .string()
+  .check(z.regex(INSTANT, "must be an ISO 8601 instant with a zone, e.g. 2026-01-31T00:00:00Z"));
+const stateList = z
+  .string()
+  .check(
+    z.regex(
+      /^(unpaid|partially_paid|paid|refunded)(,(unpaid|partially_paid|paid|refunded))*$/,
+      "must be unpaid, partially_paid, paid or refunded (comma-separated for several)",
+    ),
+  );
+const invoiceNumber = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1-64 characters of A-Z a-z 0-9 . _ -"));
 
 /** The filters `GET /v1/orders` and `GET /v1/orders.csv` share. */
 const orderFilters = {
-  state: v.optional(stateList),
-  createdFrom: v.optional(instant),
-  createdTo: v.optional(instant),
-  invoicePrefix: v.optional(invoiceNumber),
-  currency: v.optional(
-    v.pipe(v.string(), v.regex(/^[A-Z]{3}$/, "must be a fiat code such as USD")),
-  ),
-  cryptoCurrencyCode: v.optional(
-    v.pipe(v.string(), v.regex(/^[A-Z0-9_]{1,32}$/, "must be a currency code such as USDT_TRC20")),
+  state: z.optional(stateList),
+  createdFrom: z.optional(instant),
+  createdTo: z.optional(instant),
+  invoicePrefix: z.optional(invoiceNumber),
+  currency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "must be a fiat code such as USD"))),
+  cryptoCurrencyCode: z.optional(
+    z.string().check(z.regex(/^[A-Z0-9_]{1,32}$/, "must be a currency code such as USDT_TRC20")),
   ),
 };
 
 /** `GET /v1/orders` query. Unknown parameters are refused (a typo is never a silent no-filter). */
-export const ordersListQuery = strictObject({
+export const ordersListQuery = z.strictObject({
   ...orderFilters,
-  limit: v.optional(limit),
-  cursor: v.optional(cursor),
+  limit: z.optional(limit),
+  cursor: z.optional(cursor),
 });
 
 /** `GET /v1/orders.csv` query: the same filters, no paging (every matching order). */
-export const ordersCsvQuery = strictObject(orderFilters);
+export const ordersCsvQuery = z.strictObject(orderFilters);
 
 /**
  * The CSV's columns: `OrderSummary`'s keys, in the order the list answers them (the answer's
@@ -128,19 +124,17 @@ const everyColumn: Exclude<keyof OrderSummary, (typeof ORDER_CSV_COLUMNS)[number
 void everyColumn;
 
 /** `GET /v1/notifications` query. */
-export const notificationsListQuery = strictObject({
-  status: v.optional(v.picklist(NOTIFICATION_STATUSES, "must be pending, delivered or failed")),
-  limit: v.optional(limit),
-  cursor: v.optional(cursor),
-  invoiceNumber: v.optional(invoiceNumber),
+export const notificationsListQuery = z.strictObject({
+  status: z.optional(z.enum(NOTIFICATION_STATUSES, "must be pending, delivered or failed")),
+  limit: z.optional(limit),
+  cursor: z.optional(cursor),
+  invoiceNumber: z.optional(invoiceNumber),
 });
 
 /** A notification's id in a path (`evt_<uuid>`). */
 export const NOTIFICATION_ID = /^evt_[0-9a-f-]{36}$/;
 
 /** `POST /v1/notifications/test` body: one type, or (absent or empty body) one of each. */
-export const testNotificationsBody = strictObject({
-  type: v.optional(
-    v.picklist(NOTIFICATION_TYPES, `must be one of ${NOTIFICATION_TYPES.join(", ")}`),
-  ),
+export const testNotificationsBody = z.strictObject({
+  type: z.optional(z.enum(NOTIFICATION_TYPES, `must be one of ${NOTIFICATION_TYPES.join(", ")}`)),
 });

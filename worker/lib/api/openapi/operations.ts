@@ -1,7 +1,7 @@
 /**
  * @module
  * Every `/v1` route as data: method, path, who may call it, the zod schemas of its request
- * (the ones the route validates with, converted from valibot by `zodOf`) and of each answer. `document.ts` turns this table into
+ * (the very ones the route validates with) and of each answer. `document.ts` turns this table into
  * the OpenAPI 3.1 document; a route missing here is missing from the document, and the worker
  * tests refuse any real answer the document does not describe.
  */
@@ -40,7 +40,6 @@ import {
   payoutView,
   x402PaymentRequired,
 } from "../schemas/responses.ts";
-import { zodOf } from "./valibot-to-zod.ts";
 
 /** Who may call a route. */
 export type Caller = "anyone" | "storefront" | "merchant";
@@ -182,7 +181,7 @@ function cursorList(list: {
   path: string;
   summary: string;
   tag: Operation["tag"];
-  query: Parameters<typeof zodOf>[0];
+  query: z.ZodMiniObject;
   page: z.ZodMiniType;
 }): Operation {
   return {
@@ -192,7 +191,7 @@ function cursorList(list: {
     summary: list.summary,
     tag: list.tag,
     caller: "merchant",
-    query: zodOf(list.query) as z.ZodMiniObject,
+    query: list.query,
     answers: {
       "200": { description: "One page", json: list.page },
       ...errors(400, 401),
@@ -206,7 +205,7 @@ const CHECKOUT = watchedRoutes({
   path: "/v1/checkouts",
   tag: "Checkout",
   openSummary: "Open (or reopen) the checkout of a signed token",
-  openBody: zodOf(openCheckoutBody),
+  openBody: openCheckoutBody,
   params: checkout,
   snapshot: checkoutSnapshot,
   snapshotName: "CheckoutSnapshot",
@@ -218,7 +217,7 @@ const DEPOSIT = watchedRoutes({
   path: "/v1/deposits",
   tag: "Top-up",
   openSummary: "Open (or reopen) a top-up of a signed token (`mode: deposit`)",
-  openBody: zodOf(openDepositBody),
+  openBody: openDepositBody,
   params: { id: "The top-up id (`DepositSnapshot.id`)." },
   snapshot: depositSnapshot,
   snapshotName: "DepositSnapshot",
@@ -234,7 +233,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Crypto currencies the service accepts (cached 60 s)",
     tag: "Catalog",
     caller: "storefront",
-    query: zodOf(currenciesQuery) as z.ZodMiniObject,
+    query: currenciesQuery,
     answers: {
       "200": { description: "The list", json: dataOf(z.array(cryptoCurrency)) },
       ...errors(400),
@@ -262,7 +261,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Checkout",
     caller: "storefront",
     params: checkout,
-    body: { schema: zodOf(lockCurrencyBody) },
+    body: { schema: lockCurrencyBody },
     answers: {
       "200": { description: "The snapshot with `attempt.payment`", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429, 503),
@@ -289,7 +288,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Checkout",
     caller: "storefront",
     params: checkout,
-    body: { schema: zodOf(refundAddressBody) },
+    body: { schema: refundAddressBody },
     answers: {
       "200": { description: "The snapshot", json: dataOf(checkoutSnapshot) },
       ...errors(400, 404, 409, 429),
@@ -347,7 +346,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Every matching order as CSV (RFC 4180; header row = OrderSummary's keys)",
     tag: "Orders",
     caller: "merchant",
-    query: zodOf(ordersCsvQuery) as z.ZodMiniObject,
+    query: ordersCsvQuery,
     answers: {
       "200": {
         description: "text/csv; charset=utf-8, streamed",
@@ -378,7 +377,7 @@ export const OPERATIONS: Operation[] = [
     tag: "Orders",
     caller: "merchant",
     params: invoice,
-    body: { schema: zodOf(refundOrderBody), optional: true },
+    body: { schema: refundOrderBody, optional: true },
     answers: {
       "200": { description: "The live refund", json: dataOf(payoutView) },
       "201": { description: "A new refund", json: dataOf(payoutView) },
@@ -392,7 +391,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Quote a payout (idempotent per orderId)",
     tag: "Payouts",
     caller: "merchant",
-    body: { schema: zodOf(payoutQuoteBody) },
+    body: { schema: payoutQuoteBody },
     answers: {
       "200": { description: "The existing quote", json: dataOf(payoutView) },
       "201": { description: "A new quote", json: dataOf(payoutView) },
@@ -453,7 +452,7 @@ export const OPERATIONS: Operation[] = [
     summary: "Signed test events (`data.test = true`), one of each type when `type` is absent",
     tag: "Notifications",
     caller: "merchant",
-    body: { schema: zodOf(testNotificationsBody), optional: true },
+    body: { schema: testNotificationsBody, optional: true },
     answers: {
       "202": { description: "Queued", json: testNotificationsResponse },
       ...errors(400, 401),

@@ -5,8 +5,6 @@
  * published document (`../openapi.ts`) and the TypeScript contract cannot drift; the worker
  * tests validate every real answer against the document (`test/worker/openapi-conformance.ts`).
  */
-
-import type * as v from "valibot";
 import * as z from "zod/mini";
 import type {
   AttemptView,
@@ -223,7 +221,7 @@ const checked: [
   Same<z.output<typeof checkoutSnapshot>, CheckoutSnapshot>,
   Same<z.output<typeof depositSnapshot>, DepositSnapshot>,
   Same<z.output<typeof payoutView>, PayoutView>,
-  Same<v.InferInput<typeof payoutQuoteBody>, PayoutRequest>,
+  Same<z.input<typeof payoutQuoteBody>, PayoutRequest>,
 ] = [true, true, true, true, true, true, true, true, true];
 void checked;
 
