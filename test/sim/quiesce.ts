@@ -14,7 +14,7 @@ import { sendDelivery } from "./act.ts";
 import { owedNotifications, owedToIndex, timePasses } from "./clock.ts";
 import { clearFaults, deliveriesOf, serviceSettled } from "./service.ts";
 import type { World } from "./world.ts";
-import { sendX402Delivery, settlementsFinal, x402DeliveriesOf } from "./x402.ts";
+import { sendX402Delivery, settlementsFinal, x402DeliveriesOf, x402Truth } from "./x402.ts";
 
 /** Rounds of redelivery + alarms at most; each alarm run stands for "its scheduled time came". */
 const ROUNDS = 6;
@@ -51,6 +51,7 @@ export async function quiesce(world: World): Promise<void> {
   );
   const payoutStubs = [...world.payouts, ...refunds].map((o) => payoutStub(env as Env, o));
   let seq = -1;
+  let truth = x402 ? await x402Truth(world) : "";
   for (let round = 0; round < ROUNDS; round += 1) {
     let delivered = 0;
     for (const d of await deliveriesOf(world.base)) {
@@ -69,10 +70,16 @@ export async function quiesce(world: World): Promise<void> {
     // nothing changes, so running them side by side loses no interleaving that matters.
     const [ran] = await Promise.all([world.stub, ...payoutStubs].map((stub) => timePasses(stub)));
     world.note(`quiesce round ${round}: order alarm ran ${ran}`);
-    // At rest: a round that delivered nothing and whose alarms changed nothing the widget sees.
+    // At rest: a round that delivered nothing, whose alarms changed nothing the widget sees, and
+    // over which the service's x402 truth held still. A settle the worker sent before a restart
+    // can reach the service late on a busy machine (after `serviceSettled`): the order's follow
+    // finds it on a later read, so the rounds go on while the service's settlements move.
     const now = (await world.snapshot()).seq;
-    if (round > 0 && delivered === 0 && now === seq) return settle(world);
+    const truthNow = x402 ? await x402Truth(world) : "";
+    if (round > 0 && delivered === 0 && now === seq && truthNow === truth) return settle(world);
+    if (truthNow !== truth) world.note(`quiesce round ${round}: the service's settlements moved`);
     seq = now;
+    truth = truthNow;
   }
   await settle(world);
 }

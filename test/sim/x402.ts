@@ -358,6 +358,16 @@ export async function settlementsOf(world: World): Promise<ServiceSettlement[]> 
   return body.data.filter((s) => payers.has(s.payer.toLowerCase())).reverse();
 }
 
+/**
+ * The service's x402 truth for the history, as one comparable string: each settlement of its
+ * payers with its status ("" when the history signed nothing).
+ * @example
+ * const before = await x402Truth(world); // … later: unchanged means the service held still
+ */
+export async function x402Truth(world: World): Promise<string> {
+  return (await settlementsOf(world)).map((s) => `${s.id}:${s.status}`).join(",");
+}
+
 /** The service's x402 deliveries for the history's settlements, oldest first. */
 export async function x402DeliveriesOf(
   world: World,
