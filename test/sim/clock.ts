@@ -214,9 +214,12 @@ async function x402Unread(
             : same(r.query.payer, row.payer),
       ),
   );
-  return unread.length === 0 ? null : Date.now() + X402_REREAD_MS;
+  if (unread.length === 0) return null;
+  // The order defers a read its budget refused to the budget's retry time (the row's next
+  // read); a read that failed comes back later still: forced again at most a window later.
+  return Math.max(Date.now() + X402_REREAD_MS, Math.min(...unread.map((r) => r.nextReadAt)));
 }
-/** A pause before an x402 read not made is forced again. */
+/** The shortest pause before an x402 read not made is forced again. */
 const X402_REREAD_MS = 100;
 
 /**

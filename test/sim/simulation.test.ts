@@ -91,6 +91,8 @@ it(
         stats.failures.push(failure);
         // Said at once: a long run's failures can be replayed while it goes on.
         console.log(`failed: SIM_SEED=${seed} ${failure.invariant}: ${failure.detail}`);
+        // Its trace too: a failure that needs its neighbours' interleaving may not replay alone.
+        if (failed && !keepTrace) console.log(`trace of SIM_SEED=${seed}:\n${failed.message}`);
         if (keepTrace) {
           shrunk.push(`SIM_SEED=${seed}\n${(error as Error).message}\n${failed?.message ?? ""}`);
         }

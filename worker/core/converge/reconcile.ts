@@ -55,6 +55,18 @@ export async function reconcileDue(input: {
 }
 
 /**
+ * When the deployment's budget refused a read (no call was made, nothing failed): the time it
+ * may be asked again; null for any other error.
+ *
+ * @example
+ * const retryAt = gateRetryAt(error, Date.now()); // then defer, without counting a failure
+ */
+export function gateRetryAt(error: unknown, at: number): number | null {
+  if (!(error instanceof UpstreamError) || error.code !== GATE_REFUSAL) return null;
+  return at + Math.max(1, error.retryAfterMs ?? BUDGET_RETRY_MS);
+}
+
+/**
  * Reads one followed object (`read` throws the upstream error when it fails): a failure is
  * rescheduled with a longer gap; the service's 429 also defers every read of the object past
  * its hint; the budget's refusal defers them to its retry time and is no failure. Both answer
@@ -77,13 +89,13 @@ export async function readOne(input: {
   } catch (error) {
     if (error instanceof InvariantBroken) throw error;
     const at = Date.now();
-    if (error instanceof UpstreamError && error.code === GATE_REFUSAL) {
-      const retryAt = at + Math.max(1, error.retryAfterMs ?? BUDGET_RETRY_MS);
+    const retryAt = gateRetryAt(error, at);
+    if (retryAt !== null) {
       deferRead(sql, target, retryAt);
       deferReads(sql, retryAt);
       log.debug("reconcile.budget_deferred", {
         kind: target.kind,
-        retryAfterMs: error.retryAfterMs ?? null,
+        retryAfterMs: retryAt - at,
       });
       return false;
     }

@@ -16,7 +16,7 @@
 
 import { facilitatorFor } from "../../core/config/upstream.ts";
 import { X402_MAX_TIMEOUT_SECONDS } from "../../core/config/x402-settings.ts";
-import { RECONCILE_READ } from "../../core/converge/reconcile.ts";
+import { gateRetryAt, RECONCILE_READ } from "../../core/converge/reconcile.ts";
 import type { X402Settlement } from "../../service/facilitator.ts";
 import type { OrderHost } from "../order-host.ts";
 import { applySettlementFact } from "./apply-settlement.ts";
@@ -58,10 +58,18 @@ export const x402Follow = {
   async wake(host: OrderHost, now = Date.now()): Promise<number> {
     if (!host.hasSchema()) return 0;
     const due = x402Payments.due(host.store.sql, now);
-    for (const row of due) {
+    for (const [i, row] of due.entries()) {
       try {
         await readOne(host, row, now);
       } catch (error) {
+        // The budget had no call for a read at reconciliation priority: no read was made, so
+        // no failure counts; this one and the rest wait for the budget's retry time (the next
+        // would meet the same refusal), as the reconciler's reads do.
+        const retryAt = gateRetryAt(error, Date.now());
+        if (retryAt !== null) {
+          for (const waiting of due.slice(i)) deferTo(host, waiting, retryAt);
+          break;
+        }
         host.logger().warn("x402.read_failed", { nonce: row.nonce, error: String(error) });
         reschedule(host, row, now);
       }
@@ -139,6 +147,13 @@ export async function applySettlement(host: OrderHost, nonce: string, settlement
     errorReason: settlement.errorReason,
     confirmedAt: settlement.confirmedAt,
   });
+}
+
+/** The next read at `at`, the count of reads made unchanged (a deferral is not a read). */
+function deferTo(host: OrderHost, row: X402PaymentRow, at: number): void {
+  const current = x402Payments.byNonce(host.store.sql, row.nonce);
+  if (!current || current.status === "confirmed" || current.status === "failed") return;
+  host.transaction(() => x402Payments.save(host.store.sql, { ...current, nextReadAt: at }));
 }
 
 /** The next read: the gap doubles from 2 s, at most `MAX_GAP_MS`. */
