@@ -67,7 +67,7 @@ export const x402Follow = {
         // would meet the same refusal), as the reconciler's reads do.
         const retryAt = gateRetryAt(error, Date.now());
         if (retryAt !== null) {
-          for (const waiting of due.slice(i)) deferTo(host, waiting, retryAt);
+          for (const waiting of due.slice(i)) scheduleRead(host, waiting, retryAt, false);
           break;
         }
         host.logger().warn("x402.read_failed", { nonce: row.nonce, error: String(error) });
@@ -149,23 +149,19 @@ export async function applySettlement(host: OrderHost, nonce: string, settlement
   });
 }
 
-/** The next read at `at`, the count of reads made unchanged (a deferral is not a read). */
-function deferTo(host: OrderHost, row: X402PaymentRow, at: number): void {
+/**
+ * Sets an open payment's next read to `at`; `read` counts one more read made (a deferral by
+ * the budget made none). A payment that ended meanwhile is left as it is.
+ */
+function scheduleRead(host: OrderHost, row: X402PaymentRow, at: number, read: boolean): void {
   const current = x402Payments.byNonce(host.store.sql, row.nonce);
   if (!current || current.status === "confirmed" || current.status === "failed") return;
-  host.transaction(() => x402Payments.save(host.store.sql, { ...current, nextReadAt: at }));
+  const reads = current.reads + (read ? 1 : 0);
+  host.transaction(() => x402Payments.save(host.store.sql, { ...current, reads, nextReadAt: at }));
 }
 
 /** The next read: the gap doubles from 2 s, at most `MAX_GAP_MS`. */
 function reschedule(host: OrderHost, row: X402PaymentRow, now: number): void {
   const gap = Math.min(MAX_GAP_MS, 2_000 * 2 ** Math.min(row.reads, 10));
-  const current = x402Payments.byNonce(host.store.sql, row.nonce);
-  if (!current || current.status === "confirmed" || current.status === "failed") return;
-  host.transaction(() =>
-    x402Payments.save(host.store.sql, {
-      ...current,
-      reads: current.reads + 1,
-      nextReadAt: now + gap,
-    }),
-  );
+  scheduleRead(host, row, now + gap, true);
 }
