@@ -11,9 +11,9 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
-import { accountKey } from "../../worker/core/account/account-key.ts";
 import type { BudgetRpc, Priority } from "../../worker/core/budget/budget-rpc.ts";
 import { budgetGate, forgetLeases } from "../../worker/core/budget/gate.ts";
+import { deploymentGates } from "../../worker/core/budget/install.ts";
 import { shareOf } from "../../worker/core/budget/shares.ts";
 import { shopperRate, WINDOW_MS, windowOf } from "../../worker/core/budget/window.ts";
 import { installUpstreamGates } from "../../worker/core/config/upstream.ts";
@@ -41,20 +41,9 @@ const RATE = 10;
 const LOCK_PATH = "/x-sandbox/invoice/lock-currency";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The budget gates the worker's entry installs (`worker/core/budget/install.ts`), again. */
-function installShipped(record?: (priority: Priority, client?: string) => void): void {
-  installUpstreamGates((config, priority, client) => {
-    record?.(priority, client);
-    const key = accountKey(config);
-    const stub = () => budgetStub(env as unknown as Env, key);
-    return budgetGate(stub, key, priority, config.UPSTREAM_MAX_RPS, undefined, client);
-  });
-}
-
 afterEach(() => {
-  // Back to the gates the worker installed (the same factory, over the same budget object).
-  installUpstreamGates(null);
-  installShipped();
+  // Back to the gates the worker's entry installed (`worker/core/budget/install.ts`).
+  installUpstreamGates(deploymentGates);
 });
 
 /** A lock from `ip`; status, Retry-After and body. */

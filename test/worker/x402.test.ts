@@ -12,6 +12,8 @@ import type { LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CheckoutSnapshot } from "../../packages/contract/src/http-api.ts";
+import { deploymentGates } from "../../worker/core/budget/install.ts";
+import { installUpstreamGates } from "../../worker/core/config/upstream.ts";
 import { decodeBase64Json, encodeBase64Json } from "../../worker/lib/x402/base64-json.ts";
 import type {
   Authorization,
@@ -20,6 +22,8 @@ import type {
   PaymentRequirements,
 } from "../../worker/lib/x402/protocol.ts";
 import { x402Payments } from "../../worker/order/x402/payments-table.ts";
+import { UpstreamError } from "../../worker/service/errors.ts";
+import { GATE_REFUSAL } from "../../worker/service/transport.ts";
 import { sleep } from "../support/wait.ts";
 import { signAuthorization } from "../support/x402-sign.ts";
 import {
@@ -37,6 +41,7 @@ import {
   uniqueIp,
   uniqueSub,
   upstreamInvoice,
+  upstreamRequests,
   worker,
 } from "./helpers.ts";
 import { lockedCheckout, SHOPPER_TRON } from "./orders.ts";
@@ -464,6 +469,84 @@ describe("x402: the facilitator refuses, fails or cannot answer", () => {
     expect(after.orderState).toBe("paid");
     expect(after.x402Payment?.status).toBe("confirmed");
     expect(await settlementsOf(payer.address)).toHaveLength(1);
+  });
+});
+
+describe("x402: following a lost settle while the budget is contested", () => {
+  afterEach(() => installUpstreamGates(deploymentGates));
+
+  it("a read the budget refuses is deferred to its retry time: no read made, no failure counted; another failure doubles the gap; once the budget frees, the order converges to paid", async () => {
+    const { body } = await openCheckout({ sub: uniqueSub("x4d"), amount: "1.25" });
+    const id = body.data.id;
+    const { required } = await terms(id);
+    const payer = newPayer();
+    await fault({ path: "/x402/settle", mode: "timeout-after-create", times: 1 });
+    const answer = await post(id, { "PAYMENT-SIGNATURE": await signed(payer, required) });
+    expect(answer.res.status).toBe(202);
+    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    const row = () =>
+      runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
+        x402Payments.forgetKnown(state.storage.sql);
+        return x402Payments.all(state.storage.sql)[0]!;
+      });
+    const dueNow = () =>
+      runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
+        state.storage.sql.exec("UPDATE x402_payments SET next_read_at = 1 WHERE next_read_at > 0");
+        x402Payments.forgetKnown(state.storage.sql);
+        await state.storage.setAlarm(Date.now());
+      });
+    const readsOfPayer = async () =>
+      (await upstreamRequests("/x402/settlements", "GET")).filter(
+        (r) => r.query.payer?.toLowerCase() === payer.address.toLowerCase(),
+      ).length;
+    // The reconciliation lane's gate refuses as the budget does (no call free for 7 s).
+    const refusal = new UpstreamError("http", "upstream budget: no reconcile call free", {
+      status: 429,
+      code: GATE_REFUSAL,
+      retryAfterMs: 7_000,
+    });
+    const failure = new UpstreamError("http", "the service answered 503", { status: 503 });
+    let refuse: UpstreamError | null = refusal;
+    installUpstreamGates((config, priority, client) => {
+      const shipped = deploymentGates(config, priority, client);
+      if (priority !== "reconcile") return shipped;
+      return {
+        admit: async (deadline) => {
+          if (refuse) throw refuse;
+          return shipped.admit(deadline);
+        },
+        rateLimited: (ms) => shipped.rateLimited(ms),
+      };
+    });
+    const before = await row();
+    expect(before.status).toBe("unknown");
+    const readsBefore = await readsOfPayer();
+    await dueNow();
+    const asked = Date.now();
+    await runDurableObjectAlarm(stub);
+    const deferred = await row();
+    expect(deferred.status).toBe("unknown");
+    expect(deferred.reads).toBe(before.reads); // no failure counted
+    expect(deferred.nextReadAt).toBeGreaterThanOrEqual(asked + 7_000);
+    expect(deferred.nextReadAt).toBeLessThan(asked + 7_000 + 5_000);
+    expect(await readsOfPayer()).toBe(readsBefore); // no call made
+    // Any other failure is a read that failed: counted, and the gap grows (2 s · 2^reads).
+    refuse = failure;
+    await dueNow();
+    const failedAt = Date.now();
+    await runDurableObjectAlarm(stub);
+    const failed = await row();
+    expect(failed.reads).toBe(before.reads + 1);
+    expect(failed.nextReadAt).toBeGreaterThanOrEqual(failedAt + 2_000 * 2 ** before.reads);
+    // The budget frees: the next read finds the settlement and the order is paid.
+    refuse = null;
+    for (let i = 0; i < 50 && (await view(id)).orderState !== "paid"; i++) {
+      await dueNow();
+      await runDurableObjectAlarm(stub);
+      await sleep(50);
+    }
+    expect((await view(id)).orderState).toBe("paid");
+    expect(await readsOfPayer()).toBeGreaterThan(readsBefore);
   });
 });
 

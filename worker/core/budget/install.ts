@@ -7,12 +7,20 @@
 import { env } from "cloudflare:workers";
 import { accountKey } from "../account/account-key.ts";
 import type { CoreEnv } from "../config/core-env.ts";
-import { installUpstreamGates } from "../config/upstream.ts";
+import { type GateFactory, installUpstreamGates } from "../config/upstream.ts";
 import { budgetStub } from "../objects/stubs.ts";
 import { budgetGate } from "./gate.ts";
 
-installUpstreamGates((config, priority, client) => {
+/**
+ * The deployment's gates: each call asks the account's budget object for its lane and client.
+ *
+ * @example
+ * installUpstreamGates(deploymentGates); // what importing this module does (tests restore it)
+ */
+export const deploymentGates: GateFactory = (config, priority, client) => {
   const key = accountKey(config);
   const stub = () => budgetStub(env as CoreEnv, key);
   return budgetGate(stub, key, priority, config.UPSTREAM_MAX_RPS, undefined, client);
-});
+};
+
+installUpstreamGates(deploymentGates);
