@@ -193,7 +193,7 @@ describe("storage/table", () => {
     }
   });
 
-  it("upserts a row: every column inserted, only the named ones set on a conflict, under the condition", () => {
+  it("upserts a row: every column inserted, only the named ones set on a conflict, only by a greater version", () => {
     const calls: { query: string; binds: unknown[] }[] = [];
     const sql = {
       exec: (query: string, ...binds: unknown[]) => calls.push({ query, binds }),
@@ -203,13 +203,7 @@ describe("storage/table", () => {
       version: integer("v"),
       body: optionalText("b"),
     });
-    table.upsert(
-      sql,
-      { key: "a", version: 2, body: null },
-      "key",
-      ["version", "body"],
-      "excluded.v > feed.v",
-    );
+    table.upsert(sql, { key: "a", version: 2, body: null }, "key", ["version", "body"], "version");
     table.upsert(sql, { key: "a", version: 3, body: "x" }, "key", ["body"]);
     expect(calls.map((c) => ({ ...c, query: c.query.replace(/\s+/g, " ") }))).toEqual([
       {

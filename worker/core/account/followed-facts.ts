@@ -55,7 +55,7 @@ export function putFollowedFacts(
     { key, version, source, body },
     "key",
     ["version", "source", "body"],
-    "excluded.version > followed_facts.version",
+    "version",
   );
 }
 

@@ -60,7 +60,7 @@ export const NOTIFICATIONS = new Table<NotificationLogRow>(
 );
 
 /** What a newer version changes: a notification's order, time and holder never do. */
-const NEWER = ["status", "version", "body"] as const;
+const UPDATED = ["status", "version", "body"] as const;
 
 const DAY_MS = 86_400_000;
 /** How long a delivered notification stays in the log. */
@@ -92,7 +92,7 @@ export function applyNotification(
     source,
     body,
   };
-  NOTIFICATIONS.upsert(sql, row, "id", NEWER, "excluded.version > notifications.version");
+  NOTIFICATIONS.upsert(sql, row, "id", UPDATED, "version");
 }
 
 /**

@@ -60,7 +60,7 @@ export const ORDERS = new Table<OrderIndexRow>(
 );
 
 /** Every field but the key: a newer version replaces the whole row. */
-const NEWER = [
+const UPDATED = [
   "state",
   "currency",
   "cryptoCode",
@@ -88,7 +88,7 @@ export function applyOrder(sql: SqlStorage, source: string, version: number, bod
     source,
     body,
   };
-  ORDERS.upsert(sql, row, "invoiceNumber", NEWER, "excluded.version > orders.version");
+  ORDERS.upsert(sql, row, "invoiceNumber", UPDATED, "version");
 }
 
 /** Invoice numbers are `[A-Za-z0-9._-]`: every one starting with `p` sorts below `p` + "{". */

@@ -203,19 +203,26 @@ export class Table<T> {
 
   /**
    * Writes one row, or, when the row of its `key` is held, sets only the `update` fields of that
-   * row from the new one, and only `when` it holds (SQL over the held row, named by the table,
-   * and the new one, `excluded`): one statement, so a projection fed by versions moves only
+   * row from the new one, and, given `newer`, only if the new row's `newer` field is greater than
+   * the held one's (a version): one statement, so a projection fed by versions moves only
    * forward whatever order its deliveries land in.
    *
    * @example
-   * ORDERS.upsert(sql, row, "invoiceNumber", ["state", "version", "body"], "excluded.version > orders.version");
+   * ORDERS.upsert(sql, row, "invoiceNumber", ["state", "version", "body"], "version");
    */
-  upsert(sql: SqlStorage, row: T, key: keyof T, update: readonly (keyof T)[], when?: string): void {
+  upsert(
+    sql: SqlStorage,
+    row: T,
+    key: keyof T,
+    update: readonly (keyof T)[],
+    newer?: keyof T,
+  ): void {
     const { names, values } = rowValues(this.columns, row);
     const set = this.#names(update).map((c) => `${c} = excluded.${c}`);
+    const [v] = newer === undefined ? [] : this.#names([newer]);
     sql.exec(
       `INSERT INTO ${this.name} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})
-       ON CONFLICT(${this.columns[key].name}) DO UPDATE SET ${set.join(", ")}${when ? ` WHERE ${when}` : ""}`,
+       ON CONFLICT(${this.columns[key].name}) DO UPDATE SET ${set.join(", ")}${v ? ` WHERE excluded.${v} > ${this.name}.${v}` : ""}`,
       ...values,
     );
   }
