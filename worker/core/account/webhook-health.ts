@@ -11,7 +11,7 @@ import { integer, optionalText, primaryKey, SingleRowTable, Table } from "../sto
 
 const MINUTE_MS = 60_000;
 const KEEP_MINUTES = 24 * 60;
-/** Most refusals one batch adds (a forged count cannot overflow a minute). */
+/** Most refusals one batch adds (one call cannot add an unbounded count). */
 const MAX_BATCH_REFUSED = 1_000_000;
 
 /** One batch from a worker isolate. */
