@@ -145,7 +145,9 @@ describe("SQL template compaction (worker build)", () => {
       original.push(...before);
       compacted.push(...after);
     }
-    expect(changed).toBeGreaterThanOrEqual(20);
+    // Enough compacted templates that the comparison below checks something real (fewer remain
+    // by hand since the objects' tables are described over `core/storage/table.ts`).
+    expect(changed).toBeGreaterThanOrEqual(10);
     // Every other statement: the same program, against every table of every object.
     const db = new DatabaseSync(":memory:");
     for (const ddl of Object.values(await schemas([]))) db.exec(ddl);

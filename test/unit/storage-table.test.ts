@@ -1,10 +1,11 @@
 /**
  * The table descriptions of `worker/core/storage/table.ts`: the DDL they make keeps the columns
- * objects stored before them already have (a renamed column would break every stored top-up
- * or payout), a row reads back as written (nulls, JSON, flags, integers), and a write names
- * every column with its value in place.
+ * and indexes objects stored before them already have (a renamed column would break every
+ * stored top-up, payout or account index), a row reads back as written (nulls, JSON, flags,
+ * integers), and a write names every column with its value in place.
  */
 import { describe, expect, it } from "vitest";
+import { ACCOUNT_SCHEMA } from "../../worker/core/account/schema.ts";
 import {
   type Columns,
   decodeRow,
@@ -14,6 +15,7 @@ import {
   optionalJson,
   optionalText,
   type Row,
+  Table,
   text,
   writeRow,
 } from "../../worker/core/storage/table.ts";
@@ -28,6 +30,14 @@ function columnsOf(schema: string, table: string): string[] {
     .split(",\n")
     .map((line) => line.trim())
     .filter(Boolean);
+}
+
+/** The `CREATE INDEX` lines of one table in a schema, whitespace as one space. */
+function indexesOf(schema: string, table: string): string[] {
+  return schema
+    .split("\n")
+    .map((line) => line.trim().replace(/\s+/g, " "))
+    .filter((line) => line.startsWith("CREATE INDEX") && line.includes(` ON ${table} (`));
 }
 
 describe("storage/table", () => {
@@ -121,6 +131,91 @@ describe("storage/table", () => {
       "order_id TEXT NOT NULL",
       "reason TEXT NOT NULL",
       "started_at TEXT NOT NULL",
+    ]);
+  });
+
+  it("makes the account's tables and indexes as stored account objects already have them", () => {
+    expect(columnsOf(ACCOUNT_SCHEMA, "orders")).toEqual([
+      "invoice_number TEXT PRIMARY KEY",
+      "state TEXT NOT NULL",
+      "currency TEXT NOT NULL",
+      "crypto_code TEXT",
+      "created_at TEXT NOT NULL",
+      "version INTEGER NOT NULL",
+      "source TEXT NOT NULL",
+      "body TEXT NOT NULL",
+    ]);
+    expect(indexesOf(ACCOUNT_SCHEMA, "orders")).toEqual([
+      "CREATE INDEX IF NOT EXISTS orders_created ON orders (created_at, invoice_number);",
+      "CREATE INDEX IF NOT EXISTS orders_state ON orders (state, created_at, invoice_number);",
+      "CREATE INDEX IF NOT EXISTS orders_currency ON orders (currency, created_at, invoice_number);",
+      "CREATE INDEX IF NOT EXISTS orders_crypto ON orders (crypto_code, created_at, invoice_number);",
+    ]);
+    expect(columnsOf(ACCOUNT_SCHEMA, "notifications")).toEqual([
+      "id TEXT PRIMARY KEY",
+      "status TEXT NOT NULL",
+      "invoice_number TEXT",
+      "created_at TEXT NOT NULL",
+      "version INTEGER NOT NULL",
+      "source TEXT NOT NULL",
+      "body TEXT NOT NULL",
+    ]);
+    expect(indexesOf(ACCOUNT_SCHEMA, "notifications")).toEqual([
+      "CREATE INDEX IF NOT EXISTS notifications_created ON notifications (created_at, id);",
+      "CREATE INDEX IF NOT EXISTS notifications_status ON notifications (status, created_at, id);",
+      "CREATE INDEX IF NOT EXISTS notifications_invoice ON notifications (invoice_number, created_at, id);",
+    ]);
+    expect(columnsOf(ACCOUNT_SCHEMA, "webhook_minutes")).toEqual([
+      "minute INTEGER PRIMARY KEY",
+      "refused INTEGER NOT NULL",
+    ]);
+    expect(columnsOf(ACCOUNT_SCHEMA, "webhook_health")).toEqual([
+      "id INTEGER PRIMARY KEY CHECK (id = 1)",
+      "last_refused_at TEXT",
+      "last_verified_at TEXT",
+    ]);
+    expect(columnsOf(ACCOUNT_SCHEMA, "followed_facts")).toEqual([
+      "key TEXT PRIMARY KEY",
+      "version INTEGER NOT NULL",
+      "source TEXT NOT NULL",
+      "body TEXT NOT NULL",
+    ]);
+    expect(columnsOf(ACCOUNT_SCHEMA, "x402_routes")).toEqual([
+      "transaction_hash TEXT PRIMARY KEY",
+      "checkout_id TEXT NOT NULL",
+      "created_at INTEGER NOT NULL",
+    ]);
+    expect(indexesOf(ACCOUNT_SCHEMA, "x402_routes")).toEqual([
+      "CREATE INDEX IF NOT EXISTS x402_routes_created ON x402_routes (created_at);",
+    ]);
+    for (const table of ["webhook_minutes", "webhook_health", "followed_facts"]) {
+      expect(indexesOf(ACCOUNT_SCHEMA, table)).toEqual([]);
+    }
+  });
+
+  it("upserts a row: every column inserted, only the named ones set on a conflict, only by a greater version", () => {
+    const calls: { query: string; binds: unknown[] }[] = [];
+    const sql = {
+      exec: (query: string, ...binds: unknown[]) => calls.push({ query, binds }),
+    } as unknown as SqlStorage;
+    const table = new Table<{ key: string; version: number; body: string | null }>("feed", {
+      key: text("k"),
+      version: integer("v"),
+      body: optionalText("b"),
+    });
+    table.upsert(sql, { key: "a", version: 2, body: null }, "key", ["version", "body"], "version");
+    table.upsert(sql, { key: "a", version: 3, body: "x" }, "key", ["body"]);
+    expect(calls.map((c) => ({ ...c, query: c.query.replace(/\s+/g, " ") }))).toEqual([
+      {
+        query:
+          "INSERT INTO feed (k, v, b) VALUES (?, ?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v, b = excluded.b WHERE excluded.v > feed.v",
+        binds: ["a", 2, null],
+      },
+      {
+        query:
+          "INSERT INTO feed (k, v, b) VALUES (?, ?, ?) ON CONFLICT(k) DO UPDATE SET b = excluded.b",
+        binds: ["a", 3, "x"],
+      },
     ]);
   });
 

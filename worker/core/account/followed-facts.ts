@@ -1,21 +1,38 @@
 /**
  * @module
- * The account index's `followed_facts` table: the facts feed rows objects deliver
+ * The account index's followed facts: owns the `followed_facts` table (described once here,
+ * over `core/storage/table.ts`): the facts feed rows objects deliver
  * (`core/events/facts-feed.ts`), kept until the reconciler takes them at the start of a sweep.
  * One row per followed upstream object (the feed key `facts|<kind>|<id>`), only ever moved to a
  * higher version; taking a row deletes it, so the table holds only what changed since the last
  * sweep (bounded by the objects followed, and by `MAX_TAKEN` per take).
  */
+import { integer, primaryKey, Table, text } from "../storage/table.ts";
 
-/** DDL (part of the account's schema). */
-export const FOLLOWED_FACTS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS followed_facts (
-  key TEXT PRIMARY KEY,
-  version INTEGER NOT NULL,
-  source TEXT NOT NULL,
-  body TEXT NOT NULL
-);
-`;
+/** One followed object's newest facts, not yet taken. */
+export interface FollowedFactsRow {
+  /** The feed key, `facts|<kind>|<id>`: one row per followed object. */
+  key: string;
+  /** The version of the feed row this came from: only a higher one replaces it. */
+  version: number;
+  /** The object that fed it. */
+  source: string;
+  /** The facts as JSON, exactly as fed (the reconciler parses them). */
+  body: string;
+}
+
+/**
+ * The table (part of the account's schema).
+ *
+ * @example
+ * sql.exec(FOLLOWED_FACTS.ddl);
+ */
+export const FOLLOWED_FACTS = new Table<FollowedFactsRow>("followed_facts", {
+  key: primaryKey(text("key")),
+  version: integer("version"),
+  source: text("source"),
+  body: text("body"),
+});
 
 /** Most rows one take answers (the rest wait for the next sweep). */
 export const MAX_TAKEN = 5_000;
@@ -33,14 +50,12 @@ export function putFollowedFacts(
   version: number,
   body: string,
 ): void {
-  sql.exec(
-    `INSERT INTO followed_facts (key, version, source, body) VALUES (?, ?, ?, ?)
-     ON CONFLICT (key) DO UPDATE SET version = excluded.version, source = excluded.source,
-       body = excluded.body WHERE excluded.version > followed_facts.version`,
-    key,
-    version,
-    source,
-    body,
+  FOLLOWED_FACTS.upsert(
+    sql,
+    { key, version, source, body },
+    "key",
+    ["version", "source", "body"],
+    "version",
   );
 }
 

@@ -1,19 +1,65 @@
 /**
  * @module
- * What the account's index remembers about the service's webhooks (for the doctor): how many
- * were refused for a bad signature, per minute for the last 24 h (older minutes are deleted as
- * new ones arrive: at most 1,440 rows), and when one was last refused and last verified. The
- * routes report in batches (`webhook-tally.ts`), never one call per request.
+ * What the account's index remembers about the service's webhooks (for the doctor): owns the
+ * `webhook_minutes` and `webhook_health` tables (described once here, over
+ * `core/storage/table.ts`): how many were refused for a bad signature, per minute for the last
+ * 24 h (older minutes are deleted as new ones arrive: at most 1,440 rows), and when one was last
+ * refused and last verified. The routes report in batches (`webhook-tally.ts`), never one call
+ * per request.
  */
+import { integer, optionalText, primaryKey, SingleRowTable, Table } from "../storage/table.ts";
 
 const MINUTE_MS = 60_000;
 const KEEP_MINUTES = 24 * 60;
+/** Most refusals one batch adds (one call cannot add an unbounded count). */
+const MAX_BATCH_REFUSED = 1_000_000;
 
 /** One batch from a worker isolate. */
 export interface WebhookTally {
   refused: number;
   lastRefusedAt: string | null;
   lastVerifiedAt: string | null;
+}
+
+/** Refusals counted in one minute. */
+export interface RefusedMinute {
+  /** Epoch minutes (`Math.floor(ms / 60_000)`): the key, one row per minute. */
+  minute: number;
+  refused: number;
+}
+
+/** The last refused and verified times (ISO), each null until one happened. */
+export interface WebhookHealthRow {
+  lastRefusedAt: string | null;
+  lastVerifiedAt: string | null;
+}
+
+/**
+ * `webhook_minutes`: one row per minute that had refusals, the last 24 h only.
+ *
+ * @example
+ * WEBHOOK_MINUTES.select(sql, "WHERE minute > ?", minute - 60);
+ */
+export const WEBHOOK_MINUTES = new Table<RefusedMinute>("webhook_minutes", {
+  minute: primaryKey(integer("minute")),
+  refused: integer("refused"),
+});
+
+/**
+ * `webhook_health`: one row, written by the first batch.
+ *
+ * @example
+ * WEBHOOK_HEALTH.read(sql)?.lastVerifiedAt;
+ */
+export const WEBHOOK_HEALTH = new SingleRowTable<WebhookHealthRow>("webhook_health", {
+  lastRefusedAt: optionalText("last_refused_at"),
+  lastVerifiedAt: optionalText("last_verified_at"),
+});
+
+/** The later of a held time and a reported one (ISO times order as text); null reports nothing. */
+function later(held: string | null, reported: string | null): string | null {
+  if (reported === null) return held;
+  return held === null || reported > held ? reported : held;
 }
 
 /**
@@ -25,28 +71,27 @@ export interface WebhookTally {
 export function recordTally(sql: SqlStorage, tally: WebhookTally, now: number): void {
   const minute = Math.floor(now / MINUTE_MS);
   if (tally.refused > 0) {
-    sql.exec(
-      "INSERT INTO webhook_minutes (minute, refused) VALUES (?, ?) ON CONFLICT(minute) DO UPDATE SET refused = refused + excluded.refused",
+    const held = WEBHOOK_MINUTES.select(sql, "WHERE minute = ?", minute)[0]?.refused ?? 0;
+    WEBHOOK_MINUTES.write(sql, "INSERT OR REPLACE", {
       minute,
-      Math.min(tally.refused, 1_000_000),
-    );
+      refused: held + Math.min(tally.refused, MAX_BATCH_REFUSED),
+    });
     sql.exec("DELETE FROM webhook_minutes WHERE minute <= ?", minute - KEEP_MINUTES);
   }
-  sql.exec("INSERT OR IGNORE INTO webhook_health (id) VALUES (1)");
-  // MAX keeps the newest of two isolates' reports whatever order they land in.
-  sql.exec(
-    `UPDATE webhook_health SET
-       last_refused_at = CASE WHEN ? IS NULL THEN last_refused_at ELSE MAX(COALESCE(last_refused_at, ''), ?) END,
-       last_verified_at = CASE WHEN ? IS NULL THEN last_verified_at ELSE MAX(COALESCE(last_verified_at, ''), ?) END
-     WHERE id = 1`,
-    tally.lastRefusedAt,
-    tally.lastRefusedAt,
-    tally.lastVerifiedAt,
-    tally.lastVerifiedAt,
-  );
+  // The later time stays, whatever order two isolates' batches land in.
+  const held = WEBHOOK_HEALTH.read(sql);
+  WEBHOOK_HEALTH.write(sql, {
+    lastRefusedAt: later(held?.lastRefusedAt ?? null, tally.lastRefusedAt),
+    lastVerifiedAt: later(held?.lastVerifiedAt ?? null, tally.lastVerifiedAt),
+  });
 }
 
-/** Refusals in the last hour, and the last refused and verified times. */
+/**
+ * Refusals in the last hour, and the last refused and verified times.
+ *
+ * @example
+ * readWebhookHealth(sql, Date.now()); // { refusedLastHour: 3, lastRefusedAt: "…", lastVerifiedAt: null }
+ */
 export function readWebhookHealth(sql: SqlStorage, now: number) {
   const minute = Math.floor(now / MINUTE_MS);
   const refused = Number(
@@ -57,14 +102,10 @@ export function readWebhookHealth(sql: SqlStorage, now: number) {
       )
       .one().n,
   );
-  const row = sql
-    .exec<{ last_refused_at: string | null; last_verified_at: string | null }>(
-      "SELECT last_refused_at, last_verified_at FROM webhook_health WHERE id = 1",
-    )
-    .toArray()[0];
+  const held = WEBHOOK_HEALTH.read(sql);
   return {
     refusedLastHour: refused,
-    lastRefusedAt: row?.last_refused_at ?? null,
-    lastVerifiedAt: row?.last_verified_at ?? null,
+    lastRefusedAt: held?.lastRefusedAt ?? null,
+    lastVerifiedAt: held?.lastVerifiedAt ?? null,
   };
 }

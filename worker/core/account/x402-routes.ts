@@ -1,6 +1,7 @@
 /**
  * @module
- * `x402_routes`: which checkout an x402 transaction paid. The service's `x402.payment.*`
+ * Owns the account's `x402_routes` table (described once here, over `core/storage/table.ts`):
+ * which checkout an x402 transaction paid. The service's `x402.payment.*`
  * webhooks name a settlement by its transaction, payer and wallet, never by an order, so the
  * order that settled an authorization writes its transaction here as soon as the facilitator
  * names it, and the webhook route reads it back to reach that order.
@@ -10,15 +11,33 @@
  * itself).
  */
 
-/** DDL (idempotent). */
-export const X402_ROUTES_SCHEMA = `
-CREATE TABLE IF NOT EXISTS x402_routes (
-  transaction_hash TEXT PRIMARY KEY,
-  checkout_id TEXT NOT NULL,
-  created_at INTEGER NOT NULL
+import { integer, primaryKey, Table, text } from "../storage/table.ts";
+
+/** One route. */
+export interface X402RouteRow {
+  /** The transaction hash, lowercase: the key, written once (the first route stays). */
+  transaction: string;
+  checkoutId: string;
+  /** Epoch ms it was written (pruning reads it through its index). */
+  createdAt: number;
+}
+
+/**
+ * The table (part of the account's schema).
+ *
+ * @example
+ * sql.exec(X402_ROUTES.ddl);
+ */
+export const X402_ROUTES = new Table<X402RouteRow>(
+  "x402_routes",
+  {
+    transaction: primaryKey(text("transaction_hash")),
+    checkoutId: text("checkout_id"),
+    createdAt: integer("created_at"),
+  },
+  [],
+  { x402_routes_created: ["createdAt"] },
 );
-CREATE INDEX IF NOT EXISTS x402_routes_created ON x402_routes (created_at);
-`;
 
 /** How long a route is kept. */
 export const ROUTE_DAYS = 30;
@@ -30,12 +49,11 @@ export const ROUTE_DAYS = 30;
  * putRoute(sql, "0xab…", "co_…", Date.now());
  */
 export function putRoute(sql: SqlStorage, transaction: string, checkoutId: string, now: number) {
-  sql.exec(
-    "INSERT OR IGNORE INTO x402_routes (transaction_hash, checkout_id, created_at) VALUES (?, ?, ?)",
-    transaction.toLowerCase(),
+  X402_ROUTES.write(sql, "INSERT OR IGNORE", {
+    transaction: transaction.toLowerCase(),
     checkoutId,
-    now,
-  );
+    createdAt: now,
+  });
   sql.exec("DELETE FROM x402_routes WHERE created_at < ?", now - ROUTE_DAYS * 86_400_000);
 }
 
@@ -46,11 +64,6 @@ export function putRoute(sql: SqlStorage, transaction: string, checkoutId: strin
  * routeOf(sql, "0xab…"); // "co_…"
  */
 export function routeOf(sql: SqlStorage, transaction: string): string | null {
-  const row = sql
-    .exec<{ checkout_id: string }>(
-      "SELECT checkout_id FROM x402_routes WHERE transaction_hash = ?",
-      transaction.toLowerCase(),
-    )
-    .toArray()[0];
-  return row?.checkout_id ?? null;
+  const row = X402_ROUTES.select(sql, "WHERE transaction_hash = ?", transaction.toLowerCase())[0];
+  return row?.checkoutId ?? null;
 }

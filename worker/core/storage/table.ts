@@ -8,7 +8,8 @@
  *
  * Invariants: only `TEXT` and `INTEGER` columns (money is decimal text, never a float;
  * structures are JSON text); a column's SQL type is the one its codec reads and writes; a
- * table's DDL is `CREATE TABLE IF NOT EXISTS`, so running it again changes nothing.
+ * table's DDL is `CREATE TABLE IF NOT EXISTS` (its indexes `CREATE INDEX IF NOT EXISTS`), so
+ * running it again changes nothing; an index names fields of the row, never a column by hand.
  */
 
 type Value = SqlStorageValue;
@@ -118,6 +119,18 @@ export function withDefault<T>(column: Column<T>, literal: string): Column<T> {
 const list = <T>(columns: Columns<T>) => Object.values(columns) as Column<unknown>[];
 
 /**
+ * A table's indexes by name, each the fields whose columns it orders by, in order: typed by the
+ * row, so an index cannot name a column the table does not describe.
+ *
+ * @example
+ * const indexes: Indexes<OrderIndexRow> = { orders_created: ["createdAt", "invoiceNumber"] };
+ */
+export type Indexes<T> = Record<string, readonly (keyof T & string)[]>;
+
+/** How `write` treats a row whose key is already held: throw, replace it, or keep the held one. */
+export type WriteVerb = "INSERT" | "INSERT OR REPLACE" | "INSERT OR IGNORE";
+
+/**
  * A table's DDL (idempotent): the `head` lines (columns the row type does not carry, such as a
  * one-row table's `id`), then one line per described column, in the description's order.
  *
@@ -134,7 +147,7 @@ ${lines.map((line) => `  ${line}`).join(",\n")}
 
 /**
  * A table of many rows, described once; `head` names columns the row type does not carry (an
- * `AUTOINCREMENT` id).
+ * `AUTOINCREMENT` id); `indexes` its indexes, made with it.
  *
  * @example
  * const PAYMENTS = new Table<PaymentRow>("payments", { … }, ["id INTEGER PRIMARY KEY AUTOINCREMENT"]);
@@ -144,16 +157,32 @@ export class Table<T> {
   readonly name: string;
   readonly columns: Columns<T>;
   readonly head: readonly string[];
+  readonly indexes: Indexes<T>;
 
-  constructor(name: string, columns: Columns<T>, head: readonly string[] = []) {
+  constructor(
+    name: string,
+    columns: Columns<T>,
+    head: readonly string[] = [],
+    indexes: Indexes<T> = {},
+  ) {
     this.name = name;
     this.columns = columns;
     this.head = head;
+    this.indexes = indexes;
   }
 
-  /** The table's DDL (idempotent). */
+  /** The table's DDL, then its indexes' (idempotent). */
   get ddl(): string {
-    return tableDdl(this.name, this.columns, this.head);
+    const indexes = Object.entries(this.indexes).map(
+      ([index, fields]) =>
+        `\nCREATE INDEX IF NOT EXISTS ${index} ON ${this.name} (${this.#names(fields).join(", ")});`,
+    );
+    return tableDdl(this.name, this.columns, this.head) + indexes.join("");
+  }
+
+  /** The column names of `fields`, in order. */
+  #names(fields: readonly (keyof T)[]): string[] {
+    return fields.map((f) => this.columns[f].name);
   }
 
   /** The rows a clause selects (`WHERE …`, `ORDER BY …`, with its binds), decoded. */
@@ -164,9 +193,38 @@ export class Table<T> {
       .map((r) => decodeRow(this.columns, r));
   }
 
-  /** Writes one row: `INSERT` (a duplicate key throws) or `INSERT OR REPLACE`. */
-  write(sql: SqlStorage, verb: "INSERT" | "INSERT OR REPLACE", row: T): void {
+  /**
+   * Writes one row: `INSERT` (a duplicate key throws), `INSERT OR REPLACE` or `INSERT OR
+   * IGNORE` (the held row stays).
+   */
+  write(sql: SqlStorage, verb: WriteVerb, row: T): void {
     writeRow(sql, verb, this.name, this.columns, row);
+  }
+
+  /**
+   * Writes one row, or, when the row of its `key` is held, sets only the `update` fields of that
+   * row from the new one, and, given `newer`, only if the new row's `newer` field is greater than
+   * the held one's (a version): one statement, so a projection fed by versions moves only
+   * forward whatever order its deliveries land in.
+   *
+   * @example
+   * ORDERS.upsert(sql, row, "invoiceNumber", ["state", "version", "body"], "version");
+   */
+  upsert(
+    sql: SqlStorage,
+    row: T,
+    key: keyof T,
+    update: readonly (keyof T)[],
+    newer?: keyof T,
+  ): void {
+    const { names, values } = rowValues(this.columns, row);
+    const set = this.#names(update).map((c) => `${c} = excluded.${c}`);
+    const [v] = newer === undefined ? [] : this.#names([newer]);
+    sql.exec(
+      `INSERT INTO ${this.name} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})
+       ON CONFLICT(${this.columns[key].name}) DO UPDATE SET ${set.join(", ")}${v ? ` WHERE excluded.${v} > ${this.name}.${v}` : ""}`,
+      ...values,
+    );
   }
 }
 
@@ -194,23 +252,30 @@ export function decodeRow<T>(columns: Columns<T>, row: Row): T {
  */
 export function writeRow<T>(
   sql: SqlStorage,
-  verb: "INSERT" | "INSERT OR REPLACE",
+  verb: WriteVerb,
   table: string,
   columns: Columns<T>,
   row: T,
   fixed: Row = {},
 ): void {
-  const names = [...Object.keys(fixed), ...list(columns).map((c) => c.name)];
-  const values = [
-    ...Object.values(fixed),
-    ...Object.entries(columns).map(([field, c]) =>
-      (c as Column<unknown>).encode((row as Record<string, unknown>)[field]),
-    ),
-  ];
+  const { names, values } = rowValues(columns, row, fixed);
   sql.exec(
     `${verb} INTO ${table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
     ...values,
   );
+}
+
+/** Every column's name and its encoded value, in the description's order (`fixed` first). */
+function rowValues<T>(columns: Columns<T>, row: T, fixed: Row = {}) {
+  return {
+    names: [...Object.keys(fixed), ...list(columns).map((c) => c.name)],
+    values: [
+      ...Object.values(fixed),
+      ...Object.entries(columns).map(([field, c]) =>
+        (c as Column<unknown>).encode((row as Record<string, unknown>)[field]),
+      ),
+    ],
+  };
 }
 
 /**
