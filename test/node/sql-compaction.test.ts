@@ -145,14 +145,15 @@ describe("SQL template compaction (worker build)", () => {
       original.push(...before);
       compacted.push(...after);
     }
-    // Enough compacted templates that the comparison below checks something real (fewer remain
-    // by hand since the objects' tables are described over `core/storage/table.ts`).
-    expect(changed).toBeGreaterThanOrEqual(10);
+    // Floors that keep the comparison below from checking nothing (they shrink as statements by
+    // hand give way to tables described over `core/storage/table.ts`: 17 compacted, 9 that are
+    // not DDL, when the account's tables moved there).
+    expect(changed).toBeGreaterThanOrEqual(5);
     // Every other statement: the same program, against every table of every object.
     const db = new DatabaseSync(":memory:");
     for (const ddl of Object.values(await schemas([]))) db.exec(ddl);
     const statements = original.filter((sql) => !/^\s*CREATE\b/.test(sql));
-    expect(statements.length).toBeGreaterThanOrEqual(10);
+    expect(statements.length).toBeGreaterThanOrEqual(5);
     for (const [i, sql] of original.entries()) {
       if (/^\s*CREATE\b/.test(sql)) continue;
       const before = explain(db, sql);
