@@ -142,6 +142,31 @@ async function view(id: string): Promise<Snapshot> {
   return ((await (await worker(`/v1/checkouts/${id}`)).json()) as { data: Snapshot }).data;
 }
 
+/**
+ * An order whose settle was made at the service but its answer lost (the sandbox times out after
+ * creating the settlement): the route answered 202 with the payment `unknown`.
+ */
+async function lostSettle(label: string, amount: string) {
+  const { body } = await openCheckout({ sub: uniqueSub(label), amount });
+  const id = body.data.id;
+  const { required } = await terms(id);
+  const payer = newPayer();
+  await fault({ path: "/x402/settle", mode: "timeout-after-create", times: 1 });
+  const answer = await post(id, { "PAYMENT-SIGNATURE": await signed(payer, required) });
+  expect(answer.res.status).toBe(202);
+  return { id, payer, answer, stub: env.ORDERS.get(env.ORDERS.idFromName(id)) };
+}
+
+/** Makes the order's open x402 payments due and runs its alarm (one pass of the follow). */
+async function readDueNow(stub: DurableObjectStub): Promise<void> {
+  await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
+    state.storage.sql.exec("UPDATE x402_payments SET next_read_at = 1 WHERE next_read_at > 0");
+    x402Payments.forgetKnown(state.storage.sql);
+    await state.storage.setAlarm(Date.now());
+  });
+  await runDurableObjectAlarm(stub);
+}
+
 beforeEach(() => confirmDelay(0));
 
 afterEach(async () => {
@@ -444,25 +469,12 @@ describe("x402: the facilitator refuses, fails or cannot answer", () => {
   });
 
   it("a settle whose answer is lost (made, then timed out): 202 pending; the order reads the settlement and converges to paid", async () => {
-    const sub = uniqueSub("x4u");
-    const { body } = await openCheckout({ sub, amount: "2.50" });
-    const id = body.data.id;
-    const { required } = await terms(id);
-    const payer = newPayer();
-    await fault({ path: "/x402/settle", mode: "timeout-after-create", times: 1 });
-    const answer = await post(id, { "PAYMENT-SIGNATURE": await signed(payer, required) });
-    expect(answer.res.status).toBe(202);
+    const { id, payer, answer, stub } = await lostSettle("x4u", "2.50");
     expect(answer.body.data?.x402Payment?.status).toBe("unknown");
     expect(await settlementsOf(payer.address)).toHaveLength(1);
     // The order's alarm reads the service's settlements (no webhook: it has no route yet).
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
     for (let i = 0; i < 50 && (await view(id)).orderState !== "paid"; i++) {
-      await runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
-        state.storage.sql.exec("UPDATE x402_payments SET next_read_at = 1 WHERE next_read_at > 0");
-        x402Payments.forgetKnown(state.storage.sql);
-        await state.storage.setAlarm(Date.now());
-      });
-      await runDurableObjectAlarm(stub);
+      await readDueNow(stub);
       await sleep(50);
     }
     const after = await view(id);
@@ -476,24 +488,11 @@ describe("x402: following a lost settle while the budget is contested", () => {
   afterEach(() => installUpstreamGates(deploymentGates));
 
   it("a read the budget refuses is deferred to its retry time: no read made, no failure counted; another failure doubles the gap; once the budget frees, the order converges to paid", async () => {
-    const { body } = await openCheckout({ sub: uniqueSub("x4d"), amount: "1.25" });
-    const id = body.data.id;
-    const { required } = await terms(id);
-    const payer = newPayer();
-    await fault({ path: "/x402/settle", mode: "timeout-after-create", times: 1 });
-    const answer = await post(id, { "PAYMENT-SIGNATURE": await signed(payer, required) });
-    expect(answer.res.status).toBe(202);
-    const stub = env.ORDERS.get(env.ORDERS.idFromName(id));
+    const { id, payer, stub } = await lostSettle("x4d", "1.25");
     const row = () =>
       runInDurableObject(stub, (_o: unknown, state: DurableObjectState) => {
         x402Payments.forgetKnown(state.storage.sql);
         return x402Payments.all(state.storage.sql)[0]!;
-      });
-    const dueNow = () =>
-      runInDurableObject(stub, async (_o: unknown, state: DurableObjectState) => {
-        state.storage.sql.exec("UPDATE x402_payments SET next_read_at = 1 WHERE next_read_at > 0");
-        x402Payments.forgetKnown(state.storage.sql);
-        await state.storage.setAlarm(Date.now());
       });
     const readsOfPayer = async () =>
       (await upstreamRequests("/x402/settlements", "GET")).filter(
@@ -521,9 +520,8 @@ describe("x402: following a lost settle while the budget is contested", () => {
     const before = await row();
     expect(before.status).toBe("unknown");
     const readsBefore = await readsOfPayer();
-    await dueNow();
     const asked = Date.now();
-    await runDurableObjectAlarm(stub);
+    await readDueNow(stub);
     const deferred = await row();
     expect(deferred.status).toBe("unknown");
     expect(deferred.reads).toBe(before.reads); // no failure counted
@@ -532,17 +530,15 @@ describe("x402: following a lost settle while the budget is contested", () => {
     expect(await readsOfPayer()).toBe(readsBefore); // no call made
     // Any other failure is a read that failed: counted, and the gap grows (2 s · 2^reads).
     refuse = failure;
-    await dueNow();
     const failedAt = Date.now();
-    await runDurableObjectAlarm(stub);
+    await readDueNow(stub);
     const failed = await row();
     expect(failed.reads).toBe(before.reads + 1);
     expect(failed.nextReadAt).toBeGreaterThanOrEqual(failedAt + 2_000 * 2 ** before.reads);
     // The budget frees: the next read finds the settlement and the order is paid.
     refuse = null;
     for (let i = 0; i < 50 && (await view(id)).orderState !== "paid"; i++) {
-      await dueNow();
-      await runDurableObjectAlarm(stub);
+      await readDueNow(stub);
       await sleep(50);
     }
     expect((await view(id)).orderState).toBe("paid");
