@@ -45,6 +45,7 @@ import {
   worker,
 } from "./helpers.ts";
 import { lockedCheckout, SHOPPER_TRON } from "./orders.ts";
+import { readFrames } from "./sse-frames.ts";
 
 type Snapshot = CheckoutSnapshot;
 type Body = {
@@ -543,6 +544,45 @@ describe("x402: following a lost settle while the budget is contested", () => {
     }
     expect((await view(id)).orderState).toBe("paid");
     expect(await readsOfPayer()).toBeGreaterThan(readsBefore);
+  });
+});
+
+describe("x402: a claim released while watchers saw it", () => {
+  it("an event published while a payment is claimed shows it settling; when the settle is then refused before sending (429), watchers get an event: no payment, the wallet offered again", async () => {
+    const { id, orderId } = await lockedCheckout("20.00", "x4rel");
+    const { required } = await terms(id);
+    const payer = newPayer();
+    const live = await worker(`/v1/checkouts/${id}/events`, { headers: { origin: STOREFRONT } });
+    expect(live.headers.get("content-type")).toContain("text/event-stream");
+    // Verify answers late (the claim is held meanwhile); settle is then refused: never sent.
+    await fault({ path: "/x402/verify", mode: "delay", delayMs: 1_500, times: 1 });
+    await fault({
+      path: "/x402/settle",
+      mode: "status",
+      status: 429,
+      msBeforeNext: 1_000,
+      times: 1,
+    });
+    const paying = post(id, { "PAYMENT-SIGNATURE": await signed(payer, required) });
+    await sleep(400);
+    // Money on the invoice meanwhile: its event's snapshot shows the claimed payment.
+    expect((await simulate(orderId, "processing")).status).toBe(200);
+    await deliverAll(orderId);
+    const answer = await paying;
+    expect(answer.res.status).toBe(429);
+    expect(await settlementsOf(payer.address)).toEqual([]);
+    // The third frame comes at once with the release (none without it: the stream stays silent).
+    const read = await Promise.race([
+      readFrames<Snapshot>(live, 3),
+      sleep(10_000).then(() => null),
+    ]);
+    expect(read, "no event after the claim was released").not.toBeNull();
+    const frames = read!.frames;
+    expect(frames.map((f) => f.data.x402Payment?.status ?? null)).toEqual([null, "settling", null]);
+    const last = frames[2]!.data;
+    expect(last.x402).not.toBeNull();
+    // What the watchers last saw is the order as it is (but the time it was built).
+    expect({ ...last, updatedAt: null }).toEqual({ ...(await view(id)), updatedAt: null });
   });
 });
 

@@ -114,6 +114,11 @@ export class OrderJournal {
     );
   }
 
+  /** The sequence number of the order's last event (what watchers last saw). */
+  lastSeq(): number {
+    return this.#host.log.lastSeq();
+  }
+
   /** The snapshot at the last event. */
   current(): CheckoutSnapshot {
     return this.snapshotAt(this.#host.log.lastSeq());

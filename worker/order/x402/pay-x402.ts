@@ -164,8 +164,10 @@ export async function payX402(host: OrderHost, request: X402Request): Promise<X4
     nextReadAt: 0,
     reads: 0,
   };
-  // The claim: no event (nothing happened yet that a watcher must see).
+  // The claim: no event (nothing happened yet that a watcher must see). An event another step
+  // publishes while the claim is held shows it `settling`: see `release`.
   host.transaction(() => x402Payments.save(sql, claimed));
+  const claimedAtSeq = journal.lastSeq();
   const facilitator = facilitatorFor(config, {
     priority: "interactive",
     client: request.client,
@@ -188,7 +190,7 @@ export async function payX402(host: OrderHost, request: X402Request): Promise<X4
   try {
     verified = await facilitator.verify(body);
   } catch (error) {
-    host.transaction(() => x402Payments.remove(sql, claimed.nonce));
+    release(host, claimed.nonce, claimedAtSeq);
     return busy(error);
   }
   if (!verified.isValid) {
@@ -204,7 +206,7 @@ export async function payX402(host: OrderHost, request: X402Request): Promise<X4
     settled = await facilitator.settle(body);
   } catch (error) {
     if (definitelyNotSent(error)) {
-      host.transaction(() => x402Payments.remove(sql, claimed.nonce));
+      release(host, claimed.nonce, claimedAtSeq);
       return busy(error);
     }
     const unknown: X402PaymentRow = {
@@ -274,6 +276,21 @@ function replay(host: OrderHost, row: X402PaymentRow, digest: string): X402Answe
     return { kind: "paid", snapshot, settle: answer as unknown as SettleResponse };
   }
   return { kind: "pending", snapshot };
+}
+
+/**
+ * Forgets a claim that never reached the facilitator's settle (nothing moved). When another
+ * step published an event while the claim was held (the order's last event is not the one of
+ * the claim), watchers last saw the payment `settling`: an event tells them it is gone and the
+ * order payable again, or they would show "settling" until the order's next event.
+ */
+function release(host: OrderHost, nonce: string, claimedAtSeq: number): void {
+  host.transaction(() => x402Payments.remove(host.store.sql, nonce));
+  if (host.journal.lastSeq() !== claimedAtSeq)
+    host.journal.record(
+      "x402.released",
+      "a wallet payment did not reach the facilitator: nothing moved",
+    );
 }
 
 /** The nonce a decoded payload names (lowercase), or null. */
