@@ -41,19 +41,18 @@ export async function runHistory(seed: number, history: History, stats: Stats): 
   // frees): it is reported with its seed instead of stalling the run.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const trace: string[] = [];
+  // Where the history is (the final report prints only a failure's detail: a hang names it).
+  const at = { phase: "open" };
   const hung = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
       stats.inject("history:hung");
-      reject(
-        new HistoryFailed(
-          [{ invariant: "history-comes-to-rest", detail: `not at rest after ${HUNG_MS} ms` }],
-          trace,
-        ),
-      );
+      const last = trace.slice(-HUNG_TRACE_LINES).join(" | ").slice(-HUNG_TRACE_CHARS);
+      const detail = `not at rest after ${HUNG_MS} ms, in ${at.phase}; last: ${last}`;
+      reject(new HistoryFailed([{ invariant: "history-comes-to-rest", detail }], trace));
     }, HUNG_MS);
   });
   try {
-    await Promise.race([play(seed, history, stats, trace), hung]);
+    await Promise.race([play(seed, history, stats, trace, at), hung]);
   } catch (error) {
     // An invariant the worker asserted itself (`worker/core/converge/invariant.ts`), thrown out of
     // an alarm or a read while the history came to rest: reported under its own name.
@@ -68,16 +67,30 @@ export async function runHistory(seed: number, history: History, stats: Stats): 
 
 /** Real time a history may take before it counts as hung (histories take ~0.1–1 s). */
 const HUNG_MS = 30_000;
+/** How much of a hung history's trace its detail carries. */
+const HUNG_TRACE_LINES = 6;
+const HUNG_TRACE_CHARS = 600;
 
-async function play(seed: number, history: History, stats: Stats, trace: string[]) {
+async function play(
+  seed: number,
+  history: History,
+  stats: Stats,
+  trace: string[],
+  at: { phase: string },
+) {
   let started = Date.now();
   const world = await World.open(seed, history.amount, stats, trace);
   stats.time("open", started);
   try {
-    for (const step of history.steps) await act(world, step);
+    for (const [i, step] of history.steps.entries()) {
+      at.phase = `step ${i + 1} of ${history.steps.length} (${step.k})`;
+      await act(world, step);
+    }
+    at.phase = "quiescence";
     started = Date.now();
     await quiesce(world);
     stats.time("quiesce", started);
+    at.phase = "the checks";
     started = Date.now();
     const violations = await checkInvariants(world);
     stats.time("check", started);
