@@ -167,12 +167,15 @@ async function openCheckout(
     { sub, amount: "25.00", currency: "USD" },
     DEMO_MERCHANT_SECRETS.checkoutSigningSecret,
   );
-  const ip = `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
   return fetch(
     `${workerUrl}/v1/checkouts`,
-    json({ token }, { ...headers, "cf-connecting-ip": ip }),
+    json({ token }, { ...headers, "cf-connecting-ip": clientIp(client) }),
   );
 }
+
+/** The address of bench shopper `client` (each its own client: `worker/edge/http/client-key.ts`). */
+const clientIp = (client: number) =>
+  `10.${(client >> 16) & 255}.${(client >> 8) & 255}.${client & 255}`;
 
 /**
  * Opens a checkout and locks USDT on Tron on it: ready for payment webhooks. A 503
@@ -198,7 +201,9 @@ async function openLockedOnce(workerUrl: string, sub: string, client: number) {
   const { data } = (await created.json()) as { data: { id: string; attempt: { orderId: string } } };
   const locked = await fetch(
     `${workerUrl}/v1/checkouts/${data.id}/currency`,
-    json({ cryptoCurrencyCode: "USDT_TRC20" }),
+    // From the shopper who opened it: one address locking 1,000 checkouts would be refused by
+    // the per-client lock limit (`worker/edge/http/limits.ts`).
+    json({ cryptoCurrencyCode: "USDT_TRC20" }, { "cf-connecting-ip": clientIp(client) }),
   );
   if (!locked.ok) throw new Error(`lock: HTTP ${locked.status} ${await locked.text()}`);
   await locked.arrayBuffer();

@@ -286,9 +286,11 @@ async function openLocked(sub: string, client: number) {
   const created = await post("/v1/checkouts", { token }, { "cf-connecting-ip": ip });
   if (!created.ok) throw new Error(`open: HTTP ${created.status} ${await created.text()}`);
   const { data } = (await created.json()) as { data: { id: string; attempt: { orderId: string } } };
-  const locked = await post(`/v1/checkouts/${data.id}/currency`, {
-    cryptoCurrencyCode: "USDT_TRC20",
-  });
+  const locked = await post(
+    `/v1/checkouts/${data.id}/currency`,
+    { cryptoCurrencyCode: "USDT_TRC20" },
+    { "cf-connecting-ip": ip },
+  );
   if (!locked.ok) throw new Error(`lock: HTTP ${locked.status} ${await locked.text()}`);
   await locked.arrayBuffer();
   return { id: data.id, orderId: data.attempt.orderId };
